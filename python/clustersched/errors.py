@@ -1,0 +1,85 @@
+"""The exception hierarchy of clustersched.
+
+Every error a user can cause derives from :class:`ClusterschedError`, so
+``except clustersched.ClusterschedError`` catches all of them.  Errors raised
+inside the Rust core are mapped onto these same classes by ``clustersched._core``
+(the compiled module re-uses the classes defined here), so a user never sees a
+Rust panic message.
+
+Bad *arguments* (a negative seed, an unknown policy name) raise the standard
+``ValueError``/``TypeError`` with the argument's name, value and rule; bad
+*data* (a malformed trace line, an infeasible schedule) raise the classes below,
+which say where the problem is.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ClusterschedError",
+    "InvalidWorkloadError",
+    "InvalidScheduleError",
+    "InfeasibleError",
+]
+
+
+class ClusterschedError(Exception):
+    """Base class of every error clustersched raises about user data."""
+
+
+class InvalidWorkloadError(ClusterschedError, ValueError):
+    """A workload (trace file, job table, task graph) is malformed.
+
+    Attributes
+    ----------
+    path, line, field, job, value :
+        Where the problem is, when known (``None`` otherwise).  ``line`` is
+        1-based as in an editor; ``field`` is the SWF field name or column.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | None = None,
+        line: int | None = None,
+        field: str | None = None,
+        job: int | None = None,
+        value: object = None,
+    ) -> None:
+        self.path = path
+        self.line = line
+        self.field = field
+        self.job = job
+        self.value = value
+        where = []
+        if path is not None:
+            where.append(f"{path}" + (f":{line}" if line is not None else ""))
+        elif line is not None:
+            where.append(f"line {line}")
+        if job is not None:
+            where.append(f"job {job}")
+        if field is not None:
+            where.append(f"field {field!r}")
+        prefix = ", ".join(where)
+        super().__init__(f"{prefix}: {message}" if prefix else message)
+
+
+class InvalidScheduleError(ClusterschedError):
+    """A schedule violates a feasibility rule (found by ``clustersched.validate``).
+
+    Attributes
+    ----------
+    violations : list of str
+        Every violation found (the message shows the first few).
+    """
+
+    def __init__(self, violations: list[str]) -> None:
+        self.violations = list(violations)
+        shown = "\n  ".join(self.violations[:10])
+        more = len(self.violations) - 10
+        tail = f"\n  ... and {more} more" if more > 0 else ""
+        super().__init__(f"{len(self.violations)} violation(s):\n  {shown}{tail}")
+
+
+class InfeasibleError(ClusterschedError):
+    """A scheduling problem has no solution as posed (e.g. a job wider than the machine)."""

@@ -1,0 +1,188 @@
+"""JobTable: a set of rigid jobs as numpy columns, one per Standard Workload Format field.
+
+The 18 columns follow the SWF definition (Feitelson et al., Parallel Workloads
+Archive) in order; ``-1`` means "unknown" exactly as in SWF.  Times are seconds
+(float64, so fractional times in non-standard traces survive); counts and ids
+are int64.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator
+
+import numpy as np
+
+from ..errors import InvalidWorkloadError
+
+__all__ = ["Dropped", "JobTable", "SWF_FIELDS"]
+
+
+@dataclass(frozen=True)
+class Dropped:
+    """A row that was removed from a table on purpose, and why (nothing is lost silently)."""
+
+    reason: str
+    job_id: int | None = None
+    line: int | None = None
+
+
+#: (column name, dtype, SWF definition) for the 18 SWF fields, in file order.
+SWF_FIELDS: tuple[tuple[str, type, str], ...] = (
+    ("job_id", np.int64, "job number"),
+    ("submit", np.float64, "submit time (s)"),
+    ("wait", np.float64, "wait time (s)"),
+    ("runtime", np.float64, "run time (s)"),
+    ("procs", np.int64, "number of allocated processors"),
+    ("cpu_time", np.float64, "average CPU time used (s)"),
+    ("mem_used", np.float64, "used memory (KB)"),
+    ("procs_requested", np.int64, "requested number of processors"),
+    ("time_requested", np.float64, "requested time (s)"),
+    ("mem_requested", np.float64, "requested memory (KB)"),
+    ("status", np.int64, "status"),
+    ("user_id", np.int64, "user id"),
+    ("group_id", np.int64, "group id"),
+    ("executable", np.int64, "executable (application) number"),
+    ("queue", np.int64, "queue number"),
+    ("partition", np.int64, "partition number"),
+    ("preceding_job", np.int64, "preceding job number"),
+    ("think_time", np.float64, "think time from preceding job (s)"),
+)
+FIELD_NAMES: tuple[str, ...] = tuple(name for name, _, _ in SWF_FIELDS)
+
+
+class JobTable:
+    """A struct-of-arrays job set: the 18 SWF columns plus header metadata.
+
+    Parameters
+    ----------
+    columns : mapping of column name to 1-D array
+        Any subset of :data:`SWF_FIELDS`; missing columns are filled with -1,
+        and ``job_id`` defaults to 1..n.  All given columns must have one length.
+    metadata : dict, optional
+        Header values such as ``{"MaxProcs": "240"}`` (strings, as in SWF).
+    header : list of str, optional
+        Raw header comment lines (without the leading ``;``), kept verbatim so
+        that writing a table read from SWF reproduces its header.
+    source : str, optional
+        Where the table came from (a path), used in error messages.
+    dropped : iterable of Dropped, optional
+        Rows removed on the way to this table (by ``read_swf(on_invalid="skip")``,
+        ``drop_invalid`` ...); kept so that every drop stays reported.
+
+    Examples
+    --------
+    >>> t = JobTable({"submit": [0, 5], "runtime": [10, 20], "procs": [4, 2]},
+    ...              metadata={"MaxProcs": "8"})
+    >>> len(t), t.max_procs, t.job_id.tolist()
+    (2, 8, [1, 2])
+    """
+
+    __slots__ = FIELD_NAMES + ("metadata", "header", "source", "dropped")
+
+    def __init__(
+        self,
+        columns: dict[str, Any] | None = None,
+        *,
+        metadata: dict[str, str] | None = None,
+        header: list[str] | None = None,
+        source: str | None = None,
+        dropped: Iterable[Dropped] = (),
+    ) -> None:
+        columns = dict(columns or {})
+        unknown = set(columns) - set(FIELD_NAMES)
+        if unknown:
+            raise ValueError(f"unknown JobTable column(s) {sorted(unknown)}; known: {FIELD_NAMES}")
+        lengths = {name: len(np.atleast_1d(col)) for name, col in columns.items()}
+        if len(set(lengths.values())) > 1:
+            raise ValueError(f"JobTable columns differ in length: {lengths}")
+        n = next(iter(lengths.values()), 0)
+        for name, dtype, _ in SWF_FIELDS:
+            if name in columns:
+                raw = np.asarray(columns[name])
+                arr = np.ascontiguousarray(raw, dtype=dtype).reshape(n)
+                if dtype is np.int64 and raw.dtype.kind == "f":
+                    bad = np.flatnonzero(arr != raw)
+                    if bad.size:
+                        i = int(bad[0])
+                        raise InvalidWorkloadError(
+                            f"row {i}: value {raw[i]!r} is not an integer", field=name, path=source
+                        )
+            elif name == "job_id":
+                arr = np.arange(1, n + 1, dtype=np.int64)
+            else:
+                arr = np.full(n, -1, dtype=dtype)
+            object.__setattr__(self, name, arr)
+        self.metadata: dict[str, str] = dict(metadata or {})
+        self.header: list[str] = list(header or [])
+        self.source = source
+        self.dropped: tuple[Dropped, ...] = tuple(dropped)
+
+    # -- basic protocol -------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.job_id)
+
+    def __repr__(self) -> str:
+        where = f" from {self.source}" if self.source else ""
+        return f"<JobTable {len(self)} jobs{where}, MaxProcs={self.max_procs}>"
+
+    def columns(self) -> dict[str, np.ndarray]:
+        """The 18 columns as a dict (ready for ``pandas.DataFrame``)."""
+        return {name: getattr(self, name) for name in FIELD_NAMES}
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(FIELD_NAMES)
+
+    def select(self, rows: Any, *, dropped: Iterable[Dropped] = ()) -> "JobTable":
+        """A new table with the rows picked by a boolean mask or an index array.
+
+        Rows left out are not recorded as dropped unless ``dropped`` says why
+        (selecting a window is not dropping; removing bad jobs is).
+        """
+        cols = {name: getattr(self, name)[rows] for name in FIELD_NAMES}
+        return self._derive(cols, dropped)
+
+    def with_columns(self, **changes: Any) -> "JobTable":
+        """A copy with some columns replaced (same length)."""
+        cols = self.columns()
+        cols.update(changes)
+        return self._derive(cols, ())
+
+    def _derive(self, cols: dict[str, Any], dropped: Iterable[Dropped]) -> "JobTable":
+        return JobTable(
+            cols,
+            metadata=self.metadata,
+            header=self.header,
+            source=self.source,
+            dropped=self.dropped + tuple(dropped),
+        )
+
+    def drop_summary(self) -> dict[str, int]:
+        """How many rows were dropped on the way to this table, by reason."""
+        return dict(Counter(d.reason for d in self.dropped))
+
+    def equals(self, other: "JobTable") -> bool:
+        """True when both tables hold identical columns and metadata."""
+        return (
+            len(self) == len(other)
+            and all(np.array_equal(getattr(self, n), getattr(other, n)) for n in FIELD_NAMES)
+            and self.metadata == other.metadata
+        )
+
+    # -- derived views --------------------------------------------------
+    @property
+    def max_procs(self) -> int | None:
+        """The header's MaxProcs (else MaxNodes) as an int, or None when absent."""
+        for key in ("MaxProcs", "MaxNodes"):
+            value = self.metadata.get(key)
+            if value is not None:
+                try:
+                    return int(str(value).split()[0])
+                except ValueError:
+                    continue
+        return None
+
+    def width(self) -> np.ndarray:
+        """Processors each job uses: allocated (field 5) when known, else requested (field 8)."""
+        return np.where(self.procs > 0, self.procs, self.procs_requested)

@@ -1,0 +1,254 @@
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+
+use super::machine::Machine;
+use super::policy::Builtin;
+use crate::error::{Error, Result};
+use crate::time::Time;
+
+/// Rigid jobs, one entry per job, sorted by submit time (ties keep input order).
+#[derive(Debug, Clone, Default)]
+pub struct Jobs {
+    /// Submit time (s).
+    pub submit: Vec<f64>,
+    /// Actual run time (s): how long the job really runs.
+    pub runtime: Vec<f64>,
+    /// Run time the scheduler believes (s); `>= runtime`, so a job never overruns it.
+    pub estimate: Vec<f64>,
+    /// Processors the job needs, `1..=total`.
+    pub width: Vec<u32>,
+}
+
+impl Jobs {
+    /// Number of jobs.
+    pub fn len(&self) -> usize {
+        self.submit.len()
+    }
+
+    /// True when there are no jobs.
+    pub fn is_empty(&self) -> bool {
+        self.submit.is_empty()
+    }
+
+    fn check(&self, total: u32) -> Result<()> {
+        let n = self.len();
+        if self.runtime.len() != n || self.estimate.len() != n || self.width.len() != n {
+            return Err(Error::InvalidArgument(format!(
+                "job arrays differ in length: submit {n}, runtime {}, estimate {}, width {}",
+                self.runtime.len(),
+                self.estimate.len(),
+                self.width.len()
+            )));
+        }
+        if n > u32::MAX as usize {
+            return Err(Error::InvalidArgument(format!("{n} jobs, at most {} supported", u32::MAX)));
+        }
+        let bad = |job: usize, message: String| Err(Error::InvalidJob { job, message });
+        for j in 0..n {
+            let (s, r, e, w) = (self.submit[j], self.runtime[j], self.estimate[j], self.width[j]);
+            if !s.is_finite() || s < 0.0 {
+                return bad(j, format!("submit time {s} must be finite and >= 0"));
+            }
+            if !r.is_finite() || r < 0.0 {
+                return bad(j, format!("runtime {r} must be finite and >= 0"));
+            }
+            if !e.is_finite() || e < r {
+                return bad(j, format!("estimate {e} must be finite and >= runtime {r}"));
+            }
+            if w == 0 || w > total {
+                return bad(j, format!("width {w} must be in 1..={total} (the machine size)"));
+            }
+            if j > 0 && s < self.submit[j - 1] {
+                return bad(j, format!("submit time {s} is before the previous job's {}", self.submit[j - 1]));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Event-driven simulation of rigid jobs on one [`Machine`].
+///
+/// Time advances from event to event. At each time stamp, every completion is
+/// applied first, then every arrival (arrivals join the back of the waiting
+/// queue in input order), and only then does the policy decide. Completions
+/// are at the actual runtime; the policy only ever sees estimates.
+#[derive(Debug, Clone)]
+pub struct BatchSim {
+    jobs: Jobs,
+    machine: Machine,
+    now: Time,
+    next_arrival: usize,
+    completions: BinaryHeap<Reverse<(Time, u32)>>,
+    queue: VecDeque<u32>,
+    start: Vec<f64>,
+    estimated_end: Vec<Time>,
+    /// Offset of each started job's processor ids in `assigned` (`usize::MAX` if not started).
+    offset: Vec<usize>,
+    assigned: Vec<u32>,
+    events: u64,
+}
+
+impl BatchSim {
+    /// A simulation of `jobs` on `total` processors, at time 0 with nothing submitted.
+    pub fn new(jobs: Jobs, total: u32) -> Result<Self> {
+        if total == 0 {
+            return Err(Error::InvalidArgument("procs == 0, must be >= 1".into()));
+        }
+        jobs.check(total)?;
+        let n = jobs.len();
+        Ok(BatchSim {
+            machine: Machine::new(total),
+            now: Time(jobs.submit.first().copied().unwrap_or(0.0)),
+            next_arrival: 0,
+            completions: BinaryHeap::new(),
+            queue: VecDeque::new(),
+            start: vec![f64::NAN; n],
+            estimated_end: vec![Time(f64::NAN); n],
+            offset: vec![usize::MAX; n],
+            assigned: Vec::with_capacity(jobs.width.iter().map(|&w| w as usize).sum()),
+            events: 0,
+            jobs,
+        })
+    }
+
+    /// The jobs being simulated.
+    pub fn jobs(&self) -> &Jobs {
+        &self.jobs
+    }
+
+    /// The machine (processors and availability profile).
+    pub fn machine(&self) -> &Machine {
+        &self.machine
+    }
+
+    /// Current simulated time.
+    pub fn now(&self) -> f64 {
+        self.now.0
+    }
+
+    /// Waiting jobs in priority (arrival) order.
+    pub fn queue(&self) -> &VecDeque<u32> {
+        &self.queue
+    }
+
+    /// Number of time stamps processed so far.
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    /// True when every job has arrived and completed.
+    pub fn finished(&self) -> bool {
+        self.next_arrival == self.jobs.len() && self.completions.is_empty() && self.queue.is_empty()
+    }
+
+    /// Moves to the next time stamp with an event and applies all of its
+    /// events (completions, then arrivals). Returns the new time, or `None`
+    /// when no event is left (all jobs done, or waiting jobs that nobody starts).
+    pub fn advance(&mut self) -> Option<f64> {
+        let next_completion = self.completions.peek().map(|Reverse((t, _))| *t);
+        let next_arrival = self.jobs.submit.get(self.next_arrival).map(|&s| Time(s));
+        let t = match (next_completion, next_arrival) {
+            (Some(c), Some(a)) => c.min(a),
+            (Some(c), None) => c,
+            (None, Some(a)) => a,
+            (None, None) => return None,
+        };
+        self.now = t;
+        self.events += 1;
+        while let Some(&Reverse((end, job))) = self.completions.peek() {
+            if end != t {
+                break;
+            }
+            self.completions.pop();
+            let j = job as usize;
+            let ids = &self.assigned[self.offset[j]..self.offset[j] + self.jobs.width[j] as usize];
+            self.machine.release(job, self.estimated_end[j], ids);
+        }
+        while self.next_arrival < self.jobs.len() && self.jobs.submit[self.next_arrival] == t.0 {
+            self.queue.push_back(self.next_arrival as u32);
+            self.next_arrival += 1;
+        }
+        Some(t.0)
+    }
+
+    /// Starts waiting job `job` now (for user policies). Fails if the job is
+    /// not waiting or does not fit on the free processors.
+    pub fn start(&mut self, job: usize) -> Result<()> {
+        let pos = self.queue.iter().position(|&j| j as usize == job).ok_or_else(|| {
+            let state = if job >= self.jobs.len() {
+                "does not exist"
+            } else if !self.start[job].is_nan() {
+                "has already started"
+            } else {
+                "has not been submitted yet"
+            };
+            Error::Infeasible(format!("cannot start job index {job} at time {}: it {state}", self.now.0))
+        })?;
+        let (w, free) = (self.jobs.width[job], self.machine.free());
+        if w > free {
+            return Err(Error::Infeasible(format!(
+                "cannot start job index {job} at time {}: it needs {w} processors, {free} are free",
+                self.now.0
+            )));
+        }
+        self.queue.remove(pos);
+        self.launch(job as u32);
+        Ok(())
+    }
+
+    /// Starts `job` now; the caller has checked that it is waiting and fits,
+    /// and removes it from the queue.
+    pub(crate) fn launch(&mut self, job: u32) {
+        let j = job as usize;
+        let now = self.now.0;
+        self.start[j] = now;
+        self.estimated_end[j] = Time(now + self.jobs.estimate[j]);
+        self.offset[j] = self.assigned.len();
+        self.machine.allocate(job, self.jobs.width[j], self.estimated_end[j], &mut self.assigned);
+        self.completions.push(Reverse((Time(now + self.jobs.runtime[j]), job)));
+    }
+
+    pub(crate) fn queue_mut(&mut self) -> &mut VecDeque<u32> {
+        &mut self.queue
+    }
+
+    /// Runs a built-in policy at the current time stamp.
+    pub fn schedule(&mut self, policy: Builtin) {
+        policy.schedule(self);
+    }
+
+    /// Runs a built-in policy to the end, or for at most `max_events` more time
+    /// stamps. Returns `true` when the simulation is finished.
+    pub fn run(&mut self, policy: Builtin, max_events: Option<u64>) -> bool {
+        let stop = max_events.map_or(u64::MAX, |m| self.events.saturating_add(m));
+        while self.events < stop {
+            if self.advance().is_none() {
+                break;
+            }
+            self.schedule(policy);
+        }
+        self.finished()
+    }
+
+    /// Start time of every job (NaN for jobs not started).
+    pub fn starts(&self) -> &[f64] {
+        &self.start
+    }
+
+    /// Processor ids of every job in compressed-sparse-row form: job `j` ran on
+    /// `ids[offsets[j]..offsets[j + 1]]` (an empty range if it never started).
+    pub fn assignment(&self) -> (Vec<u64>, Vec<u32>) {
+        let n = self.jobs.len();
+        let mut offsets = Vec::with_capacity(n + 1);
+        let mut ids = Vec::with_capacity(self.assigned.len());
+        offsets.push(0u64);
+        for j in 0..n {
+            if self.offset[j] != usize::MAX {
+                let o = self.offset[j];
+                ids.extend_from_slice(&self.assigned[o..o + self.jobs.width[j] as usize]);
+            }
+            offsets.push(ids.len() as u64);
+        }
+        (offsets, ids)
+    }
+}

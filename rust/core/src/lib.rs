@@ -1,0 +1,12 @@
+//! clustersched-core: the hot paths of clustersched, in plain Rust.
+//!
+//! No Python here: the `clustersched-py` crate wraps these types for Python.
+//! Every public function validates its input and returns [`Error`] instead of
+//! panicking, so the bindings can turn any failure into a typed Python exception.
+
+pub mod batch;
+pub mod error;
+pub mod time;
+
+pub use error::{Error, Result};
+pub use time::Time;
