@@ -1,14 +1,37 @@
-"""clustersched: implement, simulate and compare cluster schedulers."""
+"""clustersched: implement, simulate and compare cluster schedulers.
 
-from . import errors
+Quick start::
+
+    import clustersched as cs
+    jobs = cs.read_swf("HPC2N-2002-2.2-cln.swf.gz")
+    result = cs.simulate(jobs, "easy")
+    cs.validate_batch(result.schedule, result.jobs)
+    print(cs.batch_metrics(result.schedule).summary())
+"""
+
+from . import errors, validate
+from .batch import Policy, SimulationResult, simulate
 from .errors import ClusterschedError, InfeasibleError, InvalidScheduleError, InvalidWorkloadError
+from .metrics import BatchMetrics, batch_metrics
+from .schedule import Schedule
+from .validate import validate_batch
 from .workload import JobTable
 
+__version__ = "0.1.0"
+
 __all__ = [
+    "BatchMetrics",
     "ClusterschedError",
     "InfeasibleError",
     "InvalidScheduleError",
     "InvalidWorkloadError",
     "JobTable",
+    "Policy",
+    "Schedule",
+    "SimulationResult",
+    "batch_metrics",
     "errors",
+    "simulate",
+    "validate",
+    "validate_batch",
 ]

@@ -1,0 +1,108 @@
+"""Batch policies: the built-in names and the interface for policies written in Python."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _core
+from ..workload.jobs import JobTable
+
+__all__ = ["BUILTIN_POLICIES", "BatchState", "Policy"]
+
+#: Policies implemented in Rust (``clustersched-core``, ``batch::Builtin``):
+#: ``fcfs`` starts the queue head while it fits; ``easy`` adds a reservation for
+#: the head at its shadow time and backfills, in queue order, every job that fits
+#: now and ends by the shadow time or fits in the extra processors.
+BUILTIN_POLICIES = ("fcfs", "easy")
+
+
+class BatchState:
+    """What a :class:`Policy` sees and acts on at a decision point.
+
+    Jobs are referred to by row index in :attr:`jobs` (the table as simulated,
+    sorted by submit time).  The policy sees estimates, never actual runtimes.
+
+    Attributes
+    ----------
+    jobs : JobTable
+    width, estimate, submit, job_id : numpy arrays, one entry per row of ``jobs``
+    """
+
+    def __init__(self, sim: _core.BatchSim, jobs: JobTable, estimate: np.ndarray) -> None:
+        self._sim = sim
+        self.jobs = jobs
+        self.width = jobs.width()
+        self.estimate = estimate
+        self.submit = jobs.submit
+        self.job_id = jobs.job_id
+
+    @property
+    def now(self) -> float:
+        """Current time (s)."""
+        return self._sim.now
+
+    @property
+    def free(self) -> int:
+        """Processors free now."""
+        return self._sim.free
+
+    @property
+    def total(self) -> int:
+        """Processors of the machine."""
+        return self._sim.total
+
+    def queue(self) -> np.ndarray:
+        """Waiting jobs (row indices) in arrival order."""
+        return self._sim.queue()
+
+    def running(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Running jobs as (rows, estimated ends, widths), earliest estimated end first."""
+        return self._sim.running()
+
+    def shadow(self, need: int) -> tuple[float, int]:
+        """Earliest time ``need`` processors are free by the estimates, and the extra processors then."""
+        return self._sim.shadow(need)
+
+    def start(self, job: int) -> None:
+        """Starts waiting job ``job`` now on the lowest-numbered free processors.
+
+        Raises :class:`clustersched.errors.InfeasibleError` if it is not waiting
+        or does not fit.
+        """
+        self._sim.start(int(job))
+
+
+class Policy:
+    """Base class of batch policies written in Python.
+
+    Subclass it and implement :meth:`schedule`, which the simulator calls once
+    per time stamp, after that time stamp's completions and arrivals; start
+    jobs there with ``state.start(job)``.  Pass an instance to
+    :func:`clustersched.batch.simulate`.
+
+    Examples
+    --------
+    Shortest estimated job first, without reservations:
+
+    >>> import numpy as np
+    >>> from clustersched import JobTable, simulate
+    >>> from clustersched.batch import Policy
+    >>> class ShortestFirst(Policy):
+    ...     name = "sjf-no-reservation"
+    ...     def schedule(self, state):
+    ...         waiting = state.queue()
+    ...         for job in waiting[np.argsort(state.estimate[waiting], kind="stable")]:
+    ...             if state.width[job] <= state.free:
+    ...                 state.start(job)
+    >>> t = JobTable({"submit": [0, 0, 0], "runtime": [9, 5, 1], "procs": [2, 2, 2]},
+    ...              metadata={"MaxProcs": "2"})
+    >>> simulate(t, ShortestFirst()).schedule.start.tolist()
+    [6.0, 1.0, 0.0]
+    """
+
+    #: Name reported in schedules and summaries.
+    name: str = "custom"
+
+    def schedule(self, state: BatchState) -> None:
+        """Decides at one time stamp: call ``state.start(job)`` for each job to start now."""
+        raise NotImplementedError(f"{type(self).__name__} must implement schedule(state)")

@@ -1,0 +1,272 @@
+"""Online simulation of rigid jobs on a homogeneous cluster.
+
+The machine state (free processors, the backfilling availability profile, the
+event and waiting queues) lives in one Rust object, ``clustersched._core.BatchSim``,
+updated incrementally.  Built-in policies run their whole event loop in Rust
+(the fast path: no Python per event); a :class:`Policy` written in Python is
+driven by a Python loop over the very same object, one call per time stamp.
+
+Semantics (the choices peers differ on, named and documented):
+
+* **Events.** At each time stamp every completion is applied, then every
+  arrival (joining the back of the queue in submit order, ties by row order),
+  and only then does the policy run.
+* **Priority.** The waiting queue is in arrival order (first come, first served).
+* **Estimates** (``estimates=``): ``"requested"`` (default) — the scheduler
+  believes a job runs ``max(requested time, runtime)`` when a request exists
+  (SWF field 9 > 0), else its runtime; ``"exact"`` — it believes the runtime
+  (as in the DFRS paper, §5.2).  Taking the max means a job never outlives its
+  estimate, so no kill-at-estimate rule is needed.
+* **Reservations** (EASY) are counted in processors, not tied to particular
+  processors: a backfilled job may use any free processor as long as the head
+  job still finds enough at its shadow time.
+* **Oversized jobs** (``oversized=``), wider than the machine: ``"error"``
+  (default) raises, ``"skip"`` leaves them out and reports them in
+  :attr:`SimulationResult.dropped`, ``"clip"`` runs them on the whole machine
+  (reported too).
+* **Invalid jobs** (unknown runtime, no processor count) raise; clean a trace
+  first with :func:`clustersched.workload.transform.drop_invalid`, which
+  reports what it drops.
+* **Processors** are numbered ``0..P-1``; a job takes the lowest-numbered free ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+import numpy as np
+
+from .. import _core
+from ..errors import InfeasibleError, InvalidWorkloadError
+from ..schedule import Schedule
+from ..workload.jobs import Dropped, JobTable
+from .policies import BUILTIN_POLICIES, BatchState, Policy
+
+__all__ = ["SimulationResult", "simulate", "estimates_of"]
+
+ESTIMATES = ("requested", "exact")
+OVERSIZED = ("error", "skip", "clip")
+#: Time stamps the Rust loop runs between two progress-bar updates.
+_PROGRESS_CHUNK = 20_000
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """What :func:`simulate` returns.
+
+    Attributes
+    ----------
+    schedule : Schedule
+        One row per simulated job, in the order of :attr:`jobs`.
+    jobs : JobTable
+        The jobs as simulated: the input sorted by submit time (stable), without
+        skipped jobs, with clipped widths.
+    dropped : tuple of Dropped
+        Jobs skipped or clipped under ``oversized=``, each with the reason.
+    events : int
+        Time stamps processed.
+    """
+
+    schedule: Schedule
+    jobs: JobTable
+    dropped: tuple[Dropped, ...]
+    events: int
+
+
+def estimates_of(jobs: JobTable, estimates: str = "requested") -> np.ndarray:
+    """The run times the scheduler believes (see the module docstring)."""
+    if estimates not in ESTIMATES:
+        raise ValueError(f"estimates == {estimates!r}, must be one of {ESTIMATES}")
+    if estimates == "exact":
+        return jobs.runtime.copy()
+    return np.where(jobs.time_requested > 0, np.maximum(jobs.time_requested, jobs.runtime), jobs.runtime)
+
+
+def simulate(
+    jobs: JobTable,
+    policy: str | Policy = "easy",
+    *,
+    procs: int | None = None,
+    estimates: str = "requested",
+    oversized: str = "error",
+    progress: bool = False,
+) -> SimulationResult:
+    """Simulates ``policy`` on ``jobs`` and returns the schedule.
+
+    Parameters
+    ----------
+    jobs : JobTable
+        Rigid jobs: submit (field 2), runtime (field 4), processors (field 5,
+        else field 8), requested time (field 9).
+    policy : {"fcfs", "easy"} or Policy
+        A built-in policy name (run in Rust) or a :class:`Policy` instance.
+    procs : int, optional
+        Processors of the cluster; default the table's ``MaxProcs`` header.
+    estimates : {"requested", "exact"}
+        Which run time the policy believes (module docstring).
+    oversized : {"error", "skip", "clip"}
+        What to do with jobs wider than the machine (module docstring).
+    progress : bool
+        Show a tqdm progress bar.
+
+    Examples
+    --------
+    >>> from clustersched import JobTable, simulate
+    >>> t = JobTable({"submit": [0, 1, 2], "runtime": [10, 5, 5], "procs": [3, 4, 1]},
+    ...              metadata={"MaxProcs": "4"})
+    >>> simulate(t, "easy").schedule.start.tolist()
+    [0.0, 10.0, 2.0]
+    """
+    if oversized not in OVERSIZED:
+        raise ValueError(f"oversized == {oversized!r}, must be one of {OVERSIZED}")
+    if isinstance(policy, str):
+        if policy not in BUILTIN_POLICIES:
+            raise ValueError(f"policy == {policy!r}, must be one of {BUILTIN_POLICIES} or a Policy")
+    elif not isinstance(policy, Policy):
+        raise TypeError(f"policy must be a name or a clustersched.batch.Policy, got {type(policy).__name__}")
+    total = _machine_size(jobs, procs)
+    table, dropped = _prepare(jobs, total, oversized)
+    estimate = estimates_of(table, estimates)
+    sim = _core.BatchSim(
+        np.ascontiguousarray(table.submit, dtype=np.float64),
+        np.ascontiguousarray(table.runtime, dtype=np.float64),
+        np.ascontiguousarray(estimate, dtype=np.float64),
+        np.ascontiguousarray(table.width(), dtype=np.int64),
+        total,
+    )
+    state = BatchState(sim, table, estimate)
+    with _progress_bar(progress, len(table)) as bar:
+        if isinstance(policy, str):
+            name = policy
+            _run_builtin(sim, policy, bar)
+        else:
+            name = policy.name
+            _drive(sim, policy, state, bar)
+    if not sim.finished:
+        waiting = sim.queue()
+        raise InfeasibleError(
+            f"policy {name!r} left {len(waiting)} job(s) waiting on an idle machine "
+            f"with no event left (first: job id {table.job_id[waiting[0]]})"
+        )
+    starts = sim.starts()
+    offsets, ids = sim.assignment()
+    schedule = Schedule(
+        job_id=table.job_id,
+        submit=table.submit,
+        start=starts,
+        end=starts + table.runtime,
+        procs=table.width(),
+        total_procs=total,
+        proc_offsets=offsets,
+        proc_ids=ids,
+        policy=name,
+        options={"estimates": estimates, "oversized": oversized},
+    )
+    return SimulationResult(schedule=schedule, jobs=table, dropped=dropped, events=sim.events)
+
+
+def _run_builtin(sim: _core.BatchSim, policy: str, bar: "_Bar | None") -> None:
+    """The fast path: the whole event loop in Rust, paused only to move the progress bar."""
+    if bar is None:
+        sim.run(policy)
+        return
+    while True:
+        before = sim.events
+        done = sim.run(policy, _PROGRESS_CHUNK)
+        bar.update_to(sim)
+        if done or sim.events == before:
+            return
+
+
+def _drive(sim: _core.BatchSim, policy: Policy, state: BatchState, bar: "_Bar | None") -> None:
+    """The Python event loop for user policies: one ``policy.schedule`` call per time stamp."""
+    while sim.advance() is not None:
+        policy.schedule(state)
+        if bar is not None and sim.events % _PROGRESS_CHUNK == 0:
+            bar.update_to(sim)
+    if bar is not None:
+        bar.update_to(sim)
+
+
+def _machine_size(jobs: JobTable, procs: int | None) -> int:
+    if procs is not None:
+        if int(procs) != procs or procs < 1:
+            raise ValueError(f"procs == {procs!r}, must be an integer >= 1")
+        return int(procs)
+    size = jobs.max_procs
+    if size is None or size < 1:
+        raise InvalidWorkloadError(
+            "the header gives no MaxProcs (or MaxNodes); pass the machine size (procs=, or --procs)",
+            path=jobs.source,
+        )
+    return size
+
+
+def _prepare(jobs: JobTable, total: int, oversized: str) -> tuple[JobTable, tuple[Dropped, ...]]:
+    """Sorts by submit, checks every job, and applies the oversized rule."""
+    if len(jobs) == 0:
+        raise InvalidWorkloadError("the job table is empty", path=jobs.source)
+    table = jobs.select(np.argsort(jobs.submit, kind="stable"))
+    width = table.width()
+    _reject_first(table, (width <= 0), "procs", width, "has no processor count (fields 5 and 8 are <= 0)")
+    _reject_first(table, ~(table.runtime >= 0), "runtime", table.runtime, "has an unknown or negative runtime")
+    _reject_first(table, ~(table.submit >= 0), "submit", table.submit, "has a negative submit time")
+    wide = width > total
+    dropped: list[Dropped] = []
+    if wide.any():
+        rows = np.flatnonzero(wide)
+        if oversized == "error":
+            i = int(rows[0])
+            raise InvalidWorkloadError(
+                f"needs {width[i]} processors but the machine has {total} "
+                f"({len(rows)} job(s) are too wide; use oversized='skip' or 'clip')",
+                path=jobs.source, job=int(table.job_id[i]), field="procs", value=int(width[i]),
+            )
+        reason = "skipped: wider than machine" if oversized == "skip" else "clipped to machine size"
+        dropped = [Dropped(f"{reason} ({width[i]} > {total})", job_id=int(table.job_id[i])) for i in rows]
+        if oversized == "skip":
+            table = table.select(~wide, dropped=dropped)
+        else:
+            table = table.with_columns(procs=np.minimum(width, total), procs_requested=np.minimum(width, total))
+        if len(table) == 0:
+            raise InvalidWorkloadError(f"every job is wider than the machine ({total} processors)", path=jobs.source)
+    return table, tuple(dropped)
+
+
+def _reject_first(table: JobTable, bad: np.ndarray, field: str, values: np.ndarray, what: str) -> None:
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise InvalidWorkloadError(
+            f"{what} (value {values[i]}; {int(bad.sum())} such job(s); "
+            "clustersched.workload.transform.drop_invalid removes and reports them)",
+            path=table.source, job=int(table.job_id[i]), field=field, value=values[i].item(),
+        )
+
+
+class _Bar:
+    def __init__(self, total: int) -> None:
+        from tqdm.auto import tqdm
+
+        self._tqdm = tqdm(total=total, unit="job", desc="simulating")
+
+    def update_to(self, sim: _core.BatchSim) -> None:
+        self._tqdm.n = int(np.count_nonzero(~np.isnan(sim.starts())))
+        self._tqdm.refresh()
+
+    def close(self) -> None:
+        self._tqdm.close()
+
+
+class _progress_bar:
+    """Context manager giving a :class:`_Bar`, or None when progress is off."""
+
+    def __init__(self, enabled: bool, total: int) -> None:
+        self._bar = _Bar(total) if enabled else None
+
+    def __enter__(self) -> "_Bar | None":
+        return self._bar
+
+    def __exit__(self, *exc: Iterable[object]) -> None:
+        if self._bar is not None:
+            self._bar.close()

@@ -1,0 +1,32 @@
+"""Shared test fixtures: where the real traces are, and small helpers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+#: The real SWF traces (Parallel Workloads Archive), read from ../shared beside the checkout.
+SWF_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "swf"
+
+
+def swf_path(name: str) -> Path:
+    """Path of a trace in shared/data/swf; skips the test when ../shared is absent."""
+    path = SWF_DIR / name
+    if not path.exists():
+        pytest.skip(f"{path} not found (the tests read the shared traces from ../shared)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def hpc2n():
+    """The whole cleaned HPC2N-2002 trace (202,871 jobs, 240 processors)."""
+    from clustersched.workload.swf import read_swf
+
+    return read_swf(swf_path("HPC2N-2002-2.2-cln.swf.gz"))
+
+
+@pytest.fixture(scope="session")
+def hpc2n_head(hpc2n):
+    """A 3,000-job slice of HPC2N from a busy period (rows 30,000-32,999)."""
+    return hpc2n.select(slice(30_000, 33_000))

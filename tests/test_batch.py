@@ -1,0 +1,215 @@
+"""The batch simulator: FCFS and EASY against the slow reference, plug-in policies, errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import clustersched as cs
+from clustersched.batch import Policy, estimates_of, simulate
+from clustersched.errors import InfeasibleError, InvalidWorkloadError
+from clustersched.validate import validate_batch
+from clustersched.workload import JobTable
+from reference.batch import simulate_reference
+
+POLICIES = ["fcfs", "easy"]
+
+
+@st.composite
+def workloads(draw):
+    """Small job tables with simultaneous events, zero-wait bursts, full-width jobs."""
+    procs = draw(st.integers(1, 12))
+    n = draw(st.integers(1, 30))
+    # few distinct submit times -> many simultaneous arrivals (bursts)
+    submit = sorted(draw(st.lists(st.integers(0, 20), min_size=n, max_size=n)))
+    runtime = draw(st.lists(st.integers(0, 15), min_size=n, max_size=n))
+    width = draw(st.lists(st.one_of(st.just(procs), st.integers(1, procs)), min_size=n, max_size=n))
+    # requested time: none (-1), exact, or an over-estimate
+    slack = draw(st.lists(st.one_of(st.just(-1), st.integers(0, 20)), min_size=n, max_size=n))
+    requested = [r + s if s >= 0 else -1 for r, s in zip(runtime, slack)]
+    return JobTable(
+        {"submit": submit, "runtime": runtime, "procs": width, "time_requested": requested},
+        metadata={"MaxProcs": str(procs)},
+    )
+
+
+def reference_starts(result: cs.SimulationResult, policy: str, estimates: str) -> list[float]:
+    jobs = result.jobs
+    return simulate_reference(
+        jobs.submit.tolist(),
+        jobs.runtime.tolist(),
+        estimates_of(jobs, estimates).tolist(),
+        jobs.width().tolist(),
+        result.schedule.total_procs,
+        policy,
+    )
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("estimates", ["requested", "exact"])
+@settings(max_examples=150, deadline=None)
+@given(jobs=workloads())
+def test_rust_agrees_with_reference_job_for_job(jobs, policy, estimates):
+    result = simulate(jobs, policy, estimates=estimates)
+    validate_batch(result.schedule, result.jobs)
+    assert result.schedule.start.tolist() == reference_starts(result, policy, estimates)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_real_hpc2n_slice_agrees_with_reference(hpc2n_head, policy):
+    result = simulate(hpc2n_head, policy)
+    validate_batch(result.schedule, result.jobs)
+    assert result.schedule.start.tolist() == reference_starts(result, policy, "requested")
+    # the slice really exercises the machine: jobs wait and EASY backfills
+    assert (result.schedule.start > result.jobs.submit).sum() > 100
+
+
+def test_easy_beats_fcfs_on_a_real_slice(hpc2n_head):
+    fcfs = cs.batch_metrics(simulate(hpc2n_head, "fcfs").schedule).summary()
+    easy = cs.batch_metrics(simulate(hpc2n_head, "easy").schedule).summary()
+    assert easy["avg_bounded_slowdown"] < fcfs["avg_bounded_slowdown"]
+    assert easy["avg_wait"] < fcfs["avg_wait"]
+
+
+def test_simultaneous_completion_and_arrival_are_applied_before_the_policy():
+    # At t=10 job 0 completes and job 2 arrives; the head (job 1, 4 wide) starts
+    # first, so job 2 must wait although it arrived at the same instant.
+    t = JobTable({"submit": [0, 5, 10], "runtime": [10, 5, 1], "procs": [4, 4, 1]}, metadata={"MaxProcs": "4"})
+    for policy in POLICIES:
+        assert simulate(t, policy).schedule.start.tolist() == [0.0, 10.0, 15.0]
+
+
+def test_requested_time_drives_easy_but_not_completion():
+    # Job 2 really runs 2 s but asks for 100 s: with requested estimates it cannot
+    # backfill before the shadow time (t=10); with exact estimates it can.
+    t = JobTable(
+        {"submit": [0, 1, 2], "runtime": [10, 5, 2], "procs": [3, 4, 1], "time_requested": [10, 5, 100]},
+        metadata={"MaxProcs": "4"},
+    )
+    assert simulate(t, "easy", estimates="requested").schedule.start.tolist() == [0.0, 10.0, 15.0]
+    assert simulate(t, "easy", estimates="exact").schedule.start.tolist() == [0.0, 10.0, 2.0]
+
+
+class PythonEasy(Policy):
+    """EASY written against the plug-in interface only."""
+
+    name = "python-easy"
+
+    def schedule(self, state):
+        queue = list(state.queue())
+        while queue and state.width[queue[0]] <= state.free:
+            state.start(queue.pop(0))
+        if not queue:
+            return
+        shadow, extra = state.shadow(int(state.width[queue[0]]))
+        for job in queue[1:]:
+            w = state.width[job]
+            if w > state.free:
+                continue
+            in_time = state.now + state.estimate[job] <= shadow
+            if in_time or w <= extra:
+                extra -= 0 if in_time else w
+                state.start(job)
+
+
+@settings(max_examples=60, deadline=None)
+@given(jobs=workloads())
+def test_plugin_policy_drives_the_same_machine(jobs):
+    plugin = simulate(jobs, PythonEasy())
+    validate_batch(plugin.schedule, plugin.jobs)
+    assert plugin.schedule.policy == "python-easy"
+    assert plugin.schedule.start.tolist() == simulate(jobs, "easy").schedule.start.tolist()
+
+
+def test_plugin_that_starts_nothing_is_reported():
+    class Lazy(Policy):
+        name = "lazy"
+
+        def schedule(self, state):
+            pass
+
+    t = JobTable({"submit": [0, 3], "runtime": [1, 1], "procs": [1, 1]}, metadata={"MaxProcs": "2"})
+    with pytest.raises(InfeasibleError, match="lazy.*2 job"):
+        simulate(t, Lazy())
+
+
+def test_plugin_cannot_overcommit():
+    class Greedy(Policy):
+        def schedule(self, state):
+            for job in state.queue():
+                state.start(job)
+
+    t = JobTable({"submit": [0, 0], "runtime": [1, 1], "procs": [2, 1]}, metadata={"MaxProcs": "2"})
+    with pytest.raises(InfeasibleError, match="needs 1 processors, 0 are free"):
+        simulate(t, Greedy())
+
+
+def test_oversized_jobs_error_skip_or_clip():
+    t = JobTable({"job_id": [7, 8, 9], "submit": [0, 0, 0], "runtime": [5, 5, 5], "procs": [2, 6, 1]},
+                 metadata={"MaxProcs": "4"})
+    with pytest.raises(InvalidWorkloadError, match="needs 6 processors but the machine has 4") as err:
+        simulate(t, "easy")
+    assert err.value.job == 8 and err.value.field == "procs"
+    skipped = simulate(t, "easy", oversized="skip")
+    assert skipped.jobs.job_id.tolist() == [7, 9]
+    assert [(d.job_id, d.reason) for d in skipped.dropped] == [(8, "skipped: wider than machine (6 > 4)")]
+    assert skipped.jobs.drop_summary() == {"skipped: wider than machine (6 > 4)": 1}
+    validate_batch(skipped.schedule, skipped.jobs)
+    clipped = simulate(t, "easy", oversized="clip")
+    assert clipped.schedule.procs.tolist() == [2, 4, 1]
+    assert len(clipped.dropped) == 1 and clipped.dropped[0].reason.startswith("clipped")
+    validate_batch(clipped.schedule, clipped.jobs)
+
+
+def test_missing_machine_size_is_a_clear_error():
+    t = JobTable({"submit": [0], "runtime": [5], "procs": [2]})
+    with pytest.raises(InvalidWorkloadError, match="no MaxProcs.*procs="):
+        simulate(t, "fcfs")
+    assert simulate(t, "fcfs", procs=2).schedule.start.tolist() == [0.0]
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "match"),
+    [
+        ("runtime", -1, "unknown or negative runtime"),
+        ("procs", 0, "no processor count"),
+        ("submit", -5, "negative submit time"),
+    ],
+)
+def test_invalid_jobs_are_named(column, value, match):
+    cols = {"job_id": [4, 5], "submit": [0, 1], "runtime": [3, 3], "procs": [1, 1]}
+    cols[column] = [cols[column][0], value]
+    with pytest.raises(InvalidWorkloadError, match=match) as err:
+        simulate(JobTable(cols, metadata={"MaxProcs": "2"}), "easy")
+    assert err.value.job == 5
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"policy": "lottery"}, "policy == 'lottery'"),
+        ({"estimates": "guess"}, "estimates == 'guess'"),
+        ({"oversized": "shrink"}, "oversized == 'shrink'"),
+        ({"procs": 0}, "procs == 0"),
+    ],
+)
+def test_bad_arguments(kwargs, match):
+    t = JobTable({"submit": [0], "runtime": [5], "procs": [1]}, metadata={"MaxProcs": "2"})
+    with pytest.raises(ValueError, match=match):
+        simulate(t, **kwargs)
+
+
+def test_unsorted_input_is_simulated_in_submit_order():
+    t = JobTable({"job_id": [1, 2], "submit": [5, 0], "runtime": [1, 1], "procs": [1, 1]}, metadata={"MaxProcs": "1"})
+    result = simulate(t, "fcfs")
+    assert result.jobs.job_id.tolist() == [2, 1]
+    assert result.schedule.start.tolist() == [0.0, 5.0]
+
+
+def test_same_input_same_output():
+    t = JobTable({"submit": [0, 0, 0, 1], "runtime": [3, 3, 3, 1], "procs": [1, 1, 1, 2]}, metadata={"MaxProcs": "2"})
+    a, b = simulate(t, "easy"), simulate(t, "easy")
+    assert np.array_equal(a.schedule.proc_ids, b.schedule.proc_ids)
+    assert a.schedule.start.tolist() == b.schedule.start.tolist()
