@@ -106,7 +106,7 @@ impl BatchSim {
 
     /// Waiting job indices in arrival order.
     fn queue<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        self.inner.queue().iter().map(|&j| j as i64).collect::<Vec<_>>().into_pyarray(py)
+        self.inner.queue().iter().map(|w| w.job as i64).collect::<Vec<_>>().into_pyarray(py)
     }
 
     /// Running jobs as (job indices, estimated ends, widths), earliest estimated end first.

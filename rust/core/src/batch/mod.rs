@@ -9,8 +9,10 @@
 
 mod machine;
 mod policy;
+mod queue;
 mod sim;
 
 pub use machine::Machine;
 pub use policy::Builtin;
+pub use queue::{WaitQueue, Waiting};
 pub use sim::{BatchSim, Jobs};

@@ -1,3 +1,4 @@
+use super::queue::Waiting;
 use super::sim::BatchSim;
 use crate::time::Time;
 
@@ -36,53 +37,34 @@ impl Builtin {
 }
 
 fn start_head_while_it_fits(sim: &mut BatchSim) {
-    while let Some(&head) = sim.queue().front() {
-        if sim.jobs().width[head as usize] > sim.machine().free() {
+    while let Some(head) = sim.queue().head() {
+        if head.width > sim.machine().free() {
             break;
         }
-        sim.queue_mut().pop_front();
-        sim.launch(head);
+        sim.queue_mut().remove(head.job);
+        sim.launch(head.job);
     }
 }
 
 fn backfill_easy(sim: &mut BatchSim) {
-    let Some(&head) = sim.queue().front() else { return };
+    let Some(head) = sim.queue().head() else { return };
     let now = sim.now();
-    let Some((shadow, mut extra)) = sim.machine().shadow(Time(now), sim.jobs().width[head as usize]) else {
+    let Some((shadow, mut extra)) = sim.machine().shadow(Time(now), head.width) else {
         return; // unreachable: widths are checked to fit the machine
     };
-    let mut started = Vec::new();
-    for i in 1..sim.queue().len() {
-        let free = sim.machine().free();
-        if free == 0 {
-            break;
+    let mut free = sim.machine().free();
+    let mut from = sim.backfill_scan_start(head.job as usize);
+    while free > 0 {
+        // The first job in queue order that EASY may start now.
+        let may_start = |w: u32, estimate: f64| w <= free && (now + estimate <= shadow.0 || w <= extra);
+        let Some(Waiting { job, width: w, estimate }) = sim.queue().first_from(from, may_start) else { break };
+        if now + estimate > shadow.0 {
+            extra -= w;
         }
-        let job = sim.queue()[i];
-        let (w, estimate) = (sim.jobs().width[job as usize], sim.jobs().estimate[job as usize]);
-        if w > free {
-            continue;
-        }
-        let ends_in_time = now + estimate <= shadow.0;
-        if ends_in_time || w <= extra {
-            if !ends_in_time {
-                extra -= w;
-            }
-            sim.launch(job);
-            started.push(i);
-        }
-    }
-    if !started.is_empty() {
-        // Drop the started jobs from the queue in one pass, keeping the order.
-        let mut k = 0;
-        let mut i = 0;
-        sim.queue_mut().retain(|_| {
-            let keep = !(k < started.len() && started[k] == i);
-            if !keep {
-                k += 1;
-            }
-            i += 1;
-            keep
-        });
+        sim.queue_mut().remove(job);
+        sim.launch(job);
+        free -= w;
+        from = job as usize + 1;
     }
 }
 

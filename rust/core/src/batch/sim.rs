@@ -1,8 +1,9 @@
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::BinaryHeap;
 
 use super::machine::Machine;
 use super::policy::Builtin;
+use super::queue::{WaitQueue, Waiting};
 use crate::error::{Error, Result};
 use crate::time::Time;
 
@@ -79,7 +80,12 @@ pub struct BatchSim {
     now: Time,
     next_arrival: usize,
     completions: BinaryHeap<Reverse<(Time, u32)>>,
-    queue: VecDeque<u32>,
+    queue: WaitQueue,
+    /// Jobs `0..seen_upto` had arrived at the last built-in policy pass.
+    seen_upto: usize,
+    /// Whether processors were released (or a job started from outside a
+    /// pass) since the last built-in policy pass.
+    changed_since_pass: bool,
     start: Vec<f64>,
     estimated_end: Vec<Time>,
     /// Offset of each started job's processor ids in `assigned` (`usize::MAX` if not started).
@@ -101,7 +107,9 @@ impl BatchSim {
             now: Time(jobs.submit.first().copied().unwrap_or(0.0)),
             next_arrival: 0,
             completions: BinaryHeap::new(),
-            queue: VecDeque::new(),
+            queue: WaitQueue::new(n),
+            seen_upto: 0,
+            changed_since_pass: true,
             start: vec![f64::NAN; n],
             estimated_end: vec![Time(f64::NAN); n],
             offset: vec![usize::MAX; n],
@@ -127,7 +135,7 @@ impl BatchSim {
     }
 
     /// Waiting jobs in priority (arrival) order.
-    pub fn queue(&self) -> &VecDeque<u32> {
+    pub fn queue(&self) -> &WaitQueue {
         &self.queue
     }
 
@@ -163,9 +171,11 @@ impl BatchSim {
             let j = job as usize;
             let ids = &self.assigned[self.offset[j]..self.offset[j] + self.jobs.width[j] as usize];
             self.machine.release(job, self.estimated_end[j], ids);
+            self.changed_since_pass = true;
         }
         while self.next_arrival < self.jobs.len() && self.jobs.submit[self.next_arrival] == t.0 {
-            self.queue.push_back(self.next_arrival as u32);
+            let j = self.next_arrival;
+            self.queue.insert(Waiting { job: j as u32, width: self.jobs.width[j], estimate: self.jobs.estimate[j] });
             self.next_arrival += 1;
         }
         Some(t.0)
@@ -174,7 +184,7 @@ impl BatchSim {
     /// Starts waiting job `job` now (for user policies). Fails if the job is
     /// not waiting or does not fit on the free processors.
     pub fn start(&mut self, job: usize) -> Result<()> {
-        let pos = self.queue.iter().position(|&j| j as usize == job).ok_or_else(|| {
+        if !self.queue.contains(job) {
             let state = if job >= self.jobs.len() {
                 "does not exist"
             } else if !self.start[job].is_nan() {
@@ -182,8 +192,8 @@ impl BatchSim {
             } else {
                 "has not been submitted yet"
             };
-            Error::Infeasible(format!("cannot start job index {job} at time {}: it {state}", self.now.0))
-        })?;
+            return Err(Error::Infeasible(format!("cannot start job index {job} at time {}: it {state}", self.now.0)));
+        }
         let (w, free) = (self.jobs.width[job], self.machine.free());
         if w > free {
             return Err(Error::Infeasible(format!(
@@ -191,8 +201,9 @@ impl BatchSim {
                 self.now.0
             )));
         }
-        self.queue.remove(pos);
+        self.queue.remove(job as u32);
         self.launch(job as u32);
+        self.changed_since_pass = true;
         Ok(())
     }
 
@@ -208,13 +219,29 @@ impl BatchSim {
         self.completions.push(Reverse((Time(now + self.jobs.runtime[j]), job)));
     }
 
-    pub(crate) fn queue_mut(&mut self) -> &mut VecDeque<u32> {
+    pub(crate) fn queue_mut(&mut self) -> &mut WaitQueue {
         &mut self.queue
+    }
+
+    /// Where a backfilling scan of the queue (which never looks at the head)
+    /// must begin. When no processor was released since the last pass, every
+    /// job that was waiting then was refused then, and would be refused again:
+    /// the free processors, the running set (hence the shadow time and extra
+    /// processors) are unchanged, and a later `now` only makes "ends by the
+    /// shadow time" harder. Only the jobs that arrived since need a look.
+    pub(crate) fn backfill_scan_start(&self, head: usize) -> usize {
+        if self.changed_since_pass {
+            head + 1
+        } else {
+            self.seen_upto.max(head + 1)
+        }
     }
 
     /// Runs a built-in policy at the current time stamp.
     pub fn schedule(&mut self, policy: Builtin) {
         policy.schedule(self);
+        self.seen_upto = self.next_arrival;
+        self.changed_since_pass = false;
     }
 
     /// Runs a built-in policy to the end, or for at most `max_events` more time

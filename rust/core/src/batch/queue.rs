@@ -1,0 +1,164 @@
+/// A waiting job as a policy sees it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Waiting {
+    /// Job index.
+    pub job: u32,
+    /// Processors it needs.
+    pub width: u32,
+    /// Run time the scheduler believes.
+    pub estimate: f64,
+}
+
+const EMPTY_WIDTH: u32 = u32::MAX;
+
+/// The waiting queue, in arrival order, searchable by width and estimate.
+///
+/// Jobs arrive in index order, so arrival order is index order and the queue
+/// is a subset of `0..n`. It is kept as a min-segment tree over job indices:
+/// every node holds the smallest width and the smallest estimate of the
+/// waiting jobs below it. A backfilling scan then asks "the first waiting job
+/// after position `i` that could fit" and skips whole runs of jobs that
+/// cannot, instead of visiting thousands of them one by one on every event of
+/// a loaded trace. Insert, remove and each step of a search are O(log n).
+#[derive(Debug, Clone)]
+pub struct WaitQueue {
+    leaves: usize,
+    min_width: Vec<u32>,
+    min_estimate: Vec<f64>,
+    len: usize,
+}
+
+impl WaitQueue {
+    /// An empty queue for jobs `0..n`.
+    pub fn new(n: usize) -> Self {
+        let leaves = n.max(1).next_power_of_two();
+        WaitQueue {
+            leaves,
+            min_width: vec![EMPTY_WIDTH; 2 * leaves],
+            min_estimate: vec![f64::INFINITY; 2 * leaves],
+            len: 0,
+        }
+    }
+
+    /// Number of waiting jobs.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when no job waits.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// True when job `job` waits.
+    pub fn contains(&self, job: usize) -> bool {
+        job < self.leaves && self.min_width[self.leaves + job] != EMPTY_WIDTH
+    }
+
+    /// Waiting jobs in arrival order.
+    pub fn iter(&self) -> impl Iterator<Item = Waiting> + '_ {
+        let mut from = 0;
+        std::iter::from_fn(move || {
+            let w = self.first_from(from, |_, _| true)?;
+            from = w.job as usize + 1;
+            Some(w)
+        })
+    }
+
+    /// The first waiting job.
+    pub fn head(&self) -> Option<Waiting> {
+        self.first_from(0, |_, _| true)
+    }
+
+    pub(crate) fn insert(&mut self, job: Waiting) {
+        debug_assert!(!self.contains(job.job as usize) && job.width != EMPTY_WIDTH);
+        self.len += 1;
+        self.set(job.job as usize, job.width, job.estimate);
+    }
+
+    pub(crate) fn remove(&mut self, job: u32) {
+        debug_assert!(self.contains(job as usize));
+        self.len -= 1;
+        self.set(job as usize, EMPTY_WIDTH, f64::INFINITY);
+    }
+
+    fn set(&mut self, job: usize, width: u32, estimate: f64) {
+        let mut k = self.leaves + job;
+        self.min_width[k] = width;
+        self.min_estimate[k] = estimate;
+        while k > 1 {
+            k /= 2;
+            self.min_width[k] = self.min_width[2 * k].min(self.min_width[2 * k + 1]);
+            self.min_estimate[k] = self.min_estimate[2 * k].min(self.min_estimate[2 * k + 1]);
+        }
+    }
+
+    /// The first waiting job at index `>= from` whose (width, estimate)
+    /// satisfies `fits`. `fits` must be monotone: if it holds for some
+    /// (width, estimate) it holds for any smaller width and smaller estimate,
+    /// since subtrees are pruned by testing it on their minima.
+    pub fn first_from(&self, from: usize, fits: impl Fn(u32, f64) -> bool) -> Option<Waiting> {
+        self.search(1, 0, self.leaves, from, &fits).map(|leaf| self.waiting(leaf))
+    }
+
+    /// Leftmost matching leaf of node `k`, which covers jobs `lo..hi`.
+    fn search(&self, k: usize, lo: usize, hi: usize, from: usize, fits: &impl Fn(u32, f64) -> bool) -> Option<usize> {
+        if hi <= from || self.min_width[k] == EMPTY_WIDTH || !fits(self.min_width[k], self.min_estimate[k]) {
+            return None;
+        }
+        if k >= self.leaves {
+            return Some(k);
+        }
+        let mid = (lo + hi) / 2;
+        self.search(2 * k, lo, mid, from, fits).or_else(|| self.search(2 * k + 1, mid, hi, from, fits))
+    }
+
+    fn waiting(&self, leaf: usize) -> Waiting {
+        Waiting { job: (leaf - self.leaves) as u32, width: self.min_width[leaf], estimate: self.min_estimate[leaf] }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn job(j: u32, width: u32, estimate: f64) -> Waiting {
+        Waiting { job: j, width, estimate }
+    }
+
+    #[test]
+    fn order_head_and_removal() {
+        let mut q = WaitQueue::new(5);
+        for j in [1, 3, 4] {
+            q.insert(job(j, j + 1, 10.0 * j as f64));
+        }
+        assert_eq!(q.iter().map(|w| w.job).collect::<Vec<_>>(), vec![1, 3, 4]);
+        assert_eq!(q.head(), Some(job(1, 2, 10.0)));
+        q.remove(1);
+        assert_eq!(q.head(), Some(job(3, 4, 30.0)));
+        assert_eq!(q.len(), 2);
+        assert!(!q.contains(1) && q.contains(4) && !q.contains(99));
+    }
+
+    proptest! {
+        /// The search agrees with a linear scan for the EASY predicate.
+        #[test]
+        fn search_matches_linear_scan(
+            jobs in proptest::collection::vec((any::<bool>(), 1u32..20, 0u32..50), 0..70),
+            from in 0usize..80, free in 0u32..20, extra in 0u32..20, limit in 0u32..50,
+        ) {
+            let mut q = WaitQueue::new(jobs.len());
+            for (j, &(waiting, w, e)) in jobs.iter().enumerate() {
+                if waiting {
+                    q.insert(job(j as u32, w, e as f64));
+                }
+            }
+            let fits = |w: u32, e: f64| w <= free && (e <= limit as f64 || w <= extra);
+            let expected = jobs.iter().enumerate().skip(from)
+                .find(|(_, &(waiting, w, e))| waiting && fits(w, e as f64))
+                .map(|(j, &(_, w, e))| job(j as u32, w, e as f64));
+            prop_assert_eq!(q.first_from(from, fits), expected);
+        }
+    }
+}
