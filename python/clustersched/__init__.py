@@ -15,13 +15,14 @@ from .errors import ClusterschedError, InfeasibleError, InvalidScheduleError, In
 from .metrics import BatchMetrics, batch_metrics
 from .schedule import Schedule
 from .validate import validate_batch
-from .workload import JobTable
+from .workload import Dropped, JobTable, lublin_feitelson, read_swf, write_swf
 
 __version__ = "0.1.0"
 
 __all__ = [
     "BatchMetrics",
     "ClusterschedError",
+    "Dropped",
     "InfeasibleError",
     "InvalidScheduleError",
     "InvalidWorkloadError",
@@ -31,7 +32,10 @@ __all__ = [
     "SimulationResult",
     "batch_metrics",
     "errors",
+    "lublin_feitelson",
+    "read_swf",
     "simulate",
     "validate",
     "validate_batch",
+    "write_swf",
 ]

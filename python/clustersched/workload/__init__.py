@@ -1,5 +1,24 @@
 """Workloads: job tables, SWF traces, synthetic models."""
 
-from .jobs import SWF_FIELDS, JobTable
+from .jobs import SWF_FIELDS, Dropped, JobTable
+from .lublin import LUBLIN_PARAMS, LublinParams, lublin_daily_cycle, lublin_feitelson
+from .swf import read_swf, write_swf
+from .transform import drop_invalid, invalid_jobs, offered_load, scale_submit, scale_to_load, time_windows
 
-__all__ = ["JobTable", "SWF_FIELDS"]
+__all__ = [
+    "LUBLIN_PARAMS",
+    "SWF_FIELDS",
+    "Dropped",
+    "JobTable",
+    "LublinParams",
+    "drop_invalid",
+    "invalid_jobs",
+    "lublin_daily_cycle",
+    "lublin_feitelson",
+    "offered_load",
+    "read_swf",
+    "scale_submit",
+    "scale_to_load",
+    "time_windows",
+    "write_swf",
+]

@@ -79,8 +79,8 @@ Choices made here
 -----------------
 * ``job_type`` defaults to ``"mixed"``: the program as distributed
   (``INCLUDE_JOBS_TYPE = 1``) superposes a batch and an interactive stream and
-  labels each job with its type; this is "the model's default" and what users
-  of the stock generator (including the DFRS evaluation) got.  ``"batch"`` and
+  labels each job with its type; this is the model's default, i.e. what the
+  stock generator produces when run unchanged.  ``"batch"`` and
   ``"interactive"`` give one stream; ``"typeless"`` uses the program's
   whole-sample fit (``INCLUDE_JOBS_TYPE = 0``).
 * Machine size ``procs`` other than 128: ``uhi`` becomes ``log2(procs)`` for
