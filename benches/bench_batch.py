@@ -1,0 +1,55 @@
+"""Batch simulator benchmarks (issue 2).
+
+(a) FCFS and EASY on the whole HPC2N-2002 trace at its own load
+    (target: the 202,871 jobs in <= 1 s);
+(b) a loaded case where backfilling dominates: CTC-SP2 with submit times
+    multiplied by 0.33 (about 3x the offered load, queues of thousands),
+    Rust-backed EASY against the pure-Python reference in tests/reference
+    (target: >= 30x faster, both measured in the same run).
+
+Run for real from a release build: ``pip install . && python -m pytest benches``.
+Each bench also checks its result, so ``--benchmark-disable`` runs stay meaningful.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from clustersched import batch_metrics, simulate, validate_batch
+from clustersched.batch import estimates_of
+from reference.batch import simulate_reference
+
+
+@pytest.mark.parametrize("policy", ["fcfs", "easy"])
+def test_whole_hpc2n(benchmark, hpc2n, policy):
+    result = benchmark.pedantic(simulate, args=(hpc2n, policy), rounds=5, iterations=1)
+    assert len(result.jobs) == 202_871 and result.schedule.total_procs == 240
+    validate_batch(result.schedule, result.jobs)
+    summary = batch_metrics(result.schedule).summary()
+    if not benchmark.disabled:
+        benchmark.extra_info["jobs_per_second"] = len(result.jobs) / benchmark.stats.stats.median
+    benchmark.extra_info["avg_bounded_slowdown"] = summary["avg_bounded_slowdown"]
+    # EASY backfills: it must beat FCFS on this trace (FCFS: 209.2, EASY: 88.2)
+    assert summary["avg_bounded_slowdown"] < (100 if policy == "easy" else 250)
+
+
+@pytest.mark.slow
+def test_loaded_ctc_easy_against_reference(benchmark, ctc):
+    loaded = ctc.with_columns(submit=(ctc.submit - ctc.submit[0]) * 0.33)
+    result = benchmark.pedantic(simulate, args=(loaded, "easy"), rounds=3, iterations=1)
+    validate_batch(result.schedule, result.jobs)
+    jobs = result.jobs
+    began = time.perf_counter()
+    reference = simulate_reference(
+        jobs.submit.tolist(), jobs.runtime.tolist(), estimates_of(jobs).tolist(), jobs.width().tolist(),
+        result.schedule.total_procs, "easy",
+    )
+    reference_seconds = time.perf_counter() - began
+    assert result.schedule.start.tolist() == reference
+    benchmark.extra_info["reference_seconds"] = reference_seconds
+    if not benchmark.disabled:
+        speedup = reference_seconds / benchmark.stats.stats.median
+        benchmark.extra_info["speedup_vs_reference"] = speedup
+        assert speedup >= 30, f"EASY only {speedup:.1f}x faster than the reference"
