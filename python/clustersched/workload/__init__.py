@@ -3,10 +3,23 @@
 from .jobs import SWF_FIELDS, Dropped, JobTable
 from .lublin import LUBLIN_PARAMS, LublinParams, lublin_daily_cycle, lublin_feitelson
 from .swf import read_swf, write_swf
-from .transform import drop_invalid, invalid_jobs, offered_load, scale_submit, scale_to_load, time_windows
+from .transform import (
+    NO_PROCESSOR_COUNT,
+    NONPOSITIVE_RUNTIME,
+    WIDER_THAN_MACHINE,
+    drop_invalid,
+    invalid_jobs,
+    offered_load,
+    scale_submit,
+    scale_to_load,
+    time_windows,
+)
 
 __all__ = [
     "LUBLIN_PARAMS",
+    "NONPOSITIVE_RUNTIME",
+    "NO_PROCESSOR_COUNT",
+    "WIDER_THAN_MACHINE",
     "SWF_FIELDS",
     "Dropped",
     "JobTable",

@@ -1,0 +1,356 @@
+"""Reading and writing job traces in the Standard Workload Format (SWF).
+
+SWF is the plain-text format of the Parallel Workloads Archive.  A file holds
+one job per line, each line being 18 numbers separated by whitespace, always in
+the same order: job number, submit time, wait time, run time, allocated
+processors, average CPU time, used memory, requested processors, requested
+time, requested memory, status, user, group, executable, queue, partition,
+preceding job and think time (see :data:`~clustersched.workload.jobs.SWF_FIELDS`).
+Times are in seconds, memory in KB, and ``-1`` stands for "unknown" in every
+field.  Lines starting with ``;`` are comments; at the top of a file they form
+the header, where lines such as ``; MaxProcs: 240`` describe the machine and the
+log.
+
+:func:`read_swf` is strict: a malformed line raises
+:class:`~clustersched.errors.InvalidWorkloadError` naming the file, line and
+field, unless ``on_invalid="skip"``, which drops such lines and records each one
+in the table's ``dropped``.  :func:`write_swf` writes a table back so that
+reading it again gives the same columns, metadata and header.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import zlib
+from typing import Literal, NamedTuple, TypeVar
+
+import numpy as np
+
+from ..errors import InvalidWorkloadError
+from .jobs import SWF_FIELDS, Dropped, JobTable
+
+__all__ = ["read_swf", "write_swf"]
+
+_P = TypeVar("_P", bound="str | os.PathLike[str]")
+
+_NAMES = tuple(name for name, _, _ in SWF_FIELDS)
+_NFIELDS = len(SWF_FIELDS)
+_INT_COLUMNS = [j for j, (_, dtype, _) in enumerate(SWF_FIELDS) if dtype is np.int64]
+_NONNEGATIVE = [
+    _NAMES.index(name)
+    for name in (
+        "submit", "wait", "runtime", "procs", "mem_used",
+        "procs_requested", "time_requested", "mem_requested",
+    )
+]
+# Beyond 2**53 a float64 no longer holds every integer, so ids could change silently.
+_MAX_INT = 2**53
+
+#: Checks applied to parsed values, in order: (columns, is_bad, what, why).
+_RULES = (
+    (list(range(_NFIELDS)), lambda v: ~np.isfinite(v), "is not a finite number", ""),
+    (_INT_COLUMNS, lambda v: v != np.trunc(v), "is not an integer", ""),
+    (_INT_COLUMNS, lambda v: np.abs(v) > _MAX_INT, "is too large", "must be within +-2**53"),
+    (_NONNEGATIVE, lambda v: (v < 0) & (v != -1), "is negative",
+     "must be >= 0, or -1 for unknown"),
+)
+
+_KEY = r"[A-Za-z][A-Za-z0-9_]*"
+# `; Key: value`; the colon must be followed by whitespace so that a continuation
+# line holding a URL (`;   http://...`) is not taken for a key.
+_KEY_VALUE = re.compile(rf"\s*({_KEY}):(?:\s(.*))?")
+# A decimal number; [0-9] rather than \d, which would admit other scripts' digits.
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+# \s matches exactly what str.split() splits on; atomic groups keep failures linear.
+_ROW = re.compile(rf"\s*(?>{_NUMBER.pattern})(?:\s+(?>{_NUMBER.pattern})){{{_NFIELDS - 1}}}\s*")
+_TEXT = np.dtypes.StringDType()
+
+
+class _Problem(NamedTuple):
+    message: str  # for the exception, with the offending value
+    reason: str  # for Dropped, without it, so drops can be counted by reason
+    field: str | None = None
+    value: object = None
+
+
+def read_swf(
+    path: str | os.PathLike[str], *, on_invalid: Literal["raise", "skip"] = "raise"
+) -> JobTable:
+    """Read an SWF trace, plain or gzip-compressed.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.  Gzip compression is recognised by the file's first bytes,
+        whatever its name.
+    on_invalid : {"raise", "skip"}
+        What to do with a malformed data line: raise
+        :class:`~clustersched.errors.InvalidWorkloadError`, or leave it out and
+        record it as a :class:`~clustersched.workload.jobs.Dropped` (reason, job
+        id when readable, line number) in the table's ``dropped``.
+
+    Returns
+    -------
+    JobTable
+        One row per data line, in file order.  ``header`` holds every comment
+        line verbatim (the text after ``;``); ``metadata`` maps each
+        ``; Key: value`` line's key to its stripped value, the values of a
+        repeated key (``Note``, ``Partition`` ...) joined by newlines.
+
+    Raises
+    ------
+    InvalidWorkloadError
+        When a data line does not have 18 numeric fields, an id or count
+        (``job_id``, ``procs``, ``status`` ...) is not an integer, a time,
+        processor or memory field is negative other than -1, the file holds no
+        jobs (or, with ``"skip"``, no valid ones), or the gzip data is truncated
+        or corrupt (also with ``"skip"``, as the lost jobs are unknown).
+    FileNotFoundError
+        When the file does not exist.
+
+    Examples
+    --------
+    >>> t = read_swf("HPC2N-2002-2.2-cln.swf.gz")  # doctest: +SKIP
+    >>> len(t), t.max_procs  # doctest: +SKIP
+    (202871, 240)
+    """
+    if on_invalid not in ("raise", "skip"):
+        raise ValueError(f"on_invalid == {on_invalid!r}, must be 'raise' or 'skip'")
+    source = str(path)
+    header, data, line_numbers = _split_lines(_read_text(path, source))
+    if not data:
+        raise InvalidWorkloadError("contains no jobs", path=source)
+    values, problems = _parse(data)
+    problems.update(_check(values, data))
+    dropped: list[Dropped] = []
+    if problems:
+        if on_invalid == "raise":
+            row = min(problems)
+            p = problems[row]
+            raise InvalidWorkloadError(
+                p.message, path=source, line=line_numbers[row], field=p.field, value=p.value
+            )
+        rows = sorted(problems)
+        dropped = [Dropped(problems[i].reason, _job_id(data[i]), line_numbers[i]) for i in rows]
+        values = np.delete(values, rows, axis=0)
+        if not len(values):
+            raise InvalidWorkloadError(
+                f"contains no valid jobs (all {len(rows)} data lines are invalid, "
+                f"the first at line {line_numbers[rows[0]]}: {problems[rows[0]].message})",
+                path=source,
+            )
+    return JobTable(
+        dict(zip(_NAMES, values.T)),
+        metadata=_metadata(header),
+        header=header,
+        source=source,
+        dropped=dropped,
+    )
+
+
+def write_swf(table: JobTable, path: _P) -> _P:
+    """Write a table as an SWF trace, gzip-compressed when ``path`` ends in ``.gz``.
+
+    The header is the table's ``header`` lines, each after a ``;``; a table
+    without header lines gets one ``; Key: value`` line per metadata value
+    instead.  Rows follow as right-aligned columns.  Integral values are written
+    as integers and other times with ``repr``, so that :func:`read_swf` gives
+    back the same columns, metadata and (non-empty) header.
+
+    Parameters
+    ----------
+    table : JobTable
+        The jobs.
+    path : str or os.PathLike
+        Where to write (overwritten if it exists).
+
+    Returns
+    -------
+    str or os.PathLike
+        ``path``, for chaining (``read_swf(write_swf(t, p))``).
+
+    Raises
+    ------
+    ValueError
+        When a header line contains a line break, or a metadata key is not a
+        word (letters, digits, ``_``) or its value contains a carriage return.
+    InvalidWorkloadError
+        When a time is NaN or infinite (SWF cannot represent it).
+    """
+    text = "\n".join(_header_lines(table) + _data_lines(table, str(path))) + "\n"
+    data = text.encode("utf-8", "surrogateescape")
+    if str(path).endswith(".gz"):
+        data = gzip.compress(data, compresslevel=6, mtime=0)
+    with open(path, "wb") as f:
+        f.write(data)
+    return path
+
+
+# -- reading ---------------------------------------------------------------
+
+
+def _read_text(path: str | os.PathLike[str], source: str) -> str:
+    with open(path, "rb") as f:
+        raw = f.read()
+    if raw[:2] == b"\x1f\x8b":
+        raw = _gunzip(raw, source)
+    # surrogateescape keeps stray non-UTF-8 header bytes, and write_swf restores them.
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def _gunzip(raw: bytes, source: str) -> bytes:
+    """Decompress all gzip members of ``raw``, turning every failure into InvalidWorkloadError."""
+    parts: list[bytes] = []
+    while raw:
+        member = zlib.decompressobj(wbits=31)
+        try:
+            parts.append(member.decompress(raw))
+        except zlib.error as e:
+            raise InvalidWorkloadError(f"gzip data is corrupt ({e})", path=source) from None
+        if not member.eof:
+            lines = sum(part.count(b"\n") for part in parts)
+            after = f" after line {lines}" if lines else ""
+            raise InvalidWorkloadError(
+                f"gzip data is truncated or corrupt{after}", path=source, line=lines or None
+            )
+        # Like gzip itself, accept zero padding after the last member.
+        raw = member.unused_data.lstrip(b"\0")
+    return b"".join(parts)
+
+
+def _split_lines(text: str) -> tuple[list[str], list[str], list[int]]:
+    """Split into header lines (text after ';'), data lines and their 1-based line numbers."""
+    header: list[str] = []
+    data: list[str] = []
+    numbers: list[int] = []
+    for number, line in enumerate(text.split("\n"), 1):
+        stripped = line.lstrip()
+        if stripped.startswith(";"):
+            header.append(stripped[1:].removesuffix("\r"))
+        elif stripped:
+            data.append(line)
+            numbers.append(number)
+    return header, data, numbers
+
+
+def _metadata(header: list[str]) -> dict[str, str]:
+    metadata: dict[str, str] = {}
+    for line in header:
+        if m := _KEY_VALUE.fullmatch(line):
+            key, value = m[1], (m[2] or "").strip()
+            metadata[key] = f"{metadata[key]}\n{value}" if key in metadata else value
+    return metadata
+
+
+def _parse(data: list[str]) -> tuple[np.ndarray, dict[int, _Problem]]:
+    """Parse data lines into an (n, 18) array, and find the malformed lines.
+
+    numpy's C parser reads a well-formed file in one call; only when it fails
+    is each line matched against the grammar to find the malformed ones.
+    """
+    try:
+        values = np.loadtxt(data, dtype=np.float64, comments=None, ndmin=2)
+        if values.shape[1] == _NFIELDS:
+            return values, {}
+    except ValueError:
+        pass
+    problems = {i: _line_problem(line) for i, line in enumerate(data) if not _ROW.fullmatch(line)}
+    # A malformed line becomes a row of zeros (which passes every rule) to keep rows aligned.
+    zeros = " ".join("0" * _NFIELDS)
+    text = " ".join(zeros if i in problems else line for i, line in enumerate(data))
+    return np.array(text.split(), dtype=np.float64).reshape(-1, _NFIELDS), problems
+
+
+def _line_problem(line: str) -> _Problem:
+    """What is wrong with a line that does not match _ROW."""
+    tokens = line.split()
+    if len(tokens) != _NFIELDS:
+        return _Problem(
+            f"line has {len(tokens)} fields, expected {_NFIELDS}", "wrong number of fields"
+        )
+    j = next(j for j, token in enumerate(tokens) if not _NUMBER.fullmatch(token))
+    name = _NAMES[j]
+    return _Problem(
+        f"value {tokens[j]!r} is not a number", f"field {name!r} is not a number", name, tokens[j]
+    )
+
+
+def _check(values: np.ndarray, data: list[str]) -> dict[int, _Problem]:
+    """Apply _RULES; each bad row is reported by its first bad field (first failing rule)."""
+    code = np.zeros(values.shape, dtype=np.int8)  # 1 + index of the first failing rule
+    for r in reversed(range(len(_RULES))):
+        columns, is_bad, _, _ = _RULES[r]
+        sub = values[:, columns]
+        code[:, columns] = np.where(is_bad(sub), r + 1, code[:, columns])
+    problems = {}
+    for i in np.flatnonzero(code.any(axis=1)).tolist():
+        j = int(np.argmax(code[i] != 0))
+        _, _, what, why = _RULES[code[i, j] - 1]
+        name = _NAMES[j]
+        token = data[i].split()[j]
+        problems[i] = _Problem(
+            f"value {token} {what}" + (f" ({why})" if why else ""),
+            f"field {name!r} {what}",
+            name,
+            float(values[i, j]),
+        )
+    return problems
+
+
+def _job_id(line: str) -> int | None:
+    """The job number at the start of a (non-blank) data line, if it is one."""
+    first = line.split()[0]
+    if not _NUMBER.fullmatch(first):
+        return None
+    value = float(first)
+    return int(value) if value.is_integer() and abs(value) <= _MAX_INT else None
+
+
+# -- writing ---------------------------------------------------------------
+
+
+def _header_lines(table: JobTable) -> list[str]:
+    for i, line in enumerate(table.header):
+        if "\n" in line or "\r" in line:
+            raise ValueError(f"header[{i}] == {line!r}, must not contain a line break")
+    if table.header:
+        return [f";{line}" for line in table.header]
+    lines = []
+    for key, value in table.metadata.items():
+        if not re.fullmatch(_KEY, key) or "\r" in value:
+            raise ValueError(
+                f"metadata[{key!r}] == {value!r}: the key must be a word (letters, digits, _) "
+                "and the value must not contain a carriage return"
+            )
+        lines += [f"; {key}: {part}" for part in value.split("\n")]
+    return lines
+
+
+def _data_lines(table: JobTable, source: str) -> list[str]:
+    if not len(table):
+        return []
+    columns = [_column_text(table, name, source) for name in _NAMES]
+    padded = [np.strings.rjust(text, int(np.strings.str_len(text).max())) for text in columns]
+    rows = padded[0]
+    for text in padded[1:]:
+        rows = rows + " " + text
+    return rows.tolist()
+
+
+def _column_text(table: JobTable, name: str, source: str) -> np.ndarray:
+    col = getattr(table, name)
+    if col.dtype.kind == "i":
+        return col.astype(_TEXT)
+    finite = np.isfinite(col)
+    if not finite.all():
+        i = int(np.argmin(finite))
+        raise InvalidWorkloadError(
+            f"value {col[i]} is not a finite number, which SWF cannot store",
+            path=source, job=int(table.job_id[i]), field=name, value=float(col[i]),
+        )
+    whole = (col == np.trunc(col)) & (np.abs(col) < _MAX_INT)
+    text = np.where(whole, col, 0).astype(np.int64).astype(_TEXT)
+    text[~whole] = [repr(float(x)) for x in col[~whole]]
+    return text

@@ -1,0 +1,290 @@
+"""Operations on job tables: time windows, removing unschedulable jobs, load scaling.
+
+Every function is pure: it returns new tables and leaves its input unchanged.
+Rows removed on purpose are recorded as :class:`~clustersched.workload.jobs.Dropped`
+in the result's ``dropped``, with one of the reason constants below, so that
+``table.drop_summary()`` counts them.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Literal
+
+import numpy as np
+
+from .jobs import Dropped, JobTable
+
+__all__ = [
+    "NONPOSITIVE_RUNTIME",
+    "NO_PROCESSOR_COUNT",
+    "WIDER_THAN_MACHINE",
+    "drop_invalid",
+    "invalid_jobs",
+    "offered_load",
+    "scale_submit",
+    "scale_to_load",
+    "time_windows",
+]
+
+#: Drop reason: the job uses neither a known allocated nor a requested processor count.
+NO_PROCESSOR_COUNT = "no processor count"
+#: Drop reason: the job needs more processors than the machine has.
+WIDER_THAN_MACHINE = "wider than machine"
+#: Drop reason: the job's runtime is 0, negative, or -1 (unknown).
+NONPOSITIVE_RUNTIME = "non-positive runtime"
+
+def time_windows(
+    table: JobTable,
+    length: float = 7 * 86400,
+    *,
+    origin: float | None = None,
+    rebase: bool = False,
+) -> list[JobTable]:
+    """Cut a table into consecutive windows of submit time.
+
+    Window ``k`` holds the jobs submitted in
+    ``[origin + k * length, origin + (k + 1) * length)``; together the windows
+    hold every job exactly once, each window in the table's row order.  Windows
+    without jobs are left out of the list, so a window's position in the list
+    is not its ``k`` when the trace has gaps.
+
+    Parameters
+    ----------
+    table : JobTable
+        The jobs.
+    length : float
+        Window length in seconds, > 0 (default one week).
+    origin : float, optional
+        Start of window 0; defaults to the first submit time.  Jobs submitted
+        before it fall into windows with negative ``k``.
+    rebase : bool
+        If true, shift each window's submit times by the window's start
+        (``origin + k * length``) so that they lie in ``[0, length)``.
+
+    Returns
+    -------
+    list of JobTable
+        The non-empty windows in time order (an empty table gives ``[]``).
+
+    Examples
+    --------
+    Cutting HPC2N-2002 into week-long segments, as in the DFRS study:
+
+    >>> weeks = time_windows(read_swf("HPC2N-2002-2.2-cln.swf.gz"), rebase=True)  # doctest: +SKIP
+    """
+    length = _positive("length", length)
+    if not len(table):
+        return []
+    origin = float(table.submit.min()) if origin is None else _finite("origin", origin)
+    index = np.floor((table.submit - origin) / length).astype(np.int64)
+    order = np.argsort(index, kind="stable")
+    keys, starts = np.unique(index[order], return_index=True)
+    windows = []
+    for k, rows in zip(keys.tolist(), np.split(order, starts[1:])):
+        window = table.select(rows)
+        if rebase:
+            window = window.with_columns(submit=window.submit - (origin + k * length))
+        windows.append(window)
+    return windows
+
+
+def invalid_jobs(table: JobTable, procs: int) -> list[Dropped]:
+    """The jobs a machine of ``procs`` processors cannot run, with the reason for each.
+
+    A job is reported, with the first reason that applies, when it has
+    :data:`NO_PROCESSOR_COUNT` (``width() <= 0``), is :data:`WIDER_THAN_MACHINE`
+    (``width() > procs``), or has a :data:`NONPOSITIVE_RUNTIME` (``runtime <= 0``,
+    which includes -1, unknown: a simulator cannot run a job of unknown length).
+
+    Parameters
+    ----------
+    table : JobTable
+        The jobs.
+    procs : int
+        Processors of the machine, > 0.
+
+    Returns
+    -------
+    list of Dropped
+        One record per invalid job, in row order (``line`` is None).
+    """
+    procs = _positive_int("procs", procs)
+    width = table.width()
+    found = _find(
+        [
+            (NO_PROCESSOR_COUNT, width <= 0),
+            (WIDER_THAN_MACHINE, width > procs),
+            (NONPOSITIVE_RUNTIME, table.runtime <= 0),
+        ]
+    )
+    return [Dropped(reason, int(table.job_id[i])) for i, reason in found]
+
+
+def drop_invalid(
+    table: JobTable,
+    procs: int,
+    *,
+    wider: Literal["drop", "clip", "keep"] = "drop",
+    nonpositive_runtime: Literal["drop", "keep"] = "drop",
+) -> JobTable:
+    """Remove the jobs that :func:`invalid_jobs` reports, recording each in ``dropped``.
+
+    Parameters
+    ----------
+    table : JobTable
+        The jobs.
+    procs : int
+        Processors of the machine, > 0.
+    wider : {"drop", "clip", "keep"}
+        Jobs wider than the machine are dropped, clipped (their ``procs`` and
+        ``procs_requested`` lowered to ``procs``), or kept as they are.
+    nonpositive_runtime : {"drop", "keep"}
+        Whether jobs with runtime <= 0 (or unknown) are dropped.
+
+    Returns
+    -------
+    JobTable
+        The remaining jobs; its ``dropped`` is the input's plus one record per
+        removed job.  Jobs without a processor count are always removed.
+    """
+    procs = _positive_int("procs", procs)
+    _choice("wider", wider, ("drop", "clip", "keep"))
+    _choice("nonpositive_runtime", nonpositive_runtime, ("drop", "keep"))
+    width = table.width()
+    checks = [(NO_PROCESSOR_COUNT, width <= 0)]
+    if wider == "drop":
+        checks.append((WIDER_THAN_MACHINE, width > procs))
+    if nonpositive_runtime == "drop":
+        checks.append((NONPOSITIVE_RUNTIME, table.runtime <= 0))
+    found = _find(checks)
+    keep = np.ones(len(table), dtype=bool)
+    keep[[i for i, _ in found]] = False
+    dropped = [Dropped(reason, int(table.job_id[i])) for i, reason in found]
+    if wider == "clip":
+        table = table.with_columns(
+            procs=np.minimum(table.procs, procs),
+            procs_requested=np.minimum(table.procs_requested, procs),
+        )
+    return table.select(keep, dropped=dropped)
+
+
+def offered_load(table: JobTable, procs: int) -> float:
+    """The work submitted per unit of machine capacity over the trace's span.
+
+    ``sum(runtime * width) / (procs * (last submit - first submit))``, where
+    the sum counts only jobs with a known positive runtime and width (jobs that
+    :func:`drop_invalid` would remove for those reasons add nothing) and the
+    span covers all jobs.  A value near 1 means the machine would be busy all
+    the time.
+
+    Parameters
+    ----------
+    table : JobTable
+        The jobs.
+    procs : int
+        Processors of the machine, > 0.
+
+    Raises
+    ------
+    ValueError
+        When the span is zero (fewer than two distinct submit times), where the
+        load is undefined.
+    """
+    procs = _positive_int("procs", procs)
+    span = float(np.ptp(table.submit)) if len(table) else 0.0
+    if span <= 0:
+        raise ValueError(
+            f"the offered load of {table!r} is undefined: its jobs span no time "
+            "(it needs at least two distinct submit times)"
+        )
+    width = table.width()
+    counted = (table.runtime > 0) & (width > 0)
+    work = float(np.sum(table.runtime[counted] * width[counted]))
+    return work / (procs * span)
+
+
+def scale_submit(table: JobTable, factor: float) -> JobTable:
+    """Stretch (factor > 1) or compress (factor < 1) the submit times.
+
+    Each submit time becomes ``first + (submit - first) * factor``, where
+    ``first`` is the earliest submit time, so inter-arrival times are
+    multiplied by ``factor``.  Other columns (wait, runtime ...) are unchanged.
+
+    Parameters
+    ----------
+    table : JobTable
+        The jobs.
+    factor : float
+        Scale, finite and > 0.
+    """
+    factor = _positive("factor", factor)
+    if not len(table):
+        return table.with_columns()
+    first = table.submit.min()
+    return table.with_columns(submit=first + (table.submit - first) * factor)
+
+
+def scale_to_load(table: JobTable, procs: int, target: float) -> JobTable:
+    """Scale inter-arrival times so that :func:`offered_load` becomes ``target``.
+
+    Parameters
+    ----------
+    table : JobTable
+        The jobs.
+    procs : int
+        Processors of the machine, > 0.
+    target : float
+        Wanted offered load, finite and > 0.
+
+    Raises
+    ------
+    ValueError
+        When the load is undefined (see :func:`offered_load`) or zero (no job
+        with positive runtime and width), as no scaling can change it.
+    """
+    target = _positive("target", target)
+    load = offered_load(table, procs)
+    if load == 0:
+        raise ValueError(
+            f"cannot scale {table!r} to load {target}: it holds no work "
+            "(no job with runtime > 0 and width > 0)"
+        )
+    return scale_submit(table, load / target)
+
+
+def _find(checks: list[tuple[str, np.ndarray]]) -> list[tuple[int, str]]:
+    """(row, reason) for each row failing a check, in row order, with the first failing reason."""
+    reasons: dict[int, str] = {}
+    for reason, mask in checks:
+        for i in np.flatnonzero(mask).tolist():
+            reasons.setdefault(i, reason)
+    return sorted(reasons.items())
+
+
+def _positive_int(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} == {value!r}, must be an integer")
+    if value <= 0:
+        raise ValueError(f"{name} == {value}, must be > 0")
+    return int(value)
+
+
+def _finite(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} == {value!r}, must be a real number")
+    if not math.isfinite(value):
+        raise ValueError(f"{name} == {value}, must be finite")
+    return float(value)
+
+
+def _positive(name: str, value: object) -> float:
+    if _finite(name, value) <= 0:
+        raise ValueError(f"{name} == {value}, must be > 0")
+    return float(value)
+
+
+def _choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise ValueError(f"{name} == {value!r}, must be one of {', '.join(map(repr, allowed))}")
