@@ -9,7 +9,7 @@ Quick start::
     print(cs.batch_metrics(result.schedule).summary())
 """
 
-from . import errors, validate
+from . import campaign, errors, validate
 from .batch import Policy, SimulationResult, simulate
 from .errors import ClusterschedError, InfeasibleError, InvalidScheduleError, InvalidWorkloadError
 from .metrics import BatchMetrics, batch_metrics
@@ -31,6 +31,7 @@ __all__ = [
     "Schedule",
     "SimulationResult",
     "batch_metrics",
+    "campaign",
     "errors",
     "lublin_feitelson",
     "read_swf",

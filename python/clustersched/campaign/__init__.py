@@ -1,0 +1,21 @@
+"""Campaigns: grids of scenarios, run on local processes or on Dask, stored in SQLite, resumable.
+
+A campaign is a named list of scenarios (dicts of JSON parameters) and a
+function computing one scenario's results.  :func:`run_campaign` computes the
+scenarios not yet in the :class:`Store`, stores each as it finishes, and
+returns one flat row per scenario, so an interrupted campaign resumes where it
+stopped and returns exactly what an uninterrupted one would::
+
+    from clustersched.campaign import Store, grid, run_campaign
+
+    with Store("hpc2n.sqlite") as store:
+        rows = run_campaign("hpc2n-v1", grid(policy=["fcfs", "easy"], seed=range(10)),
+                            my_experiment, store=store)
+    pandas.DataFrame(rows)
+"""
+
+from .runner import run_campaign
+from .scenarios import RESERVED, grid, scenario_key
+from .store import Store
+
+__all__ = ["RESERVED", "Store", "grid", "run_campaign", "scenario_key"]

@@ -1,0 +1,211 @@
+"""Running a campaign: the scenarios not yet stored, on processes or on Dask, stored as they finish."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import pickle
+import time
+import traceback
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Any, NamedTuple
+
+from .scenarios import _key
+from .store import Store, plain_result
+
+__all__ = ["run_campaign"]
+
+ScenarioFunc = Callable[[dict[str, Any]], Mapping[str, Any]]
+
+
+class _Outcome(NamedTuple):
+    """What a worker sends back for one scenario."""
+
+    key: str
+    result: dict[str, Any] | None
+    error: str | None
+    traceback: str | None
+    seconds: float
+
+
+def run_campaign(
+    name: str,
+    scenarios: Iterable[Mapping[str, Any]],
+    func: ScenarioFunc,
+    *,
+    store: Store,
+    workers: int | None = None,
+    dask: Any = None,
+    progress: bool = True,
+    retry_errors: bool = True,
+) -> list[dict[str, Any]]:
+    """Computes ``func(scenario)`` for every scenario not yet in ``store``, and returns all the rows.
+
+    Each result is stored (and committed) as soon as it arrives, so running the
+    same campaign again after a crash or a Ctrl-C computes only what is missing.
+    An exception raised by ``func`` is stored as that scenario's error (status
+    ``"error"``, ``"ExceptionType: message"`` and the traceback) and the other
+    scenarios go on.
+
+    Parameters
+    ----------
+    name : str
+        The campaign's name in the store.  Give a new name (e.g. add a version)
+        when ``func`` changes, or the results stored by the old one are reused.
+    scenarios : iterable of dict
+        Dicts of JSON-serializable parameters (see :func:`grid`); duplicates are
+        computed once.
+    func : callable
+        ``func(scenario) -> dict`` of JSON-serializable values (numpy scalars
+        allowed) whose names differ from the scenario's.  It receives the
+        scenario as stored (JSON values: lists for tuples, Python numbers for
+        numpy scalars).  For worker processes it must be picklable: a function
+        defined at the top level of a module.
+    store : Store
+        Where results are read from and written to (only by this process).
+    workers : int, optional
+        Worker processes (default: one per CPU); ``1`` computes in this
+        process, without a pool (handy for debugging).
+    dask : str or dask.distributed.Client, optional
+        Compute on Dask instead: a scheduler address such as
+        ``"tcp://host:8786"`` (connected to, then closed) or a client.  Needs
+        ``pip install "clustersched[dask]"``.
+    progress : bool
+        Show a tqdm progress bar over the scenarios to compute.
+    retry_errors : bool
+        Compute again the scenarios stored with an error (otherwise their error
+        rows are returned as they are).
+
+    Returns
+    -------
+    list of dict
+        One flat row per given scenario, in the given order, stored ones included
+        (see :class:`Store`).  Only ``seconds`` and ``finished_at`` depend on when
+        and where a scenario ran; the rest is the same however the campaign was
+        run, resumed or distributed.
+
+    Raises
+    ------
+    KeyboardInterrupt, concurrent.futures.process.BrokenProcessPool
+        After a Ctrl-C or a crashed worker, once the pending scenarios are
+        cancelled; what finished before is stored.
+
+    Examples
+    --------
+    >>> from clustersched.campaign import Store, grid, run_campaign
+    >>> def square(s):
+    ...     return {"square": s["x"] ** 2}
+    >>> with Store(":memory:") as store:
+    ...     rows = run_campaign("demo", grid(x=[1, 2, 3]), square, store=store, workers=1, progress=False)
+    >>> [(row["x"], row["square"], row["status"]) for row in rows]
+    [(1, 1, 'ok'), (2, 4, 'ok'), (3, 9, 'ok')]
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"name == {name!r}, must be a str")
+    if not name:
+        raise ValueError("name == '', must be a non-empty str")
+    if not callable(func):
+        raise TypeError(f"func == {func!r}, must be callable")
+    if not isinstance(store, Store):
+        raise TypeError(f"store == {store!r}, must be a clustersched.campaign.Store")
+    if workers is not None:
+        if not isinstance(workers, int) or isinstance(workers, bool):
+            raise TypeError(f"workers == {workers!r}, must be an int")
+        if workers < 1:
+            raise ValueError(f"workers == {workers}, must be >= 1")
+        if dask is not None:
+            raise ValueError(f"workers == {workers} with dask: the Dask cluster sets its own workers")
+    if dask is not None and not isinstance(dask, (str, _distributed().Client)):
+        raise TypeError(f"dask == {dask!r}, must be a scheduler address like 'tcp://host:8786' or a Client")
+
+    scenarios = list(scenarios)
+    keys = [_key(scenario, f"scenarios[{i}]") for i, scenario in enumerate(scenarios)]
+    stored = store.done(name, errors=not retry_errors)
+    # dict, not set: the scenarios are submitted in the given order
+    todo = {key: scenario for key, scenario in zip(keys, scenarios) if key not in stored}
+    if todo:
+        from tqdm.auto import tqdm
+
+        with tqdm(total=len(todo), desc=name, unit="scenario", disable=not progress) as bar:
+            errors = 0
+
+            def record(outcome: _Outcome) -> None:
+                nonlocal errors
+                store.put(name, todo[outcome.key], result=outcome.result, error=outcome.error,
+                          traceback=outcome.traceback, seconds=outcome.seconds)
+                if outcome.error is not None:
+                    errors += 1
+                    bar.set_postfix(errors=errors)
+                bar.update()
+
+            if dask is not None:
+                _run_dask(dask, func, list(todo), record)
+            elif workers == 1:
+                for key in todo:
+                    record(_execute(func, key))
+            else:
+                _run_pool(workers, func, list(todo), record)
+    return store.results(name, scenarios)
+
+
+def _execute(func: ScenarioFunc, key: str) -> _Outcome:
+    """Runs one scenario, in a worker: its exceptions become its outcome."""
+    scenario = json.loads(key)
+    began = time.perf_counter()
+    try:
+        # checked here so that a bad result is recorded against its scenario
+        result = plain_result(func(scenario), scenario)
+    except Exception as exc:
+        message = f"{type(exc).__name__}: {exc}"
+        return _Outcome(key, None, message, traceback.format_exc(), time.perf_counter() - began)
+    return _Outcome(key, result, None, None, time.perf_counter() - began)
+
+
+def _run_pool(workers: int | None, func: ScenarioFunc, keys: list[str], record: Callable[[_Outcome], None]) -> None:
+    try:
+        pickle.dumps(func)
+    except Exception as exc:
+        raise TypeError(
+            f"func == {func!r} cannot be sent to worker processes ({exc}); "
+            "define it at the top level of a module, or pass workers=1"
+        ) from None
+    # spawn, not fork: forking a process that has threads (tqdm's monitor, a Dask
+    # client, a notebook) can deadlock, and spawn behaves the same on every OS
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        futures = [pool.submit(_execute, func, key) for key in keys]
+        for future in as_completed(futures):
+            record(future.result())
+    except BaseException:
+        # Ctrl-C or a dead worker: drop the queued scenarios, keep what is stored
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
+def _run_dask(dask: Any, func: ScenarioFunc, keys: list[str], record: Callable[[_Outcome], None]) -> None:
+    distributed = _distributed()
+    if isinstance(dask, str):
+        with distributed.Client(dask, set_as_default=False) as client:
+            _run_dask(client, func, keys, record)
+        return
+    # pure=False: each call is a fresh task, never a result cached on the cluster
+    futures = [dask.submit(_execute, func, key, pure=False) for key in keys]
+    try:
+        # the client's loop: the default takes it from a global client, and ours need not be one
+        for future in distributed.as_completed(futures, loop=dask.loop):
+            record(future.result())
+    except BaseException:
+        dask.cancel(futures)
+        raise
+
+
+def _distributed() -> Any:
+    try:
+        import distributed
+    except ImportError as exc:
+        raise ImportError(
+            'run_campaign(dask=...) needs Dask distributed: pip install "clustersched[dask]"'
+        ) from exc
+    return distributed
