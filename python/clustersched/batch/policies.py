@@ -7,13 +7,26 @@ import numpy as np
 from .. import _core
 from ..workload.jobs import JobTable
 
-__all__ = ["BUILTIN_POLICIES", "BatchState", "Policy"]
+__all__ = ["BUILTIN_POLICIES", "QUEUE_ORDER", "BatchState", "Policy"]
 
 #: Policies implemented in Rust (``clustersched-core``, ``batch::Builtin``):
-#: ``fcfs`` starts the queue head while it fits; ``easy`` adds a reservation for
-#: the head at its shadow time and backfills, in queue order, every job that fits
-#: now and ends by the shadow time or fits in the extra processors.
-BUILTIN_POLICIES = ("fcfs", "easy")
+#:
+#: * ``fcfs`` starts the queue head while it fits;
+#: * ``easy`` adds a reservation for the head at its shadow time and backfills,
+#:   in queue order, every job that fits now and ends by the shadow time or fits
+#:   in the extra processors;
+#: * ``conservative`` gives every waiting job a reservation and starts a job
+#:   early only into a hole that delays no reservation;
+#: * ``sjf`` orders the queue by estimate and starts, in that order, every job
+#:   that fits (no reservation: no starvation control, DPSA paper §II);
+#: * ``dpsa-p``, ``dpsa-n``, ``dpsa-w`` keep EASY's reservation for the head and
+#:   start the subset of waiting jobs that keeps the most processors busy now
+#:   (DPSA paper §III), breaking ties by priority, by narrow jobs first, or by
+#:   wide jobs first.
+BUILTIN_POLICIES = ("fcfs", "easy", "conservative", "sjf", "dpsa-p", "dpsa-n", "dpsa-w")
+
+#: The queue order of each built-in policy ("arrival" for all but ``sjf``).
+QUEUE_ORDER = {name: "shortest-estimate" if name == "sjf" else "arrival" for name in BUILTIN_POLICIES}
 
 
 class BatchState:
@@ -52,7 +65,7 @@ class BatchState:
         return self._sim.total
 
     def queue(self) -> np.ndarray:
-        """Waiting jobs (row indices) in arrival order."""
+        """Waiting jobs (row indices) in the policy's queue order."""
         return self._sim.queue()
 
     def running(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -102,6 +115,8 @@ class Policy:
 
     #: Name reported in schedules and summaries.
     name: str = "custom"
+    #: Order of ``state.queue()``: "arrival" or "shortest-estimate" (ties: arrival).
+    order: str = "arrival"
 
     def schedule(self, state: BatchState) -> None:
         """Decides at one time stamp: call ``state.start(job)`` for each job to start now."""

@@ -11,15 +11,26 @@ Semantics (the choices peers differ on, named and documented):
 * **Events.** At each time stamp every completion is applied, then every
   arrival (joining the back of the queue in submit order, ties by row order),
   and only then does the policy run.
-* **Priority.** The waiting queue is in arrival order (first come, first served).
+* **Priority.** The waiting queue is in arrival order (first come, first served),
+  except for ``sjf`` (shortest estimate first, ties by arrival).
 * **Estimates** (``estimates=``): ``"requested"`` (default) — the scheduler
   believes a job runs ``max(requested time, runtime)`` when a request exists
   (SWF field 9 > 0), else its runtime; ``"exact"`` — it believes the runtime
   (as in the DFRS paper, §5.2).  Taking the max means a job never outlives its
   estimate, so no kill-at-estimate rule is needed.
-* **Reservations** (EASY) are counted in processors, not tied to particular
-  processors: a backfilled job may use any free processor as long as the head
-  job still finds enough at its shadow time.
+* **Reservations** (EASY, DPSA) are counted in processors, not tied to
+  particular processors: a backfilled job may use any free processor as long
+  as the head job still finds enough at its shadow time.  DPSA's "processors
+  of least availability" (Fig. 2 line 23) follow from that count: of the free
+  processors, ``min(free, extra)`` are unreserved and the rest are reserved
+  for the head, and a job that ends by the shadow time takes reserved ones
+  first.  Conservative backfilling reserves for every job on a profile of
+  processor counts.  :attr:`SimulationResult.reservations` holds the first
+  reservation each job was given; no policy ever starts a job after it.
+* **DPSA's time bound** is a deterministic budget of explored subsets per
+  decision (``node_budget``, default 50 million); ``time_limit`` (seconds per
+  decision) adds a wall-clock bound, which makes results machine-dependent.
+  Decisions cut by either are counted in :attr:`SimulationResult.search`.
 * **Oversized jobs** (``oversized=``), wider than the machine: ``"error"``
   (default) raises, ``"skip"`` leaves them out and reports them in
   :attr:`SimulationResult.dropped`, ``"clip"`` runs them on the whole machine
@@ -33,7 +44,7 @@ Semantics (the choices peers differ on, named and documented):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Callable, Iterable
 
 import numpy as np
 
@@ -41,7 +52,7 @@ from .. import _core
 from ..errors import InfeasibleError, InvalidWorkloadError
 from ..schedule import Schedule
 from ..workload.jobs import Dropped, JobTable
-from .policies import BUILTIN_POLICIES, BatchState, Policy
+from .policies import BUILTIN_POLICIES, QUEUE_ORDER, BatchState, Policy
 
 __all__ = ["SimulationResult", "simulate", "estimates_of"]
 
@@ -66,12 +77,20 @@ class SimulationResult:
         Jobs skipped or clipped under ``oversized=``, each with the reason.
     events : int
         Time stamps processed.
+    reservations : numpy.ndarray
+        First reservation given to each job (NaN where none was): the head's
+        shadow time under EASY and DPSA, every job's under conservative.
+    search : dict
+        DPSA's subset searches: ``decisions``, ``cut`` (stopped by the budget or
+        time limit), ``nodes``, ``max_nodes``, ``decision_seconds`` (array).
     """
 
     schedule: Schedule
     jobs: JobTable
     dropped: tuple[Dropped, ...]
     events: int
+    reservations: np.ndarray
+    search: dict
 
 
 def estimates_of(jobs: JobTable, estimates: str = "requested") -> np.ndarray:
@@ -90,6 +109,8 @@ def simulate(
     procs: int | None = None,
     estimates: str = "requested",
     oversized: str = "error",
+    node_budget: int | None = None,
+    time_limit: float | None = None,
     progress: bool = False,
 ) -> SimulationResult:
     """Simulates ``policy`` on ``jobs`` and returns the schedule.
@@ -99,14 +120,18 @@ def simulate(
     jobs : JobTable
         Rigid jobs: submit (field 2), runtime (field 4), processors (field 5,
         else field 8), requested time (field 9).
-    policy : {"fcfs", "easy"} or Policy
-        A built-in policy name (run in Rust) or a :class:`Policy` instance.
+    policy : str or Policy
+        A built-in policy name (run in Rust; see
+        :data:`~clustersched.batch.policies.BUILTIN_POLICIES`) or a
+        :class:`Policy` instance.
     procs : int, optional
         Processors of the cluster; default the table's ``MaxProcs`` header.
     estimates : {"requested", "exact"}
         Which run time the policy believes (module docstring).
     oversized : {"error", "skip", "clip"}
         What to do with jobs wider than the machine (module docstring).
+    node_budget, time_limit : optional
+        DPSA's search bounds per decision (module docstring).
     progress : bool
         Show a tqdm progress bar.
 
@@ -125,6 +150,10 @@ def simulate(
             raise ValueError(f"policy == {policy!r}, must be one of {BUILTIN_POLICIES} or a Policy")
     elif not isinstance(policy, Policy):
         raise TypeError(f"policy must be a name or a clustersched.batch.Policy, got {type(policy).__name__}")
+    if node_budget is not None and (int(node_budget) != node_budget or node_budget < 1):
+        raise ValueError(f"node_budget == {node_budget!r}, must be an integer >= 1")
+    if time_limit is not None and not time_limit > 0:
+        raise ValueError(f"time_limit == {time_limit!r}, must be > 0 seconds")
     total = _machine_size(jobs, procs)
     table, dropped = _prepare(jobs, total, oversized)
     estimate = estimates_of(table, estimates)
@@ -134,12 +163,13 @@ def simulate(
         np.ascontiguousarray(estimate, dtype=np.float64),
         np.ascontiguousarray(table.width(), dtype=np.int64),
         total,
+        QUEUE_ORDER[policy] if isinstance(policy, str) else policy.order,
     )
     state = BatchState(sim, table, estimate)
     with _progress_bar(progress, len(table)) as bar:
         if isinstance(policy, str):
             name = policy
-            _run_builtin(sim, policy, bar)
+            _run_builtin(sim, lambda n: sim.run(policy, n, node_budget, time_limit), bar)
         else:
             name = policy.name
             _drive(sim, policy, state, bar)
@@ -163,17 +193,24 @@ def simulate(
         policy=name,
         options={"estimates": estimates, "oversized": oversized},
     )
-    return SimulationResult(schedule=schedule, jobs=table, dropped=dropped, events=sim.events)
+    return SimulationResult(
+        schedule=schedule,
+        jobs=table,
+        dropped=dropped,
+        events=sim.events,
+        reservations=sim.reservations(),
+        search=sim.search_stats(),
+    )
 
 
-def _run_builtin(sim: _core.BatchSim, policy: str, bar: "_Bar | None") -> None:
+def _run_builtin(sim: _core.BatchSim, run: "Callable[[int | None], bool]", bar: "_Bar | None") -> None:
     """The fast path: the whole event loop in Rust, paused only to move the progress bar."""
     if bar is None:
-        sim.run(policy)
+        run(None)
         return
     while True:
         before = sim.events
-        done = sim.run(policy, _PROGRESS_CHUNK)
+        done = run(_PROGRESS_CHUNK)
         bar.update_to(sim)
         if done or sim.events == before:
             return

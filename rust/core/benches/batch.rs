@@ -28,11 +28,12 @@ fn workload(n: usize, total: u32, mean_gap: f64) -> Jobs {
 
 fn bench(c: &mut Criterion) {
     let jobs = workload(20_000, 256, 300.0);
-    for (name, policy) in [("fcfs", Builtin::Fcfs), ("easy", Builtin::Easy)] {
+    for name in ["fcfs", "easy", "conservative", "sjf", "dpsa-n"] {
+        let policy = Builtin::from_name(name).unwrap();
         c.bench_function(&format!("{name}_20k_jobs_256_procs"), |b| {
             b.iter(|| {
-                let mut sim = BatchSim::new(jobs.clone(), 256).unwrap();
-                assert!(sim.run(policy, None));
+                let mut sim = BatchSim::new(jobs.clone(), 256, policy.priority()).unwrap();
+                assert!(sim.run(policy, None).unwrap());
                 sim.starts().len()
             })
         });

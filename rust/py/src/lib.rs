@@ -4,11 +4,12 @@
 //! released around long calls, and every core [`Error`] mapped onto the
 //! exception classes declared once in `clustersched.errors`.
 
-use clustersched_core::batch::{BatchSim as CoreSim, Builtin, Jobs};
+use clustersched_core::batch::{self, BatchSim as CoreSim, Builtin, DpsaConfig, DpsaVariant, Jobs, Priority};
 use clustersched_core::Error;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 pyo3::import_exception!(clustersched.errors, InvalidWorkloadError);
 pyo3::import_exception!(clustersched.errors, InfeasibleError);
@@ -27,9 +28,34 @@ fn owned<T: numpy::Element + Copy>(name: &str, a: &PyReadonlyArray1<'_, T>) -> P
         .map_err(|_| PyValueError::new_err(format!("{name} must be a contiguous 1-D array")))
 }
 
-fn parse_policy(name: &str) -> PyResult<Builtin> {
-    Builtin::from_name(name)
-        .ok_or_else(|| PyValueError::new_err(format!("policy == {name:?}, must be one of 'fcfs', 'easy'")))
+const POLICIES: &str = "'fcfs', 'easy', 'conservative', 'sjf', 'dpsa-p', 'dpsa-n', 'dpsa-w'";
+
+/// A built-in policy from its name, with DPSA's search bounds.
+fn parse_policy(name: &str, node_budget: Option<u64>, time_limit: Option<f64>) -> PyResult<Builtin> {
+    let policy = Builtin::from_name(name)
+        .ok_or_else(|| PyValueError::new_err(format!("policy == '{name}', must be one of {POLICIES}")))?;
+    Ok(match policy {
+        Builtin::Dpsa(mut config) => {
+            if let Some(budget) = node_budget {
+                if budget == 0 {
+                    return Err(PyValueError::new_err("node_budget == 0, must be >= 1"));
+                }
+                config.node_budget = budget;
+            }
+            config.time_limit = time_limit;
+            Builtin::Dpsa(config)
+        }
+        other => other,
+    })
+}
+
+fn parse_variant(name: &str) -> PyResult<DpsaVariant> {
+    match name {
+        "p" => Ok(DpsaVariant::Priority),
+        "n" => Ok(DpsaVariant::Narrow),
+        "w" => Ok(DpsaVariant::Wide),
+        _ => Err(PyValueError::new_err(format!("variant == '{name}', must be one of 'p', 'n', 'w'"))),
+    }
 }
 
 /// Event-driven simulation of rigid jobs on a homogeneous cluster (see
@@ -48,7 +74,17 @@ impl BatchSim {
         estimate: PyReadonlyArray1<'_, f64>,
         width: PyReadonlyArray1<'_, i64>,
         procs: i64,
+        order: &str,
     ) -> PyResult<Self> {
+        let priority = match order {
+            "arrival" => Priority::Arrival,
+            "shortest-estimate" => Priority::ShortestEstimate,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "order == '{order}', must be 'arrival' or 'shortest-estimate'"
+                )))
+            }
+        };
         let procs = u32::try_from(procs)
             .map_err(|_| PyValueError::new_err(format!("procs == {procs}, must be in 1..={}", u32::MAX)))?;
         let width = owned("width", &width)?
@@ -66,7 +102,7 @@ impl BatchSim {
             estimate: owned("estimate", &estimate)?,
             width,
         };
-        Ok(BatchSim { inner: CoreSim::new(jobs, procs).map_err(to_py)? })
+        Ok(BatchSim { inner: CoreSim::new(jobs, procs, priority).map_err(to_py)? })
     }
 
     /// Applies the next time stamp's events; returns its time, or None when none is left.
@@ -139,20 +175,44 @@ impl BatchSim {
             .ok_or_else(|| PyValueError::new_err(format!("need == {need}, must be in 1..={total}")))
     }
 
-    /// Runs built-in `policy` ('fcfs' or 'easy') at the current time stamp.
-    fn schedule(&mut self, policy: &str) -> PyResult<()> {
-        let policy = parse_policy(policy)?;
-        self.inner.schedule(policy);
-        Ok(())
+    /// Runs built-in `policy` at the current time stamp.
+    #[pyo3(signature = (policy, node_budget=None, time_limit=None))]
+    fn schedule(&mut self, policy: &str, node_budget: Option<u64>, time_limit: Option<f64>) -> PyResult<()> {
+        let policy = parse_policy(policy, node_budget, time_limit)?;
+        self.inner.schedule(policy).map_err(to_py)
     }
 
     /// Runs built-in `policy` for at most `max_events` time stamps (all if None),
     /// without the GIL. Returns True when the simulation is finished.
-    #[pyo3(signature = (policy, max_events=None))]
-    fn run(&mut self, py: Python<'_>, policy: &str, max_events: Option<u64>) -> PyResult<bool> {
-        let policy = parse_policy(policy)?;
+    #[pyo3(signature = (policy, max_events=None, node_budget=None, time_limit=None))]
+    fn run(
+        &mut self,
+        py: Python<'_>,
+        policy: &str,
+        max_events: Option<u64>,
+        node_budget: Option<u64>,
+        time_limit: Option<f64>,
+    ) -> PyResult<bool> {
+        let policy = parse_policy(policy, node_budget, time_limit)?;
         let inner = &mut self.inner;
-        Ok(py.detach(move || inner.run(policy, max_events)))
+        py.detach(move || inner.run(policy, max_events)).map_err(to_py)
+    }
+
+    /// First reservation of every job (NaN where none was given).
+    fn reservations<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        self.inner.reservations().to_vec().into_pyarray(py)
+    }
+
+    /// DPSA search statistics: decisions, cut, nodes, max_nodes, decision_seconds.
+    fn search_stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let s = self.inner.search_stats();
+        let d = PyDict::new(py);
+        d.set_item("decisions", s.decisions)?;
+        d.set_item("cut", s.cut)?;
+        d.set_item("nodes", s.nodes)?;
+        d.set_item("max_nodes", s.max_nodes)?;
+        d.set_item("decision_seconds", s.decision_seconds.clone().into_pyarray(py))?;
+        Ok(d)
     }
 
     /// Start time of every job (NaN where not started).
@@ -170,9 +230,53 @@ impl BatchSim {
     }
 }
 
+/// DPSA's subset search on one decision (for tests and experiments): the
+/// candidates in queue order as widths and "short" flags, the reserved and
+/// unreserved free processors, the variant ('p', 'n', 'w'). Returns
+/// (chosen indices, utilization, nodes explored, cut).
+#[pyfunction]
+#[pyo3(signature = (widths, short, reserved, unreserved, variant, node_budget=None))]
+#[allow(clippy::type_complexity)]
+fn dpsa_select<'py>(
+    py: Python<'py>,
+    widths: PyReadonlyArray1<'py, i64>,
+    short: PyReadonlyArray1<'py, bool>,
+    reserved: u32,
+    unreserved: u32,
+    variant: &str,
+    node_budget: Option<u64>,
+) -> PyResult<(Bound<'py, PyArray1<i64>>, u32, u64, bool)> {
+    let widths = owned("widths", &widths)?;
+    let short = owned("short", &short)?;
+    if widths.len() != short.len() {
+        return Err(PyValueError::new_err(format!(
+            "widths and short differ in length: {} and {}",
+            widths.len(),
+            short.len()
+        )));
+    }
+    let candidates = widths
+        .iter()
+        .zip(&short)
+        .enumerate()
+        .map(|(i, (&w, &s))| match u32::try_from(w) {
+            Ok(width) if width >= 1 => Ok(batch::Candidate { width, short: s }),
+            _ => Err(PyValueError::new_err(format!("widths[{i}] == {w}, must be >= 1"))),
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let mut config = DpsaConfig::new(parse_variant(variant)?);
+    if let Some(budget) = node_budget {
+        config.node_budget = budget.max(1);
+    }
+    let found = py.detach(|| batch::dpsa::select(&candidates, reserved, unreserved, &config));
+    let chosen = found.chosen.iter().map(|&i| i as i64).collect::<Vec<_>>().into_pyarray(py);
+    Ok((chosen, found.utilization, found.nodes, found.cut))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<BatchSim>()?;
+    m.add_function(wrap_pyfunction!(dpsa_select, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -7,12 +7,17 @@
 //! the fast path for built-in policies) or step by step from Python
 //! ([`BatchSim::advance`] + [`BatchSim::start`]) for user-written policies.
 
+mod conservative;
+pub mod dpsa;
 mod machine;
 mod policy;
+mod profile;
 mod queue;
 mod sim;
 
+pub use dpsa::{Candidate, DpsaConfig, DpsaVariant, Selection};
 pub use machine::Machine;
-pub use policy::Builtin;
+pub use policy::{Builtin, Priority};
+pub use profile::Profile;
 pub use queue::{WaitQueue, Waiting};
-pub use sim::{BatchSim, Jobs};
+pub use sim::{BatchSim, Jobs, SearchStats};

@@ -1,11 +1,23 @@
+use std::time::Instant;
+
+use super::conservative::conservative;
+use super::dpsa::{self, Candidate, DpsaConfig, DpsaVariant};
 use super::queue::Waiting;
 use super::sim::BatchSim;
 use crate::time::Time;
 
-/// The policies implemented in Rust. Both keep the waiting queue in arrival
-/// order (ties by input order) and are invoked once per time stamp, after all
-/// of that time stamp's completions and arrivals.
+/// The order of the waiting queue (the jobs' priority).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Priority {
+    /// First come, first served (ties: input order).
+    Arrival,
+    /// Shortest estimated run time first (ties: arrival order).
+    ShortestEstimate,
+}
+
+/// The policies implemented in Rust, invoked once per time stamp after all
+/// of that time stamp's completions and arrivals.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Builtin {
     /// First come, first served: start the queue head while it fits.
     Fcfs,
@@ -16,22 +28,56 @@ pub enum Builtin {
     /// than the shadow time or needs no more than the extra processors (which
     /// shrink by the width of each such job started).
     Easy,
+    /// Conservative backfilling: a reservation for every waiting job, and a
+    /// job starts early only into a hole that delays no reservation (see
+    /// [`conservative`]).
+    Conservative,
+    /// Shortest job first (DPSA paper §II): the queue ordered by estimate,
+    /// every job that fits started in that order; no reservation, so no
+    /// starvation control.
+    Sjf,
+    /// DPSA (DPSA paper §III): EASY's reservation for the head, then the
+    /// subset of waiting jobs that keeps the most processors busy now.
+    Dpsa(DpsaConfig),
 }
 
 impl Builtin {
-    /// Parses `"fcfs"` or `"easy"`.
+    /// Parses `"fcfs"`, `"easy"`, `"conservative"`, `"sjf"`, `"dpsa-p"`,
+    /// `"dpsa-n"` or `"dpsa-w"` (DPSA with the default budget).
     pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "fcfs" => Some(Builtin::Fcfs),
-            "easy" => Some(Builtin::Easy),
-            _ => None,
+        Some(match name {
+            "fcfs" => Builtin::Fcfs,
+            "easy" => Builtin::Easy,
+            "conservative" => Builtin::Conservative,
+            "sjf" => Builtin::Sjf,
+            "dpsa-p" => Builtin::Dpsa(DpsaConfig::new(DpsaVariant::Priority)),
+            "dpsa-n" => Builtin::Dpsa(DpsaConfig::new(DpsaVariant::Narrow)),
+            "dpsa-w" => Builtin::Dpsa(DpsaConfig::new(DpsaVariant::Wide)),
+            _ => return None,
+        })
+    }
+
+    /// The queue order the policy works on.
+    pub fn priority(&self) -> Priority {
+        match self {
+            Builtin::Sjf => Priority::ShortestEstimate,
+            _ => Priority::Arrival,
         }
     }
 
     pub(crate) fn schedule(self, sim: &mut BatchSim) {
-        start_head_while_it_fits(sim);
-        if self == Builtin::Easy {
-            backfill_easy(sim);
+        match self {
+            Builtin::Fcfs => start_head_while_it_fits(sim),
+            Builtin::Easy => {
+                start_head_while_it_fits(sim);
+                backfill_easy(sim);
+            }
+            Builtin::Conservative => conservative(sim),
+            Builtin::Sjf => start_whatever_fits_in_order(sim),
+            Builtin::Dpsa(config) => {
+                start_head_while_it_fits(sim);
+                dpsa_fill(sim, &config);
+            }
         }
     }
 }
@@ -46,26 +92,84 @@ fn start_head_while_it_fits(sim: &mut BatchSim) {
     }
 }
 
+fn start_whatever_fits_in_order(sim: &mut BatchSim) {
+    let mut from = 0;
+    loop {
+        let free = sim.machine().free();
+        let Some(job) = sim.queue().first_from(from, |w, _| w <= free) else { break };
+        sim.queue_mut().remove(job.job);
+        sim.launch(job.job);
+        from = job.rank as usize + 1;
+    }
+}
+
+/// The head job's reservation: its shadow time and the extra processors then.
+fn reserve_head(sim: &mut BatchSim) -> Option<(Waiting, f64, u32)> {
+    let head = sim.queue().head()?;
+    let (shadow, extra) = sim.machine().shadow(Time(sim.now()), head.width)?;
+    sim.reserve(head.job, shadow.0);
+    Some((head, shadow.0, extra))
+}
+
 fn backfill_easy(sim: &mut BatchSim) {
-    let Some(head) = sim.queue().head() else { return };
+    let Some((head, shadow, mut extra)) = reserve_head(sim) else { return };
     let now = sim.now();
-    let Some((shadow, mut extra)) = sim.machine().shadow(Time(now), head.width) else {
-        return; // unreachable: widths are checked to fit the machine
-    };
     let mut free = sim.machine().free();
-    let mut from = sim.backfill_scan_start(head.job as usize);
+    let mut from = sim.backfill_scan_start(head.rank as usize);
     while free > 0 {
         // The first job in queue order that EASY may start now.
-        let may_start = |w: u32, estimate: f64| w <= free && (now + estimate <= shadow.0 || w <= extra);
-        let Some(Waiting { job, width: w, estimate }) = sim.queue().first_from(from, may_start) else { break };
-        if now + estimate > shadow.0 {
+        let may_start = |w: u32, estimate: f64| w <= free && (now + estimate <= shadow || w <= extra);
+        let Some(Waiting { job, rank, width: w, estimate }) = sim.queue().first_from(from, may_start) else { break };
+        if now + estimate > shadow {
             extra -= w;
         }
         sim.queue_mut().remove(job);
         sim.launch(job);
         free -= w;
-        from = job as usize + 1;
+        from = rank as usize + 1;
     }
+}
+
+/// Fig. 2 lines 8-12: the head's reservation, the eligible jobs (all waiting
+/// jobs but the head that need no more than the free processors), the search,
+/// and the start of the chosen subset.
+///
+/// The reservation holds the processors the head needs at its shadow time,
+/// taken first from those that running jobs release by then, so that as many
+/// currently free processors as possible stay unreserved: `min(free, extra)`
+/// free processors are unreserved, the rest are reserved (the count-based
+/// equivalent of EASY's rule).
+fn dpsa_fill(sim: &mut BatchSim, config: &DpsaConfig) {
+    let Some((head, shadow, extra)) = reserve_head(sim) else { return };
+    let now = sim.now();
+    let free = sim.machine().free();
+    if free == 0 {
+        return;
+    }
+    let began = Instant::now();
+    let mut jobs = Vec::new();
+    let mut candidates = Vec::new();
+    let mut from = head.rank as usize + 1;
+    while let Some(w) = sim.queue().first_from(from, |w, _| w <= free) {
+        jobs.push(w.job);
+        candidates.push(Candidate { width: w.width, short: now + w.estimate <= shadow });
+        from = w.rank as usize + 1;
+    }
+    if candidates.is_empty() {
+        return;
+    }
+    let unreserved = free.min(extra);
+    let chosen = dpsa::select(&candidates, free - unreserved, unreserved, config);
+    for &i in &chosen.chosen {
+        sim.queue_mut().remove(jobs[i]);
+        sim.launch(jobs[i]);
+    }
+    let stats = sim.stats_mut();
+    stats.decisions += 1;
+    stats.cut += u64::from(chosen.cut);
+    stats.nodes += chosen.nodes;
+    stats.max_nodes = stats.max_nodes.max(chosen.nodes);
+    stats.decision_seconds.push(began.elapsed().as_secs_f64());
 }
 
 #[cfg(test)]
@@ -80,8 +184,11 @@ mod tests {
             estimate: jobs.iter().map(|j| j.1).collect(),
             width: jobs.iter().map(|j| j.2).collect(),
         };
-        let mut sim = BatchSim::new(jobs, total).unwrap();
-        assert!(sim.run(policy, None));
+        let mut sim = BatchSim::new(jobs, total, policy.priority()).unwrap();
+        assert!(sim.run(policy, None).unwrap());
+        for (j, (&s, &r)) in sim.starts().iter().zip(sim.reservations()).enumerate() {
+            assert!(r.is_nan() || s <= r, "job {j} started at {s} after its reservation {r}");
+        }
         sim.starts().to_vec()
     }
 
@@ -109,8 +216,39 @@ mod tests {
     }
 
     #[test]
+    fn conservative_protects_every_reservation() {
+        // job 3 (1 wide, 100 s) could start at t=3 under EASY only if it fit the
+        // extra processors; conservative gives job 1 and job 2 reservations too.
+        assert_eq!(run(Builtin::Conservative, &W, 4), vec![0.0, 10.0, 2.0, 15.0]);
+        let w = [(0.0, 10.0, 2), (1.0, 10.0, 4), (2.0, 5.0, 1), (2.0, 30.0, 1)];
+        // job 2 backfills (ends by 10); job 3 would delay job 1 at t=10.
+        assert_eq!(run(Builtin::Conservative, &w, 4), vec![0.0, 10.0, 2.0, 20.0]);
+    }
+
+    #[test]
+    fn sjf_orders_by_estimate() {
+        let w = [(0.0, 10.0, 4), (1.0, 9.0, 4), (1.0, 1.0, 4), (1.0, 5.0, 4)];
+        assert_eq!(run(Builtin::Sjf, &w, 4), vec![0.0, 16.0, 10.0, 11.0]);
+    }
+
+    #[test]
+    fn dpsa_fills_the_hole_with_the_best_subset() {
+        // The situation of Fig. 1 of the DPSA paper, on 5 processors: at t=2 a
+        // 4-wide job ends, a 1-wide one runs until 7, and J1 (job 2) needs all 5.
+        // EASY starts J2 (job 3, 3 wide) in the 4-processor hole; DPSA starts
+        // J3 and J4 (jobs 4, 5, 2 wide each), which fill it.
+        let w = [(0.0, 2.0, 4), (0.0, 7.0, 1), (1.0, 3.0, 5), (1.0, 5.0, 3), (1.0, 5.0, 2), (1.0, 5.0, 2)];
+        assert_eq!(run(Builtin::Easy, &w, 5), vec![0.0, 0.0, 7.0, 2.0, 10.0, 10.0]);
+        for v in ["dpsa-p", "dpsa-n", "dpsa-w"] {
+            assert_eq!(run(Builtin::from_name(v).unwrap(), &w, 5), vec![0.0, 0.0, 7.0, 10.0, 2.0, 2.0], "{v}");
+        }
+    }
+
+    #[test]
     fn zero_runtime_jobs_complete_at_their_start() {
         let w = [(0.0, 0.0, 4), (0.0, 0.0, 4), (0.0, 3.0, 4)];
-        assert_eq!(run(Builtin::Easy, &w, 4), vec![0.0, 0.0, 0.0]);
+        for policy in ["fcfs", "easy", "conservative", "sjf", "dpsa-p", "dpsa-n", "dpsa-w"] {
+            assert_eq!(run(Builtin::from_name(policy).unwrap(), &w, 4), vec![0.0, 0.0, 0.0], "{policy}");
+        }
     }
 }

@@ -3,6 +3,8 @@
 pub struct Waiting {
     /// Job index.
     pub job: u32,
+    /// Position in the queue's priority order (0 = highest priority).
+    pub rank: u32,
     /// Processors it needs.
     pub width: u32,
     /// Run time the scheduler believes.
@@ -11,17 +13,19 @@ pub struct Waiting {
 
 const EMPTY_WIDTH: u32 = u32::MAX;
 
-/// The waiting queue, in arrival order, searchable by width and estimate.
+/// The waiting queue, in priority order, searchable by width and estimate.
 ///
-/// Jobs arrive in index order, so arrival order is index order and the queue
-/// is a subset of `0..n`. It is kept as a min-segment tree over job indices:
-/// every node holds the smallest width and the smallest estimate of the
-/// waiting jobs below it. A backfilling scan then asks "the first waiting job
+/// The priority order is fixed when the queue is made (a rank per job, e.g.
+/// arrival order or shortest estimate first), so the queue is a subset of
+/// ranks `0..n`. It is kept as a min-segment tree over ranks: every node holds
+/// the smallest width and the smallest estimate of the waiting jobs below it. A backfilling scan then asks "the first waiting job
 /// after position `i` that could fit" and skips whole runs of jobs that
 /// cannot, instead of visiting thousands of them one by one on every event of
 /// a loaded trace. Insert, remove and each step of a search are O(log n).
 #[derive(Debug, Clone)]
 pub struct WaitQueue {
+    rank: Vec<u32>,
+    job_at: Vec<u32>,
     leaves: usize,
     min_width: Vec<u32>,
     min_estimate: Vec<f64>,
@@ -29,10 +33,18 @@ pub struct WaitQueue {
 }
 
 impl WaitQueue {
-    /// An empty queue for jobs `0..n`.
-    pub fn new(n: usize) -> Self {
+    /// An empty queue for jobs `0..n` where job `j` has priority rank `rank[j]`
+    /// (`rank` must be a permutation of `0..n`).
+    pub fn new(rank: Vec<u32>) -> Self {
+        let n = rank.len();
+        let mut job_at = vec![0; n];
+        for (j, &r) in rank.iter().enumerate() {
+            job_at[r as usize] = j as u32;
+        }
         let leaves = n.max(1).next_power_of_two();
         WaitQueue {
+            rank,
+            job_at,
             leaves,
             min_width: vec![EMPTY_WIDTH; 2 * leaves],
             min_estimate: vec![f64::INFINITY; 2 * leaves],
@@ -52,15 +64,20 @@ impl WaitQueue {
 
     /// True when job `job` waits.
     pub fn contains(&self, job: usize) -> bool {
-        job < self.leaves && self.min_width[self.leaves + job] != EMPTY_WIDTH
+        job < self.rank.len() && self.min_width[self.leaves + self.rank[job] as usize] != EMPTY_WIDTH
     }
 
-    /// Waiting jobs in arrival order.
+    /// Priority rank of job `job`.
+    pub fn rank_of(&self, job: u32) -> u32 {
+        self.rank[job as usize]
+    }
+
+    /// Waiting jobs in priority order.
     pub fn iter(&self) -> impl Iterator<Item = Waiting> + '_ {
         let mut from = 0;
         std::iter::from_fn(move || {
             let w = self.first_from(from, |_, _| true)?;
-            from = w.job as usize + 1;
+            from = w.rank as usize + 1;
             Some(w)
         })
     }
@@ -70,20 +87,20 @@ impl WaitQueue {
         self.first_from(0, |_, _| true)
     }
 
-    pub(crate) fn insert(&mut self, job: Waiting) {
-        debug_assert!(!self.contains(job.job as usize) && job.width != EMPTY_WIDTH);
+    pub(crate) fn insert(&mut self, job: u32, width: u32, estimate: f64) {
+        debug_assert!(!self.contains(job as usize) && width != EMPTY_WIDTH);
         self.len += 1;
-        self.set(job.job as usize, job.width, job.estimate);
+        self.set(self.rank[job as usize] as usize, width, estimate);
     }
 
     pub(crate) fn remove(&mut self, job: u32) {
         debug_assert!(self.contains(job as usize));
         self.len -= 1;
-        self.set(job as usize, EMPTY_WIDTH, f64::INFINITY);
+        self.set(self.rank[job as usize] as usize, EMPTY_WIDTH, f64::INFINITY);
     }
 
-    fn set(&mut self, job: usize, width: u32, estimate: f64) {
-        let mut k = self.leaves + job;
+    fn set(&mut self, rank: usize, width: u32, estimate: f64) {
+        let mut k = self.leaves + rank;
         self.min_width[k] = width;
         self.min_estimate[k] = estimate;
         while k > 1 {
@@ -93,7 +110,7 @@ impl WaitQueue {
         }
     }
 
-    /// The first waiting job at index `>= from` whose (width, estimate)
+    /// The first waiting job at rank `>= from` whose (width, estimate)
     /// satisfies `fits`. `fits` must be monotone: if it holds for some
     /// (width, estimate) it holds for any smaller width and smaller estimate,
     /// since subtrees are pruned by testing it on their minima.
@@ -101,7 +118,7 @@ impl WaitQueue {
         self.search(1, 0, self.leaves, from, &fits).map(|leaf| self.waiting(leaf))
     }
 
-    /// Leftmost matching leaf of node `k`, which covers jobs `lo..hi`.
+    /// Leftmost matching leaf of node `k`, which covers ranks `lo..hi`.
     fn search(&self, k: usize, lo: usize, hi: usize, from: usize, fits: &impl Fn(u32, f64) -> bool) -> Option<usize> {
         if hi <= from || self.min_width[k] == EMPTY_WIDTH || !fits(self.min_width[k], self.min_estimate[k]) {
             return None;
@@ -114,7 +131,13 @@ impl WaitQueue {
     }
 
     fn waiting(&self, leaf: usize) -> Waiting {
-        Waiting { job: (leaf - self.leaves) as u32, width: self.min_width[leaf], estimate: self.min_estimate[leaf] }
+        let rank = leaf - self.leaves;
+        Waiting {
+            job: self.job_at[rank],
+            rank: rank as u32,
+            width: self.min_width[leaf],
+            estimate: self.min_estimate[leaf],
+        }
     }
 }
 
@@ -124,14 +147,18 @@ mod tests {
     use proptest::prelude::*;
 
     fn job(j: u32, width: u32, estimate: f64) -> Waiting {
-        Waiting { job: j, width, estimate }
+        Waiting { job: j, rank: j, width, estimate }
+    }
+
+    fn arrival_order(n: usize) -> WaitQueue {
+        WaitQueue::new((0..n as u32).collect())
     }
 
     #[test]
     fn order_head_and_removal() {
-        let mut q = WaitQueue::new(5);
+        let mut q = arrival_order(5);
         for j in [1, 3, 4] {
-            q.insert(job(j, j + 1, 10.0 * j as f64));
+            q.insert(j, j + 1, 10.0 * j as f64);
         }
         assert_eq!(q.iter().map(|w| w.job).collect::<Vec<_>>(), vec![1, 3, 4]);
         assert_eq!(q.head(), Some(job(1, 2, 10.0)));
@@ -141,6 +168,15 @@ mod tests {
         assert!(!q.contains(1) && q.contains(4) && !q.contains(99));
     }
 
+    #[test]
+    fn priority_order_is_the_rank_order() {
+        // jobs 0, 1, 2 ranked 2, 0, 1
+        let mut q = WaitQueue::new(vec![2, 0, 1]);
+        (0..3).for_each(|j| q.insert(j, 1, 1.0));
+        assert_eq!(q.iter().map(|w| w.job).collect::<Vec<_>>(), vec![1, 2, 0]);
+        assert_eq!(q.rank_of(0), 2);
+    }
+
     proptest! {
         /// The search agrees with a linear scan for the EASY predicate.
         #[test]
@@ -148,10 +184,10 @@ mod tests {
             jobs in proptest::collection::vec((any::<bool>(), 1u32..20, 0u32..50), 0..70),
             from in 0usize..80, free in 0u32..20, extra in 0u32..20, limit in 0u32..50,
         ) {
-            let mut q = WaitQueue::new(jobs.len());
+            let mut q = arrival_order(jobs.len());
             for (j, &(waiting, w, e)) in jobs.iter().enumerate() {
                 if waiting {
-                    q.insert(job(j as u32, w, e as f64));
+                    q.insert(j as u32, w, e as f64);
                 }
             }
             let fits = |w: u32, e: f64| w <= free && (e <= limit as f64 || w <= extra);

@@ -2,8 +2,8 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::machine::Machine;
-use super::policy::Builtin;
-use super::queue::{WaitQueue, Waiting};
+use super::policy::{Builtin, Priority};
+use super::queue::WaitQueue;
 use crate::error::{Error, Result};
 use crate::time::Time;
 
@@ -67,6 +67,21 @@ impl Jobs {
     }
 }
 
+/// What the DPSA searches did over a simulation.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SearchStats {
+    /// Decisions that ran a subset search (at least one candidate).
+    pub decisions: u64,
+    /// Decisions stopped by the node budget or the time limit.
+    pub cut: u64,
+    /// Subsets explored in all.
+    pub nodes: u64,
+    /// Most subsets explored by one decision.
+    pub max_nodes: u64,
+    /// Wall-clock time of each decision's search (s), in decision order.
+    pub decision_seconds: Vec<f64>,
+}
+
 /// Event-driven simulation of rigid jobs on one [`Machine`].
 ///
 /// Time advances from event to event. At each time stamp, every completion is
@@ -80,6 +95,7 @@ pub struct BatchSim {
     now: Time,
     next_arrival: usize,
     completions: BinaryHeap<Reverse<(Time, u32)>>,
+    priority: Priority,
     queue: WaitQueue,
     /// Jobs `0..seen_upto` had arrived at the last built-in policy pass.
     seen_upto: usize,
@@ -91,29 +107,48 @@ pub struct BatchSim {
     /// Offset of each started job's processor ids in `assigned` (`usize::MAX` if not started).
     offset: Vec<usize>,
     assigned: Vec<u32>,
+    /// Current reservation of each waiting job (conservative backfilling).
+    planned: Vec<f64>,
+    /// First reservation each job was given (NaN if none): a job never starts later.
+    first_reservation: Vec<f64>,
+    stats: SearchStats,
     events: u64,
 }
 
 impl BatchSim {
-    /// A simulation of `jobs` on `total` processors, at time 0 with nothing submitted.
-    pub fn new(jobs: Jobs, total: u32) -> Result<Self> {
+    /// A simulation of `jobs` on `total` processors whose waiting queue is
+    /// kept in `priority` order, before the first arrival.
+    pub fn new(jobs: Jobs, total: u32, priority: Priority) -> Result<Self> {
         if total == 0 {
             return Err(Error::InvalidArgument("procs == 0, must be >= 1".into()));
         }
         jobs.check(total)?;
         let n = jobs.len();
+        let mut by_priority: Vec<u32> = (0..n as u32).collect();
+        if priority == Priority::ShortestEstimate {
+            // stable: equal estimates keep arrival order
+            by_priority.sort_by(|&a, &b| jobs.estimate[a as usize].total_cmp(&jobs.estimate[b as usize]));
+        }
+        let mut rank = vec![0u32; n];
+        for (r, &j) in by_priority.iter().enumerate() {
+            rank[j as usize] = r as u32;
+        }
         Ok(BatchSim {
             machine: Machine::new(total),
             now: Time(jobs.submit.first().copied().unwrap_or(0.0)),
             next_arrival: 0,
             completions: BinaryHeap::new(),
-            queue: WaitQueue::new(n),
+            priority,
+            queue: WaitQueue::new(rank),
             seen_upto: 0,
             changed_since_pass: true,
             start: vec![f64::NAN; n],
             estimated_end: vec![Time(f64::NAN); n],
             offset: vec![usize::MAX; n],
             assigned: Vec::with_capacity(jobs.width.iter().map(|&w| w as usize).sum()),
+            planned: vec![f64::NAN; n],
+            first_reservation: vec![f64::NAN; n],
+            stats: SearchStats::default(),
             events: 0,
             jobs,
         })
@@ -175,7 +210,7 @@ impl BatchSim {
         }
         while self.next_arrival < self.jobs.len() && self.jobs.submit[self.next_arrival] == t.0 {
             let j = self.next_arrival;
-            self.queue.insert(Waiting { job: j as u32, width: self.jobs.width[j], estimate: self.jobs.estimate[j] });
+            self.queue.insert(j as u32, self.jobs.width[j], self.jobs.estimate[j]);
             self.next_arrival += 1;
         }
         Some(t.0)
@@ -237,24 +272,79 @@ impl BatchSim {
         }
     }
 
-    /// Runs a built-in policy at the current time stamp.
-    pub fn schedule(&mut self, policy: Builtin) {
+    /// Records that `job` is reserved to start at `time`; the first such time
+    /// is kept as the job's guarantee.
+    pub(crate) fn reserve(&mut self, job: u32, time: f64) {
+        let first = &mut self.first_reservation[job as usize];
+        if first.is_nan() {
+            *first = time;
+        }
+    }
+
+    /// Current planned start of waiting job `job` (conservative backfilling).
+    pub(crate) fn planned(&self, job: u32) -> Option<f64> {
+        let t = self.planned[job as usize];
+        (!t.is_nan()).then_some(t)
+    }
+
+    pub(crate) fn plan(&mut self, job: u32, time: f64) {
+        self.planned[job as usize] = time;
+        self.reserve(job, time);
+    }
+
+    pub(crate) fn stats_mut(&mut self) -> &mut SearchStats {
+        &mut self.stats
+    }
+
+    /// The order of the waiting queue.
+    pub fn priority(&self) -> Priority {
+        self.priority
+    }
+
+    /// First reservation of every job (NaN for jobs never given one). EASY and
+    /// DPSA reserve for the queue head; conservative backfilling for every job.
+    pub fn reservations(&self) -> &[f64] {
+        &self.first_reservation
+    }
+
+    /// What the DPSA searches did.
+    pub fn search_stats(&self) -> &SearchStats {
+        &self.stats
+    }
+
+    /// Runs a built-in policy at the current time stamp. Fails when the
+    /// policy needs another queue order than this simulation keeps.
+    pub fn schedule(&mut self, policy: Builtin) -> Result<()> {
+        self.check_order(policy)?;
         policy.schedule(self);
         self.seen_upto = self.next_arrival;
         self.changed_since_pass = false;
+        Ok(())
     }
 
     /// Runs a built-in policy to the end, or for at most `max_events` more time
     /// stamps. Returns `true` when the simulation is finished.
-    pub fn run(&mut self, policy: Builtin, max_events: Option<u64>) -> bool {
+    pub fn run(&mut self, policy: Builtin, max_events: Option<u64>) -> Result<bool> {
+        self.check_order(policy)?;
         let stop = max_events.map_or(u64::MAX, |m| self.events.saturating_add(m));
         while self.events < stop {
             if self.advance().is_none() {
                 break;
             }
-            self.schedule(policy);
+            self.schedule(policy)?;
         }
-        self.finished()
+        Ok(self.finished())
+    }
+
+    fn check_order(&self, policy: Builtin) -> Result<()> {
+        if policy.priority() != self.priority {
+            return Err(Error::InvalidArgument(format!(
+                "policy {policy:?} needs a {:?} queue, this simulation keeps a {:?} queue",
+                policy.priority(),
+                self.priority
+            )));
+        }
+        Ok(())
     }
 
     /// Start time of every job (NaN for jobs not started).

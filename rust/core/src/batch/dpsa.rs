@@ -1,0 +1,288 @@
+//! The subset search of DPSA (Grudenic & Bogunovic, §III-B, Fig. 2).
+
+use std::time::{Duration, Instant};
+
+/// Tie-breaking variant of DPSA (§III-C). All three maximise the processors
+/// busy now; among subsets of equal utilization the search keeps the first
+/// one found by the include-first depth-first search of Fig. 2 over the
+/// candidates in the variant's order, i.e. the subset whose sorted list of
+/// positions in that order is lexicographically smallest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DpsaVariant {
+    /// DPSAp: candidates in priority (queue) order, so the subset whose
+    /// highest-priority job is higher wins, recursively.
+    Priority,
+    /// DPSAn: candidates presorted by ascending size (ties: queue order).
+    Narrow,
+    /// DPSAw: candidates presorted by descending size (ties: queue order).
+    Wide,
+}
+
+/// Configuration of a DPSA policy.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DpsaConfig {
+    /// Tie-breaking variant.
+    pub variant: DpsaVariant,
+    /// Most subsets explored per decision (the deterministic time bound);
+    /// when reached, the best subset found so far is used and the decision
+    /// counts as cut.
+    pub node_budget: u64,
+    /// Optional wall-clock bound per decision, in seconds (not deterministic).
+    pub time_limit: Option<f64>,
+}
+
+/// Default node budget: the search visits at most one node per candidate
+/// (see [`select`]), so this cuts only queues of over a million eligible jobs.
+pub const DEFAULT_NODE_BUDGET: u64 = 1_000_000;
+
+impl DpsaConfig {
+    /// The variant with the default budget and no wall-clock limit.
+    pub fn new(variant: DpsaVariant) -> Self {
+        DpsaConfig { variant, node_budget: DEFAULT_NODE_BUDGET, time_limit: None }
+    }
+}
+
+/// A waiting job the search may start now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Candidate {
+    /// Processors it needs.
+    pub width: u32,
+    /// True when, by its estimate, it ends no later than the head job's
+    /// reservation, so it may also use the processors reserved for the head.
+    pub short: bool,
+}
+
+/// Outcome of one search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Selection {
+    /// Chosen candidates, as increasing indices into the input slice.
+    pub chosen: Vec<usize>,
+    /// Processors they use together.
+    pub utilization: u32,
+    /// Subsets explored (the empty one included).
+    pub nodes: u64,
+    /// True when the budget or the time limit stopped the search early.
+    pub cut: bool,
+}
+
+/// Chooses the subset of `candidates` (given in queue order) that keeps the
+/// most processors busy now.
+///
+/// Free processors come in two pools: `reserved` ones, which the head job's
+/// reservation needs at its start time (availability = time to that start),
+/// and `unreserved` ones (availability unbounded). A short candidate may use
+/// both, a long one only unreserved processors; each chosen job takes the
+/// processors of least availability first (Fig. 2 line 23), i.e. reserved
+/// ones first when it is short. Hence a subset is feasible exactly when its
+/// long jobs fit in `unreserved` and all of it fits in `reserved + unreserved`.
+///
+/// The search is Fig. 2's include-first depth-first recursion over the
+/// candidates in the variant's order, keeping the first subset of the best
+/// utilization. Its pruning bound is exact: a dynamic program over subset sums
+/// of the remaining candidates (short and long apart) gives the most any
+/// branch can still add, and a branch is entered only if it can still reach
+/// the optimum. The recursion then walks straight down to the subset Fig. 2
+/// would find, visiting one node per candidate, where the plain recursion can
+/// explore exponentially many (e.g. when no subset fills the free processors
+/// exactly). The node budget and the time limit still bound it; a cut
+/// decision starts the part of the subset chosen so far.
+pub fn select(candidates: &[Candidate], reserved: u32, unreserved: u32, config: &DpsaConfig) -> Selection {
+    let mut order: Vec<usize> = (0..candidates.len()).collect();
+    match config.variant {
+        DpsaVariant::Priority => {}
+        DpsaVariant::Narrow => order.sort_by_key(|&i| candidates[i].width),
+        DpsaVariant::Wide => order.sort_by_key(|&i| std::cmp::Reverse(candidates[i].width)),
+    }
+    let items: Vec<Candidate> = order.iter().map(|&i| candidates[i]).collect();
+    let deadline = config.time_limit.map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0)));
+    let mut found = search(&items, reserved, unreserved, config.node_budget, deadline);
+    found.chosen = found.chosen.iter().map(|&k| order[k]).collect();
+    found.chosen.sort_unstable();
+    found
+}
+
+fn search(items: &[Candidate], reserved: u32, unreserved: u32, budget: u64, deadline: Option<Instant>) -> Selection {
+    let sums = SuffixSums::new(items, reserved + unreserved);
+    let optimum = sums.reach(0, reserved, unreserved);
+    let mut best = Selection { chosen: Vec::new(), utilization: 0, nodes: 1, cut: false };
+    let (mut r, mut u) = (reserved, unreserved);
+    for (k, item) in items.iter().enumerate() {
+        if best.utilization == optimum {
+            break;
+        }
+        if best.nodes >= budget || deadline.is_some_and(|d| Instant::now() >= d) {
+            best.cut = true;
+            break;
+        }
+        let fits = if item.short { item.width <= r + u } else { item.width <= u };
+        if !fits {
+            continue;
+        }
+        let from_reserved = if item.short { item.width.min(r) } else { 0 };
+        let (r2, u2) = (r - from_reserved, u - (item.width - from_reserved));
+        if best.utilization + item.width + sums.reach(k + 1, r2, u2) == optimum {
+            best.nodes += 1;
+            best.utilization += item.width;
+            best.chosen.push(k);
+            (r, u) = (r2, u2);
+        }
+    }
+    best
+}
+
+/// For every suffix `k..` of the candidates, the subset sums its short jobs
+/// and its long jobs can make (up to the capacity), as bitsets.
+struct SuffixSums {
+    words: usize,
+    short: Vec<u64>,
+    long: Vec<u64>,
+}
+
+impl SuffixSums {
+    fn new(items: &[Candidate], capacity: u32) -> Self {
+        let words = capacity as usize / 64 + 1;
+        let n = items.len();
+        let mut short = vec![0u64; (n + 1) * words];
+        let mut long = vec![0u64; (n + 1) * words];
+        short[n * words] = 1; // the empty subset: sum 0
+        long[n * words] = 1;
+        for k in (0..n).rev() {
+            let (w, is_short) = (items[k].width as usize, items[k].short);
+            for (sets, grows) in [(&mut short, is_short), (&mut long, !is_short)] {
+                let (head, tail) = sets.split_at_mut((k + 1) * words);
+                let (next, this) = (&tail[..words], &mut head[k * words..]);
+                this.copy_from_slice(next);
+                if grows {
+                    or_shifted(this, next, w);
+                }
+            }
+        }
+        // Drop sums above the capacity so that searches may stop at it.
+        let last_bits = capacity as usize % 64 + 1;
+        let mask = if last_bits == 64 { u64::MAX } else { (1u64 << last_bits) - 1 };
+        for k in 0..=n {
+            short[k * words + words - 1] &= mask;
+            long[k * words + words - 1] &= mask;
+        }
+        SuffixSums { words, short, long }
+    }
+
+    /// Most processors candidates `k..` can still use with `r` reserved and
+    /// `u` unreserved ones left: the best long sum `L <= u` plus the best short
+    /// sum that fits in the rest, `r + u - L`.
+    fn reach(&self, k: usize, r: u32, u: u32) -> u32 {
+        let long = &self.long[k * self.words..(k + 1) * self.words];
+        let short = &self.short[k * self.words..(k + 1) * self.words];
+        let total = (r + u) as usize;
+        let mut best = 0;
+        for l in set_bits_up_to(long, u as usize) {
+            let value = l + highest_set_bit_up_to(short, total - l).unwrap_or(0);
+            best = best.max(value);
+            if best == total {
+                break;
+            }
+        }
+        best as u32
+    }
+}
+
+/// `this |= next << shift` on little-endian bitsets of equal length.
+fn or_shifted(this: &mut [u64], next: &[u64], shift: usize) {
+    let (word_shift, bit_shift) = (shift / 64, shift % 64);
+    for i in (word_shift..this.len()).rev() {
+        let src = i - word_shift;
+        let mut v = next[src] << bit_shift;
+        if bit_shift > 0 && src > 0 {
+            v |= next[src - 1] >> (64 - bit_shift);
+        }
+        this[i] |= v;
+    }
+}
+
+fn set_bits_up_to(bits: &[u64], limit: usize) -> impl Iterator<Item = usize> + '_ {
+    bits.iter().enumerate().take(limit / 64 + 1).flat_map(move |(i, &word)| {
+        let mut w = word;
+        std::iter::from_fn(move || {
+            if w == 0 {
+                return None;
+            }
+            let b = w.trailing_zeros() as usize;
+            w &= w - 1;
+            Some(i * 64 + b)
+        })
+        .filter(move |&v| v <= limit)
+    })
+}
+
+fn highest_set_bit_up_to(bits: &[u64], limit: usize) -> Option<usize> {
+    let top = (limit / 64).min(bits.len() - 1);
+    for i in (0..=top).rev() {
+        let mut w = bits[i];
+        if i == limit / 64 {
+            let keep = limit % 64 + 1;
+            if keep < 64 {
+                w &= (1u64 << keep) - 1;
+            }
+        }
+        if w != 0 {
+            return Some(i * 64 + 63 - w.leading_zeros() as usize);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(width: u32, short: bool) -> Candidate {
+        Candidate { width, short }
+    }
+
+    #[test]
+    fn paper_fig1_prefers_the_pair_that_fills_the_hole() {
+        // J2 (3 wide) vs J3 + J4 (2 + 2) in a 4-processor hole: DPSA takes J3, J4.
+        let s = select(&[c(3, true), c(2, true), c(2, true)], 4, 0, &DpsaConfig::new(DpsaVariant::Priority));
+        assert_eq!((s.chosen, s.utilization, s.cut), (vec![1, 2], 4, false));
+    }
+
+    #[test]
+    fn long_jobs_only_use_unreserved_processors() {
+        // 4 free, 3 of them reserved: a long 2-wide job cannot run, a short one can.
+        let s = select(&[c(2, false), c(2, true)], 3, 1, &DpsaConfig::new(DpsaVariant::Priority));
+        assert_eq!(s.chosen, vec![1]);
+        let s = select(&[c(1, false), c(3, true)], 3, 1, &DpsaConfig::new(DpsaVariant::Priority));
+        assert_eq!((s.chosen, s.utilization), (vec![0, 1], 4));
+    }
+
+    #[test]
+    fn variants_break_ties_differently() {
+        // 4 free: {4} or {1, 3} or {2, 2}: all use 4.
+        let cands = [c(4, true), c(1, true), c(3, true), c(2, true), c(2, true)];
+        let pick = |v| select(&cands, 0, 4, &DpsaConfig::new(v)).chosen;
+        assert_eq!(pick(DpsaVariant::Priority), vec![0]);
+        assert_eq!(pick(DpsaVariant::Narrow), vec![1, 2]);
+        assert_eq!(pick(DpsaVariant::Wide), vec![0]);
+    }
+
+    #[test]
+    fn budget_cuts_and_keeps_the_part_chosen_so_far() {
+        let cands: Vec<Candidate> = (0..30).map(|_| c(3, true)).collect();
+        let full = select(&cands, 0, 10, &DpsaConfig::new(DpsaVariant::Priority));
+        assert_eq!((full.chosen, full.utilization, full.nodes, full.cut), (vec![0, 1, 2], 9, 4, false));
+        let s = select(&cands, 0, 10, &DpsaConfig { node_budget: 3, ..DpsaConfig::new(DpsaVariant::Priority) });
+        assert_eq!((s.chosen, s.utilization, s.cut), (vec![0, 1], 6, true));
+    }
+
+    #[test]
+    fn bitset_helpers() {
+        let mut this = vec![0u64; 3];
+        let next = vec![1u64 | (1 << 63), 1, 0];
+        this.copy_from_slice(&next);
+        or_shifted(&mut this, &next, 65);
+        assert_eq!(set_bits_up_to(&this, 200).collect::<Vec<_>>(), vec![0, 63, 64, 65, 128, 129]);
+        assert_eq!(highest_set_bit_up_to(&this, 127), Some(65));
+        assert_eq!(highest_set_bit_up_to(&this, 62), Some(0));
+        assert_eq!(set_bits_up_to(&this, 64).collect::<Vec<_>>(), vec![0, 63, 64]);
+    }
+}
