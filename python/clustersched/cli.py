@@ -3,7 +3,8 @@
 ``clustersched compare`` runs the built-in batch policies on a trace (by default
 a bundled week of the real HPC2N trace) and prints a comparison table;
 ``clustersched simulate`` runs one policy and can write the per-job schedule
-and a Gantt chart; ``clustersched lublin`` writes a synthetic SWF workload.
+and a Gantt chart; ``clustersched reproduce PAPER`` reruns a paper's
+experiment; ``clustersched lublin`` writes a synthetic SWF workload.
 """
 
 from __future__ import annotations
@@ -81,6 +82,19 @@ def _parser() -> argparse.ArgumentParser:
     machine_options(cmp_)
     cmp_.set_defaults(run=_compare)
 
+    rep = sub.add_parser("reproduce", help="reproduce a paper's experiment")
+    papers = rep.add_subparsers(required=True, metavar="PAPER")
+    dpsa = papers.add_parser("dpsa", help="DPSA vs EASY on SWF traces (Grudenic & Bogunovic, Fig. 3-4)")
+    dpsa.add_argument("--traces", help="folder of SWF traces (default: shared/data/swf)")
+    dpsa.add_argument("--scale", choices=("small", "full"), default="full",
+                      help="small: the first 3000 jobs of each trace; full: whole traces")
+    dpsa.add_argument("--estimates", choices=ESTIMATES, default="requested")
+    dpsa.add_argument("--workers", type=int, help="local worker processes (default: one per core)")
+    dpsa.add_argument("--dask", metavar="ADDRESS", help="run on a Dask scheduler, e.g. tcp://host:8786")
+    dpsa.add_argument("--out", required=True, help="folder for summary.csv, fig3.png, fig4.png, campaign.sqlite")
+    dpsa.add_argument("--no-progress", action="store_true", help="no progress bar")
+    dpsa.set_defaults(run=_reproduce_dpsa)
+
     gen = sub.add_parser("lublin", help="write a Lublin-Feitelson synthetic workload as SWF")
     gen.add_argument("--jobs", type=int, default=10_000)
     gen.add_argument("--procs", type=int, default=128)
@@ -135,6 +149,22 @@ def _compare(args: argparse.Namespace) -> None:
     jobs = read_swf(trace)
     rows = [_run(jobs, policy, args)[0] for policy in policies]
     _print_table(rows, f"{trace}: {len(jobs)} jobs, estimates={args.estimates}")
+
+
+def _reproduce_dpsa(args: argparse.Namespace) -> None:
+    from .reproduce.dpsa import reproduce_dpsa
+
+    rows = reproduce_dpsa(args.out, traces=args.traces, scale=args.scale, estimates=args.estimates,
+                          workers=args.workers, dask=args.dask, progress=not args.no_progress)
+    print(f"{'trace':<28} {'policy':<7} {'jobs':>7} {'avg bsld':>10} {'avg wait':>10} {'util':>6} {'vs EASY':>8}")
+    for r in rows:
+        if r["status"] != "ok":
+            print(f"{r['trace']:<28} {r['policy']:<7} error: {r['error']}")
+            continue
+        change = f"{100 * r['change_vs_easy']:+.1f}%" if r["change_vs_easy"] is not None else ""
+        print(f"{r['trace']:<28} {r['policy']:<7} {r['jobs']:>7} {r['avg_bounded_slowdown']:>10.2f} "
+              f"{r['avg_wait']:>10.0f} {r['utilization']:>6.3f} {change:>8}")
+    print(f"wrote {args.out}/summary.csv, fig3.png, fig4.png")
 
 
 def _lublin(args: argparse.Namespace) -> None:

@@ -1,0 +1,1 @@
+"""One module per paper: its campaign, its tables and its figures."""

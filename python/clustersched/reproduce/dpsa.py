@@ -1,0 +1,223 @@
+"""Reproduction of the DPSA study (Grudenic & Bogunovic, §IV, Fig. 3 and Fig. 4).
+
+EASY, DPSA-p, DPSA-n and DPSA-w on every SWF trace of a folder, compared by
+average bounded slowdown (τ = 10 s) and average wait.  The paper ran eight
+Parallel Workloads Archive traces; this runs whatever the folder holds (by
+default the traces of ``shared/data/swf``).
+
+Choices the paper leaves open, made here:
+
+* **Machine size**: the trace header's ``MaxProcs`` (else ``MaxNodes``); a
+  trace with neither is reported as an error row, not guessed.
+* **Cleaning**: jobs wider than the machine, without a processor count or
+  with a non-positive runtime are dropped (:func:`drop_invalid`), and the
+  number dropped is reported per trace.
+* **Estimates**: the users' requested times (``max(requested, runtime)``), as
+  the paper's discussion of estimate accuracy implies; ``--estimates exact``
+  is available.
+* **Utilization** in Fig. 4 is the utilization EASY achieves on the trace.
+* **Scale**: ``full`` simulates whole traces; ``small`` the first
+  ``SMALL_JOBS`` jobs of each, for CI and quick checks.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import time
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..batch import simulate
+from ..campaign import Store, grid, run_campaign
+from ..metrics import batch_metrics
+from ..workload.swf import read_swf
+from ..workload.transform import drop_invalid, offered_load
+
+__all__ = ["POLICIES", "SMALL_JOBS", "default_traces", "reproduce_dpsa", "run_scenario"]
+
+POLICIES = ("easy", "dpsa-p", "dpsa-n", "dpsa-w")
+SMALL_JOBS = 3000
+CAMPAIGN = "dpsa-v1"
+COLUMNS = (
+    "trace", "policy", "jobs", "avg_bounded_slowdown", "avg_wait", "utilization", "change_vs_easy",
+    "offered_load", "procs", "dropped", "decisions", "cut_decisions", "max_decision_seconds",
+    "simulation_seconds", "status", "error",
+)
+# The paper's Fig. 3 range for DPSA-n: 0.3 % (LLNL-Atlas-2006) to 40 % (LLNL-Thunder-2007) better than EASY.
+PAPER_DPSA_N_GAIN = (0.003, 0.40)
+
+
+def default_traces() -> Path:
+    """``shared/data/swf`` beside (or above) the working directory, or ``$CLUSTERSCHED_TRACES``."""
+    env = os.environ.get("CLUSTERSCHED_TRACES")
+    candidates = [Path(env)] if env else []
+    candidates += [Path("shared/data/swf"), Path("../shared/data/swf")]
+    for path in candidates:
+        if path.is_dir():
+            return path.resolve()
+    raise FileNotFoundError("no trace folder found: pass --traces DIR (or set CLUSTERSCHED_TRACES)")
+
+
+def trace_files(folder: str | os.PathLike[str]) -> list[Path]:
+    """The SWF traces directly in ``folder`` (``*.swf``, ``*.swf.gz``), sorted by name."""
+    files = sorted(p for p in Path(folder).iterdir() if p.name.endswith((".swf", ".swf.gz")))
+    if not files:
+        raise FileNotFoundError(f"{folder} holds no .swf or .swf.gz trace")
+    return files
+
+
+@lru_cache(maxsize=2)
+def _cleaned(path: str, limit: int | None) -> tuple[Any, int, int, float]:
+    """The cleaned job table of a trace (cached per worker process), with its size and what was dropped."""
+    table = read_swf(path)
+    if limit is not None:
+        table = table.select(slice(0, limit))
+    procs = table.max_procs
+    if procs is None:
+        raise ValueError(f"{Path(path).name}: the header gives no MaxProcs or MaxNodes (machine size unknown)")
+    cleaned = drop_invalid(table, procs)
+    return cleaned, procs, len(table) - len(cleaned), offered_load(cleaned, procs)
+
+
+def run_scenario(scenario: dict[str, Any]) -> dict[str, Any]:
+    """One (trace, policy) simulation: the campaign's scenario function."""
+    table, procs, dropped, load = _cleaned(scenario["path"], scenario["limit"])
+    began = time.perf_counter()
+    result = simulate(table, scenario["policy"], procs=procs, estimates=scenario["estimates"])
+    seconds = time.perf_counter() - began
+    summary = batch_metrics(result.schedule).summary()
+    search = result.search
+    return {
+        "jobs": summary["jobs"],
+        "avg_bounded_slowdown": summary["avg_bounded_slowdown"],
+        "avg_wait": summary["avg_wait"],
+        "utilization": summary["utilization"],
+        "offered_load": load,
+        "procs": procs,
+        "dropped": dropped,
+        "decisions": search["decisions"],
+        "cut_decisions": search["cut"],
+        "max_decision_seconds": float(search["decision_seconds"].max()) if search["decisions"] else 0.0,
+        "simulation_seconds": seconds,
+    }
+
+
+def reproduce_dpsa(
+    out: str | os.PathLike[str],
+    *,
+    traces: str | os.PathLike[str] | None = None,
+    scale: str = "full",
+    estimates: str = "requested",
+    workers: int | None = None,
+    dask: Any = None,
+    progress: bool = True,
+) -> list[dict[str, Any]]:
+    """Runs the study and writes ``out/summary.csv``, ``out/fig3.png`` and ``out/fig4.png``.
+
+    Results are kept in ``out/campaign.sqlite``: running again resumes and
+    computes only the missing scenarios.  Returns the summary rows.
+    """
+    if scale not in ("small", "full"):
+        raise ValueError(f"scale == {scale!r}, must be 'small' or 'full'")
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    files = trace_files(traces if traces is not None else default_traces())
+    scenarios = grid(
+        path=[str(p.resolve()) for p in files],
+        policy=list(POLICIES),
+        limit=[SMALL_JOBS if scale == "small" else None],
+        estimates=[estimates],
+    )
+    with Store(out / "campaign.sqlite") as store:
+        rows = run_campaign(CAMPAIGN, scenarios, run_scenario, store=store, workers=workers, dask=dask,
+                            progress=progress)
+    summary = _summary(rows)
+    _write_csv(summary, out / "summary.csv")
+    plot_fig3(summary, out / "fig3.png")
+    plot_fig4(summary, out / "fig4.png")
+    return summary
+
+
+def _trace_name(path: str) -> str:
+    name = Path(path).name
+    for suffix in (".gz", ".swf"):
+        name = name.removesuffix(suffix)
+    return name.removesuffix("-cln")
+
+
+def _summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per (trace, policy) with the relative change of average bounded slowdown vs EASY."""
+    easy = {r["path"]: r.get("avg_bounded_slowdown") for r in rows if r["policy"] == "easy" and r["status"] == "ok"}
+    out = []
+    for r in rows:
+        row = {k: r.get(k) for k in COLUMNS}
+        row["trace"] = _trace_name(r["path"])
+        base = easy.get(r["path"])
+        ok = r["status"] == "ok" and base
+        row["change_vs_easy"] = (r["avg_bounded_slowdown"] - base) / base if ok else None
+        out.append(row)
+    return out
+
+
+def _write_csv(rows: list[dict[str, Any]], path: Path) -> None:
+    with open(path, "w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(COLUMNS))
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: "" if row[k] is None else row[k] for k in COLUMNS})
+
+
+def _pyplot() -> Any:
+    from ..plot import _pyplot as pyplot
+
+    return pyplot()
+
+
+def plot_fig3(rows: list[dict[str, Any]], path: Path) -> None:
+    """Fig. 3: change of average bounded slowdown of each DPSA variant vs EASY, per trace (%)."""
+    plt = _pyplot()
+    traces = sorted({r["trace"] for r in rows if r["change_vs_easy"] is not None})
+    variants = [p for p in POLICIES if p != "easy"]
+    fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(traces) + 2), 4.5), constrained_layout=True)
+    x = np.arange(len(traces))
+    for k, policy in enumerate(variants):
+        change = {r["trace"]: r["change_vs_easy"] for r in rows if r["policy"] == policy}
+        values = [100 * change.get(t) if change.get(t) is not None else np.nan for t in traces]
+        ax.bar(x + (k - 1) * 0.27, values, width=0.27, label=policy.upper().replace("-", ""))
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_xticks(x, traces, rotation=40, ha="right", fontsize=8)
+    ax.set_ylabel("change of average bounded slowdown vs EASY (%)")
+    ax.set_title("DPSA variants vs EASY (negative is better)")
+    ax.legend()
+    fig.savefig(path, dpi=130)
+    plt.close(fig)
+
+
+def plot_fig4(rows: list[dict[str, Any]], path: Path) -> None:
+    """Fig. 4: DPSA-n's gain over EASY (reduction of average bounded slowdown, %) vs utilization."""
+    plt = _pyplot()
+    easy_util = {r["trace"]: r["utilization"] for r in rows if r["policy"] == "easy" and r["status"] == "ok"}
+    points = [(easy_util[r["trace"]], -100 * r["change_vs_easy"], r["trace"]) for r in rows
+              if r["policy"] == "dpsa-n" and r["change_vs_easy"] is not None and r["trace"] in easy_util]
+    fig, ax = plt.subplots(figsize=(7, 4.5), constrained_layout=True)
+    if points:
+        u, gain, names = zip(*points)
+        ax.scatter(u, gain)
+        for ui, gi, name in points:
+            ax.annotate(name, (ui, gi), fontsize=7, xytext=(3, 3), textcoords="offset points")
+        if len(points) > 2:
+            slope, intercept = np.polyfit(u, gain, 1)
+            xs = np.linspace(min(u), max(u), 10)
+            ax.plot(xs, slope * xs + intercept, linestyle="--", color="gray",
+                    label=f"least squares: {slope:.1f} % per unit of utilization")
+            ax.legend(fontsize=8)
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_xlabel("utilization under EASY")
+    ax.set_ylabel("DPSA-n gain over EASY (%)")
+    ax.set_title("DPSA-n gain vs utilization")
+    fig.savefig(path, dpi=130)
+    plt.close(fig)
