@@ -8,6 +8,7 @@ import gzip
 import pytest
 
 from clustersched import read_swf
+from clustersched.batch import BUILTIN_POLICIES
 from clustersched.cli import main, sample_trace
 
 
@@ -15,10 +16,19 @@ def test_compare_runs_on_the_bundled_sample(capsys):
     assert main(["compare"]) == 0
     out = capsys.readouterr().out
     rows = {line.split()[0]: line.split() for line in out.splitlines()[2:]}
-    assert set(rows) == {"fcfs", "easy"}
-    assert rows["fcfs"][1] == rows["easy"][1] == "2406"
+    assert set(rows) == set(BUILTIN_POLICIES)
+    assert {row[1] for row in rows.values()} == {"2406"}
     # EASY's average bounded slowdown is well below FCFS's on this week
     assert float(rows["easy"][3]) < float(rows["fcfs"][3]) / 5
+
+
+@pytest.mark.parametrize("policy", ["conservative", "sjf", "dpsa-p", "dpsa-n", "dpsa-w"])
+def test_simulate_accepts_every_builtin_policy(tmp_path, capsys, policy):
+    out = tmp_path / "jobs.csv"
+    assert main(["simulate", str(sample_trace()), "--policy", policy, "--out", str(out)]) == 0
+    assert policy in capsys.readouterr().out
+    with open(out) as fh:
+        assert len(list(csv.DictReader(fh))) == 2406
 
 
 def test_sample_is_a_real_hpc2n_week():
