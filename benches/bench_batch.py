@@ -5,7 +5,9 @@
 (b) a loaded case where backfilling dominates: CTC-SP2 with submit times
     multiplied by 0.33 (about 3x the offered load, queues of thousands),
     Rust-backed EASY against the pure-Python reference in tests/reference
-    (target: >= 30x faster, both measured in the same run).
+    (target: >= 30x faster, both measured in the same run);
+(c) DPSA-n on the whole HPC2N trace: total time, median and worst decision
+    time (issue 3; target: within 3x of EASY's time, measured in the same run).
 
 Run for real from a release build: ``pip install . && python -m pytest benches``.
 Each bench also checks its result, so ``--benchmark-disable`` runs stay meaningful.
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
 import pytest
 
 from clustersched import batch_metrics, simulate, validate_batch
@@ -53,3 +56,28 @@ def test_loaded_ctc_easy_against_reference(benchmark, ctc):
         speedup = reference_seconds / benchmark.stats.stats.median
         benchmark.extra_info["speedup_vs_reference"] = speedup
         assert speedup >= 30, f"EASY only {speedup:.1f}x faster than the reference"
+
+
+def test_whole_hpc2n_dpsa_n_against_easy(benchmark, hpc2n):
+    result = benchmark.pedantic(simulate, args=(hpc2n, "dpsa-n"), rounds=3, iterations=1)
+    validate_batch(result.schedule, result.jobs)
+    search = result.search
+    assert search["decisions"] > 10_000 and search["cut"] == 0
+    decisions = search["decision_seconds"]
+    benchmark.extra_info.update(
+        decisions=search["decisions"],
+        median_decision_seconds=float(np.median(decisions)),
+        worst_decision_seconds=float(decisions.max()),
+    )
+    easy = min(_timed(simulate, hpc2n, "easy") for _ in range(3))
+    benchmark.extra_info["easy_seconds"] = easy
+    if not benchmark.disabled:
+        ratio = benchmark.stats.stats.min / easy
+        benchmark.extra_info["dpsa_n_over_easy"] = ratio
+        assert ratio <= 3, f"DPSA-n takes {ratio:.2f}x EASY's time"
+
+
+def _timed(func, *args):
+    began = time.perf_counter()
+    func(*args)
+    return time.perf_counter() - began

@@ -229,6 +229,14 @@ def test_bad_arguments(kwargs, match):
         simulate(t, **kwargs)
 
 
+def test_processor_runs_are_the_lowest_free_ids():
+    t = JobTable({"submit": [0, 0, 0, 1], "runtime": [5, 9, 5, 3], "procs": [2, 1, 2, 4]}, metadata={"MaxProcs": "5"})
+    s = simulate(t, "fcfs").schedule
+    # jobs 0, 1, 2 take 0-1, 2, 3-4; job 3 starts at 5 on 0-1 and 3-4 (2 still busy)
+    assert [s.processor_runs(i) for i in range(4)] == [[(0, 2)], [(2, 1)], [(3, 2)], [(0, 2), (3, 2)]]
+    assert s.processors(3).tolist() == [0, 1, 3, 4]
+
+
 def test_unsorted_input_is_simulated_in_submit_order():
     t = JobTable({"job_id": [1, 2], "submit": [5, 0], "runtime": [1, 1], "procs": [1, 1]}, metadata={"MaxProcs": "1"})
     result = simulate(t, "fcfs")
@@ -239,5 +247,6 @@ def test_unsorted_input_is_simulated_in_submit_order():
 def test_same_input_same_output():
     t = JobTable({"submit": [0, 0, 0, 1], "runtime": [3, 3, 3, 1], "procs": [1, 1, 1, 2]}, metadata={"MaxProcs": "2"})
     a, b = simulate(t, "easy"), simulate(t, "easy")
-    assert np.array_equal(a.schedule.proc_ids, b.schedule.proc_ids)
+    assert np.array_equal(a.schedule.proc_first, b.schedule.proc_first)
+    assert np.array_equal(a.schedule.proc_count, b.schedule.proc_count)
     assert a.schedule.start.tolist() == b.schedule.start.tolist()

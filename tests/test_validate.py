@@ -23,8 +23,9 @@ def schedule(**changes) -> Schedule:
         end=np.array([5.0, 8.0, 7.0]),
         procs=np.array([2, 2, 2]),
         total_procs=4,
-        proc_offsets=np.array([0, 2, 4, 6]),
-        proc_ids=np.array([0, 1, 2, 3, 0, 1]),
+        proc_offsets=np.array([0, 1, 2, 3]),  # one run of processors per job
+        proc_first=np.array([0, 2, 0]),
+        proc_count=np.array([2, 2, 2]),
     )
     cols.update(changes)
     return Schedule(**cols)
@@ -61,7 +62,7 @@ def test_over_subscription_is_rejected():
 
 def test_double_booked_processor_is_rejected():
     # job 3 runs after job 1 in time but on job 2's processors
-    bad = schedule(proc_ids=np.array([0, 1, 2, 3, 2, 3]))
+    bad = schedule(proc_first=np.array([0, 2, 2]))
     violations = batch_violations(bad, JOBS)
     assert any("processor 2 double-booked: job 2 [0.0, 8.0) and job 3 [5.0, 7.0)" in v for v in violations)
 
@@ -69,9 +70,11 @@ def test_double_booked_processor_is_rejected():
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"proc_ids": np.array([0, 1, 2, 3, 0, 9])}, "processor id 9 outside 0..3"),
-        ({"proc_ids": np.array([0, 0, 2, 3, 0, 1])}, "lists processor 0 twice"),
-        ({"proc_offsets": np.array([0, 2, 3, 6])}, "1 processor ids for width 2"),
+        ({"proc_first": np.array([0, 2, 3])}, "processors 3..4 outside 0..3"),
+        ({"proc_offsets": np.array([0, 2, 3, 4]), "proc_first": np.array([0, 0, 2, 0]),
+          "proc_count": np.array([1, 1, 2, 2])}, "lists processor 0 twice"),
+        ({"proc_count": np.array([2, 1, 2])}, "1 processors assigned for width 2"),
+        ({"proc_offsets": np.array([0, 1, 2])}, "processor runs malformed"),
     ],
 )
 def test_malformed_processor_lists_are_rejected(changes, message):
@@ -83,10 +86,21 @@ def test_back_to_back_and_zero_length_jobs_are_fine():
     jobs = JobTable({"submit": [0, 0, 0], "runtime": [5, 0, 3], "procs": [4, 4, 4]}, metadata={"MaxProcs": "4"})
     ok = Schedule(
         job_id=jobs.job_id, submit=jobs.submit, start=np.array([0.0, 5.0, 5.0]), end=np.array([5.0, 5.0, 8.0]),
-        procs=np.array([4, 4, 4]), total_procs=4, proc_offsets=np.array([0, 4, 8, 12]),
-        proc_ids=np.tile(np.arange(4), 3),
+        procs=np.array([4, 4, 4]), total_procs=4, proc_offsets=np.array([0, 1, 3, 4]),
+        proc_first=np.array([0, 0, 2, 0]), proc_count=np.array([4, 2, 2, 4]),
     )
     assert batch_violations(ok, jobs) == []
+
+
+def test_double_booking_between_split_runs_is_caught():
+    # job 3 holds processors 1 and 3 (two runs); job 2 holds 2..3 at the same time
+    jobs = JobTable({"submit": [0, 0, 0], "runtime": [5, 5, 5], "procs": [1, 2, 2]}, metadata={"MaxProcs": "4"})
+    bad = Schedule(
+        job_id=jobs.job_id, submit=jobs.submit, start=np.zeros(3), end=np.full(3, 5.0), procs=jobs.procs,
+        total_procs=4, proc_offsets=np.array([0, 1, 2, 4]), proc_first=np.array([0, 2, 1, 3]),
+        proc_count=np.array([1, 2, 1, 1]),
+    )
+    assert any("processor 3 double-booked: job 2" in v for v in batch_violations(bad, jobs))
 
 
 def test_a_corrupted_simulator_schedule_is_caught(hpc2n_head):
@@ -97,6 +111,6 @@ def test_a_corrupted_simulator_schedule_is_caught(hpc2n_head):
     start[waited] = result.jobs.submit[waited] - 1
     s = result.schedule
     tampered = Schedule(s.job_id, s.submit, start, start + result.jobs.runtime, s.procs, s.total_procs,
-                        s.proc_offsets, s.proc_ids)
+                        s.proc_offsets, s.proc_first, s.proc_count)
     with pytest.raises(InvalidScheduleError, match="before its submit time"):
         validate_batch(tampered, result.jobs)

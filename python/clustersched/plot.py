@@ -84,8 +84,4 @@ def _runs(schedule: Schedule, row: int) -> list[tuple[int, int]]:
     """(first processor, count) for each run of consecutive processor ids of a job."""
     if schedule.proc_offsets is None:
         raise ValueError("gantt needs processor ids; this schedule has none")
-    ids = np.sort(schedule.processors(row))
-    if ids.size == 0:
-        return []
-    breaks = np.flatnonzero(np.diff(ids) != 1) + 1
-    return [(int(chunk[0]), len(chunk)) for chunk in np.split(ids, breaks)]
+    return schedule.processor_runs(row)

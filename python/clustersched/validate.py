@@ -8,6 +8,8 @@ it produces.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+
 import numpy as np
 
 from .errors import InvalidScheduleError
@@ -37,8 +39,9 @@ def batch_violations(schedule: Schedule, jobs: JobTable) -> list[str]:
     * it runs exactly its runtime: ``end == start + runtime``;
     * it uses exactly its width (field 5, else field 8) in processors;
     * at no time are more than ``total_procs`` processors busy;
-    * when processor ids are given: the job has ``procs`` distinct ids in
-      ``0..total_procs-1`` and no processor runs two jobs at once.
+    * when processors are given: the job's runs of processor ids hold
+      ``procs`` distinct ids in ``0..total_procs-1``, and no processor runs
+      two jobs at once.
 
     Intervals are half-open ``[start, end)``: a job may start on a processor at
     the instant another ends there, and zero-length jobs occupy nothing.
@@ -68,7 +71,7 @@ def batch_violations(schedule: Schedule, jobs: JobTable) -> list[str]:
     if busy[0] > P:
         out.append(f"{busy[0]} processors busy at time {busy[1]}, the machine has {P}")
 
-    if schedule.proc_offsets is not None and schedule.proc_ids is not None:
+    if schedule.proc_offsets is not None:
         out.extend(_processor_violations(schedule, start, end, width, ids, P))
     return out
 
@@ -91,32 +94,61 @@ def _processor_violations(
 ) -> list[str]:
     out: list[str] = []
     offsets = np.asarray(schedule.proc_offsets, dtype=np.int64)
-    procs = np.asarray(schedule.proc_ids, dtype=np.int64)
-    counts = np.diff(offsets)
-    if len(counts) != len(width) or offsets[0] != 0 or offsets[-1] != len(procs):
-        return [f"processor offsets malformed: {len(offsets)} offsets for {len(width)} jobs, {len(procs)} ids"]
-    for i in np.flatnonzero(counts != width)[:20]:
-        out.append(f"job {ids[i]} (row {i}): {counts[i]} processor ids for width {width[i]}")
-    for k in np.flatnonzero((procs < 0) | (procs >= P))[:20]:
-        out.append(f"processor id {procs[k]} outside 0..{P - 1}")
+    first = np.asarray(schedule.proc_first, dtype=np.int64)
+    count = np.asarray(schedule.proc_count, dtype=np.int64)
+    if len(offsets) != len(width) + 1 or offsets[0] != 0 or offsets[-1] != len(first) or len(first) != len(count):
+        return [f"processor runs malformed: {len(offsets)} offsets for {len(width)} jobs, "
+                f"{len(first)} run starts, {len(count)} run lengths"]
+    row = np.repeat(np.arange(len(width)), np.diff(offsets))
+    total = np.bincount(row, weights=count, minlength=len(width)).astype(np.int64)
+    for i in np.flatnonzero(total != width)[:20]:
+        out.append(f"job {ids[i]} (row {i}): {total[i]} processors assigned for width {width[i]}")
+    for k in np.flatnonzero((count < 1) | (first < 0) | (first + count > P))[:20]:
+        out.append(f"job {ids[row[k]]}: processors {first[k]}..{first[k] + count[k] - 1} outside 0..{P - 1}")
     if out:
         return out
-    row = np.repeat(np.arange(len(width)), counts)
-    dup = np.lexsort((procs, row))
-    same = (row[dup][1:] == row[dup][:-1]) & (procs[dup][1:] == procs[dup][:-1])
-    for k in np.flatnonzero(same)[:20]:
-        i = row[dup][k]
-        out.append(f"job {ids[i]} (row {i}) lists processor {procs[dup][k]} twice")
-    # Per processor, sorted by start: each job must end before the next starts.
-    run = (end > start)[row]
-    row, procs = row[run], procs[run]
-    order = np.lexsort((start[row], procs))
-    r, p = row[order], procs[order]
-    clash = (p[1:] == p[:-1]) & (end[r[:-1]] > start[r[1:]])
-    for k in np.flatnonzero(clash)[:20]:
-        a, b = r[k], r[k + 1]
-        out.append(
-            f"processor {p[k]} double-booked: job {ids[a]} [{start[a]}, {end[a]}) "
-            f"and job {ids[b]} [{start[b]}, {end[b]})"
-        )
+    order = np.lexsort((first, row))
+    r, f, c = row[order], first[order], count[order]
+    for k in np.flatnonzero((r[1:] == r[:-1]) & (f[1:] < f[:-1] + c[:-1]))[:20]:
+        out.append(f"job {ids[r[k]]} (row {r[k]}) lists processor {f[k + 1]} twice")
+    return out + _double_bookings(row, first, first + count, start, end, ids)
+
+
+def _double_bookings(
+    row: np.ndarray, lo: np.ndarray, hi: np.ndarray, start: np.ndarray, end: np.ndarray, ids: np.ndarray
+) -> list[str]:
+    """Runs of processors ``[lo, hi)`` held by job ``row`` over ``[start, end)``
+    that overlap another job's, found by a sweep over time (releases first at
+    equal times) keeping the busy runs sorted by first processor."""
+    out: list[str] = []
+    keep = end[row] > start[row]
+    row, lo, hi = row[keep], lo[keep], hi[keep]
+    times = np.concatenate([end[row], start[row]])
+    is_start = np.concatenate([np.zeros(len(row), bool), np.ones(len(row), bool)])
+    run = np.concatenate([np.arange(len(row)), np.arange(len(row))])
+    busy_lo: list[int] = []  # first processor of each busy run, sorted
+    busy_run: list[int] = []
+    for k in np.lexsort((is_start, times)).tolist():
+        i = int(run[k])
+        a = int(lo[i])
+        if not is_start[k]:
+            j = bisect_left(busy_lo, a)
+            if j < len(busy_lo) and busy_run[j] == i:
+                del busy_lo[j], busy_run[j]
+            continue
+        j = bisect_right(busy_lo, a)
+        for other in (busy_run[j - 1] if j > 0 else None, busy_run[j] if j < len(busy_run) else None):
+            if other is not None and lo[other] < hi[i] and lo[i] < hi[other]:
+                x, y = int(row[other]), int(row[i])
+                out.append(
+                    f"processor {max(a, int(lo[other]))} double-booked: job {ids[x]} [{start[x]}, {end[x]}) "
+                    f"and job {ids[y]} [{start[y]}, {end[y]})"
+                )
+                break
+        else:
+            busy_lo.insert(j, a)
+            busy_run.insert(j, i)
+            continue
+        if len(out) >= 20:
+            break
     return out

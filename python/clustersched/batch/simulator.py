@@ -38,7 +38,8 @@ Semantics (the choices peers differ on, named and documented):
 * **Invalid jobs** (unknown runtime, no processor count) raise; clean a trace
   first with :func:`clustersched.workload.transform.drop_invalid`, which
   reports what it drops.
-* **Processors** are numbered ``0..P-1``; a job takes the lowest-numbered free ones.
+* **Processors** are numbered ``0..P-1``; a job takes the lowest-numbered free
+  ones, recorded as runs of consecutive ids.
 """
 
 from __future__ import annotations
@@ -165,14 +166,14 @@ def simulate(
         total,
         QUEUE_ORDER[policy] if isinstance(policy, str) else policy.order,
     )
-    state = BatchState(sim, table, estimate)
+    budget = None if node_budget is None else int(node_budget)
     with _progress_bar(progress, len(table)) as bar:
         if isinstance(policy, str):
             name = policy
-            _run_builtin(sim, lambda n: sim.run(policy, n, node_budget, time_limit), bar)
+            _run_builtin(sim, lambda n: sim.run(policy, n, budget, time_limit), bar)
         else:
             name = policy.name
-            _drive(sim, policy, state, bar)
+            _drive(sim, policy, BatchState(sim, table, estimate), bar)
     if not sim.finished:
         waiting = sim.queue()
         raise InfeasibleError(
@@ -180,7 +181,7 @@ def simulate(
             f"with no event left (first: job id {table.job_id[waiting[0]]})"
         )
     starts = sim.starts()
-    offsets, ids = sim.assignment()
+    offsets, first, count = sim.assignment()
     schedule = Schedule(
         job_id=table.job_id,
         submit=table.submit,
@@ -189,7 +190,8 @@ def simulate(
         procs=table.width(),
         total_procs=total,
         proc_offsets=offsets,
-        proc_ids=ids,
+        proc_first=first,
+        proc_count=count,
         policy=name,
         options={"estimates": estimates, "oversized": oversized},
     )

@@ -220,12 +220,17 @@ impl BatchSim {
         self.inner.starts().to_vec().into_pyarray(py)
     }
 
-    /// Processor ids as CSR (offsets of length n+1, ids).
-    fn assignment<'py>(&self, py: Python<'py>) -> (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>) {
-        let (offsets, ids) = self.inner.assignment();
+    /// Processor runs as CSR: (offsets of length n+1, first ids, counts).
+    #[allow(clippy::type_complexity)]
+    fn assignment<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>) {
+        let (offsets, first, count) = self.inner.assignment();
         (
             offsets.into_iter().map(|o| o as i64).collect::<Vec<_>>().into_pyarray(py),
-            ids.into_iter().map(i64::from).collect::<Vec<_>>().into_pyarray(py),
+            first.into_iter().map(i64::from).collect::<Vec<_>>().into_pyarray(py),
+            count.into_iter().map(i64::from).collect::<Vec<_>>().into_pyarray(py),
         )
     }
 }

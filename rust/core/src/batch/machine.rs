@@ -1,4 +1,4 @@
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use crate::time::Time;
 
@@ -7,6 +7,9 @@ use crate::time::Time;
 ///
 /// Processors are numbered `0..total`; a starting job takes the lowest-numbered
 /// free ones (a documented, deterministic rule that makes Gantt charts tidy).
+/// Free processors are kept as maximal runs of consecutive ids, and a job's
+/// processors as the runs it took, so a job of thousands of processors costs
+/// a few runs, not thousands of ids.
 /// The profile is the set of running jobs keyed by `(estimated end, job)`:
 /// walking it in order gives the number of processors that will be free at any
 /// future time if every job runs to its estimate, which is what backfilling
@@ -14,14 +17,17 @@ use crate::time::Time;
 #[derive(Debug, Clone)]
 pub struct Machine {
     total: u32,
-    free_ids: BTreeSet<u32>,
+    /// Free runs: first id -> length, disjoint and never adjacent.
+    free_runs: BTreeMap<u32, u32>,
+    free: u32,
     running: BTreeMap<(Time, u32), u32>,
 }
 
 impl Machine {
     /// An idle machine of `total` processors.
     pub fn new(total: u32) -> Self {
-        Machine { total, free_ids: (0..total).collect(), running: BTreeMap::new() }
+        let free_runs = if total > 0 { BTreeMap::from([(0, total)]) } else { BTreeMap::new() };
+        Machine { total, free_runs, free: total, running: BTreeMap::new() }
     }
 
     /// Number of processors.
@@ -31,7 +37,7 @@ impl Machine {
 
     /// Processors free now.
     pub fn free(&self) -> u32 {
-        self.free_ids.len() as u32
+        self.free
     }
 
     /// Running jobs as `(estimated end, job, width)`, earliest estimated end first.
@@ -39,22 +45,42 @@ impl Machine {
         self.running.iter().map(|(&(end, job), &w)| (end, job, w))
     }
 
-    /// Gives `width` free processors to `job` (appending their ids to `ids`).
-    /// The caller guarantees `width <= self.free()`.
-    pub(crate) fn allocate(&mut self, job: u32, width: u32, estimated_end: Time, ids: &mut Vec<u32>) {
-        debug_assert!(width <= self.free());
-        for _ in 0..width {
-            if let Some(p) = self.free_ids.pop_first() {
-                ids.push(p);
+    /// Gives the `width` lowest-numbered free processors to `job`, appending
+    /// them to `runs` as `(first id, count)`. The caller guarantees
+    /// `width <= self.free()`.
+    pub(crate) fn allocate(&mut self, job: u32, width: u32, estimated_end: Time, runs: &mut Vec<(u32, u32)>) {
+        debug_assert!(width <= self.free);
+        let mut need = width;
+        while need > 0 {
+            let Some((first, len)) = self.free_runs.pop_first() else { break };
+            let take = len.min(need);
+            runs.push((first, take));
+            if take < len {
+                self.free_runs.insert(first + take, len - take);
             }
+            need -= take;
         }
+        self.free -= width;
         self.running.insert((estimated_end, job), width);
     }
 
-    /// Returns `job`'s processors `ids` to the free pool.
-    pub(crate) fn release(&mut self, job: u32, estimated_end: Time, ids: &[u32]) {
+    /// Returns `job`'s processor `runs` to the free pool, merging adjacent runs.
+    pub(crate) fn release(&mut self, job: u32, estimated_end: Time, runs: &[(u32, u32)]) {
         self.running.remove(&(estimated_end, job));
-        self.free_ids.extend(ids.iter().copied());
+        for &(first, len) in runs {
+            let (mut start, mut end) = (first, first + len);
+            if let Some((&before, &before_len)) = self.free_runs.range(..first).next_back() {
+                if before + before_len == first {
+                    self.free_runs.remove(&before);
+                    start = before;
+                }
+            }
+            if let Some(after_len) = self.free_runs.remove(&end) {
+                end += after_len;
+            }
+            self.free_runs.insert(start, end - start);
+            self.free += len;
+        }
     }
 
     /// EASY's shadow time for a job of `need` processors: the earliest time at
@@ -91,26 +117,45 @@ mod tests {
     #[test]
     fn shadow_counts_every_job_ending_at_the_shadow_time() {
         let mut m = Machine::new(10);
-        let mut ids = Vec::new();
-        m.allocate(0, 4, Time(5.0), &mut ids);
-        m.allocate(1, 3, Time(5.0), &mut ids);
-        m.allocate(2, 2, Time(9.0), &mut ids);
+        let mut runs = Vec::new();
+        m.allocate(0, 4, Time(5.0), &mut runs);
+        m.allocate(1, 3, Time(5.0), &mut runs);
+        m.allocate(2, 2, Time(9.0), &mut runs);
         assert_eq!(m.free(), 1);
         // needs 4: 1 free + 4 (job 0) suffices at t=5, job 1 also frees 3 then.
         assert_eq!(m.shadow(Time(0.0), 4), Some((Time(5.0), 4)));
         assert_eq!(m.shadow(Time(0.0), 10), Some((Time(9.0), 0)));
         assert_eq!(m.shadow(Time(0.0), 1), Some((Time(0.0), 0)));
         assert_eq!(m.shadow(Time(0.0), 11), None);
-        assert_eq!(ids, (0..9).collect::<Vec<u32>>());
+        assert_eq!(runs, vec![(0, 4), (4, 3), (7, 2)]);
     }
 
     #[test]
     fn release_returns_the_processors() {
         let mut m = Machine::new(4);
-        let mut ids = Vec::new();
-        m.allocate(7, 3, Time(2.0), &mut ids);
-        m.release(7, Time(2.0), &ids);
+        let mut runs = Vec::new();
+        m.allocate(7, 3, Time(2.0), &mut runs);
+        m.release(7, Time(2.0), &runs);
         assert_eq!(m.free(), 4);
         assert_eq!(m.running().count(), 0);
+        assert_eq!(m.free_runs, BTreeMap::from([(0, 4)]));
+    }
+
+    #[test]
+    fn fragmented_allocations_take_the_lowest_ids_and_merge_back() {
+        let mut m = Machine::new(10);
+        let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
+        m.allocate(0, 3, Time(1.0), &mut a); // 0..3
+        m.allocate(1, 2, Time(9.0), &mut b); // 3..5
+        m.allocate(2, 3, Time(1.0), &mut c); // 5..8
+        m.release(0, Time(1.0), &a);
+        m.release(2, Time(1.0), &c);
+        let mut d = Vec::new();
+        m.allocate(3, 6, Time(4.0), &mut d); // 0..3, then 5..8
+        assert_eq!(d, vec![(0, 3), (5, 3)]);
+        assert_eq!(m.free(), 2);
+        m.release(1, Time(9.0), &b);
+        m.release(3, Time(4.0), &d);
+        assert_eq!(m.free_runs, BTreeMap::from([(0, 10)]));
     }
 }

@@ -104,9 +104,12 @@ pub struct BatchSim {
     changed_since_pass: bool,
     start: Vec<f64>,
     estimated_end: Vec<Time>,
-    /// Offset of each started job's processor ids in `assigned` (`usize::MAX` if not started).
+    /// Where each started job's processor runs begin in `assigned` (`usize::MAX` if not started).
     offset: Vec<usize>,
-    assigned: Vec<u32>,
+    /// Number of processor runs of each job.
+    runs: Vec<u32>,
+    /// Processor runs `(first id, count)` of the started jobs, in start order.
+    assigned: Vec<(u32, u32)>,
     /// Current reservation of each waiting job (conservative backfilling).
     planned: Vec<f64>,
     /// First reservation each job was given (NaN if none): a job never starts later.
@@ -145,7 +148,8 @@ impl BatchSim {
             start: vec![f64::NAN; n],
             estimated_end: vec![Time(f64::NAN); n],
             offset: vec![usize::MAX; n],
-            assigned: Vec::with_capacity(jobs.width.iter().map(|&w| w as usize).sum()),
+            runs: vec![0; n],
+            assigned: Vec::with_capacity(n),
             planned: vec![f64::NAN; n],
             first_reservation: vec![f64::NAN; n],
             stats: SearchStats::default(),
@@ -204,8 +208,8 @@ impl BatchSim {
             }
             self.completions.pop();
             let j = job as usize;
-            let ids = &self.assigned[self.offset[j]..self.offset[j] + self.jobs.width[j] as usize];
-            self.machine.release(job, self.estimated_end[j], ids);
+            let runs = &self.assigned[self.offset[j]..self.offset[j] + self.runs[j] as usize];
+            self.machine.release(job, self.estimated_end[j], runs);
             self.changed_since_pass = true;
         }
         while self.next_arrival < self.jobs.len() && self.jobs.submit[self.next_arrival] == t.0 {
@@ -251,6 +255,7 @@ impl BatchSim {
         self.estimated_end[j] = Time(now + self.jobs.estimate[j]);
         self.offset[j] = self.assigned.len();
         self.machine.allocate(job, self.jobs.width[j], self.estimated_end[j], &mut self.assigned);
+        self.runs[j] = (self.assigned.len() - self.offset[j]) as u32;
         self.completions.push(Reverse((Time(now + self.jobs.runtime[j]), job)));
     }
 
@@ -352,20 +357,23 @@ impl BatchSim {
         &self.start
     }
 
-    /// Processor ids of every job in compressed-sparse-row form: job `j` ran on
-    /// `ids[offsets[j]..offsets[j + 1]]` (an empty range if it never started).
-    pub fn assignment(&self) -> (Vec<u64>, Vec<u32>) {
+    /// Processors of every job as runs of consecutive ids, in compressed
+    /// sparse row form: job `j` ran on the runs `offsets[j]..offsets[j + 1]`
+    /// (none if it never started), run `k` being ids `first[k]..first[k] + count[k]`.
+    pub fn assignment(&self) -> (Vec<u64>, Vec<u32>, Vec<u32>) {
         let n = self.jobs.len();
         let mut offsets = Vec::with_capacity(n + 1);
-        let mut ids = Vec::with_capacity(self.assigned.len());
+        let (mut first, mut count) = (Vec::with_capacity(self.assigned.len()), Vec::with_capacity(self.assigned.len()));
         offsets.push(0u64);
         for j in 0..n {
             if self.offset[j] != usize::MAX {
-                let o = self.offset[j];
-                ids.extend_from_slice(&self.assigned[o..o + self.jobs.width[j] as usize]);
+                for &(f, c) in &self.assigned[self.offset[j]..self.offset[j] + self.runs[j] as usize] {
+                    first.push(f);
+                    count.push(c);
+                }
             }
-            offsets.push(ids.len() as u64);
+            offsets.push(first.len() as u64);
         }
-        (offsets, ids)
+        (offsets, first, count)
     }
 }
