@@ -102,7 +102,15 @@ pub fn select(candidates: &[Candidate], reserved: u32, unreserved: u32, config: 
 }
 
 fn search(items: &[Candidate], reserved: u32, unreserved: u32, budget: u64, deadline: Option<Instant>) -> Selection {
-    let sums = SuffixSums::new(items, reserved + unreserved);
+    let capacity = reserved + unreserved;
+    let long_total: u64 = items.iter().filter(|c| !c.short).map(|c| u64::from(c.width)).sum();
+    let total: u64 = items.iter().map(|c| u64::from(c.width)).sum();
+    if long_total <= u64::from(unreserved) && total <= u64::from(capacity) {
+        // Everything fits: the whole set is the best and comes first in Fig. 2's order.
+        let chosen = (0..items.len()).collect();
+        return Selection { chosen, utilization: total as u32, nodes: items.len() as u64 + 1, cut: false };
+    }
+    let sums = SuffixSums::new(items, capacity);
     let optimum = sums.reach(0, reserved, unreserved);
     let mut best = Selection { chosen: Vec::new(), utilization: 0, nodes: 1, cut: false };
     let (mut r, mut u) = (reserved, unreserved);
@@ -120,7 +128,8 @@ fn search(items: &[Candidate], reserved: u32, unreserved: u32, budget: u64, dead
         }
         let from_reserved = if item.short { item.width.min(r) } else { 0 };
         let (r2, u2) = (r - from_reserved, u - (item.width - from_reserved));
-        if best.utilization + item.width + sums.reach(k + 1, r2, u2) == optimum {
+        let rest = optimum - best.utilization;
+        if item.width <= rest && sums.makes(k + 1, rest - item.width, u2) {
             best.nodes += 1;
             best.utilization += item.width;
             best.chosen.push(k);
@@ -131,11 +140,15 @@ fn search(items: &[Candidate], reserved: u32, unreserved: u32, budget: u64, dead
 }
 
 /// For every suffix `k..` of the candidates, the subset sums its short jobs
-/// and its long jobs can make (up to the capacity), as bitsets.
+/// and its long jobs can make (up to the capacity), as bitsets; the short
+/// ones also mirrored (bit `capacity - s` for sum `s`), so that "can the
+/// suffix make exactly `t`" is one pass of word operations.
 struct SuffixSums {
     words: usize,
+    capacity: usize,
     short: Vec<u64>,
     long: Vec<u64>,
+    mirrored_short: Vec<u64>,
 }
 
 impl SuffixSums {
@@ -144,16 +157,22 @@ impl SuffixSums {
         let n = items.len();
         let mut short = vec![0u64; (n + 1) * words];
         let mut long = vec![0u64; (n + 1) * words];
+        let mut mirrored_short = vec![0u64; (n + 1) * words];
         short[n * words] = 1; // the empty subset: sum 0
         long[n * words] = 1;
+        mirrored_short[n * words + capacity as usize / 64] = 1 << (capacity % 64);
         for k in (0..n).rev() {
             let (w, is_short) = (items[k].width as usize, items[k].short);
-            for (sets, grows) in [(&mut short, is_short), (&mut long, !is_short)] {
+            for (sets, grows, up) in
+                [(&mut short, is_short, true), (&mut long, !is_short, true), (&mut mirrored_short, is_short, false)]
+            {
                 let (head, tail) = sets.split_at_mut((k + 1) * words);
                 let (next, this) = (&tail[..words], &mut head[k * words..]);
                 this.copy_from_slice(next);
-                if grows {
+                if grows && up {
                     or_shifted(this, next, w);
+                } else if grows {
+                    or_shifted_down(this, next, w);
                 }
             }
         }
@@ -164,7 +183,29 @@ impl SuffixSums {
             short[k * words + words - 1] &= mask;
             long[k * words + words - 1] &= mask;
         }
-        SuffixSums { words, short, long }
+        SuffixSums { words, capacity: capacity as usize, short, long, mirrored_short }
+    }
+
+    /// Whether candidates `k..` can use exactly `t` processors with long
+    /// jobs on at most `u` of them: some long sum `L <= min(u, t)` whose
+    /// complement `t - L` is a short sum, i.e. bit `L` of the long sums and
+    /// bit `capacity - t + L` of the mirrored short sums are both set.
+    fn makes(&self, k: usize, t: u32, u: u32) -> bool {
+        let (t, u) = (t as usize, u as usize);
+        if t > self.capacity {
+            return false;
+        }
+        let long = &self.long[k * self.words..(k + 1) * self.words];
+        let mirrored = &self.mirrored_short[k * self.words..(k + 1) * self.words];
+        let limit = u.min(t);
+        let shift = self.capacity - t;
+        (0..=limit / 64).any(|i| {
+            let mut both = long[i] & bits_from(mirrored, i * 64 + shift);
+            if i == limit / 64 && limit % 64 < 63 {
+                both &= (1u64 << (limit % 64 + 1)) - 1;
+            }
+            both != 0
+        })
     }
 
     /// Most processors candidates `k..` can still use with `r` reserved and
@@ -197,6 +238,21 @@ fn or_shifted(this: &mut [u64], next: &[u64], shift: usize) {
         }
         this[i] |= v;
     }
+}
+
+/// `this |= next >> shift` on little-endian bitsets of equal length.
+fn or_shifted_down(this: &mut [u64], next: &[u64], shift: usize) {
+    for (i, word) in this.iter_mut().enumerate() {
+        *word |= bits_from(next, i * 64 + shift);
+    }
+}
+
+/// The 64 bits of `bits` starting at bit `from` (zeros past the end).
+fn bits_from(bits: &[u64], from: usize) -> u64 {
+    let (i, b) = (from / 64, from % 64);
+    let low = bits.get(i).map_or(0, |w| w >> b);
+    let high = if b == 0 { 0 } else { bits.get(i + 1).map_or(0, |w| w << (64 - b)) };
+    low | high
 }
 
 fn set_bits_up_to(bits: &[u64], limit: usize) -> impl Iterator<Item = usize> + '_ {
@@ -284,5 +340,9 @@ mod tests {
         assert_eq!(highest_set_bit_up_to(&this, 127), Some(65));
         assert_eq!(highest_set_bit_up_to(&this, 62), Some(0));
         assert_eq!(set_bits_up_to(&this, 64).collect::<Vec<_>>(), vec![0, 63, 64]);
+        assert_eq!(bits_from(&this, 63), 0b111);
+        let mut down = vec![0u64; 3];
+        or_shifted_down(&mut down, &this, 63);
+        assert_eq!(set_bits_up_to(&down, 200).collect::<Vec<_>>(), vec![0, 1, 2, 65, 66]);
     }
 }

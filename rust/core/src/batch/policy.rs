@@ -147,17 +147,13 @@ fn dpsa_fill(sim: &mut BatchSim, config: &DpsaConfig) {
         return;
     }
     let began = Instant::now();
-    let mut jobs = Vec::new();
-    let mut candidates = Vec::new();
-    let mut from = head.rank as usize + 1;
-    while let Some(w) = sim.queue().first_from(from, |w, _| w <= free) {
-        jobs.push(w.job);
-        candidates.push(Candidate { width: w.width, short: now + w.estimate <= shadow });
-        from = w.rank as usize + 1;
-    }
-    if candidates.is_empty() {
+    let eligible = sim.queue().collect_from(head.rank as usize + 1, |w, _| w <= free);
+    if eligible.is_empty() {
         return;
     }
+    let jobs: Vec<u32> = eligible.iter().map(|w| w.job).collect();
+    let candidates: Vec<Candidate> =
+        eligible.iter().map(|w| Candidate { width: w.width, short: now + w.estimate <= shadow }).collect();
     let unreserved = free.min(extra);
     let chosen = dpsa::select(&candidates, free - unreserved, unreserved, config);
     for &i in &chosen.chosen {
