@@ -73,8 +73,8 @@ def simulate_reference(submit, runtime, estimate, width, procs, policy):
         shadow = next(s for s in ends if free_at(s) >= width[head])
         extra = free_at(shadow) - width[head]
         if policy == "easy":
+            free = free_now()
             for job in list(queue[1:]):
-                free = free_now()
                 if free == 0:
                     break
                 if width[job] > free:
@@ -84,6 +84,7 @@ def simulate_reference(submit, runtime, estimate, width, procs, policy):
                     if not ends_in_time:
                         extra -= width[job]
                     launch(job)
+                    free -= width[job]
         elif policy in ("dpsa-p", "dpsa-n", "dpsa-w"):
             free = free_now()
             eligible = [j for j in queue[1:] if width[j] <= free]
