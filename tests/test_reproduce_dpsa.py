@@ -3,21 +3,25 @@
 from __future__ import annotations
 
 import csv
+from pathlib import Path
 
 import pytest
 
 from clustersched.cli import main
 from clustersched.reproduce import dpsa
-from conftest import swf_path
+
+SWF_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "swf"
 
 TRACES = ["SDSC-Par-1996-3.1-cln.swf.gz", "LANL-CM5-1994-4.1-cln.swf.gz"]
 
 
 @pytest.fixture(scope="module")
 def traces(tmp_path_factory):
+    if not all((SWF_DIR / name).exists() for name in TRACES):
+        pytest.skip(f"the traces {TRACES} are not in {SWF_DIR}")
     folder = tmp_path_factory.mktemp("traces")
     for name in TRACES:
-        (folder / name).symlink_to(swf_path(name))
+        (folder / name).symlink_to(SWF_DIR / name)
     return folder
 
 
