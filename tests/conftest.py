@@ -10,6 +10,12 @@ import pytest
 SWF_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "swf"
 
 
+@pytest.fixture(autouse=True)
+def validate_every_schedule(monkeypatch):
+    """Every batch schedule a test makes goes through clustersched.validate (see simulate())."""
+    monkeypatch.setenv("CLUSTERSCHED_VALIDATE", "1")
+
+
 def swf_path(name: str) -> Path:
     """Path of a trace in shared/data/swf; skips the test when ../shared is absent."""
     path = SWF_DIR / name

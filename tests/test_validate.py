@@ -114,3 +114,15 @@ def test_a_corrupted_simulator_schedule_is_caught(hpc2n_head):
                         s.proc_offsets, s.proc_first, s.proc_count)
     with pytest.raises(InvalidScheduleError, match="before its submit time"):
         validate_batch(tampered, result.jobs)
+
+
+def test_simulate_validates_when_asked(monkeypatch):
+    # The test suite turns validation on for every simulate() call (conftest.py).
+    import clustersched.batch.simulator as simulator
+
+    jobs = JobTable({"submit": [0, 0], "runtime": [5, 5], "procs": [2, 2]}, metadata={"MaxProcs": "4"})
+    assert simulate(jobs, "easy").schedule.start.tolist() == [0.0, 0.0]
+    monkeypatch.setattr(simulator, "validate_batch", lambda s, j: (_ for _ in ()).throw(InvalidScheduleError(["x"])))
+    with pytest.raises(InvalidScheduleError):
+        simulate(jobs, "easy")
+    simulate(jobs, "easy", validate=False)  # explicit off wins

@@ -44,6 +44,7 @@ Semantics (the choices peers differ on, named and documented):
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
@@ -52,6 +53,7 @@ import numpy as np
 from .. import _core
 from ..errors import InfeasibleError, InvalidWorkloadError
 from ..schedule import Schedule
+from ..validate import validate_batch
 from ..workload.jobs import Dropped, JobTable
 from .policies import BUILTIN_POLICIES, QUEUE_ORDER, BatchState, Policy
 
@@ -113,6 +115,7 @@ def simulate(
     node_budget: int | None = None,
     time_limit: float | None = None,
     progress: bool = False,
+    validate: bool | None = None,
 ) -> SimulationResult:
     """Simulates ``policy`` on ``jobs`` and returns the schedule.
 
@@ -135,6 +138,11 @@ def simulate(
         DPSA's search bounds per decision (module docstring).
     progress : bool
         Show a tqdm progress bar.
+    validate : bool, optional
+        Check the schedule with :func:`clustersched.validate.validate_batch`
+        before returning it (raises on any violation).  Default: on when the
+        environment variable ``CLUSTERSCHED_VALIDATE`` is ``1`` (the test suite
+        sets it, so every schedule a test makes is checked), off otherwise.
 
     Examples
     --------
@@ -195,6 +203,8 @@ def simulate(
         policy=name,
         options={"estimates": estimates, "oversized": oversized},
     )
+    if validate if validate is not None else os.environ.get("CLUSTERSCHED_VALIDATE") == "1":
+        validate_batch(schedule, table)
     return SimulationResult(
         schedule=schedule,
         jobs=table,
