@@ -51,3 +51,75 @@ def dpsa_select(
     variant: str,
     node_budget: int | None = None,
 ) -> tuple[npt.NDArray[np.int64], int, int, bool]: ...
+
+from typing import final as _final
+
+_Columns = tuple[
+    npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.int64]
+]
+
+@_final
+class PtgSet:
+    def __new__(
+        cls,
+        ptg_offsets: npt.NDArray[np.int64],
+        work: npt.NDArray[np.float64],
+        alpha: npt.NDArray[np.float64],
+        succ_offsets: npt.NDArray[np.int64],
+        succ: npt.NDArray[np.int64],
+    ) -> PtgSet: ...
+    def __len__(self) -> int: ...
+    @property
+    def num_tasks(self) -> int: ...
+    def hcpa_allocation(
+        self,
+        i: int,
+        procs: int,
+        speed: float,
+        max_task_procs: int | None = None,
+        max_level_procs: int | None = None,
+    ) -> npt.NDArray[np.int64]: ...
+    def hcpa_budgets(
+        self, budgets: npt.NDArray[np.int64], speed: float, per_level: bool
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]: ...
+    def widths(self) -> npt.NDArray[np.int64]: ...
+    def bottom_levels(self, i: int, alloc: npt.NDArray[np.int64], speed: float) -> npt.NDArray[np.float64]: ...
+    def hcpa_standalone(
+        self, procs: int, speed: float
+    ) -> tuple[
+        npt.NDArray[np.int64],
+        npt.NDArray[np.float64],
+        npt.NDArray[np.float64],
+        npt.NDArray[np.float64],
+        npt.NDArray[np.float64],
+    ]: ...
+    def list_schedule(
+        self,
+        alloc: npt.NDArray[np.int64],
+        priority: npt.NDArray[np.float64],
+        procs: int,
+        speed: float,
+        readiness: str = "placed",
+    ) -> _Columns: ...
+    def fairness_schedule(
+        self,
+        alloc: npt.NDArray[np.int64],
+        bl: npt.NDArray[np.float64],
+        task_tie: npt.NDArray[np.uint64],
+        ptg_tie: npt.NDArray[np.uint64],
+        alone_start: npt.NDArray[np.float64],
+        alone_end: npt.NDArray[np.float64],
+        procs: int,
+        speed: float,
+        estimate: str,
+    ) -> _Columns: ...
+    def backfill(
+        self,
+        task: npt.NDArray[np.int64],
+        start: npt.NDArray[np.float64],
+        end: npt.NDArray[np.float64],
+        proc_offsets: npt.NDArray[np.int64],
+        proc_ids: npt.NDArray[np.int64],
+        procs: int,
+        speed: float,
+    ) -> _Columns: ...

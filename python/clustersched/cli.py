@@ -3,7 +3,8 @@
 ``clustersched compare`` runs the built-in batch policies on a trace (by default
 a bundled week of the real HPC2N trace) and prints a comparison table;
 ``clustersched simulate`` runs one policy and can write the per-job schedule
-and a Gantt chart; ``clustersched reproduce PAPER`` reruns a paper's
+and a Gantt chart; ``clustersched ptg`` schedules several parallel task graphs
+with one of the multi-PTG algorithms; ``clustersched reproduce PAPER`` reruns a paper's
 experiment; ``clustersched lublin`` writes a synthetic SWF workload.
 """
 
@@ -20,6 +21,7 @@ from .batch import BUILTIN_POLICIES, simulate
 from .batch.simulator import ESTIMATES, OVERSIZED
 from .errors import ClusterschedError
 from .metrics import batch_metrics
+from .ptg.cli import add_parser as add_ptg_parser
 from .workload.jobs import JobTable
 from .workload.swf import read_swf, write_swf
 
@@ -81,6 +83,8 @@ def _parser() -> argparse.ArgumentParser:
                       help="comma-separated policies (default: %(default)s)")
     machine_options(cmp_)
     cmp_.set_defaults(run=_compare)
+
+    add_ptg_parser(sub)
 
     rep = sub.add_parser("reproduce", help="reproduce a paper's experiment")
     papers = rep.add_subparsers(required=True, metavar="PAPER")

@@ -13,10 +13,11 @@ from bisect import bisect_left, bisect_right
 import numpy as np
 
 from .errors import InvalidScheduleError
+from .ptg.validate import ptg_violations, validate_ptgs
 from .schedule import Schedule
 from .workload.jobs import JobTable
 
-__all__ = ["batch_violations", "validate_batch"]
+__all__ = ["batch_violations", "ptg_violations", "validate_batch", "validate_ptgs"]
 
 
 def validate_batch(schedule: Schedule, jobs: JobTable) -> None:

@@ -1,11 +1,79 @@
 """Offline scheduling of several parallel task graphs (PTGs) on one cluster (RR-7224).
 
-So far: the schedule container, its independent validator and the metrics;
-the algorithms (HCPA, SELFISH, Zhao, CRA, CAFM) come on top of them.
+Building blocks (Rust kernels, identical to the slow references in
+``tests/reference/ptg.py``): :func:`hcpa_allocation`, :func:`bottom_levels`,
+:func:`hcpa_schedule` / :func:`hcpa_cmax_star` (each PTG alone),
+:func:`list_schedule`, :func:`backfill`.
+
+Algorithms, each ``(ptgs, cluster, seed) -> TaskSchedule``, registered by
+their paper names in :data:`ALGORITHMS`: SELFISH, SELFISH_ORDER,
+SELFISH_WEIGHT (§4.1); C1, C4, F1, F2 (§4.2); CRA_NDAGS, CRA_WORK, CRA_WIDTH
+and their _WEIGHT variants (§4.3).  :func:`run_algorithm` times one and
+measures it (:func:`evaluate`); :func:`validate_ptgs` checks any schedule.
+
+Example
+-------
+>>> from clustersched.platform import cluster
+>>> from clustersched.workload.ptg_generators import ptg_population
+>>> ptgs = ptg_population("random", 4, seed=3)
+>>> s = ALGORITHMS["CRA_WORK_WEIGHT"](ptgs, cluster("grelon"), 0)
+>>> validate_ptgs(s, ptgs, cluster("grelon"))
+>>> m = evaluate(s, ptgs, cluster("grelon"))
+>>> 0.0 < m.utilization <= 1.0
+True
 """
 
+from .algorithms import ALGORITHMS, PTGRun, algorithm, evaluate, run_algorithm
+from .cra import (
+    CRA_STRATEGIES,
+    cra_budgets,
+    cra_ndags,
+    cra_ndags_weight,
+    cra_width,
+    cra_width_weight,
+    cra_work,
+    cra_work_weight,
+)
+from .hcpa import bottom_levels, hcpa_allocation, hcpa_cmax_star, hcpa_schedule
+from .mapping import READINESS, backfill, list_schedule
 from .metrics import PTGMetrics, cmax_star, ptg_metrics
 from .schedule import TaskSchedule
+from .selfish import selfish, selfish_order, selfish_weight
 from .validate import ptg_violations, validate_ptgs
+from .zhao import c1, c4, f1, f2
 
-__all__ = ["PTGMetrics", "TaskSchedule", "cmax_star", "ptg_metrics", "ptg_violations", "validate_ptgs"]
+__all__ = [
+    "ALGORITHMS",
+    "CRA_STRATEGIES",
+    "PTGMetrics",
+    "PTGRun",
+    "READINESS",
+    "TaskSchedule",
+    "algorithm",
+    "backfill",
+    "bottom_levels",
+    "c1",
+    "c4",
+    "cmax_star",
+    "cra_budgets",
+    "cra_ndags",
+    "cra_ndags_weight",
+    "cra_width",
+    "cra_width_weight",
+    "cra_work",
+    "cra_work_weight",
+    "evaluate",
+    "f1",
+    "f2",
+    "hcpa_allocation",
+    "hcpa_cmax_star",
+    "hcpa_schedule",
+    "list_schedule",
+    "ptg_metrics",
+    "ptg_violations",
+    "run_algorithm",
+    "selfish",
+    "selfish_order",
+    "selfish_weight",
+    "validate_ptgs",
+]

@@ -6,6 +6,7 @@
 
 pub mod batch;
 pub mod error;
+pub mod ptg;
 pub mod time;
 
 pub use error::{Error, Result};

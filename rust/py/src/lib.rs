@@ -11,6 +11,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+mod ptg;
+
 pyo3::import_exception!(clustersched.errors, InvalidWorkloadError);
 pyo3::import_exception!(clustersched.errors, InfeasibleError);
 
@@ -282,6 +284,7 @@ fn dpsa_select<'py>(
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<BatchSim>()?;
     m.add_function(wrap_pyfunction!(dpsa_select, m)?)?;
+    ptg::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

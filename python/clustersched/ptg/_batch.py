@@ -1,0 +1,155 @@
+"""Plumbing shared by the PTG algorithms: PTGs to the Rust kernels and back, seeds, priorities."""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any, Sequence
+
+import numpy as np
+
+from .. import _core
+from ..platform import Cluster
+from ..workload.ptg import PTG
+from .schedule import TaskSchedule
+
+__all__: list[str] = []
+
+#: What the algorithms accept as ``seed``.
+Seed = "int | numpy.random.Generator"
+
+
+class Batch:
+    """A list of PTGs converted once for the Rust kernels.
+
+    Task ``v`` of PTG ``i`` has the *global id* ``base[i] + v``; the kernels
+    speak global ids, :class:`TaskSchedule` speaks ``(ptg, task)``.
+    """
+
+    __slots__ = ("ptgs", "sizes", "base", "owner", "core")
+
+    def __init__(self, ptgs: Sequence[PTG]) -> None:
+        self.ptgs = check_ptgs(ptgs)
+        self.sizes = np.array([len(p) for p in self.ptgs], dtype=np.int64)
+        self.base = np.zeros(len(self.ptgs) + 1, dtype=np.int64)
+        np.cumsum(self.sizes, out=self.base[1:])
+        self.owner = np.repeat(np.arange(len(self.ptgs), dtype=np.int64), self.sizes)
+        self.core = core_set(
+            [p.work for p in self.ptgs],
+            [p.alpha for p in self.ptgs],
+            [p.succ_offsets for p in self.ptgs],
+            [p.succ for p in self.ptgs],
+        )
+
+    @property
+    def total(self) -> int:
+        """Number of tasks of all PTGs."""
+        return int(self.base[-1])
+
+    def split(self, values: np.ndarray) -> list[np.ndarray]:
+        """Per-PTG pieces of an array over global ids."""
+        return [values[self.base[i] : self.base[i + 1]] for i in range(len(self.ptgs))]
+
+    def to_schedule(self, columns: tuple[np.ndarray, ...], cluster: Cluster, policy: str,
+                    options: dict[str, Any] | None = None) -> TaskSchedule:
+        """A kernel's (task, start, end, proc_offsets, proc_ids) as a TaskSchedule."""
+        task, start, end, offsets, ids = columns
+        ptg = self.owner[task]
+        return TaskSchedule(
+            ptg=ptg,
+            task=task - self.base[ptg],
+            start=start,
+            end=end,
+            procs=np.diff(offsets),
+            proc_offsets=offsets,
+            proc_ids=ids,
+            total_procs=cluster.procs,
+            policy=policy,
+            options=dict(options or {}),
+        )
+
+    def to_columns(self, schedule: TaskSchedule) -> tuple[np.ndarray, ...]:
+        """A TaskSchedule of these PTGs as kernel columns (global task ids)."""
+        if len(schedule) and (schedule.ptg.min() < 0 or schedule.ptg.max() >= len(self.ptgs)):
+            raise ValueError(f"schedule has PTG indices outside 0..{len(self.ptgs) - 1}")
+        return (
+            self.base[schedule.ptg] + schedule.task,
+            schedule.start,
+            schedule.end,
+            schedule.proc_offsets,
+            schedule.proc_ids,
+        )
+
+
+def core_set(works: Sequence[np.ndarray], alphas: Sequence[np.ndarray], succ_offsets: Sequence[np.ndarray],
+             succs: Sequence[np.ndarray]) -> Any:
+    """A ``_core.PtgSet`` from per-PTG arrays (local ids), concatenated over global ids."""
+    sizes = np.array([len(w) for w in works], dtype=np.int64)
+    base = np.zeros(len(works) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=base[1:])
+    edges = np.array([len(s) for s in succs], dtype=np.int64)
+    edge_base = np.zeros(len(works) + 1, dtype=np.int64)
+    np.cumsum(edges, out=edge_base[1:])
+    offsets = np.concatenate(
+        [np.asarray(o[:-1], dtype=np.int64) + edge_base[i] for i, o in enumerate(succ_offsets)] + [edge_base[-1:]]
+    )
+    succ = np.concatenate([np.asarray(s, dtype=np.int64) + base[i] for i, s in enumerate(succs)])
+    return _core.PtgSet(
+        base,
+        np.ascontiguousarray(np.concatenate(works), dtype=np.float64),
+        np.ascontiguousarray(np.concatenate(alphas), dtype=np.float64),
+        offsets,
+        succ,
+    )
+
+
+def check_ptgs(ptgs: Sequence[PTG]) -> list[PTG]:
+    """The PTGs as a list; TypeError / ValueError naming the bad argument."""
+    if isinstance(ptgs, PTG):
+        raise TypeError("ptgs == a single PTG, must be a list of PTGs")
+    try:
+        out = list(ptgs)
+    except TypeError:
+        raise TypeError(f"ptgs == {ptgs!r}, must be a list of PTGs") from None
+    if not out:
+        raise ValueError("ptgs == [], must hold at least one PTG")
+    for k, p in enumerate(out):
+        if not isinstance(p, PTG):
+            raise TypeError(f"ptgs[{k}] == {p!r}, must be a clustersched PTG")
+    return out
+
+
+def check_cluster(cluster: Cluster) -> Cluster:
+    """``cluster`` if it is a Cluster, else TypeError."""
+    if not isinstance(cluster, Cluster):
+        raise TypeError(f"cluster == {cluster!r}, must be a clustersched Cluster (e.g. cluster('gdx'))")
+    return cluster
+
+
+def make_rng(seed: Any) -> np.random.Generator:
+    """``numpy.random.default_rng(seed)`` for an int ``>= 0``; a Generator is used as is."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise TypeError(f"seed == {seed!r}, must be an int >= 0 or a numpy.random.Generator")
+    if seed < 0:
+        raise ValueError(f"seed == {seed}, must be >= 0")
+    return np.random.default_rng(int(seed))
+
+
+def seed_label(seed: Any) -> Any:
+    """How a seed is recorded in ``TaskSchedule.options``."""
+    return "generator" if isinstance(seed, np.random.Generator) else int(seed)
+
+
+def rank_priority(*keys: np.ndarray, tie: np.ndarray) -> np.ndarray:
+    """Distinct float priorities (higher first) ordering tasks by ``keys``, then ``tie``.
+
+    ``keys`` are compared in turn, each *larger first*; equal keys fall to
+    ``tie``, *smaller first* (a random permutation, so ties are broken
+    uniformly at random). The list-scheduling kernel then never sees a tie.
+    """
+    total = len(tie)
+    order = np.lexsort((tie,) + tuple(-np.asarray(k, dtype=np.float64) for k in reversed(keys)))
+    priority = np.empty(total, dtype=np.float64)
+    priority[order] = np.arange(total, 0, -1, dtype=np.float64)
+    return priority

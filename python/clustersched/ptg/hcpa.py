@@ -1,0 +1,174 @@
+"""HCPA: the allocation loop every multi-PTG algorithm builds on (RR-7224 §4.1), and ``C*_max``.
+
+HCPA gives each task of one PTG a number of processors, then list-schedules
+the PTG by decreasing bottom level.  The allocation loop (Rust,
+``clustersched._core``) is the CPA loop of Radulescu & van Gemund as HCPA
+(N'takpé & Suter 2006; the improved HCPA of N'takpé, Suter & Casanova 2007,
+RR-7224's [23]) runs it on one homogeneous cluster:
+
+1. every task starts on one processor;
+2. while the critical-path length ``T_CP`` exceeds the average area
+   ``T_A = sum(T(v, p_v) * p_v) / P`` (CPA's criterion, strict), the task
+   of the critical path with the largest CPA gain
+   ``T(v, p)/p - T(v, p+1)/(p+1)`` (ties: lowest index; only gains > 0) gets
+   one more processor;
+3. it stops early when no critical-path task can take one more (all at the
+   cap, or zero-work): HCPA's "saturated critical path".
+
+The rule is decided, not guessed: ``T_A`` divides the area by all ``P``
+processors, because that is what matches the paper's own results -- its
+clusters are saturated (§5.2.6: SELFISH keeps gdx 96% busy), and HCPA's run
+time grows with the cluster size and is worst for PTGs of little task
+parallelism (§5.2.7).  Averaging over ``min(P, tasks)`` processors instead
+(the other reading of [23] kept in ``tests/reference/ptg.py``) leaves gdx
+two-thirds idle under SELFISH.  The critical path is walked from the entry,
+each step to the successor of largest bottom level (ties: lowest index).
+
+Every float operation follows ``tests/reference/ptg.py`` in the same order, so
+the results are identical to the slow reference (tested).
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Sequence
+
+import numpy as np
+
+from ..platform import Cluster
+from ..workload.ptg import PTG
+from ._batch import Batch, check_cluster, core_set
+from .schedule import TaskSchedule
+
+__all__ = ["bottom_levels", "hcpa_allocation", "hcpa_cmax_star", "hcpa_schedule"]
+
+
+def _one(ptg: PTG):
+    if not isinstance(ptg, PTG):
+        raise TypeError(f"ptg == {ptg!r}, must be a clustersched PTG")
+    return core_set([ptg.work], [ptg.alpha], [ptg.succ_offsets], [ptg.succ])
+
+
+def _count(name: str, value: object, maximum: int | None = None) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} == {value!r}, must be an int")
+    count = int(value)
+    if count < 1 or (maximum is not None and count > maximum):
+        rule = f"in 1..{maximum}" if maximum is not None else ">= 1"
+        raise ValueError(f"{name} == {count}, must be {rule}")
+    return count
+
+
+def hcpa_allocation(
+    ptg: PTG,
+    cluster: Cluster,
+    *,
+    procs: int | None = None,
+    max_task_procs: int | None = None,
+    max_level_procs: int | None = None,
+) -> np.ndarray:
+    """Processors per task of ``ptg`` by HCPA's allocation loop (module docstring).
+
+    Parameters
+    ----------
+    ptg : PTG
+    cluster : Cluster
+        Its processor speed is used; by default the whole cluster is the budget.
+    procs : int, optional
+        Allocate as if the cluster had ``procs`` processors (``T_A = area /
+        procs`` and no task above ``procs``): the processor budget ``P_i`` of
+        the CRA algorithms.  Default ``cluster.procs``; at most that.
+    max_task_procs : int, optional
+        A tighter cap per task, ``1..procs``.
+    max_level_procs : int, optional
+        Most processors the tasks of one precedence level may hold together
+        (CRA / SCRAP-MAX): a task is a candidate only while its level holds
+        fewer.  A level that starts above it (one processor per task) stays
+        as it is.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        ``alloc[v]`` in ``1..procs`` for every task (synthetic ones included).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from clustersched.platform import Cluster
+    >>> g = nx.DiGraph([("a", "b"), ("a", "c"), ("b", "d"), ("c", "d")])
+    >>> nx.set_node_attributes(g, {"a": 1.0, "b": 8.0, "c": 2.0, "d": 1.0}, "work")
+    >>> hcpa_allocation(PTG.from_networkx(g), Cluster("c", 4, 1.0)).tolist()
+    [2, 4, 1, 2]
+    """
+    cluster = check_cluster(cluster)
+    budget = _count("procs", procs, cluster.procs) or cluster.procs
+    cap = _count("max_task_procs", max_task_procs, budget)
+    level = _count("max_level_procs", max_level_procs)
+    return _one(ptg).hcpa_allocation(0, budget, cluster.speed, cap, level)
+
+
+def bottom_levels(ptg: PTG, alloc: Sequence[int] | np.ndarray, cluster: Cluster) -> np.ndarray:
+    """Bottom level of every task of ``ptg`` run on ``alloc`` processors (seconds).
+
+    ``bl[v] = T(v, alloc[v]) + max(bl[s] for s in successors(v))``, ``+ 0``
+    for the exit; ``bl[0]`` is the critical-path length.  Same values as
+    ``PTG.bottom_levels(ptg.exec_time(alloc, speed))``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from clustersched.platform import Cluster
+    >>> g = nx.DiGraph([("a", "b"), ("a", "c"), ("b", "d"), ("c", "d")])
+    >>> nx.set_node_attributes(g, {"a": 1.0, "b": 8.0, "c": 2.0, "d": 1.0}, "work")
+    >>> bottom_levels(PTG.from_networkx(g), [2, 4, 1, 2], Cluster("c", 4, 1.0)).tolist()
+    [3.0, 2.5, 2.5, 0.5]
+    """
+    cluster = check_cluster(cluster)
+    a = np.ascontiguousarray(alloc, dtype=np.int64)
+    return _one(ptg).bottom_levels(0, a, cluster.speed)
+
+
+def hcpa_schedule(ptg: PTG, cluster: Cluster) -> TaskSchedule:
+    """HCPA for ``ptg`` alone on the dedicated ``cluster``: its schedule, whose latest end is ``C*_max``.
+
+    The allocation of :func:`hcpa_allocation` on the whole cluster, then list
+    scheduling of the PTG alone by decreasing bottom level (ties: lowest
+    index), with :func:`clustersched.ptg.list_schedule`'s placement rule.  No
+    backfilling: HCPA's own mapping is plain list scheduling, and this is the
+    ``C*_max_i`` of RR-7224 §3.2 against which stretches are measured.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from clustersched.platform import Cluster
+    >>> g = nx.DiGraph(); g.add_node("x", work=8e9, alpha=0.25)
+    >>> s = hcpa_schedule(PTG.from_networkx(g), Cluster("c", 4, 2e9))
+    >>> s.rows()
+    [(0, 0, 0.0, 1.75, [0, 1, 2, 3])]
+    """
+    cluster = check_cluster(cluster)
+    batch = Batch([ptg])
+    alloc, bl, _, _, _ = batch.core.hcpa_standalone(cluster.procs, cluster.speed)
+    cols = batch.core.list_schedule(alloc, bl, cluster.procs, cluster.speed, "placed")
+    return batch.to_schedule(cols, cluster, "HCPA")
+
+
+def hcpa_cmax_star(ptgs: Sequence[PTG], cluster: Cluster) -> np.ndarray:
+    """``C*_max`` of each PTG: its makespan alone on the dedicated ``cluster`` by HCPA (RR-7224 §3.2).
+
+    Equal to ``clustersched.ptg.cmax_star(ptgs, cluster, hcpa_schedule)``, in
+    one call to the Rust core.
+
+    Examples
+    --------
+    >>> from clustersched.platform import cluster
+    >>> from clustersched.workload.ptg_generators import fft_ptg
+    >>> ptgs = [fft_ptg(4, seed=s) for s in range(3)]
+    >>> stars = hcpa_cmax_star(ptgs, cluster("chti"))
+    >>> bool((stars > 0).all()), bool(stars[0] == hcpa_schedule(ptgs[0], cluster("chti")).end.max())
+    (True, True)
+    """
+    cluster = check_cluster(cluster)
+    return Batch(ptgs).core.hcpa_standalone(cluster.procs, cluster.speed)[4]

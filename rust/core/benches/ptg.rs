@@ -1,0 +1,110 @@
+//! Criterion benches of the PTG kernels on deterministic synthetic PTGs
+//! shaped like RR-7224's random PTGs (§5.1.2) on gdx (216 processors).
+
+use clustersched_core::ptg::{
+    backfill, bottom_levels, hcpa_allocation, hcpa_standalone, list_schedule, HcpaLimits, Ptg, PtgSet, Readiness,
+};
+use criterion::{criterion_group, criterion_main, Criterion};
+
+const GDX_PROCS: u32 = 216;
+const GDX_SPEED: f64 = 3.388e9;
+
+/// A fixed linear congruential generator: uniform floats in [0, 1).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> f64 {
+        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// A layered PTG of `n` real tasks (levels of 1..=2*width-1 tasks, each task
+/// with 1..=3 parents in the previous level), plus a zero-work entry and
+/// exit; works of `a * d` flop with d in [4M, 121M] and a in [2^6, 2^9),
+/// alpha in [0, 0.25).
+fn random_ptg(rng: &mut Lcg, n: usize, width: usize) -> Ptg {
+    let mut levels: Vec<Vec<usize>> = Vec::new();
+    let mut id = 1;
+    while id <= n {
+        let size = (1 + (rng.next() * (2 * width - 1) as f64) as usize).min(n + 1 - id);
+        levels.push((id..id + size).collect());
+        id += size;
+    }
+    let total = n + 2;
+    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); total];
+    succ[0] = levels[0].clone();
+    for l in 1..levels.len() {
+        for &v in &levels[l] {
+            let prev = &levels[l - 1];
+            for _ in 0..1 + (rng.next() * 3.0) as usize {
+                let u = prev[(rng.next() * prev.len() as f64) as usize];
+                if !succ[u].contains(&v) {
+                    succ[u].push(v);
+                }
+            }
+        }
+    }
+    for s in succ.iter_mut().take(n + 1).skip(1) {
+        if s.is_empty() {
+            s.push(total - 1);
+        }
+        s.sort_unstable();
+    }
+    let mut work = vec![0.0; total];
+    let mut alpha = vec![0.0; total];
+    for v in 1..=n {
+        let d = 4.0 * 1_048_576.0 + rng.next() * 117.0 * 1_048_576.0;
+        work[v] = (64.0 + rng.next() * 448.0) * d;
+        alpha[v] = 0.25 * rng.next();
+    }
+    let mut offsets = vec![0];
+    let mut flat = Vec::new();
+    for s in &succ {
+        flat.extend_from_slice(s);
+        offsets.push(flat.len());
+    }
+    Ptg::new(work, alpha, &offsets, &flat).unwrap()
+}
+
+fn bench(c: &mut Criterion) {
+    let mut rng = Lcg(0x2545_f491_4f6c_dd1d);
+    let one = random_ptg(&mut rng, 30, 5);
+    c.bench_function("hcpa_allocation_30_tasks_216_procs", |b| {
+        b.iter(|| {
+            let alloc = hcpa_allocation(&one, GDX_SPEED, &HcpaLimits::cluster(GDX_PROCS)).unwrap();
+            assert_eq!(alloc.len(), 32);
+            alloc
+        })
+    });
+
+    let graphs: Vec<Ptg> = (0..10).map(|k| random_ptg(&mut rng, 10 + 10 * (k % 3), 2 + k % 4)).collect();
+    let set = PtgSet::new(graphs).unwrap();
+    let alone = hcpa_standalone(&set, GDX_PROCS, GDX_SPEED).unwrap();
+    let mut bl = Vec::new();
+    for i in 0..set.len() {
+        let lo = set.base(i);
+        bl.extend(bottom_levels(set.graph(i), &alone.alloc[lo..lo + set.graph(i).len()], GDX_SPEED).unwrap());
+    }
+    c.bench_function("hcpa_standalone_10_ptgs_216_procs", |b| {
+        b.iter(|| hcpa_standalone(&set, GDX_PROCS, GDX_SPEED).unwrap())
+    });
+    c.bench_function("list_schedule_10_ptgs_216_procs", |b| {
+        b.iter(|| {
+            let s = list_schedule(&set, &alone.alloc, &bl, GDX_PROCS, GDX_SPEED, Readiness::Placed).unwrap();
+            assert_eq!(s.len(), set.num_tasks());
+            s
+        })
+    });
+    let listed = list_schedule(&set, &alone.alloc, &bl, GDX_PROCS, GDX_SPEED, Readiness::Placed).unwrap();
+    c.bench_function("backfill_10_ptgs_216_procs", |b| {
+        b.iter(|| {
+            let s = backfill(&set, &listed, GDX_PROCS, GDX_SPEED).unwrap();
+            assert_eq!(s.len(), set.num_tasks());
+            s
+        })
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,638 @@
+//! The HCPA allocation loop (RR-7224 §4.1), with the processor budgets of CRA (§4.3).
+
+use super::graph::{check_speed, fill_bottom_levels, Ptg, PtgSet};
+use super::list::{list_schedule, Readiness};
+use super::schedule::TaskSchedule;
+use crate::error::{Error, Result};
+
+/// What HCPA may give a PTG.
+///
+/// With only `procs` set this is HCPA on a dedicated cluster of `procs`
+/// processors (SELFISH, Zhao, `C*_max`). The CRA algorithms run the same
+/// loop on their budget `P_i` and add the per-level bound of N'takpé &
+/// Suter (`max_level_procs`, SCRAP-MAX).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HcpaLimits {
+    /// Processors the PTG is allocated on: the average area is
+    /// `T_A = area / procs`, and no task gets more than `procs`.
+    pub procs: u32,
+    /// A tighter upper bound on processors per task (`None`: `procs`).
+    pub max_task_procs: Option<u32>,
+    /// Most processors the tasks of one precedence level may hold together
+    /// (`None`: no such bound). A task is a candidate for one more processor
+    /// only while the allocations of its level sum to less than this bound.
+    pub max_level_procs: Option<u32>,
+}
+
+impl HcpaLimits {
+    /// HCPA on a dedicated cluster of `procs` processors.
+    pub fn cluster(procs: u32) -> Self {
+        HcpaLimits { procs, max_task_procs: None, max_level_procs: None }
+    }
+}
+
+/// Processors per task of `g` by HCPA's allocation loop.
+///
+/// The CPA loop (Radulescu & van Gemund 2001) as HCPA runs it on one
+/// homogeneous cluster (RR-7224 §4.1 citing the improved HCPA of N'takpé,
+/// Suter & Casanova 2007), rule for rule the reference
+/// `tests/reference/ptg.py::hcpa_allocation` with `ta_divisor="procs"`:
+///
+/// 1. `p[v] = 1` for every task.
+/// 2. Repeat: `T[v] = T(v, p[v])`; bottom levels ([`super::bottom_levels`]'s
+///    rule); `T_CP = bl[0]`; `area = Σ T[v] * p[v]` summed for `v = 0..n`
+///    from `0.0`; `T_A = area / procs`. Stop unless `T_CP > T_A` (CPA's
+///    criterion). Walk the critical path from task 0, each step to the
+///    successor of largest `bl` (ties: lowest index). On it, the candidates
+///    are the tasks below the per-task cap (and, with a level bound, whose
+///    level holds fewer than that bound); the selected one has the largest
+///    CPA gain `T[v] / p[v] - T(v, p[v] + 1) / (p[v] + 1)`, ties to the
+///    lowest index, among gains `> 0`. None: stop (the saturated critical
+///    path of HCPA). Else `p[selected] += 1`.
+///
+/// Why `T_A = area / procs`: RR-7224's clusters are saturated (§5.2.6: 96%
+/// utilization for SELFISH on gdx) and its HCPA run time grows with the
+/// cluster and is worst for PTGs of little task parallelism (§5.2.7); both
+/// hold when the area is averaged over all processors, not when it is
+/// averaged over at most as many processors as the PTG has tasks (the
+/// reference keeps that other reading for comparison only). The gain is
+/// CPA's (the paper's "smallest `T(v, p+1)/(p+1)`" read as the decrease of
+/// the task's contribution to the average area).
+///
+/// Fast, and still bit-identical to the reference: `T` and the gains are
+/// computed ahead per task by the reference's expressions; an *exact*
+/// iteration brings the bottom levels and the area up to date from the tasks
+/// that changed (each value recomputed by the same rule, which gives the very
+/// floats a full recomputation gives); between exact iterations, *certified*
+/// iterations update only the selected task, as long as bounds with a 1e-9
+/// relative margin prove that the path walk and the stopping criterion would
+/// decide the same -- also many steps at once on an unchanged path, since
+/// the greedy selection reaches the same state for a gain threshold in any
+/// order. Any doubt means an exact iteration. (Tested for identity against
+/// the reference on random PTGs.)
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for a bad speed, `procs == 0`, a task cap
+/// outside `1..=procs` or a level bound of 0.
+pub fn hcpa_allocation(g: &Ptg, speed: f64, limits: &HcpaLimits) -> Result<Vec<u32>> {
+    check_speed(speed)?;
+    let procs = limits.procs;
+    if procs == 0 {
+        return Err(Error::InvalidArgument("procs == 0, must be >= 1".into()));
+    }
+    let cap = limits.max_task_procs.unwrap_or(procs);
+    if cap == 0 || cap > procs {
+        return Err(Error::InvalidArgument(format!("max_task_procs == {cap}, must be in 1..={procs}")));
+    }
+    if limits.max_level_procs == Some(0) {
+        return Err(Error::InvalidArgument("max_level_procs == 0, must be >= 1".into()));
+    }
+    let n = g.len();
+    let (work, alpha) = (g.work(), g.alpha());
+    let levels = limits.max_level_procs.map(|_| g.levels());
+    let mut held = vec![0u32; levels.as_ref().map_or(0, |l| l.iter().max().map_or(0, |&m| m + 1))];
+    if let Some(levels) = &levels {
+        for &l in levels {
+            held[l] += 1;
+        }
+    }
+    let level_room = |v: usize, held: &[u32]| match (limits.max_level_procs, &levels) {
+        (Some(bound), Some(levels)) => held[levels[v]] < bound,
+        _ => true,
+    };
+    let divisor = f64::from(procs);
+    // Each task's T and gain for its next few allocations are computed
+    // ahead in one batch (independent divisions pipeline well).
+    let mut lanes: Vec<Lane> = (0..n).map(|v| Lane::new(1, work[v] / speed, alpha[v])).collect();
+    let mut p = vec![1u32; n];
+    let mut t: Vec<f64> = lanes.iter().map(|l| l.t[0]).collect();
+    let mut gains: Vec<f64> = lanes.iter().map(|l| l.gain[0]).collect();
+    let mut bl = vec![0.0; n];
+    fill_bottom_levels(g, &t, &mut bl);
+    // prefix[v] = the reference's left-to-right area sum over tasks 0..v
+    let mut prefix = vec![0.0; n + 1];
+    for v in 0..n {
+        prefix[v + 1] = prefix[v] + t[v] * f64::from(p[v]);
+    }
+    // Tasks whose allocation grew since the last exact iteration.
+    let mut dirty = vec![false; n];
+    let mut changed: Vec<usize> = Vec::new();
+    let mut path = Vec::with_capacity(n);
+    let mut lead: Vec<f64> = Vec::with_capacity(n);
+    let mut target: Vec<(u32, f64)> = Vec::with_capacity(n);
+    let mut tour = Tournament::default();
+    loop {
+        // An exact iteration: the bottom levels and the area brought up to
+        // date from the tasks that changed (the others' values are those the
+        // reference would recompute, bit for bit).
+        if let (Some(&low), Some(&high)) = (changed.iter().min(), changed.iter().max()) {
+            for v in low..n {
+                prefix[v + 1] = prefix[v] + t[v] * f64::from(p[v]);
+            }
+            for &v in &changed {
+                dirty[v] = true;
+            }
+            changed.clear();
+            // Decreasing index order is a reverse topological order: a bottom
+            // level is recomputed after all its successors.
+            for u in (0..=high).rev() {
+                if !dirty[u] {
+                    continue;
+                }
+                dirty[u] = false;
+                let mut longest = 0.0;
+                for &s in g.succ(u) {
+                    if bl[s] > longest {
+                        longest = bl[s];
+                    }
+                }
+                let value = t[u] + longest;
+                if value != bl[u] {
+                    bl[u] = value;
+                    for &w in g.pred(u) {
+                        dirty[w] = true;
+                    }
+                }
+            }
+        }
+        let area = prefix[n];
+        let t_cp = bl[0];
+        // CPA's criterion: go on only while T_CP > T_A (never NaN: T is finite or +inf).
+        if t_cp <= area / divisor {
+            return Ok(p);
+        }
+        // The critical path, and at each of its tasks the lead of the path
+        // successor over its siblings (infinite without siblings).
+        path.clear();
+        lead.clear();
+        let mut v = 0;
+        loop {
+            path.push(v);
+            let succ = g.succ(v);
+            let Some(&first) = succ.first() else {
+                lead.push(f64::INFINITY);
+                break;
+            };
+            let mut next = first;
+            for &s in succ {
+                if bl[s] > bl[next] {
+                    next = s;
+                }
+            }
+            let mut least = f64::INFINITY;
+            for &s in succ {
+                if s != next {
+                    least = least.min(bl[next] - bl[s]);
+                }
+            }
+            lead.push(least);
+            v = next;
+        }
+        // The selection: the first path task of largest gain among the
+        // candidates with a gain > 0.
+        let key = |v: usize, p: &[u32], held: &[u32], gains: &[f64]| {
+            if p[v] < cap && level_room(v, held) {
+                gains[v]
+            } else {
+                f64::NEG_INFINITY
+            }
+        };
+        let scan = |p: &[u32], held: &[u32], gains: &[f64]| {
+            let mut best = (0.0, usize::MAX);
+            for (i, &u) in path.iter().enumerate() {
+                let k = key(u, p, held, gains);
+                if k > best.0 {
+                    best = (k, i);
+                }
+            }
+            (best.1 != usize::MAX).then_some(best.1)
+        };
+        let Some(mut at) = scan(&p, &held, &gains) else { return Ok(p) };
+
+        // Certified fast iterations. While only critical-path tasks grow, no
+        // bottom level rises, and the bottom level of the path task at
+        // position i + 1 falls by at most the decreases of the path tasks
+        // below it: while that stays under the lead at position i, the path
+        // walk keeps choosing the same successor there, and T_CP is the
+        // path's sum. If moreover T_CP - (its fall) clearly exceeds the
+        // average area, an exact iteration would decide as the selection on
+        // the known path does, which needs only the (exact) gains.
+        // "Clearly" is a margin of 1e-9 relative, far above the float
+        // rounding of these sums (about n * 2^-53 relative); within it, or
+        // for infinite values, the next iteration is an exact one.
+        let margin = 1e-9 * t_cp;
+        let fast = t_cp.is_finite() && area.is_finite();
+        let criterion = |fall: f64, grown: f64| ((t_cp - fall) - 2.0 * margin) * divisor > area + grown;
+        let (mut fall, mut grown) = (0.0, 0.0);
+        // room[i]: the lead at position i minus the fall below it so far
+        let mut room_min = lead.iter().copied().fold(f64::INFINITY, f64::min);
+        let mut built = false;
+        let mut bulk = path.len() > 1;
+        let mut steps = 0;
+        loop {
+            let v = path[at];
+            let (old_t, old_area) = (t[v], t[v] * f64::from(p[v]));
+            p[v] += 1;
+            (t[v], gains[v]) = lanes[v].at(p[v], work[v] / speed, alpha[v]);
+            changed.push(v);
+            if let Some(levels) = &levels {
+                held[levels[v]] += 1;
+            }
+            let drop = old_t - t[v];
+            fall += drop;
+            grown += t[v] * f64::from(p[v]) - old_area;
+            for r in &mut lead[..at] {
+                *r -= drop;
+                room_min = room_min.min(*r);
+            }
+            if !fast || room_min <= margin || !criterion(fall, grown) {
+                break;
+            }
+            steps += 1;
+            if bulk && steps >= BULK_AFTER {
+                // Many steps at once: from here the greedy selection reaches,
+                // whatever its order, the state where each path task has
+                // grown until its gain is <= gamma (or it is capped). Along
+                // the way every fall and the area only grow, so if that end
+                // state is certified, so was every step to it. Positions are
+                // taken from the bottom, so that the fall below each one is
+                // known when it is checked.
+                let most = path.iter().map(|&u| key(u, &p, &held, &gains)).fold(0.0, f64::max);
+                let gamma = 0.5 * most;
+                let (mut fall_to, mut grown_to) = (fall, grown);
+                let mut below = 0.0;
+                let mut ok = most > 0.0;
+                target.clear();
+                target.resize(path.len(), (0, 0.0));
+                for i in (0..path.len()).rev() {
+                    if !ok {
+                        break;
+                    }
+                    if lead[i] - below <= margin {
+                        ok = false;
+                        break;
+                    }
+                    let u = path[i];
+                    let mut q = p[u];
+                    let mut dropped = 0.0;
+                    if key(u, &p, &held, &gains) > gamma {
+                        let limit = match (limits.max_level_procs, &levels) {
+                            (Some(bound), Some(levels)) => cap.min(q.saturating_add(bound - held[levels[u]])),
+                            _ => cap,
+                        };
+                        let (scaled, a) = (work[u] / speed, alpha[u]);
+                        let time = |q: u32| scaled * (a + (1.0 - a) / f64::from(q));
+                        let mut tq = t[u];
+                        loop {
+                            let next = time(q + 1);
+                            dropped += tq - next;
+                            grown_to += next * f64::from(q + 1) - tq * f64::from(q);
+                            q += 1;
+                            tq = next;
+                            if !criterion(fall_to + dropped, grown_to) {
+                                ok = false;
+                                break;
+                            }
+                            if q >= limit || tq / f64::from(q) - time(q + 1) / f64::from(q + 1) <= gamma {
+                                break;
+                            }
+                        }
+                    }
+                    target[i] = (q, below);
+                    below += dropped;
+                    fall_to += dropped;
+                }
+                if ok {
+                    for (i, &u) in path.iter().enumerate() {
+                        let (q, fell_below) = target[i];
+                        lead[i] -= fell_below;
+                        room_min = room_min.min(lead[i]);
+                        if q > p[u] {
+                            if let Some(levels) = &levels {
+                                held[levels[u]] += q - p[u];
+                            }
+                            p[u] = q;
+                            (t[u], gains[u]) = lanes[u].at(q, work[u] / speed, alpha[u]);
+                            changed.push(u);
+                        }
+                    }
+                    (fall, grown) = (fall_to, grown_to);
+                    built = false;
+                } else {
+                    bulk = false;
+                }
+            }
+            let next = if path.len() <= SCAN {
+                scan(&p, &held, &gains)
+            } else {
+                if built {
+                    tour.set(at, key(v, &p, &held, &gains));
+                } else {
+                    tour.build(path.iter().map(|&u| key(u, &p, &held, &gains)));
+                    built = true;
+                }
+                tour.best()
+            };
+            match next {
+                Some(next) => at = next,
+                None => return Ok(p),
+            }
+        }
+    }
+}
+
+/// How many allocations ahead a [`Lane`] computes.
+const AHEAD: usize = 8;
+
+/// `T(v, q)` and the CPA gain `T(v, q)/q - T(v, q+1)/(q+1)` of one task for
+/// `q = first .. first + AHEAD`, by the reference's expressions.
+#[derive(Debug, Clone, Copy)]
+struct Lane {
+    first: u32,
+    t: [f64; AHEAD + 1],
+    gain: [f64; AHEAD],
+}
+
+impl Lane {
+    /// `scaled` is `work / speed`, the first operation of `T`: caching it changes no bit.
+    fn new(first: u32, scaled: f64, alpha: f64) -> Lane {
+        let mut lane = Lane { first, t: [0.0; AHEAD + 1], gain: [0.0; AHEAD] };
+        let q0 = f64::from(first);
+        for j in 0..=AHEAD {
+            lane.t[j] = scaled * (alpha + (1.0 - alpha) / (q0 + j as f64));
+        }
+        for j in 0..AHEAD {
+            lane.gain[j] = lane.t[j] / (q0 + j as f64) - lane.t[j + 1] / (q0 + j as f64 + 1.0);
+        }
+        lane
+    }
+
+    /// `(T(q), gain(q))`, computing the next batch when `q` is past this one.
+    #[inline]
+    fn at(&mut self, q: u32, scaled: f64, alpha: f64) -> (f64, f64) {
+        let mut j = (q - self.first) as usize;
+        if j >= AHEAD {
+            *self = Lane::new(q, scaled, alpha);
+            j = 0;
+        }
+        (self.t[j], self.gain[j])
+    }
+}
+
+/// Fast iterations in a row after which many are tried at once.
+const BULK_AFTER: u32 = 8;
+
+/// Paths up to this length are searched by a plain scan in fast iterations.
+const SCAN: usize = 16;
+
+/// A tournament tree over positions `0..len`: the position of the largest
+/// key, ties to the lowest position (the reference's "first task with the
+/// largest gain" on the critical path).
+#[derive(Default)]
+struct Tournament {
+    leaves: usize,
+    tree: Vec<(f64, usize)>,
+}
+
+impl Tournament {
+    fn build(&mut self, keys: impl ExactSizeIterator<Item = f64>) {
+        self.leaves = keys.len().next_power_of_two();
+        self.tree.clear();
+        self.tree.resize(2 * self.leaves, (f64::NEG_INFINITY, usize::MAX));
+        for (pos, key) in keys.enumerate() {
+            self.tree[self.leaves + pos] = (key, pos);
+        }
+        for i in (1..self.leaves).rev() {
+            self.tree[i] = Self::winner(self.tree[2 * i], self.tree[2 * i + 1]);
+        }
+    }
+
+    /// Strict: equal keys keep the left (lower) position.
+    #[inline]
+    fn winner(l: (f64, usize), r: (f64, usize)) -> (f64, usize) {
+        if r.0 > l.0 {
+            r
+        } else {
+            l
+        }
+    }
+
+    fn set(&mut self, pos: usize, key: f64) {
+        let mut i = self.leaves + pos;
+        self.tree[i] = (key, pos);
+        while i > 1 {
+            i /= 2;
+            self.tree[i] = Self::winner(self.tree[2 * i], self.tree[2 * i + 1]);
+        }
+    }
+
+    /// Position of the largest key if that key is `> 0`.
+    fn best(&self) -> Option<usize> {
+        let (key, pos) = self.tree[1];
+        (key > 0.0).then_some(pos)
+    }
+}
+
+/// Every PTG of a set scheduled alone by HCPA (see [`hcpa_standalone`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Standalone {
+    /// HCPA allocation of each global task on the whole cluster.
+    pub alloc: Vec<u32>,
+    /// Bottom level of each global task with that allocation.
+    pub bl: Vec<f64>,
+    /// Start of each global task in its PTG's schedule alone.
+    pub start: Vec<f64>,
+    /// End of each global task in its PTG's schedule alone.
+    pub end: Vec<f64>,
+    /// Makespan of each PTG alone: its `C*_max` (RR-7224 §3.2).
+    pub makespan: Vec<f64>,
+}
+
+/// HCPA for each PTG of `set` alone on a dedicated cluster of `procs`
+/// processors: [`hcpa_allocation`] on the whole cluster, then
+/// [`list_schedule`] of that PTG alone by decreasing bottom level (no
+/// backfilling: HCPA's mapping is plain list scheduling), as
+/// `tests/reference/ptg.py::hcpa_schedule`. The latest end is the PTG's
+/// `C*_max`.
+///
+/// # Errors
+/// As [`hcpa_allocation`] and [`list_schedule`].
+pub fn hcpa_standalone(set: &PtgSet, procs: u32, speed: f64) -> Result<Standalone> {
+    let total = set.num_tasks();
+    let mut out = Standalone {
+        alloc: Vec::with_capacity(total),
+        bl: Vec::with_capacity(total),
+        start: vec![0.0; total],
+        end: vec![0.0; total],
+        makespan: Vec::with_capacity(set.len()),
+    };
+    let limits = HcpaLimits::cluster(procs);
+    for (i, g) in set.graphs().iter().enumerate() {
+        let (alloc, bl, alone) = hcpa_schedule(g, procs, speed, &limits)?;
+        let base = set.base(i);
+        let mut makespan = 0.0;
+        for k in 0..alone.len() {
+            let v = alone.task[k];
+            out.start[base + v] = alone.start[k];
+            out.end[base + v] = alone.end[k];
+            if alone.end[k] > makespan {
+                makespan = alone.end[k];
+            }
+        }
+        out.alloc.extend_from_slice(&alloc);
+        out.bl.extend_from_slice(&bl);
+        out.makespan.push(makespan);
+    }
+    Ok(out)
+}
+
+/// Each PTG `i` of `set` allocated by [`hcpa_allocation`] on its own budget
+/// of `budgets[i]` processors, with that budget also bounding each of its
+/// precedence levels when `per_level` (the CRA algorithms, RR-7224 §4.3).
+/// Returns the allocation and bottom level of every global task.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for a budget count differing from the PTG
+/// count, and as [`hcpa_allocation`].
+pub fn hcpa_budgets(set: &PtgSet, budgets: &[u32], speed: f64, per_level: bool) -> Result<(Vec<u32>, Vec<f64>)> {
+    if budgets.len() != set.len() {
+        return Err(Error::InvalidArgument(format!("{} budgets for {} PTGs", budgets.len(), set.len())));
+    }
+    let mut alloc = Vec::with_capacity(set.num_tasks());
+    let mut bl = Vec::with_capacity(set.num_tasks());
+    for (g, &budget) in set.graphs().iter().enumerate().map(|(i, g)| (g, &budgets[i])) {
+        let limits = HcpaLimits { procs: budget, max_task_procs: None, max_level_procs: per_level.then_some(budget) };
+        let a = hcpa_allocation(g, speed, &limits)?;
+        let durations: Vec<f64> = (0..g.len()).map(|v| g.time(v, a[v], speed)).collect();
+        let mut levels = vec![0.0; g.len()];
+        fill_bottom_levels(g, &durations, &mut levels);
+        alloc.extend_from_slice(&a);
+        bl.extend_from_slice(&levels);
+    }
+    Ok((alloc, bl))
+}
+
+/// One PTG alone: its allocation under `limits`, bottom levels, and its
+/// list schedule on `procs` processors by decreasing bottom level (task ids
+/// in the schedule are the PTG's own).
+///
+/// # Errors
+/// As [`hcpa_allocation`] and [`list_schedule`].
+pub fn hcpa_schedule(
+    g: &Ptg,
+    procs: u32,
+    speed: f64,
+    limits: &HcpaLimits,
+) -> Result<(Vec<u32>, Vec<f64>, TaskSchedule)> {
+    let alloc = hcpa_allocation(g, speed, limits)?;
+    let durations: Vec<f64> = (0..g.len()).map(|v| g.time(v, alloc[v], speed)).collect();
+    let mut bl = vec![0.0; g.len()];
+    fill_bottom_levels(g, &durations, &mut bl);
+    let one = PtgSet::new(vec![g.clone()])?;
+    let schedule = list_schedule(&one, &alloc, &bl, procs, speed, Readiness::Placed)?;
+    Ok((alloc, bl, schedule))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::graph::bottom_levels;
+    use super::super::graph::tests::{arb_ptg, fork_join};
+    use super::*;
+    use proptest::prelude::*;
+
+    fn chain(works: &[f64]) -> Ptg {
+        let n = works.len();
+        let offsets: Vec<usize> = (0..=n).map(|v| v.min(n - 1)).collect();
+        let succ: Vec<usize> = (1..n).collect();
+        Ptg::new(works.to_vec(), vec![0.0; n], &offsets, &succ).unwrap()
+    }
+
+    #[test]
+    fn fork_join_by_hand() {
+        // The reference test's hand computation: T_A = 12 / 4 = 3 throughout.
+        assert_eq!(hcpa_allocation(&fork_join(), 1.0, &HcpaLimits::cluster(4)).unwrap(), vec![2, 4, 1, 2]);
+    }
+
+    #[test]
+    fn chain_saturates_then_stops() {
+        assert_eq!(hcpa_allocation(&chain(&[4.0, 1.0]), 1.0, &HcpaLimits::cluster(4)).unwrap(), vec![4, 4]);
+        // a single task grows to the whole cluster (T_CP = T > T p / P until p = P)
+        let one = Ptg::new(vec![6e9], vec![0.5], &[0, 0], &[]).unwrap();
+        assert_eq!(hcpa_allocation(&one, 3e9, &HcpaLimits::cluster(16)).unwrap(), vec![16]);
+        assert_eq!(hcpa_allocation(&one, 3e9, &HcpaLimits::cluster(1)).unwrap(), vec![1]);
+    }
+
+    #[test]
+    fn caps_per_task_and_per_level() {
+        let g = fork_join();
+        let capped = HcpaLimits { max_task_procs: Some(2), ..HcpaLimits::cluster(4) };
+        assert_eq!(hcpa_allocation(&g, 1.0, &capped).unwrap(), vec![2, 2, 1, 2]);
+        // every level may hold 3 processors: b gets its second one (level
+        // {b, c} is then full), a and d grow to 3 each and the path saturates
+        let level = HcpaLimits { max_level_procs: Some(3), ..HcpaLimits::cluster(4) };
+        assert_eq!(hcpa_allocation(&g, 1.0, &level).unwrap(), vec![3, 2, 1, 3]);
+    }
+
+    #[test]
+    fn standalone_schedules_give_cmax_star() {
+        let set = PtgSet::new(vec![fork_join(), Ptg::new(vec![8e9], vec![0.25], &[0, 0], &[]).unwrap()]).unwrap();
+        let alone = hcpa_standalone(&set, 4, 1.0).unwrap();
+        assert_eq!(alone.alloc, vec![2, 4, 1, 2, 4]);
+        assert_eq!(alone.makespan[0], 5.0); // the reference test's list schedule ends at 5
+        assert_eq!(alone.end[..4], [0.5, 2.5, 4.5, 5.0]);
+        let one = hcpa_standalone(&PtgSet::new(vec![set.graph(1).clone()]).unwrap(), 4, 2e9).unwrap();
+        assert_eq!(one.makespan, vec![1.75]);
+    }
+
+    #[test]
+    fn rejects_bad_limits() {
+        let g = fork_join();
+        assert!(hcpa_allocation(&g, 1.0, &HcpaLimits::cluster(0)).is_err());
+        assert!(hcpa_allocation(&g, f64::NAN, &HcpaLimits::cluster(2)).is_err());
+        let bad = HcpaLimits { max_task_procs: Some(5), ..HcpaLimits::cluster(4) };
+        assert!(hcpa_allocation(&g, 1.0, &bad).unwrap_err().to_string().contains("max_task_procs == 5"));
+        let bad = HcpaLimits { max_level_procs: Some(0), ..HcpaLimits::cluster(4) };
+        assert!(hcpa_allocation(&g, 1.0, &bad).is_err());
+    }
+
+    proptest! {
+        #[test]
+        fn stops_by_the_documented_rule(g in arb_ptg(), procs in 1u32..40) {
+            let speed = 1.0;
+            let p = hcpa_allocation(&g, speed, &HcpaLimits::cluster(procs)).unwrap();
+            prop_assert!(p.iter().all(|&a| (1..=procs).contains(&a)));
+            let bl = bottom_levels(&g, &p, speed).unwrap();
+            let area: f64 = (0..g.len()).fold(0.0, |s, v| s + g.time(v, p[v], speed) * f64::from(p[v]));
+            if bl[0] > area / f64::from(procs) {
+                // stopped on a saturated critical path: no path task can gain
+                let mut v = 0;
+                loop {
+                    let gain = g.time(v, p[v], speed) / f64::from(p[v])
+                        - g.time(v, p[v] + 1, speed) / f64::from(p[v] + 1);
+                    prop_assert!(p[v] == procs || gain <= 0.0);
+                    let succ = g.succ(v);
+                    if succ.is_empty() { break; }
+                    v = succ.iter().copied().fold(succ[0], |b, s| if bl[s] > bl[b] { s } else { b });
+                }
+            }
+        }
+
+        #[test]
+        fn budgets_are_respected(g in arb_ptg(), procs in 1u32..40, cap in 1u32..40, level in 1u32..40) {
+            let limits = HcpaLimits {
+                procs,
+                max_task_procs: Some(cap.min(procs)),
+                max_level_procs: Some(level),
+            };
+            let p = hcpa_allocation(&g, 2.0, &limits).unwrap();
+            prop_assert!(p.iter().all(|&a| a >= 1 && a <= cap.min(procs)));
+            let levels = g.levels();
+            for l in 0..=levels.iter().copied().max().unwrap() {
+                let tasks: Vec<usize> = (0..g.len()).filter(|&v| levels[v] == l).collect();
+                let sum: u32 = tasks.iter().map(|&v| p[v]).sum();
+                // a level may start above the bound (one processor per task); it never grows past it
+                prop_assert!(sum <= level.max(tasks.len() as u32));
+            }
+        }
+    }
+}

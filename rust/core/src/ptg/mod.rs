@@ -1,0 +1,34 @@
+//! Offline scheduling of several parallel task graphs (PTGs) on one
+//! homogeneous cluster (Casanova, Desprez & Suter, INRIA RR-7224, 2010).
+//!
+//! The building blocks every multi-PTG algorithm of the library shares, one
+//! implementation each, on PTGs in CSR form ([`Ptg`], [`PtgSet`]):
+//!
+//! * [`hcpa_allocation`]: HCPA's allocation loop (§4.1), optionally under the
+//!   processor budgets of the CRA algorithms (§4.3);
+//! * [`bottom_levels`]; [`hcpa_standalone`]: each PTG alone by HCPA (its
+//!   `C*_max`);
+//! * [`list_schedule`]: allocated tasks onto concrete processors by priority,
+//!   with either classic readiness or "ready tasks only" ([`Readiness`]);
+//! * [`fairness_schedule`]: the same placement driven by Zhao et al.'s
+//!   current-stretch estimates (F1, F2; §4.2);
+//! * [`backfill`]: the conservative-backfilling compaction (§4.1).
+//!
+//! Each follows, rule for rule and float operation for float operation, the
+//! slow reference in `tests/reference/ptg.py` (differential tests compare
+//! results for identity). All PTGs are released at time 0; times are
+//! seconds, `T(v, p)` is [`exec_time`].
+
+mod backfill;
+mod graph;
+mod hcpa;
+mod list;
+mod schedule;
+mod zhao;
+
+pub use backfill::backfill;
+pub use graph::{bottom_levels, check_speed, exec_time, Ptg, PtgSet};
+pub use hcpa::{hcpa_allocation, hcpa_budgets, hcpa_schedule, hcpa_standalone, HcpaLimits, Standalone};
+pub use list::{list_schedule, Readiness};
+pub use schedule::TaskSchedule;
+pub use zhao::{fairness_schedule, Fairness, StretchEstimate};

@@ -1,0 +1,300 @@
+//! Bindings of the PTG kernels (`clustersched_core::ptg`): one `PtgSet`
+//! class built once per list of PTGs, whose methods run the kernels without
+//! the GIL. `clustersched.ptg` is the public interface.
+
+use clustersched_core::ptg::{self, HcpaLimits, Readiness, StretchEstimate};
+use clustersched_core::Error;
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use super::{owned, InvalidWorkloadError};
+
+/// Core errors of the PTG kernels: `InvalidJob` names a PTG by its index.
+fn to_py(err: Error) -> PyErr {
+    match err {
+        Error::InvalidJob { job, message } => InvalidWorkloadError::new_err(format!("PTG {job}: {message}")),
+        other => super::to_py(other),
+    }
+}
+
+/// A non-negative index array as `usize`.
+fn indices(name: &str, a: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<usize>> {
+    owned(name, a)?
+        .into_iter()
+        .enumerate()
+        .map(|(k, x)| {
+            usize::try_from(x).map_err(|_| PyValueError::new_err(format!("{name}[{k}] == {x}, must be >= 0")))
+        })
+        .collect()
+}
+
+/// Processor counts as `u32` (`0` and overflow are left to the kernels' checks).
+fn counts(name: &str, a: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<u32>> {
+    owned(name, a)?
+        .into_iter()
+        .enumerate()
+        .map(|(k, x)| {
+            u32::try_from(x)
+                .map_err(|_| PyValueError::new_err(format!("{name}[{k}] == {x}, must be in 0..={}", u32::MAX)))
+        })
+        .collect()
+}
+
+fn procs_u32(procs: i64) -> PyResult<u32> {
+    match u32::try_from(procs) {
+        Ok(p) if p >= 1 => Ok(p),
+        _ => Err(PyValueError::new_err(format!("procs == {procs}, must be in 1..={}", u32::MAX))),
+    }
+}
+
+type Columns<'py> = (
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+);
+
+/// A core schedule as numpy columns (task, start, end, proc_offsets, proc_ids).
+fn columns(py: Python<'_>, s: ptg::TaskSchedule) -> Columns<'_> {
+    (
+        s.task.into_iter().map(|g| g as i64).collect::<Vec<_>>().into_pyarray(py),
+        s.start.into_pyarray(py),
+        s.end.into_pyarray(py),
+        s.proc_offsets.into_iter().map(|o| o as i64).collect::<Vec<_>>().into_pyarray(py),
+        s.proc_ids.into_iter().map(i64::from).collect::<Vec<_>>().into_pyarray(py),
+    )
+}
+
+fn as_i64(v: Vec<u32>) -> Vec<i64> {
+    v.into_iter().map(i64::from).collect()
+}
+
+/// Several PTGs in CSR form, concatenated: PTG `i` owns the global tasks
+/// `ptg_offsets[i]..ptg_offsets[i + 1]`; `succ_offsets` / `succ` is one CSR
+/// over global task ids.
+#[pyclass(module = "clustersched._core", name = "PtgSet", frozen)]
+struct PtgSet {
+    inner: ptg::PtgSet,
+}
+
+#[pymethods]
+impl PtgSet {
+    #[new]
+    fn new(
+        ptg_offsets: PyReadonlyArray1<'_, i64>,
+        work: PyReadonlyArray1<'_, f64>,
+        alpha: PyReadonlyArray1<'_, f64>,
+        succ_offsets: PyReadonlyArray1<'_, i64>,
+        succ: PyReadonlyArray1<'_, i64>,
+    ) -> PyResult<Self> {
+        let inner = ptg::PtgSet::from_flat(
+            &indices("ptg_offsets", &ptg_offsets)?,
+            &owned("work", &work)?,
+            &owned("alpha", &alpha)?,
+            &indices("succ_offsets", &succ_offsets)?,
+            &indices("succ", &succ)?,
+        )
+        .map_err(to_py)?;
+        Ok(PtgSet { inner })
+    }
+
+    /// Number of PTGs.
+    fn __len__(&self) -> usize {
+        self.inner.len()
+    }
+
+    /// Total number of tasks.
+    #[getter]
+    fn num_tasks(&self) -> usize {
+        self.inner.num_tasks()
+    }
+
+    /// HCPA allocation of PTG `i` on `procs` processors (optionally capped
+    /// per task and per precedence level).
+    #[pyo3(signature = (i, procs, speed, max_task_procs=None, max_level_procs=None))]
+    fn hcpa_allocation<'py>(
+        &self,
+        py: Python<'py>,
+        i: usize,
+        procs: i64,
+        speed: f64,
+        max_task_procs: Option<u32>,
+        max_level_procs: Option<u32>,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let g = self.graph(i)?;
+        let limits = HcpaLimits { procs: procs_u32(procs)?, max_task_procs, max_level_procs };
+        let alloc = py.detach(|| ptg::hcpa_allocation(g, speed, &limits)).map_err(to_py)?;
+        Ok(as_i64(alloc).into_pyarray(py))
+    }
+
+    /// Each PTG allocated by HCPA on its own budget (bounding its levels too
+    /// when `per_level`): (alloc, bl) per global task.
+    #[allow(clippy::type_complexity)]
+    fn hcpa_budgets<'py>(
+        &self,
+        py: Python<'py>,
+        budgets: PyReadonlyArray1<'py, i64>,
+        speed: f64,
+        per_level: bool,
+    ) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<f64>>)> {
+        let budgets = counts("budgets", &budgets)?;
+        let set = &self.inner;
+        let (alloc, bl) = py.detach(|| ptg::hcpa_budgets(set, &budgets, speed, per_level)).map_err(to_py)?;
+        Ok((as_i64(alloc).into_pyarray(py), bl.into_pyarray(py)))
+    }
+
+    /// Width (tasks of the largest precedence level) of every PTG.
+    fn widths<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        self.inner.graphs().iter().map(|g| g.width() as i64).collect::<Vec<_>>().into_pyarray(py)
+    }
+
+    /// Bottom levels of PTG `i` with allocation `alloc`.
+    fn bottom_levels<'py>(
+        &self,
+        py: Python<'py>,
+        i: usize,
+        alloc: PyReadonlyArray1<'py, i64>,
+        speed: f64,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let g = self.graph(i)?;
+        let alloc = counts("alloc", &alloc)?;
+        Ok(ptg::bottom_levels(g, &alloc, speed).map_err(to_py)?.into_pyarray(py))
+    }
+
+    /// Every PTG alone by HCPA: (alloc, bl, start, end) per global task, makespan per PTG.
+    #[allow(clippy::type_complexity)]
+    fn hcpa_standalone<'py>(
+        &self,
+        py: Python<'py>,
+        procs: i64,
+        speed: f64,
+    ) -> PyResult<(
+        Bound<'py, PyArray1<i64>>,
+        Bound<'py, PyArray1<f64>>,
+        Bound<'py, PyArray1<f64>>,
+        Bound<'py, PyArray1<f64>>,
+        Bound<'py, PyArray1<f64>>,
+    )> {
+        let procs = procs_u32(procs)?;
+        let set = &self.inner;
+        let s = py.detach(|| ptg::hcpa_standalone(set, procs, speed)).map_err(to_py)?;
+        Ok((
+            as_i64(s.alloc).into_pyarray(py),
+            s.bl.into_pyarray(py),
+            s.start.into_pyarray(py),
+            s.end.into_pyarray(py),
+            s.makespan.into_pyarray(py),
+        ))
+    }
+
+    /// List scheduling of every task by `priority` ("placed" or "completed" readiness).
+    #[pyo3(signature = (alloc, priority, procs, speed, readiness="placed"))]
+    fn list_schedule<'py>(
+        &self,
+        py: Python<'py>,
+        alloc: PyReadonlyArray1<'py, i64>,
+        priority: PyReadonlyArray1<'py, f64>,
+        procs: i64,
+        speed: f64,
+        readiness: &str,
+    ) -> PyResult<Columns<'py>> {
+        let readiness = match readiness {
+            "placed" => Readiness::Placed,
+            "completed" => Readiness::Completed,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "readiness == '{readiness}', must be 'placed' or 'completed'"
+                )))
+            }
+        };
+        let alloc = counts("alloc", &alloc)?;
+        let priority = owned("priority", &priority)?;
+        let procs = procs_u32(procs)?;
+        let set = &self.inner;
+        let s = py.detach(|| ptg::list_schedule(set, &alloc, &priority, procs, speed, readiness)).map_err(to_py)?;
+        Ok(columns(py, s))
+    }
+
+    /// Zhao et al.'s F1 ("F1") or F2 ("F2") fairness-driven list scheduling.
+    #[pyo3(signature = (alloc, bl, task_tie, ptg_tie, alone_start, alone_end, procs, speed, estimate))]
+    #[allow(clippy::too_many_arguments)]
+    fn fairness_schedule<'py>(
+        &self,
+        py: Python<'py>,
+        alloc: PyReadonlyArray1<'py, i64>,
+        bl: PyReadonlyArray1<'py, f64>,
+        task_tie: PyReadonlyArray1<'py, u64>,
+        ptg_tie: PyReadonlyArray1<'py, u64>,
+        alone_start: PyReadonlyArray1<'py, f64>,
+        alone_end: PyReadonlyArray1<'py, f64>,
+        procs: i64,
+        speed: f64,
+        estimate: &str,
+    ) -> PyResult<Columns<'py>> {
+        let estimate = match estimate {
+            "F1" => StretchEstimate::Own,
+            "F2" => StretchEstimate::All,
+            _ => return Err(PyValueError::new_err(format!("estimate == '{estimate}', must be 'F1' or 'F2'"))),
+        };
+        let alloc = counts("alloc", &alloc)?;
+        let (bl, task_tie, ptg_tie) = (owned("bl", &bl)?, owned("task_tie", &task_tie)?, owned("ptg_tie", &ptg_tie)?);
+        let (alone_start, alone_end) = (owned("alone_start", &alone_start)?, owned("alone_end", &alone_end)?);
+        let procs = procs_u32(procs)?;
+        let set = &self.inner;
+        let f = ptg::Fairness {
+            alloc: &alloc,
+            bl: &bl,
+            task_tie: &task_tie,
+            ptg_tie: &ptg_tie,
+            alone_start: &alone_start,
+            alone_end: &alone_end,
+            estimate,
+        };
+        let s = py.detach(|| ptg::fairness_schedule(set, procs, speed, &f)).map_err(to_py)?;
+        Ok(columns(py, s))
+    }
+
+    /// Backfilling compaction of a feasible schedule of every task.
+    #[pyo3(signature = (task, start, end, proc_offsets, proc_ids, procs, speed))]
+    #[allow(clippy::too_many_arguments)]
+    fn backfill<'py>(
+        &self,
+        py: Python<'py>,
+        task: PyReadonlyArray1<'py, i64>,
+        start: PyReadonlyArray1<'py, f64>,
+        end: PyReadonlyArray1<'py, f64>,
+        proc_offsets: PyReadonlyArray1<'py, i64>,
+        proc_ids: PyReadonlyArray1<'py, i64>,
+        procs: i64,
+        speed: f64,
+    ) -> PyResult<Columns<'py>> {
+        let schedule = ptg::TaskSchedule {
+            task: indices("task", &task)?,
+            start: owned("start", &start)?,
+            end: owned("end", &end)?,
+            proc_offsets: indices("proc_offsets", &proc_offsets)?,
+            proc_ids: counts("proc_ids", &proc_ids)?,
+        };
+        let procs = procs_u32(procs)?;
+        let set = &self.inner;
+        let s = py.detach(|| ptg::backfill(set, &schedule, procs, speed)).map_err(to_py)?;
+        Ok(columns(py, s))
+    }
+}
+
+impl PtgSet {
+    fn graph(&self, i: usize) -> PyResult<&ptg::Ptg> {
+        if i < self.inner.len() {
+            Ok(self.inner.graph(i))
+        } else {
+            Err(PyValueError::new_err(format!("i == {i}, must be in 0..{} (the number of PTGs)", self.inner.len())))
+        }
+    }
+}
+
+/// Adds the PTG kernels to the module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PtgSet>()
+}
