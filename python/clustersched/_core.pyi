@@ -1,10 +1,15 @@
 """Type stubs of the compiled module ``clustersched._core`` (use the public API in ``clustersched``)."""
 
+from typing import final
+
 import numpy as np
 import numpy.typing as npt
 
+__all__ = ["BatchSim", "PtgSet", "__version__", "dpsa_select"]
+
 __version__: str
 
+@final
 class BatchSim:
     def __new__(
         cls,
@@ -52,13 +57,11 @@ def dpsa_select(
     node_budget: int | None = None,
 ) -> tuple[npt.NDArray[np.int64], int, int, bool]: ...
 
-from typing import final as _final
-
 _Columns = tuple[
     npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.int64]
 ]
 
-@_final
+@final
 class PtgSet:
     def __new__(
         cls,
