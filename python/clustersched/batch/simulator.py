@@ -20,7 +20,13 @@ Semantics (the choices peers differ on, named and documented):
   estimate, so no kill-at-estimate rule is needed.
 * **Reservations** (EASY, DPSA) are counted in processors, not tied to
   particular processors: a backfilled job may use any free processor as long
-  as the head job still finds enough at its shadow time.  DPSA's "processors
+  as the head job still finds enough at its shadow time.  On a homogeneous
+  cluster this is what a reservation by node gives when the head reserves
+  the processors its predecessors release by the shadow time before any
+  currently free one: the free processors left unreserved are then exactly
+  ``min(free, extra)``, and each job that outlives the shadow time takes from
+  them.  Reserving free processors first would only forbid backfills, so no
+  separate "by node" option is offered.  DPSA's "processors
   of least availability" (Fig. 2 line 23) follow from that count: of the free
   processors, ``min(free, extra)`` are unreserved and the rest are reserved
   for the head, and a job that ends by the shadow time takes reserved ones
