@@ -125,10 +125,11 @@ True
 from __future__ import annotations
 
 import math
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
+
+from .._checks import check_int, make_rng
 
 from .jobs import JobTable
 
@@ -262,26 +263,6 @@ def lublin_daily_cycle(job_type: str = "batch") -> np.ndarray:
             i - 0.5, prm.anum, prm.bnum
         )
     return weights / weights.mean()
-
-
-# -- validation ---------------------------------------------------------------
-def _check_int(name: str, value: object, minimum: int, maximum: int | None = None) -> int:
-    # bool is an Integral but never a meaningful count, so refuse it explicitly.
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} == {value!r}, must be an integer")
-    value = int(value)
-    if value < minimum:
-        raise ValueError(f"{name} == {value}, must be >= {minimum}")
-    if maximum is not None and value > maximum:
-        raise ValueError(f"{name} == {value}, must be <= {maximum}")
-    return value
-
-
-def _make_rng(seed: int | np.random.Generator) -> np.random.Generator:
-    if isinstance(seed, np.random.Generator):
-        return seed
-    seed = _check_int("seed", seed, 0)
-    return np.random.default_rng(seed)
 
 
 # -- the three model pieces -----------------------------------------------------
@@ -425,12 +406,12 @@ def lublin_feitelson(
     >>> sorted(set(t.queue.tolist())), bool((t.runtime >= 1).all())
     ([1], True)
     """
-    n_jobs = _check_int("n_jobs", n_jobs, 0)
-    procs = _check_int("procs", procs, 1)
-    start_hour = _check_int("start_hour", start_hour, 0, 23)
+    n_jobs = check_int("n_jobs", n_jobs, 0)
+    procs = check_int("procs", procs, 1)
+    start_hour = check_int("start_hour", start_hour, 0, 23)
     if not isinstance(job_type, str) or job_type not in JOB_TYPES:
         raise ValueError(f"job_type == {job_type!r}, must be one of {list(JOB_TYPES)}")
-    rng = _make_rng(seed)
+    rng = make_rng(seed)
 
     streams = ("batch", "interactive") if job_type == "mixed" else (job_type,)
     parts = [_stream(rng, n_jobs, kind, procs, start_hour) for kind in streams]

@@ -109,6 +109,8 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
+from .._checks import check_int, make_rng
+
 from .ptg import PTG
 
 __all__ = [
@@ -200,12 +202,12 @@ def task_costs(
     >>> bool(((a >= 0) & (a < 0.25)).all())
     True
     """
-    n = _check_int("n", n, 0)
+    n = check_int("n", n, 0)
     scenario = _check_scenario(scenario)
     lo, hi = (float(x) for x in alpha_range)
     if not 0.0 <= lo <= hi <= 1.0:
         raise ValueError(f"alpha_range == {alpha_range!r}, must satisfy 0 <= lo <= hi <= 1")
-    rng = _make_rng(seed)
+    rng = make_rng(seed)
     d = rng.integers(D_MIN, D_MAX, size=n, endpoint=True).astype(np.float64)
     a = rng.uniform(A_MIN, A_MAX, size=n)
     kind = rng.integers(0, len(COMPLEXITIES), size=n)
@@ -248,12 +250,12 @@ def random_dag(
     >>> all(g.nodes[u]["level"] + 1 == g.nodes[v]["level"] for u, v in g.edges)  # jump = 1
     True
     """
-    n = _check_int("n", n, 1)
+    n = check_int("n", n, 1)
     fat = _check_unit("fat", fat)
     regularity = _check_unit("regularity", regularity)
     density = _check_unit("density", density)
-    jump = _check_int("jump", jump, 1)
-    rng = _make_rng(seed)
+    jump = check_int("jump", jump, 1)
+    rng = make_rng(seed)
 
     perfect = math.floor(n**fat + 1e-9)
     widths: list[int] = []
@@ -323,7 +325,7 @@ def random_ptg(
     >>> p.num_real_tasks, p.name
     (10, 'random-n10-fat0.2-reg0.2-dens0.8-jump2-nlogn')
     """
-    rng = _make_rng(seed)
+    rng = make_rng(seed)
     scenario = _check_scenario(costs)
     g = random_dag(n, fat=fat, regularity=regularity, density=density, jump=jump, seed=rng)
     if name is None:
@@ -344,7 +346,7 @@ def fft_graph(levels: int) -> nx.DiGraph:
     >>> sorted(g.predecessors("bfly-1-0")), g.number_of_nodes()
     (['call-1-0', 'call-1-1'], 5)
     """
-    m = _check_int("levels", levels, 2)
+    m = check_int("levels", levels, 2)
     if m & (m - 1):
         raise ValueError(f"levels == {m}, must be a power of two (the paper uses 2, 4, 8)")
     depth = m.bit_length() - 1
@@ -381,7 +383,7 @@ def fft_ptg(
     >>> [fft_ptg(m, seed=0).width() for m in (2, 4, 8)]
     [2, 4, 8]
     """
-    rng = _make_rng(seed)
+    rng = make_rng(seed)
     scenario = _check_scenario(costs)
     g = fft_graph(levels)
     return _with_costs(g, list(g.nodes), scenario, rng, name or f"fft-{levels}-{scenario}")
@@ -438,7 +440,7 @@ def strassen_ptg(
     >>> p.num_real_tasks, p.width(), p.name
     (25, 10, 'strassen-matmul')
     """
-    rng = _make_rng(seed)
+    rng = make_rng(seed)
     scenario = _check_scenario(costs)
     g = strassen_graph()
     return _with_costs(g, list(g.nodes), scenario, rng, name or f"strassen-{scenario}")
@@ -509,11 +511,11 @@ def ptg_population(kind: str, count: int | None = None, *, seed: int | np.random
     if isinstance(seed, np.random.Generator):
         root = int(seed.integers(0, 2**63))
     else:
-        root = _check_int("seed", seed, 0)
+        root = check_int("seed", seed, 0)
     if count is None:
         members = list(range(len(configs)))
     else:
-        count = _check_int("count", count, 0, len(configs))
+        count = check_int("count", count, 0, len(configs))
         pick = np.random.default_rng(np.random.SeedSequence(root, spawn_key=(0,)))
         members = pick.choice(len(configs), size=count, replace=False).tolist()
     return [_member(configs[k], np.random.default_rng(np.random.SeedSequence(root, spawn_key=(1, k)))) for k in members]
@@ -533,18 +535,6 @@ def _member(config: dict[str, Any], rng: np.random.Generator) -> PTG:
 
 
 # -- validation ---------------------------------------------------------------------------
-def _check_int(name: str, value: object, minimum: int, maximum: int | None = None) -> int:
-    # bool is an Integral but never a meaningful count.
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} == {value!r}, must be an integer")
-    value = int(value)
-    if value < minimum:
-        raise ValueError(f"{name} == {value}, must be >= {minimum}")
-    if maximum is not None and value > maximum:
-        raise ValueError(f"{name} == {value}, must be <= {maximum}")
-    return value
-
-
 def _check_unit(name: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} == {value!r}, must be a real number")
@@ -561,9 +551,3 @@ def _check_scenario(scenario: str | int) -> str:
     elif scenario in SCENARIOS:
         return str(scenario)
     raise ValueError(f"costs == {scenario!r}, must be one of {SCENARIOS} or a daggen code 0..3")
-
-
-def _make_rng(seed: int | np.random.Generator) -> np.random.Generator:
-    if isinstance(seed, np.random.Generator):
-        return seed
-    return np.random.default_rng(_check_int("seed", seed, 0))
