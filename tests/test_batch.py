@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import clustersched as cs
 from clustersched.batch import Policy, estimates_of, simulate
 from clustersched.errors import InfeasibleError, InvalidWorkloadError
-from clustersched.validate import validate_batch
+from clustersched.batch.validate import validate_batch
 from clustersched.workload import JobTable
 from reference.batch import simulate_reference
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from clustersched import InvalidScheduleError, JobTable, Schedule, simulate
-from clustersched.validate import batch_violations, validate_batch
+from clustersched.batch.validate import batch_violations, validate_batch
 
 # 4 processors: jobs 1 and 2 in parallel, job 3 after job 1 on its processors.
 JOBS = JobTable(

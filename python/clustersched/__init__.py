@@ -9,19 +9,58 @@ Quick start::
     print(cs.batch_metrics(result.schedule).summary())
 """
 
-from . import campaign, errors, ptg, validate
-from .batch import Policy, SimulationResult, simulate
+from typing import TYPE_CHECKING
+
+from ._lazy import lazy_exports
 from .errors import ClusterschedError, InfeasibleError, InvalidScheduleError, InvalidWorkloadError
-from .metrics import BatchMetrics, batch_metrics
-from .platform import CLUSTERS, Cluster, cluster
-from .ptg import ALGORITHMS as PTG_ALGORITHMS
-from .ptg import TaskSchedule, run_algorithm
-from .schedule import Schedule
-from .validate import validate_batch, validate_ptgs
-from .workload import Dropped, JobTable, lublin_feitelson, read_swf, write_swf
-from .workload.ptg import PTG, read_ptgs, write_ptgs
 
 __version__ = "0.1.0"
+
+# Where each public name lives.  They are imported on first use (PEP 562), so
+# that ``import clustersched.cli`` and ``clustersched --help`` stay free of
+# numpy, networkx and the campaign runner; the block under TYPE_CHECKING says
+# the same for type checkers and editors.
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "CLUSTERS": ".platform",
+        "Cluster": ".platform",
+        "cluster": ".platform",
+        "BatchMetrics": ".batch.metrics",
+        "batch_metrics": ".batch.metrics",
+        "Policy": ".batch.policies",
+        "Schedule": ".batch.schedule",
+        "SimulationResult": ".batch.simulator",
+        "simulate": ".batch.simulator",
+        "validate_batch": ".batch.validate",
+        "PTG_ALGORITHMS": ".ptg.algorithms:ALGORITHMS",
+        "run_algorithm": ".ptg.algorithms",
+        "TaskSchedule": ".ptg.schedule",
+        "validate_ptgs": ".ptg.validate",
+        "Dropped": ".workload.jobs",
+        "JobTable": ".workload.jobs",
+        "lublin_feitelson": ".workload.lublin",
+        "read_swf": ".workload.swf",
+        "write_swf": ".workload.swf",
+        "PTG": ".workload.ptg",
+        "read_ptgs": ".workload.ptg",
+        "write_ptgs": ".workload.ptg",
+    },
+    public=["campaign", "errors", "ptg", "validate"],
+)
+
+if TYPE_CHECKING:
+    from . import campaign, errors, ptg, validate
+    from .batch import Policy, SimulationResult, simulate
+    from .batch.metrics import BatchMetrics, batch_metrics
+    from .batch.schedule import Schedule
+    from .batch.validate import validate_batch
+    from .platform import CLUSTERS, Cluster, cluster
+    from .ptg import ALGORITHMS as PTG_ALGORITHMS
+    from .ptg import TaskSchedule, run_algorithm
+    from .ptg.validate import validate_ptgs
+    from .workload import Dropped, JobTable, lublin_feitelson, read_swf, write_swf
+    from .workload.ptg import PTG, read_ptgs, write_ptgs
 
 __all__ = [
     "CLUSTERS",

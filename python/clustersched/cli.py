@@ -20,7 +20,7 @@ from typing import Sequence
 from .batch import BUILTIN_POLICIES, simulate
 from .batch.simulator import ESTIMATES, OVERSIZED
 from .errors import ClusterschedError
-from .metrics import batch_metrics
+from .batch.metrics import batch_metrics
 from .ptg.cli import add_parser as add_ptg_parser
 from .workload.jobs import JobTable
 from .workload.swf import read_swf, write_swf

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .schedule import Schedule
+from .batch.schedule import Schedule
 
 __all__ = ["gantt"]
 

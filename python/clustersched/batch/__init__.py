@@ -1,6 +1,61 @@
-"""Online scheduling of rigid jobs on a homogeneous cluster (FCFS, EASY, your own policies)."""
+"""Online scheduling of rigid jobs on a homogeneous cluster (FCFS, EASY, conservative, SJF, DPSA, your own).
 
-from .policies import BUILTIN_POLICIES, BatchState, Policy
-from .simulator import SimulationResult, estimates_of, simulate
+One module per part, as in every problem folder:
 
-__all__ = ["BUILTIN_POLICIES", "BatchState", "Policy", "SimulationResult", "estimates_of", "simulate"]
+* :mod:`~clustersched.batch.policies` -- the built-in policy names and the
+  :class:`Policy` interface for policies written in Python;
+* :mod:`~clustersched.batch.simulator` -- :func:`simulate`, the event loop
+  and its documented semantics;
+* :mod:`~clustersched.batch.schedule` -- :class:`Schedule`, what a policy
+  decided (numpy columns);
+* :mod:`~clustersched.batch.validate` -- :func:`validate_batch`, an
+  independent feasibility check;
+* :mod:`~clustersched.batch.metrics` -- :func:`batch_metrics` (wait, bounded
+  slowdown, utilization, makespan);
+* :mod:`~clustersched.batch.cli` -- ``clustersched simulate | compare | lublin``.
+
+Names are imported on first use (see :mod:`clustersched._lazy`).
+"""
+
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_exports
+
+__all__ = [
+    "BUILTIN_POLICIES",
+    "BatchMetrics",
+    "BatchState",
+    "Policy",
+    "Schedule",
+    "SimulationResult",
+    "batch_metrics",
+    "batch_violations",
+    "estimates_of",
+    "simulate",
+    "validate_batch",
+]
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "BUILTIN_POLICIES": ".policies",
+        "BatchState": ".policies",
+        "Policy": ".policies",
+        "SimulationResult": ".simulator",
+        "estimates_of": ".simulator",
+        "simulate": ".simulator",
+        "Schedule": ".schedule",
+        "batch_violations": ".validate",
+        "validate_batch": ".validate",
+        "BatchMetrics": ".metrics",
+        "batch_metrics": ".metrics",
+    },
+    public=__all__,
+)
+
+if TYPE_CHECKING:
+    from .metrics import BatchMetrics, batch_metrics
+    from .policies import BUILTIN_POLICIES, BatchState, Policy
+    from .schedule import Schedule
+    from .simulator import SimulationResult, estimates_of, simulate
+    from .validate import batch_violations, validate_batch

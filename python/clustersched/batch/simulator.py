@@ -58,10 +58,10 @@ import numpy as np
 
 from .. import _core
 from ..errors import InfeasibleError, InvalidWorkloadError
-from ..schedule import Schedule
-from ..validate import validate_batch
 from ..workload.jobs import Dropped, JobTable
 from .policies import BUILTIN_POLICIES, QUEUE_ORDER, BatchState, Policy
+from .schedule import Schedule
+from .validate import validate_batch
 
 __all__ = ["SimulationResult", "simulate", "estimates_of"]
 

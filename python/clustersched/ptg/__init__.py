@@ -23,24 +23,9 @@ Example
 True
 """
 
-from .algorithms import ALGORITHMS, PTGRun, algorithm, evaluate, run_algorithm
-from .cra import (
-    CRA_STRATEGIES,
-    cra_budgets,
-    cra_ndags,
-    cra_ndags_weight,
-    cra_width,
-    cra_width_weight,
-    cra_work,
-    cra_work_weight,
-)
-from .hcpa import bottom_levels, hcpa_allocation, hcpa_cmax_star, hcpa_schedule
-from .mapping import READINESS, backfill, list_schedule
-from .metrics import PTGMetrics, cmax_star, ptg_metrics
-from .schedule import TaskSchedule
-from .selfish import selfish, selfish_order, selfish_weight
-from .validate import ptg_violations, validate_ptgs
-from .zhao import c1, c4, f1, f2
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_exports
 
 __all__ = [
     "ALGORITHMS",
@@ -77,3 +62,64 @@ __all__ = [
     "selfish_weight",
     "validate_ptgs",
 ]
+
+# Imported on first use (see clustersched._lazy): the algorithms pull in networkx.
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "ALGORITHMS": ".algorithms",
+        "PTGRun": ".algorithms",
+        "algorithm": ".algorithms",
+        "evaluate": ".algorithms",
+        "run_algorithm": ".algorithms",
+        "CRA_STRATEGIES": ".cra",
+        "cra_budgets": ".cra",
+        "cra_ndags": ".cra",
+        "cra_ndags_weight": ".cra",
+        "cra_width": ".cra",
+        "cra_width_weight": ".cra",
+        "cra_work": ".cra",
+        "cra_work_weight": ".cra",
+        "bottom_levels": ".hcpa",
+        "hcpa_allocation": ".hcpa",
+        "hcpa_cmax_star": ".hcpa",
+        "hcpa_schedule": ".hcpa",
+        "READINESS": ".mapping",
+        "backfill": ".mapping",
+        "list_schedule": ".mapping",
+        "PTGMetrics": ".metrics",
+        "cmax_star": ".metrics",
+        "ptg_metrics": ".metrics",
+        "TaskSchedule": ".schedule",
+        "selfish": ".selfish",
+        "selfish_order": ".selfish",
+        "selfish_weight": ".selfish",
+        "ptg_violations": ".validate",
+        "validate_ptgs": ".validate",
+        "c1": ".zhao",
+        "c4": ".zhao",
+        "f1": ".zhao",
+        "f2": ".zhao",
+    },
+    public=__all__,
+)
+
+if TYPE_CHECKING:
+    from .algorithms import ALGORITHMS, PTGRun, algorithm, evaluate, run_algorithm
+    from .cra import (
+        CRA_STRATEGIES,
+        cra_budgets,
+        cra_ndags,
+        cra_ndags_weight,
+        cra_width,
+        cra_width_weight,
+        cra_work,
+        cra_work_weight,
+    )
+    from .hcpa import bottom_levels, hcpa_allocation, hcpa_cmax_star, hcpa_schedule
+    from .mapping import READINESS, backfill, list_schedule
+    from .metrics import PTGMetrics, cmax_star, ptg_metrics
+    from .schedule import TaskSchedule
+    from .selfish import selfish, selfish_order, selfish_weight
+    from .validate import ptg_violations, validate_ptgs
+    from .zhao import c1, c4, f1, f2

@@ -33,7 +33,7 @@ import numpy as np
 
 from ..batch import simulate
 from ..campaign import Store, grid, run_campaign
-from ..metrics import batch_metrics
+from ..batch.metrics import batch_metrics
 from ..workload.swf import read_swf
 from ..workload.transform import drop_invalid, offered_load
 

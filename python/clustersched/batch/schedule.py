@@ -1,4 +1,4 @@
-"""Schedule: what a policy decided, as numpy columns."""
+"""Schedule: what a batch policy decided, one row per job, as numpy columns."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Schedule quality metrics.
+"""Metrics of batch schedules (rigid jobs).
 
-Batch (rigid jobs), for a job with wait ``W = start - submit`` and runtime
+For a job with wait ``W = start - submit`` and runtime
 ``R = end - start``:
 
 * response ``W + R``;
@@ -54,7 +54,7 @@ def batch_metrics(schedule: Schedule, *, tau: float = BOUNDED_SLOWDOWN_TAU) -> B
     Examples
     --------
     >>> import numpy as np
-    >>> from clustersched.schedule import Schedule
+    >>> from clustersched.batch import Schedule
     >>> s = Schedule(job_id=np.array([1, 2]), submit=np.array([0.0, 0.0]), start=np.array([0.0, 4.0]),
     ...              end=np.array([4.0, 24.0]), procs=np.array([2, 2]), total_procs=2)
     >>> m = batch_metrics(s)
