@@ -225,7 +225,7 @@ def test_selfish_order_is_much_fairer_than_selfish():
         (("p", "c", 0), TypeError, "ptgs == a single PTG"),
         (("l", "gdx", 0), TypeError, "cluster == 'gdx', must be a clustersched Cluster"),
         (("l", "c", -1), ValueError, "seed == -1, must be >= 0"),
-        (("l", "c", True), TypeError, "seed == True, must be an int >= 0"),
+        (("l", "c", True), TypeError, "seed == True, must be an integer >= 0"),
         (("l", "c", 1.5), TypeError, "seed == 1.5"),
     ],
 )

@@ -335,7 +335,7 @@ def test_bad_arguments_raise_typed_errors():
         list_schedule([3], [[1]], [[1.0]], c)
     with pytest.raises(TypeError, match="cluster == 'chti'"):
         hcpa_allocation(p, "chti")
-    with pytest.raises(ValueError, match="procs == 3, must be in 1..2"):
+    with pytest.raises(ValueError, match="procs == 3, must be <= 2"):
         hcpa_allocation(p, c, procs=3)
     with pytest.raises(ValueError, match="max_task_procs == 0"):
         hcpa_allocation(p, c, max_task_procs=0)

@@ -169,8 +169,8 @@ def test_drop_invalid_real_trace() -> None:
 @pytest.mark.parametrize(
     ("procs", "error", "message"),
     [
-        (0, ValueError, "procs == 0, must be > 0"),
-        (-8, ValueError, "procs == -8, must be > 0"),
+        (0, ValueError, "procs == 0, must be >= 1"),
+        (-8, ValueError, "procs == -8, must be >= 1"),
         (2.5, TypeError, "procs == 2.5, must be an integer"),
         ("8", TypeError, "procs == '8', must be an integer"),
         (True, TypeError, "procs == True, must be an integer"),

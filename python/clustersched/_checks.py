@@ -1,12 +1,22 @@
-"""Argument checks shared by the workload generators (one place for the messages)."""
+"""Argument checks shared by the whole library: one place, one message style.
+
+Every check raises ``TypeError`` for a value of the wrong type and
+``ValueError`` for one out of range, with the argument's name, its value and
+the rule, as in ``"procs == 0, must be >= 1"`` (DESIGN.md, "Errors are typed").
+"""
 
 from __future__ import annotations
 
+import math
 import numbers
+from typing import Any, Sequence
 
 import numpy as np
 
-__all__ = ["check_int", "make_rng"]
+__all__ = ["MAX_PROCS", "check_choice", "check_float", "check_int", "make_rng"]
+
+#: Most processors a machine may have: the Rust core counts processors in ``u32``.
+MAX_PROCS = 2**32 - 1
 
 
 def check_int(name: str, value: object, minimum: int, maximum: int | None = None) -> int:
@@ -22,8 +32,53 @@ def check_int(name: str, value: object, minimum: int, maximum: int | None = None
     return value
 
 
+def check_float(
+    name: str,
+    value: object,
+    *,
+    positive: bool = False,
+    minimum: float | None = None,
+    maximum: float | None = None,
+) -> float:
+    """``value`` as a finite float (``> 0`` if ``positive``, within ``[minimum, maximum]``).
+
+    TypeError for a non-real (``bool`` included), ValueError naming the rule otherwise.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} == {value!r}, must be a real number")
+    try:
+        x = float(value)
+    except OverflowError:  # an int beyond float64's range
+        raise ValueError(f"{name} == {_short(value)}, must be finite") from None
+    # Messages show the value as given (``0``, not ``0.0``).
+    if not math.isfinite(x):
+        raise ValueError(f"{name} == {value}, must be finite")
+    if positive and not x > 0:
+        raise ValueError(f"{name} == {value}, must be > 0")
+    if minimum is not None and x < minimum:
+        raise ValueError(f"{name} == {value}, must be >= {minimum}")
+    if maximum is not None and x > maximum:
+        raise ValueError(f"{name} == {value}, must be <= {maximum}")
+    return x
+
+
+def check_choice(name: str, value: Any, allowed: Sequence[str]) -> str:
+    """``value`` if it is one of ``allowed``, else ValueError listing them."""
+    if not isinstance(value, str) or value not in allowed:
+        raise ValueError(f"{name} == {value!r}, must be one of {', '.join(map(repr, allowed))}")
+    return value
+
+
 def make_rng(seed: int | np.random.Generator) -> np.random.Generator:
     """A Generator as given, or ``numpy.random.default_rng(seed)`` for an int seed ``>= 0``."""
     if isinstance(seed, np.random.Generator):
         return seed
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise TypeError(f"seed == {seed!r}, must be an integer >= 0 or a numpy.random.Generator")
     return np.random.default_rng(check_int("seed", seed, 0))
+
+
+def _short(value: object, limit: int = 40) -> str:
+    """``repr(value)``, cut in the middle when longer than ``limit`` (a 400-digit int...)."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:20]}...{text[-10:]} ({len(text)} characters)"

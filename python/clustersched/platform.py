@@ -27,9 +27,9 @@ clusters is a node.  The gigabit interconnect of the table is not modelled.
 
 from __future__ import annotations
 
-import math
-import numbers
 from dataclasses import dataclass
+
+from ._checks import MAX_PROCS, check_float, check_int
 
 __all__ = ["CLUSTERS", "Cluster", "cluster"]
 
@@ -42,7 +42,7 @@ class Cluster:
     name : str
         A label (used in reports and error messages).
     procs : int
-        Number of processors, ``>= 1``.
+        Number of processors, ``1 .. 2**32 - 1`` (the Rust core counts them in 32 bits).
     speed : float
         Speed of one processor in flop/s, finite and ``> 0``.  A task of
         ``w`` flop runs ``w / speed`` seconds on one processor.
@@ -52,7 +52,7 @@ class Cluster:
     TypeError
         ``procs`` not an integer (``bool`` included) or ``speed`` not a real number.
     ValueError
-        ``procs < 1`` or ``speed`` not finite and positive.
+        ``procs`` outside ``1 .. 2**32 - 1`` or ``speed`` not finite and positive.
 
     Examples
     --------
@@ -72,15 +72,8 @@ class Cluster:
     def __post_init__(self) -> None:
         if not isinstance(self.name, str):
             raise TypeError(f"name == {self.name!r}, must be a str")
-        # bool is an Integral but never a processor count.
-        if isinstance(self.procs, bool) or not isinstance(self.procs, numbers.Integral):
-            raise TypeError(f"procs == {self.procs!r}, must be an integer")
-        if self.procs < 1:
-            raise ValueError(f"procs == {self.procs}, must be >= 1")
-        if isinstance(self.speed, bool) or not isinstance(self.speed, numbers.Real):
-            raise TypeError(f"speed == {self.speed!r}, must be a real number (flop/s)")
-        if not (math.isfinite(self.speed) and self.speed > 0):
-            raise ValueError(f"speed == {self.speed}, must be finite and > 0 (flop/s)")
+        check_int("procs", self.procs, 1, MAX_PROCS)
+        check_float("speed", self.speed, positive=True)
         # Normalise numpy scalars so that equality, hashing and repr are plain Python.
         object.__setattr__(self, "procs", int(self.procs))
         object.__setattr__(self, "speed", float(self.speed))

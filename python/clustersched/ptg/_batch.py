@@ -1,8 +1,10 @@
-"""Plumbing shared by the PTG algorithms: PTGs to the Rust kernels and back, seeds, priorities."""
+"""Plumbing shared by the PTG algorithms: PTGs to the Rust kernels and back, seed labels, priorities.
+
+Seeds are checked by :func:`clustersched._checks.make_rng`, as everywhere in the library.
+"""
 
 from __future__ import annotations
 
-import numbers
 from typing import Any, Sequence
 
 import numpy as np
@@ -13,9 +15,6 @@ from ..workload.ptg import PTG
 from .schedule import TaskSchedule
 
 __all__: list[str] = []
-
-#: What the algorithms accept as ``seed``.
-Seed = "int | numpy.random.Generator"
 
 
 class Batch:
@@ -123,17 +122,6 @@ def check_cluster(cluster: Cluster) -> Cluster:
     if not isinstance(cluster, Cluster):
         raise TypeError(f"cluster == {cluster!r}, must be a clustersched Cluster (e.g. cluster('gdx'))")
     return cluster
-
-
-def make_rng(seed: Any) -> np.random.Generator:
-    """``numpy.random.default_rng(seed)`` for an int ``>= 0``; a Generator is used as is."""
-    if isinstance(seed, np.random.Generator):
-        return seed
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-        raise TypeError(f"seed == {seed!r}, must be an int >= 0 or a numpy.random.Generator")
-    if seed < 0:
-        raise ValueError(f"seed == {seed}, must be >= 0")
-    return np.random.default_rng(int(seed))
 
 
 def seed_label(seed: Any) -> Any:

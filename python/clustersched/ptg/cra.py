@@ -46,9 +46,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .._checks import make_rng
 from ..platform import Cluster
 from ..workload.ptg import PTG
-from ._batch import Batch, check_cluster, make_rng, rank_priority, seed_label
+from ._batch import Batch, check_cluster, rank_priority, seed_label
 from .schedule import TaskSchedule
 
 __all__ = [

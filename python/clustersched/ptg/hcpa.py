@@ -30,11 +30,11 @@ the results are identical to the slow reference (tested).
 
 from __future__ import annotations
 
-import numbers
 from typing import Sequence
 
 import numpy as np
 
+from .._checks import check_int
 from ..platform import Cluster
 from ..workload.ptg import PTG
 from ._batch import Batch, check_cluster, core_set
@@ -50,15 +50,7 @@ def _one(ptg: PTG):
 
 
 def _count(name: str, value: object, maximum: int | None = None) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} == {value!r}, must be an int")
-    count = int(value)
-    if count < 1 or (maximum is not None and count > maximum):
-        rule = f"in 1..{maximum}" if maximum is not None else ">= 1"
-        raise ValueError(f"{name} == {count}, must be {rule}")
-    return count
+    return None if value is None else check_int(name, value, 1, maximum)
 
 
 def hcpa_allocation(

@@ -29,9 +29,10 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from .._checks import make_rng
 from ..platform import Cluster
 from ..workload.ptg import PTG
-from ._batch import Batch, check_cluster, make_rng, rank_priority, seed_label
+from ._batch import Batch, check_cluster, rank_priority, seed_label
 from .schedule import TaskSchedule
 
 __all__ = ["selfish", "selfish_order", "selfish_weight"]

@@ -64,9 +64,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .._checks import make_rng
 from ..platform import Cluster
 from ..workload.ptg import PTG
-from ._batch import Batch, check_cluster, core_set, make_rng, rank_priority, seed_label
+from ._batch import Batch, check_cluster, core_set, rank_priority, seed_label
 from .schedule import TaskSchedule
 
 __all__ = ["c1", "c4", "f1", "f2"]

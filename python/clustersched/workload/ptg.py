@@ -93,6 +93,7 @@ from typing import Any, Iterable, Sequence
 import networkx as nx
 import numpy as np
 
+from .._checks import check_float
 from ..errors import InvalidWorkloadError
 
 __all__ = ["PTG", "read_ptgs", "write_ptgs"]
@@ -406,10 +407,7 @@ class PTG:
         >>> PTG.from_networkx(g).exec_time([4], speed=2e9).tolist()
         [1.75]
         """
-        if isinstance(speed, bool) or not isinstance(speed, numbers.Real) or not (
-            math.isfinite(speed) and speed > 0
-        ):
-            raise ValueError(f"speed == {speed!r}, must be finite and > 0 (flop/s)")
+        speed = check_float("speed", speed, positive=True)
         raw = np.asarray(p)
         if raw.dtype.kind not in "iu":
             raise TypeError(f"p == {p!r}, must be an integer or an array of integers")

@@ -109,7 +109,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-from .._checks import check_int, make_rng
+from .._checks import check_float, check_int, make_rng
 
 from .ptg import PTG
 
@@ -536,12 +536,7 @@ def _member(config: dict[str, Any], rng: np.random.Generator) -> PTG:
 
 # -- validation ---------------------------------------------------------------------------
 def _check_unit(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} == {value!r}, must be a real number")
-    x = float(value)
-    if not 0.0 <= x <= 1.0:
-        raise ValueError(f"{name} == {value!r}, must be in [0, 1]")
-    return x
+    return check_float(name, value, minimum=0.0, maximum=1.0)
 
 
 def _check_scenario(scenario: str | int) -> str:

@@ -8,12 +8,11 @@ in the result's ``dropped``, with one of the reason constants below, so that
 
 from __future__ import annotations
 
-import math
-import numbers
 from typing import Literal
 
 import numpy as np
 
+from .._checks import MAX_PROCS, check_choice, check_float, check_int
 from .jobs import Dropped, JobTable
 
 __all__ = [
@@ -74,10 +73,10 @@ def time_windows(
 
     >>> weeks = time_windows(read_swf("HPC2N-2002-2.2-cln.swf.gz"), rebase=True)  # doctest: +SKIP
     """
-    length = _positive("length", length)
+    length = check_float("length", length, positive=True)
     if not len(table):
         return []
-    origin = float(table.submit.min()) if origin is None else _finite("origin", origin)
+    origin = float(table.submit.min()) if origin is None else check_float("origin", origin)
     index = np.floor((table.submit - origin) / length).astype(np.int64)
     order = np.argsort(index, kind="stable")
     keys, starts = np.unique(index[order], return_index=True)
@@ -110,7 +109,7 @@ def invalid_jobs(table: JobTable, procs: int) -> list[Dropped]:
     list of Dropped
         One record per invalid job, in row order (``line`` is None).
     """
-    procs = _positive_int("procs", procs)
+    procs = check_int("procs", procs, 1, MAX_PROCS)
     width = table.width()
     found = _find(
         [
@@ -149,9 +148,9 @@ def drop_invalid(
         The remaining jobs; its ``dropped`` is the input's plus one record per
         removed job.  Jobs without a processor count are always removed.
     """
-    procs = _positive_int("procs", procs)
-    _choice("wider", wider, ("drop", "clip", "keep"))
-    _choice("nonpositive_runtime", nonpositive_runtime, ("drop", "keep"))
+    procs = check_int("procs", procs, 1, MAX_PROCS)
+    check_choice("wider", wider, ("drop", "clip", "keep"))
+    check_choice("nonpositive_runtime", nonpositive_runtime, ("drop", "keep"))
     width = table.width()
     checks = [(NO_PROCESSOR_COUNT, width <= 0)]
     if wider == "drop":
@@ -192,7 +191,7 @@ def offered_load(table: JobTable, procs: int) -> float:
         When the span is zero (fewer than two distinct submit times), where the
         load is undefined.
     """
-    procs = _positive_int("procs", procs)
+    procs = check_int("procs", procs, 1, MAX_PROCS)
     span = float(np.ptp(table.submit)) if len(table) else 0.0
     if span <= 0:
         raise ValueError(
@@ -219,7 +218,7 @@ def scale_submit(table: JobTable, factor: float) -> JobTable:
     factor : float
         Scale, finite and > 0.
     """
-    factor = _positive("factor", factor)
+    factor = check_float("factor", factor, positive=True)
     if not len(table):
         return table.with_columns()
     first = table.submit.min()
@@ -244,7 +243,7 @@ def scale_to_load(table: JobTable, procs: int, target: float) -> JobTable:
         When the load is undefined (see :func:`offered_load`) or zero (no job
         with positive runtime and width), as no scaling can change it.
     """
-    target = _positive("target", target)
+    target = check_float("target", target, positive=True)
     load = offered_load(table, procs)
     if load == 0:
         raise ValueError(
@@ -261,30 +260,3 @@ def _find(checks: list[tuple[str, np.ndarray]]) -> list[tuple[int, str]]:
         for i in np.flatnonzero(mask).tolist():
             reasons.setdefault(i, reason)
     return sorted(reasons.items())
-
-
-def _positive_int(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} == {value!r}, must be an integer")
-    if value <= 0:
-        raise ValueError(f"{name} == {value}, must be > 0")
-    return int(value)
-
-
-def _finite(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} == {value!r}, must be a real number")
-    if not math.isfinite(value):
-        raise ValueError(f"{name} == {value}, must be finite")
-    return float(value)
-
-
-def _positive(name: str, value: object) -> float:
-    if _finite(name, value) <= 0:
-        raise ValueError(f"{name} == {value}, must be > 0")
-    return float(value)
-
-
-def _choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
-        raise ValueError(f"{name} == {value!r}, must be one of {', '.join(map(repr, allowed))}")
