@@ -19,6 +19,7 @@ __all__ = [
     "InvalidWorkloadError",
     "InvalidScheduleError",
     "InfeasibleError",
+    "InvalidOptionError",
 ]
 
 
@@ -83,3 +84,25 @@ class InvalidScheduleError(ClusterschedError):
 
 class InfeasibleError(ClusterschedError):
     """A scheduling problem has no solution as posed (e.g. a job wider than the machine)."""
+
+
+class InvalidOptionError(ClusterschedError, ValueError):
+    """A command-line option (or argument) names a file that cannot be used as asked.
+
+    A trace that does not exist or is a directory, an output in a missing
+    folder or one that would overwrite the input, a folder without traces.
+    The ``clustersched`` command prints the message on one line and exits
+    with status 2.
+
+    Attributes
+    ----------
+    option : str
+        The option as typed (``"--out"``) or the argument's name (``"TRACE"``).
+    value : object
+        Its value.
+    """
+
+    def __init__(self, option: str, value: object, message: str) -> None:
+        self.option = option
+        self.value = value
+        super().__init__(f"{option} {value!r}: {message}")
