@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from clustersched.errors import InvalidWorkloadError
 from clustersched.workload.jobs import SWF_FIELDS, Dropped, JobTable
-from clustersched.workload.swf import read_swf, write_swf
+from clustersched.workload.swf import MAX_TIME, read_swf, write_swf
 
 SWF_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "swf"
 SMALL = SWF_DIR / "small"
@@ -142,14 +142,14 @@ def test_round_trip_hpc2n(tmp_path: Path, hpc2n: JobTable) -> None:
 
 def test_written_format(tmp_path: Path) -> None:
     t = JobTable(
-        {"submit": [0.0, 1.5, 1e20], "runtime": [10.0, 0.1, 2.0], "procs": [1, 128, 4]},
+        {"submit": [0.0, 1.5, 9e9], "runtime": [10.0, 0.1, 2.0], "procs": [1, 128, 4]},
         metadata={"MaxProcs": "128", "Note": "first\nsecond"},
     )
     text = write_swf(t, tmp_path / "t.swf").read_text()
     lines = text.splitlines()
     assert lines[:3] == ["; MaxProcs: 128", "; Note: first", "; Note: second"]
     data = [line.split() for line in lines[3:]]
-    assert [r[1] for r in data] == ["0", "1.5", "1e+20"]  # integral floats as integers
+    assert [r[1] for r in data] == ["0", "1.5", "9000000000"]  # integral floats as integers
     assert [r[3] for r in data] == ["10", "0.1", "2"]
     assert all(len(r) == 18 for r in data)
     assert len({len(line) for line in lines[3:]}) == 1  # right-aligned columns
@@ -185,7 +185,12 @@ def _column(name: str, dtype: type, n: int) -> st.SearchStrategy[list]:
     if dtype is np.int64:
         value = st.integers(0 if nonnegative else -(2**53), 2**53)
     else:
-        value = st.floats(0 if nonnegative else None, allow_nan=False, allow_infinity=False)
+        bound = float(2**53) if name.startswith("mem") else float(MAX_TIME)
+        value = st.floats(0 if nonnegative else -bound, bound, allow_nan=False)
+    if name == "job_id":  # distinct, or -1 (unknown)
+        return st.lists(st.one_of(st.just(-1), value), min_size=n, max_size=n).map(
+            lambda ids: [x if x == -1 or x not in ids[:k] else -1 for k, x in enumerate(ids)]
+        )
     return st.lists(st.one_of(st.just(-1), value), min_size=n, max_size=n)
 
 
@@ -270,7 +275,7 @@ def test_corrupt_gzip(tmp_path: Path) -> None:
 def test_invalid_line(
     tmp_path: Path, bad_line: str, field: str | None, value: object, message: str
 ) -> None:
-    path = write(tmp_path, "; MaxProcs: 8", "", GOOD, bad_line, GOOD)
+    path = write(tmp_path, "; MaxProcs: 8", "", GOOD, bad_line, row(job_id=3))
     with pytest.raises(InvalidWorkloadError) as err:
         read_swf(path)
     e = err.value
@@ -354,5 +359,5 @@ def test_skip_with_no_valid_line(tmp_path: Path) -> None:
 
 
 def test_on_invalid_argument(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="on_invalid == 'ignore', must be 'raise' or 'skip'"):
+    with pytest.raises(ValueError, match="on_invalid == 'ignore', must be one of 'raise', 'skip'"):
         read_swf(write(tmp_path, GOOD), on_invalid="ignore")  # type: ignore[arg-type]

@@ -8,15 +8,18 @@ are int64.
 
 from __future__ import annotations
 
+import numbers
+import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Mapping
 
 import numpy as np
 
+from .._checks import MAX_PROCS
 from ..errors import InvalidWorkloadError
 
-__all__ = ["Dropped", "JobTable", "SWF_FIELDS"]
+__all__ = ["MACHINE_SIZE_KEYS", "Dropped", "JobTable", "SWF_FIELDS", "parse_machine_size"]
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,30 @@ SWF_FIELDS: tuple[tuple[str, type, str], ...] = (
     ("think_time", np.float64, "think time from preceding job (s)"),
 )
 FIELD_NAMES: tuple[str, ...] = tuple(name for name, _, _ in SWF_FIELDS)
+
+#: Header keys that give the machine size, in order of preference.
+MACHINE_SIZE_KEYS = ("MaxProcs", "MaxNodes")
+_WHOLE = re.compile(r"\+?[0-9]+")
+
+
+def parse_machine_size(value: str) -> int:
+    """The processor count a ``MaxProcs`` / ``MaxNodes`` header value gives.
+
+    The value's first word must be a whole number in ``1 .. 2**32 - 1`` (the
+    largest machine the Rust core handles); words after it are a comment, as
+    in CTC-SP2's ``338 (batch partition; 512 total)``.  Anything else
+    (nothing, ``abc``, ``240.0``, ``-1``, ``10**23``) raises ValueError
+    saying why, with the value.
+    """
+    words = value.split()
+    if not words:
+        raise ValueError("has no value (expected a number of processors)")
+    if not _WHOLE.fullmatch(words[0]):
+        raise ValueError(f"value {words[0]!r} is not a whole number of processors")
+    count = int(words[0])
+    if not 1 <= count <= MAX_PROCS:
+        raise ValueError(f"value {count} is out of range (must be in 1..={MAX_PROCS})")
+    return count
 
 
 class JobTable:
@@ -90,25 +117,21 @@ class JobTable:
         source: str | None = None,
         dropped: Iterable[Dropped] = (),
     ) -> None:
+        if columns is not None and not isinstance(columns, Mapping):
+            raise TypeError(f"columns == {type(columns).__name__}, must be a mapping of column name to array")
         columns = dict(columns or {})
         unknown = set(columns) - set(FIELD_NAMES)
         if unknown:
             raise ValueError(f"unknown JobTable column(s) {sorted(unknown)}; known: {FIELD_NAMES}")
-        lengths = {name: len(np.atleast_1d(col)) for name, col in columns.items()}
+        dtypes = {name: dtype for name, dtype, _ in SWF_FIELDS}
+        given = {name: _column(name, col, dtypes[name], source) for name, col in columns.items()}
+        lengths = {name: len(col) for name, col in given.items()}
         if len(set(lengths.values())) > 1:
             raise ValueError(f"JobTable columns differ in length: {lengths}")
         n = next(iter(lengths.values()), 0)
         for name, dtype, _ in SWF_FIELDS:
-            if name in columns:
-                raw = np.asarray(columns[name])
-                arr = np.ascontiguousarray(raw, dtype=dtype).reshape(n)
-                if dtype is np.int64 and raw.dtype.kind == "f":
-                    bad = np.flatnonzero(arr != raw)
-                    if bad.size:
-                        i = int(bad[0])
-                        raise InvalidWorkloadError(
-                            f"row {i}: value {raw[i]!r} is not an integer", field=name, path=source
-                        )
+            if name in given:
+                arr = given[name]
             elif name == "job_id":
                 arr = np.arange(1, n + 1, dtype=np.int64)
             else:
@@ -125,7 +148,11 @@ class JobTable:
 
     def __repr__(self) -> str:
         where = f" from {self.source}" if self.source else ""
-        return f"<JobTable {len(self)} jobs{where}, MaxProcs={self.max_procs}>"
+        try:
+            size: object = self.max_procs
+        except InvalidWorkloadError:  # a repr never raises: show the bad value as it is
+            size = self.metadata.get("MaxProcs", self.metadata.get("MaxNodes"))
+        return f"<JobTable {len(self)} jobs{where}, MaxProcs={size!r}>"
 
     def columns(self) -> dict[str, np.ndarray]:
         """The 18 columns as a dict (ready for ``pandas.DataFrame``)."""
@@ -173,16 +200,70 @@ class JobTable:
     # -- derived views --------------------------------------------------
     @property
     def max_procs(self) -> int | None:
-        """The header's MaxProcs (else MaxNodes) as an int, or None when absent."""
-        for key in ("MaxProcs", "MaxNodes"):
+        """The header's MaxProcs (else MaxNodes) as an int, or None when both are absent.
+
+        Raises
+        ------
+        InvalidWorkloadError
+            When the value is not a processor count (see
+            :func:`parse_machine_size`); a bad MaxProcs is never silently
+            replaced by MaxNodes.
+        """
+        for key in MACHINE_SIZE_KEYS:
             value = self.metadata.get(key)
             if value is not None:
                 try:
-                    return int(str(value).split()[0])
-                except ValueError:
-                    continue
+                    return parse_machine_size(str(value))
+                except ValueError as e:
+                    raise InvalidWorkloadError(str(e), path=self.source, field=key, value=value) from None
         return None
 
     def width(self) -> np.ndarray:
         """Processors each job uses: allocated (field 5) when known, else requested (field 8)."""
         return np.where(self.procs > 0, self.procs, self.procs_requested)
+
+
+# Beyond this an int64 column cannot hold the value.
+_INT64_LIMIT = 2.0**63
+
+
+def _column(name: str, value: Any, dtype: type, source: str | None) -> np.ndarray:
+    """One column as a contiguous 1-D array of ``dtype``, or an error naming the column.
+
+    TypeError for a column that is not numbers (None, strings, bools, objects
+    that are not numbers), ValueError for one that is not 1-D, and
+    InvalidWorkloadError for an id or count column holding a value that is not
+    an integer of int64's range.
+    """
+    if value is None:
+        raise TypeError(f"column {name!r} == None, must be a 1-D array of numbers (one per job)")
+    try:
+        raw = np.asarray(value)
+    except ValueError as e:  # ragged nested lists
+        raise ValueError(f"column {name!r} is not a 1-D array of numbers ({e})") from None
+    if raw.ndim != 1:
+        raise ValueError(f"column {name!r} has shape {raw.shape}, must be 1-D (one value per job)")
+    if raw.dtype.kind == "O":  # Python ints beyond int64, Decimals, ... or None
+        for i, x in enumerate(raw.tolist()):
+            if isinstance(x, bool) or not isinstance(x, numbers.Real):
+                raise TypeError(f"column {name!r}: row {i} == {x!r}, must be a number")
+        raw = raw.astype(np.float64)
+    if raw.dtype.kind not in "iuf":
+        raise TypeError(f"column {name!r} has dtype {raw.dtype}, must hold numbers (integers or floats)")
+    if dtype is np.int64 and raw.dtype.kind in "uf":
+        if raw.dtype.kind == "u":
+            fraction = np.zeros(raw.shape, dtype=bool)
+            too_big = raw > np.iinfo(np.int64).max
+        else:
+            with np.errstate(invalid="ignore"):
+                fraction = ~np.isfinite(raw) | (raw != np.trunc(raw))
+                too_big = ~fraction & (np.abs(raw) >= _INT64_LIMIT)
+        bad = fraction | too_big
+        if bad.any():
+            i = int(np.argmax(bad))
+            what = "not an integer" if fraction[i] else "out of int64's range"
+            raise InvalidWorkloadError(
+                f"row {i}: value {raw[i].item()!r} is {what}", field=name, path=source, value=raw[i].item()
+            )
+    return np.ascontiguousarray(raw, dtype=dtype)
+

@@ -16,6 +16,28 @@ log.
 field, unless ``on_invalid="skip"``, which drops such lines and records each one
 in the table's ``dropped``.  :func:`write_swf` writes a table back so that
 reading it again gives the same columns, metadata and header.
+
+What the reader accepts and rejects, beyond the 18 numeric fields:
+
+* Line ends may be LF, CR LF or CR alone, and the file may start with a UTF-8
+  byte order mark (both are what some editors write); line numbers count lines
+  as an editor shows them.
+* A ``MaxProcs`` or ``MaxNodes`` header line must give a processor count: its
+  first word a whole number in ``1 .. 2**32 - 1`` (later words are a comment,
+  as in ``; MaxNodes: 338 (batch partition; 512 total)``).  An empty, non-integer
+  (``abc``, ``240.0``) or out-of-range value, or the same key given twice with
+  different counts, raises in both modes: the machine size would be a guess.
+  The same count given twice is accepted.
+* Times (submit, wait, run, CPU, requested and think time) must lie within
+  ``+-10**10`` s (:data:`MAX_TIME`, about 317 years), ids, counts and memory
+  within ``+-2**53``; larger values are errors in the file, not jobs.
+* Job numbers must be distinct (-1, unknown, may repeat): a line repeating the
+  number of an earlier valid line is malformed (``"duplicate job number"`` when
+  skipped), so the first line with a number is kept and every later one is
+  reported.
+
+:func:`write_swf` applies the same rules before writing anything, so every
+file it writes can be read back.
 """
 
 from __future__ import annotations
@@ -24,12 +46,13 @@ import gzip
 import os
 import re
 import zlib
-from typing import Literal, NamedTuple, TypeVar
+from typing import Callable, Literal, NamedTuple, TypeVar
 
 import numpy as np
 
+from .._checks import check_choice
 from ..errors import InvalidWorkloadError
-from .jobs import SWF_FIELDS, Dropped, JobTable
+from .jobs import MACHINE_SIZE_KEYS, SWF_FIELDS, Dropped, JobTable, parse_machine_size
 
 __all__ = ["read_swf", "write_swf"]
 
@@ -45,14 +68,26 @@ _NONNEGATIVE = [
         "procs_requested", "time_requested", "mem_requested",
     )
 ]
+_TIME_COLUMNS = [
+    _NAMES.index(name)
+    for name in ("submit", "wait", "runtime", "cpu_time", "time_requested", "think_time")
+]
+_MEMORY_COLUMNS = [_NAMES.index("mem_used"), _NAMES.index("mem_requested")]
 # Beyond 2**53 a float64 no longer holds every integer, so ids could change silently.
 _MAX_INT = 2**53
+#: Largest time (s) a trace may hold, about 317 years: far above any real log
+#: (CEA-Curie's "unlimited" requests are 2**31 - 1 s) and far below where float
+#: sums of times lose whole seconds.
+MAX_TIME = 10**10
 
 #: Checks applied to parsed values, in order: (columns, is_bad, what, why).
 _RULES = (
     (list(range(_NFIELDS)), lambda v: ~np.isfinite(v), "is not a finite number", ""),
     (_INT_COLUMNS, lambda v: v != np.trunc(v), "is not an integer", ""),
-    (_INT_COLUMNS, lambda v: np.abs(v) > _MAX_INT, "is too large", "must be within +-2**53"),
+    (_INT_COLUMNS + _MEMORY_COLUMNS, lambda v: np.abs(v) > _MAX_INT, "is too large",
+     "must be within +-2**53"),
+    (_TIME_COLUMNS, lambda v: np.abs(v) > MAX_TIME, "is too large",
+     "times must be within +-10**10 s, about 317 years"),
     (_NONNEGATIVE, lambda v: (v < 0) & (v != -1), "is negative",
      "must be >= 0, or -1 for unknown"),
 )
@@ -104,9 +139,15 @@ def read_swf(
     InvalidWorkloadError
         When a data line does not have 18 numeric fields, an id or count
         (``job_id``, ``procs``, ``status`` ...) is not an integer, a time,
-        processor or memory field is negative other than -1, the file holds no
-        jobs (or, with ``"skip"``, no valid ones), or the gzip data is truncated
-        or corrupt (also with ``"skip"``, as the lost jobs are unknown).
+        processor or memory field is negative other than -1, a value is out of
+        range (module docstring), a job number repeats an earlier one, the file
+        holds no jobs (or, with ``"skip"``, no valid ones); and, also with
+        ``"skip"``, when a MaxProcs / MaxNodes header line is not a processor
+        count or the gzip data is truncated or corrupt (the machine size or
+        the lost jobs would be unknown).
+    TypeError
+        When ``path`` is not a file name (an int would be read as a file
+        descriptor).
     FileNotFoundError
         When the file does not exist.
 
@@ -116,14 +157,19 @@ def read_swf(
     >>> len(t), t.max_procs  # doctest: +SKIP
     (202871, 240)
     """
-    if on_invalid not in ("raise", "skip"):
-        raise ValueError(f"on_invalid == {on_invalid!r}, must be 'raise' or 'skip'")
-    source = str(path)
-    header, data, line_numbers = _split_lines(_read_text(path, source))
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path == {path!r}, must be a file name (str or os.PathLike)")
+    check_choice("on_invalid", on_invalid, ("raise", "skip"))
+    source = os.fspath(path)
+    if not isinstance(source, str):
+        raise TypeError(f"path == {path!r}, must be a file name (str or os.PathLike)")
+    header, header_numbers, data, line_numbers = _split_lines(_read_text(path, source))
+    _check_header(header, header_numbers, source)
     if not data:
         raise InvalidWorkloadError("contains no jobs", path=source)
     values, problems = _parse(data)
-    problems.update(_check(values, data))
+    problems.update(_check(values, lambda i, j: data[i].split()[j]))
+    problems.update(_duplicate_ids(values, problems, line_numbers))
     dropped: list[Dropped] = []
     if problems:
         if on_invalid == "raise":
@@ -177,9 +223,13 @@ def write_swf(table: JobTable, path: _P) -> _P:
         When a header line contains a line break, or a metadata key is not a
         word (letters, digits, ``_``) or its value contains a carriage return.
     InvalidWorkloadError
-        When a time is NaN or infinite (SWF cannot represent it).
+        When a value breaks a rule :func:`read_swf` checks (a time that is NaN,
+        infinite or beyond :data:`MAX_TIME`, a negative count other than -1, a
+        repeated job number ...), so that every file written can be read back;
+        nothing is written then.
     """
-    text = "\n".join(_header_lines(table) + _data_lines(table, str(path))) + "\n"
+    _check_writable(table, str(path))
+    text = "\n".join(_header_lines(table) + _data_lines(table)) + "\n"
     data = text.encode("utf-8", "surrogateescape")
     if str(path).endswith(".gz"):
         data = gzip.compress(data, compresslevel=6, mtime=0)
@@ -197,7 +247,10 @@ def _read_text(path: str | os.PathLike[str], source: str) -> str:
     if raw[:2] == b"\x1f\x8b":
         raw = _gunzip(raw, source)
     # surrogateescape keeps stray non-UTF-8 header bytes, and write_swf restores them.
-    return raw.decode("utf-8", "surrogateescape")
+    text = raw.decode("utf-8", "surrogateescape").removeprefix("\ufeff")  # a UTF-8 BOM
+    if "\r" in text:  # Windows (CR LF) or old Mac (CR) line ends
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
 
 
 def _gunzip(raw: bytes, source: str) -> bytes:
@@ -220,19 +273,42 @@ def _gunzip(raw: bytes, source: str) -> bytes:
     return b"".join(parts)
 
 
-def _split_lines(text: str) -> tuple[list[str], list[str], list[int]]:
-    """Split into header lines (text after ';'), data lines and their 1-based line numbers."""
+def _split_lines(text: str) -> tuple[list[str], list[int], list[str], list[int]]:
+    """Split into header lines (text after ';'), data lines, and the 1-based line numbers of each."""
     header: list[str] = []
+    header_numbers: list[int] = []
     data: list[str] = []
     numbers: list[int] = []
     for number, line in enumerate(text.split("\n"), 1):
         stripped = line.lstrip()
         if stripped.startswith(";"):
-            header.append(stripped[1:].removesuffix("\r"))
+            header.append(stripped[1:])
+            header_numbers.append(number)
         elif stripped:
             data.append(line)
             numbers.append(number)
-    return header, data, numbers
+    return header, header_numbers, data, numbers
+
+
+def _check_header(header: list[str], numbers: list[int], source: str) -> None:
+    """Every MaxProcs / MaxNodes line gives a processor count, and a repeated one the same count."""
+    seen: dict[str, tuple[int, int]] = {}  # key -> (count, line number)
+    for line, number in zip(header, numbers):
+        m = _KEY_VALUE.fullmatch(line)
+        if not m or m[1] not in MACHINE_SIZE_KEYS:
+            continue
+        key, value = m[1], (m[2] or "").strip()
+        try:
+            count = parse_machine_size(value)
+        except ValueError as e:
+            raise InvalidWorkloadError(str(e), path=source, line=number, field=key, value=value) from None
+        if key in seen and seen[key][0] != count:
+            first, at = seen[key]
+            raise InvalidWorkloadError(
+                f"value {count} contradicts the {key} of {first} at line {at} (the machine size must be one number)",
+                path=source, line=number, field=key, value=value,
+            )
+        seen.setdefault(key, (count, number))
 
 
 def _metadata(header: list[str]) -> dict[str, str]:
@@ -277,8 +353,11 @@ def _line_problem(line: str) -> _Problem:
     )
 
 
-def _check(values: np.ndarray, data: list[str]) -> dict[int, _Problem]:
-    """Apply _RULES; each bad row is reported by its first bad field (first failing rule)."""
+def _check(values: np.ndarray, token: Callable[[int, int], str]) -> dict[int, _Problem]:
+    """Apply _RULES; each bad row is reported by its first bad field (first failing rule).
+
+    ``token(i, j)`` is the text of row ``i``'s field ``j``, for the message.
+    """
     code = np.zeros(values.shape, dtype=np.int8)  # 1 + index of the first failing rule
     for r in reversed(range(len(_RULES))):
         columns, is_bad, _, _ = _RULES[r]
@@ -289,14 +368,40 @@ def _check(values: np.ndarray, data: list[str]) -> dict[int, _Problem]:
         j = int(np.argmax(code[i] != 0))
         _, _, what, why = _RULES[code[i, j] - 1]
         name = _NAMES[j]
-        token = data[i].split()[j]
         problems[i] = _Problem(
-            f"value {token} {what}" + (f" ({why})" if why else ""),
+            f"value {token(i, j)} {what}" + (f" ({why})" if why else ""),
             f"field {name!r} {what}",
             name,
             float(values[i, j]),
         )
     return problems
+
+
+def _repeats(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Positions of the ids equal to an earlier one, and of that earlier one (-1, unknown, never repeats)."""
+    known = np.flatnonzero(ids != -1)
+    _, first, inverse = np.unique(ids[known], return_index=True, return_inverse=True)
+    owner = known[first[inverse.reshape(-1)]]
+    later = owner != known
+    return known[later], owner[later]
+
+
+def _duplicate_ids(
+    values: np.ndarray, problems: dict[int, _Problem], line_numbers: list[int]
+) -> dict[int, _Problem]:
+    """Lines whose job number an earlier valid line already has (the first one is kept)."""
+    rows = np.setdiff1d(np.arange(len(values)), np.fromiter(problems, dtype=np.int64, count=len(problems)))
+    later, owner = _repeats(values[rows, 0])
+    found = {}
+    for k, o in zip(later.tolist(), owner.tolist()):
+        job = int(values[rows[k], 0])
+        found[int(rows[k])] = _Problem(
+            f"job number {job} is already used at line {line_numbers[int(rows[o])]}",
+            "duplicate job number",
+            "job_id",
+            job,
+        )
+    return found
 
 
 def _job_id(line: str) -> int | None:
@@ -328,10 +433,32 @@ def _header_lines(table: JobTable) -> list[str]:
     return lines
 
 
-def _data_lines(table: JobTable, source: str) -> list[str]:
+def _check_writable(table: JobTable, source: str) -> None:
+    """Raise InvalidWorkloadError, naming the job and field, for what read_swf would reject."""
+    if not len(table):
+        return
+    values = np.column_stack([getattr(table, name).astype(np.float64) for name in _NAMES])
+    problems = _check(values, lambda i, j: repr(getattr(table, _NAMES[j])[i].item()))
+    if problems:
+        i = min(problems)
+        p = problems[i]
+        raise InvalidWorkloadError(
+            f"{p.message}; SWF readers would reject it", path=source, job=int(table.job_id[i]),
+            field=p.field, value=p.value,
+        )
+    later, owner = _repeats(table.job_id)
+    if later.size:
+        job = int(table.job_id[later[0]])
+        raise InvalidWorkloadError(
+            f"rows {owner[0]} and {later[0]} have the same job number; SWF readers would reject it",
+            path=source, job=job, field="job_id", value=job,
+        )
+
+
+def _data_lines(table: JobTable) -> list[str]:
     if not len(table):
         return []
-    columns = [_column_text(table, name, source) for name in _NAMES]
+    columns = [_column_text(getattr(table, name)) for name in _NAMES]
     padded = [np.strings.rjust(text, int(np.strings.str_len(text).max())) for text in columns]
     rows = padded[0]
     for text in padded[1:]:
@@ -339,17 +466,10 @@ def _data_lines(table: JobTable, source: str) -> list[str]:
     return rows.tolist()
 
 
-def _column_text(table: JobTable, name: str, source: str) -> np.ndarray:
-    col = getattr(table, name)
+def _column_text(col: np.ndarray) -> np.ndarray:
     if col.dtype.kind == "i":
         return col.astype(_TEXT)
-    finite = np.isfinite(col)
-    if not finite.all():
-        i = int(np.argmin(finite))
-        raise InvalidWorkloadError(
-            f"value {col[i]} is not a finite number, which SWF cannot store",
-            path=source, job=int(table.job_id[i]), field=name, value=float(col[i]),
-        )
+    # Checked by _check_writable: finite, so integral values below 2**53 print as integers.
     whole = (col == np.trunc(col)) & (np.abs(col) < _MAX_INT)
     text = np.where(whole, col, 0).astype(np.int64).astype(_TEXT)
     text[~whole] = [repr(float(x)) for x in col[~whole]]
