@@ -185,3 +185,29 @@ def test_job_table_columns(columns: dict, error: type, message: str) -> None:
 def test_job_table_wants_a_mapping() -> None:
     with pytest.raises(TypeError, match="columns == list, must be a mapping"):
         JobTable([1, 2])  # type: ignore[arg-type]
+
+
+# -- Lublin-Feitelson -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("n_jobs", "procs", "message"),
+    [
+        (10, 99999999999999999999, r"procs == 99999999999999999999, must be <= 4294967295"),
+        (99999999999999, 128, r"n_jobs == 99999999999999, must be <= 10000000"),
+        (0, 128, r"n_jobs == 0, must be >= 1"),  # SWF readers reject a trace of no job
+    ],
+)
+def test_lublin_arguments_are_bounded(n_jobs: int, procs: int, message: str) -> None:
+    from clustersched.workload.lublin import lublin_feitelson
+
+    with pytest.raises(ValueError, match=message):
+        lublin_feitelson(n_jobs, procs)
+
+
+def test_lublin_on_the_largest_machine(tmp_path: Path) -> None:
+    from clustersched.workload.lublin import lublin_feitelson
+
+    t = lublin_feitelson(200, 2**32 - 1, seed=1)
+    assert t.procs.min() >= 1 and t.procs.max() <= 2**32 - 1 and t.max_procs == 2**32 - 1
+    assert read_swf(write_swf(t, tmp_path / "big.swf")).equals(t)

@@ -389,15 +389,10 @@ def test_generator_seed_is_reproducible() -> None:
     assert a.equals(b) and len(a) == 2_000
 
 
-def test_zero_jobs_gives_empty_table() -> None:
-    t = lublin_feitelson(0, 32)
-    assert len(t) == 0 and t.max_procs == 32
-
-
 @pytest.mark.parametrize(
     ("kwargs", "error", "message"),
     [
-        (dict(n_jobs=-1), ValueError, r"n_jobs == -1, must be >= 0"),
+        (dict(n_jobs=-1), ValueError, r"n_jobs == -1, must be >= 1"),
         (dict(n_jobs=2.5), TypeError, r"n_jobs == 2.5, must be an integer"),
         (dict(procs=0), ValueError, r"procs == 0, must be >= 1"),
         (dict(procs=True), TypeError, r"procs == True, must be an integer"),

@@ -129,7 +129,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._checks import check_int, make_rng
+from .._checks import MAX_PROCS, check_int, make_rng
 
 from .jobs import JobTable
 
@@ -153,6 +153,10 @@ MAX_LOG_RUNTIME = 12.0
 MAX_LOG_INTERARRIVAL = 13.0
 
 JOB_TYPES = ("batch", "interactive", "mixed", "typeless")
+
+#: Most jobs one call generates: ten million take about 3 GB of memory and
+#: 20 s while being drawn, more than any trace of the Parallel Workloads Archive.
+MAX_JOBS = 10**7
 
 
 @dataclass(frozen=True)
@@ -366,9 +370,11 @@ def lublin_feitelson(
     Parameters
     ----------
     n_jobs : int
-        Number of jobs (>= 0).
+        Number of jobs, ``1 .. 10**7`` (:data:`MAX_JOBS`; a trace of no job
+        could not be read back, as SWF readers reject it).
     procs : int, default 128
-        Machine size P (>= 1); job sizes lie in ``[1, P]``.  The published fit
+        Machine size P, ``1 .. 2**32 - 1`` (the largest machine the simulator
+        handles); job sizes lie in ``[1, P]``.  The published fit
         is for P = 128; other sizes shift the size distribution with log2 P
         (module docstring).
     seed : int or numpy.random.Generator, default 0
@@ -406,8 +412,8 @@ def lublin_feitelson(
     >>> sorted(set(t.queue.tolist())), bool((t.runtime >= 1).all())
     ([1], True)
     """
-    n_jobs = check_int("n_jobs", n_jobs, 0)
-    procs = check_int("procs", procs, 1)
+    n_jobs = check_int("n_jobs", n_jobs, 1, MAX_JOBS)
+    procs = check_int("procs", procs, 1, MAX_PROCS)
     start_hour = check_int("start_hour", start_hour, 0, 23)
     if not isinstance(job_type, str) or job_type not in JOB_TYPES:
         raise ValueError(f"job_type == {job_type!r}, must be one of {list(JOB_TYPES)}")
