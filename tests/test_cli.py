@@ -1,15 +1,21 @@
-"""The command line: the README's main job, simulate with outputs, typed errors."""
+"""The command line: the README's main job, simulate with outputs, typed errors, bad options, start-up cost."""
 
 from __future__ import annotations
 
+import argparse
 import csv
 import gzip
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from clustersched import read_swf
 from clustersched.batch import BUILTIN_POLICIES
-from clustersched.cli import main, sample_trace
+from clustersched.cli import _parser, main, sample_trace
 
 
 def test_compare_runs_on_the_bundled_sample(capsys):
@@ -100,3 +106,201 @@ def test_lublin_writes_a_trace_that_simulates(tmp_path, capsys):
     jobs = read_swf(out)
     assert len(jobs) == 500 and jobs.max_procs == 64
     assert main(["simulate", str(out), "--policy", "easy"]) == 0
+
+
+# -- bad options and paths (issue 8, "Bad input found"): one line naming the option and value, status 2,
+#    nothing written, no input overwritten ------------------------------------------------------------------------
+HUGE = str(2**63 - 1)
+
+
+@pytest.fixture
+def workdir(tmp_path, monkeypatch):
+    """A scratch folder with a trace (t.swf.gz), an empty folder (empty/) and a folder without traces (notraces/)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CLUSTERSCHED_TRACES", raising=False)
+    (tmp_path / "t.swf.gz").write_bytes(sample_trace().read_bytes())
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "notraces").mkdir()
+    (tmp_path / "notraces" / "README.md").write_text("no traces here\n")
+    return tmp_path
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {os.fspath(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize(
+    ("argv", "option", "value"),
+    [
+        (["simulate", "missing.swf"], "TRACE", "missing.swf"),
+        (["simulate", "empty"], "TRACE", "empty"),
+        (["compare", "missing.swf"], "TRACE", "missing.swf"),
+        (["compare", "empty"], "TRACE", "empty"),
+        (["simulate", "t.swf.gz", "--out", "nodir/jobs.csv"], "--out", "nodir/jobs.csv"),
+        (["simulate", "t.swf.gz", "--out", "empty"], "--out", "empty"),
+        (["simulate", "t.swf.gz", "--gantt", "nodir/g.png"], "--gantt", "nodir/g.png"),
+        (["simulate", "t.swf.gz", "--out", "t.swf.gz"], "--out", "t.swf.gz"),
+        (["simulate", "t.swf.gz", "--out", "./empty/../t.swf.gz"], "--out", "./empty/../t.swf.gz"),
+        (["simulate", "t.swf.gz", "--gantt", "t.swf.gz"], "--gantt", "t.swf.gz"),
+        (["simulate", "t.swf.gz", "--out", "same.png", "--gantt", "same.png"], "--gantt", "same.png"),
+        (["simulate", "t.swf.gz", "--out", "jobs.csv", "--gantt", "chart.xyz"], "--gantt", "chart.xyz"),
+        (["simulate", "t.swf.gz", "--out", "jobs.csv", "--gantt", "chart"], "--gantt", "chart"),
+        (["simulate", "t.swf.gz", "--procs", "0"], "--procs", "'0'"),
+        (["simulate", "t.swf.gz", "--procs", "-5"], "--procs", "'-5'"),
+        (["simulate", "t.swf.gz", "--procs", HUGE], "--procs", HUGE),
+        (["simulate", "t.swf.gz", "--procs", "many"], "--procs", "'many'"),
+        (["compare", "--procs", "0"], "--procs", "'0'"),
+        (["compare", "--policies", ","], "--policies", "','"),
+        (["compare", "--policies", "easy,nope"], "--policies", "nope"),
+        (["simulate", "t.swf.gz", "--policy", "nope"], "--policy", "'nope'"),
+        (["lublin", "--jobs", "-5", "--out", "l.swf"], "--jobs", "'-5'"),
+        (["lublin", "--jobs", "0", "--out", "l.swf"], "--jobs", "'0'"),
+        (["lublin", "--jobs", "99999999999999", "--out", "l.swf"], "--jobs", "99999999999999"),
+        (["lublin", "--procs", "0", "--out", "l.swf"], "--procs", "'0'"),
+        (["lublin", "--procs", "99999999999999999999", "--out", "l.swf"], "--procs", "99999999999999999999"),
+        (["lublin", "--seed", "-1", "--out", "l.swf"], "--seed", "'-1'"),
+        (["lublin", "--out", "nodir/l.swf"], "--out", "nodir/l.swf"),
+        (["lublin", "--out", "empty"], "--out", "empty"),
+        (["reproduce", "dpsa", "--traces", "missing", "--out", "r"], "--traces", "missing"),
+        (["reproduce", "dpsa", "--traces", "empty", "--out", "r"], "--traces", "empty"),
+        (["reproduce", "dpsa", "--traces", "notraces", "--out", "r"], "--traces", "notraces"),
+        (["reproduce", "dpsa", "--traces", "t.swf.gz", "--out", "r"], "--traces", "t.swf.gz"),
+        (["reproduce", "dpsa", "--traces", ".", "--out", "t.swf.gz"], "--out", "t.swf.gz"),
+        (["reproduce", "dpsa", "--traces", ".", "--workers", "0", "--out", "r"], "--workers", "'0'"),
+        (["reproduce", "dpsa", "--traces", ".", "--workers", "-2", "--out", "r"], "--workers", "'-2'"),
+        (["reproduce", "dpsa", "--traces", ".", "--workers", "2", "--dask", "tcp://h:1", "--out", "r"],
+         "--dask", "--workers"),
+        (["ptg", "--algorithm", "C1", "--gantt", "nodir/g.png"], "--gantt", "nodir/g.png"),
+        (["ptg", "--algorithm", "C1", "--gantt", "g.txt"], "--gantt", "g.txt"),
+    ],
+)
+def test_bad_options_end_in_one_line_naming_option_and_value(workdir, capsys, argv, option, value):
+    before = snapshot(workdir)
+    try:
+        status = main(argv)
+    except SystemExit as exc:  # argparse's own errors
+        status = exc.code
+    err = capsys.readouterr().err
+    assert status == 2
+    last = err.strip().splitlines()[-1]
+    assert re.match(r"clustersched( [a-z]+)*: error: ", last), err
+    assert option in last and value in last, last
+    assert sum("error" in line for line in err.splitlines()) == 1
+    assert "Traceback" not in err
+    assert snapshot(workdir) == before  # nothing written, nothing overwritten
+
+
+def test_the_cross_check_of_outputs_resolves_links(workdir, capsys):
+    (workdir / "link.swf.gz").symlink_to(workdir / "t.swf.gz")
+    before = snapshot(workdir)
+    assert main(["simulate", "t.swf.gz", "--out", "link.swf.gz"]) == 2
+    assert "--out 'link.swf.gz': is an input" in capsys.readouterr().err
+    assert snapshot(workdir) == before
+
+
+@pytest.mark.skipif(not Path("/proc/version").exists(), reason="needs /proc")
+def test_an_unwritable_output_is_refused_before_the_run(workdir, capsys):
+    assert main(["simulate", "t.swf.gz", "--out", "jobs.csv", "--gantt", "/proc/version.png"]) == 2
+    assert main(["simulate", "t.swf.gz", "--out", "/proc/version"]) == 2
+    err = capsys.readouterr().err
+    assert "clustersched: error: --out '/proc/version': cannot be written" in err
+    assert not (workdir / "jobs.csv").exists()
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="permissions do not bind root")
+def test_an_output_in_a_read_only_folder_is_refused(workdir, capsys):
+    locked = workdir / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        assert main(["lublin", "--jobs", "10", "--out", str(locked / "l.swf")]) == 2
+    finally:
+        locked.chmod(0o700)
+    assert "cannot be written" in capsys.readouterr().err
+
+
+def test_gantt_without_matplotlib_fails_before_writing_out(workdir, capsys, monkeypatch):
+    # matplotlib is a dependency, but a broken environment must still fail before any output
+    for name in [m for m in sys.modules if m == "matplotlib" or m.startswith("matplotlib.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    assert main(["simulate", "t.swf.gz", "--out", "jobs.csv", "--gantt", "g.png"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("clustersched: error: --gantt 'g.png': ") and "matplotlib" in err
+    assert not (workdir / "jobs.csv").exists()
+
+
+def test_an_unreadable_trace_folder_from_the_environment_is_named(workdir, capsys, monkeypatch):
+    monkeypatch.setenv("CLUSTERSCHED_TRACES", str(workdir / "missing"))
+    assert main(["reproduce", "dpsa", "--out", "r"]) == 2
+    assert "clustersched: error: $CLUSTERSCHED_TRACES" in capsys.readouterr().err
+    assert not (workdir / "r").exists()
+
+
+def test_compare_runs_a_subset_of_policies_once_each(capsys):
+    assert main(["compare", "--policies", " easy, fcfs,easy,", "--no-progress"]) == 0
+    rows = [line.split()[0] for line in capsys.readouterr().out.splitlines()[2:]]
+    assert rows == ["easy", "fcfs"]
+
+
+def test_lublin_accepts_the_largest_machine(workdir, capsys):
+    assert main(["lublin", "--jobs", "5", "--procs", str(2**32 - 1), "--out", "big.swf"]) == 0
+    assert read_swf(workdir / "big.swf").max_procs == 2**32 - 1
+
+
+# -- help: every option of every command says its default ----------------------------------------------------------
+def _commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()):
+    yield path, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _commands(sub, (*path, name))
+
+
+def test_every_option_states_its_default():
+    commands = dict(_commands(_parser()))
+    assert {("simulate",), ("compare",), ("lublin",), ("ptg",), ("reproduce", "dpsa")} <= set(commands)
+    for path, parser in commands.items():
+        text = parser.format_help()  # formats every help string (and fails on a bad one)
+        assert text
+        for action in parser._actions:
+            if isinstance(action, (argparse._HelpAction, argparse._SubParsersAction)) or not action.option_strings:
+                continue
+            if isinstance(action, argparse._VersionAction):
+                continue
+            assert action.help and re.search(r"\((default|required)\b", action.help), (path, action.dest)
+            if action.default not in (None, False) and "%(default)s" not in action.help:
+                assert str(action.default) in action.help, (path, action.dest)
+
+
+# -- start-up: `import clustersched.cli` and `clustersched --help` import no heavy library --------------------------
+HEAVY = ("networkx", "matplotlib", "dask", "distributed", "scipy", "tqdm", "numpy", "clustersched.campaign.runner",
+         "clustersched._core")
+
+
+def test_importing_the_cli_imports_no_heavy_module():
+    run = subprocess.run([sys.executable, "-X", "importtime", "-c", "import clustersched.cli"],
+                         capture_output=True, text=True, timeout=120, check=True)
+    imported = {line.split("|")[-1].strip() for line in run.stderr.splitlines() if line.startswith("import time:")}
+    assert "clustersched.cli" in imported
+    heavy = {m for m in imported if m in HEAVY or m.split(".")[0] in HEAVY}
+    assert not heavy, sorted(heavy)
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["--version"]])
+def test_help_imports_no_heavy_module(argv):
+    code = (
+        "import sys\n"
+        "from clustersched.cli import main\n"
+        "try:\n"
+        f"    main({argv!r})\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    modules = set(run.stderr.split())
+    assert "clustersched.batch.cli" in modules and "clustersched.ptg.cli" in modules
+    heavy = {m for m in modules if m in HEAVY or m.split(".")[0] in HEAVY}
+    assert not heavy, sorted(heavy)
+    assert "clustersched" in run.stdout

@@ -76,3 +76,19 @@ def test_bad_arguments(tmp_path):
         dpsa.reproduce_dpsa(tmp_path, traces=tmp_path, scale="huge")
     with pytest.raises(FileNotFoundError, match="no .swf"):
         dpsa.reproduce_dpsa(tmp_path, traces=tmp_path, scale="small")
+
+
+def test_without_a_trace_folder_the_bundled_week_is_used(tmp_path, monkeypatch, capsys):
+    # a plain install run from a scratch folder: no --traces, no $CLUSTERSCHED_TRACES, no shared/data/swf
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CLUSTERSCHED_TRACES", raising=False)
+    assert main(["reproduce", "dpsa", "--scale", "small", "--workers", "1", "--no-progress", "--out", "r"]) == 0
+    captured = capsys.readouterr()
+    assert "using the one week of HPC2N bundled with the package" in captured.err
+    rows = read_summary(tmp_path / "r" / "summary.csv")
+    assert {(r["trace"], r["policy"], r["status"]) for r in rows} == {
+        ("hpc2n-2002-week", p, "ok") for p in dpsa.POLICIES
+    }
+    for figure in ("fig3.png", "fig4.png"):
+        assert (tmp_path / "r" / figure).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not (tmp_path / "r" / ".clustersched-write-test").exists()

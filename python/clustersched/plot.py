@@ -1,25 +1,25 @@
-"""Pictures of schedules (matplotlib, an optional dependency: ``pip install clustersched[plot]``)."""
+"""Pictures of schedules, drawn with matplotlib (imported when a picture is drawn, not with the package)."""
 
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .batch.schedule import Schedule
+if TYPE_CHECKING:
+    from .batch.schedule import Schedule
 
 __all__ = ["gantt"]
 
 
 def _pyplot() -> Any:
-    try:
-        import matplotlib
+    """matplotlib.pyplot, on the file-only Agg backend unless one was chosen (no display needed)."""
+    import matplotlib
 
-        matplotlib.use("Agg", force=False)
-        import matplotlib.pyplot as plt
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError("plots need matplotlib: pip install 'clustersched[plot]'") from exc
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
     return plt
 
 

@@ -16,6 +16,8 @@ seed also breaks the algorithm's ties.  Every schedule is validated.  With
 ``cmax``, ``cmax_star``, ``stretch``); otherwise a short report.
 
 :func:`add_parser` adds the sub-command to the ``clustersched`` parser.
+Library code (numpy, networkx, the algorithms) is imported by the handler, so
+that building the parser stays cheap (see :mod:`clustersched._cli`).
 """
 
 from __future__ import annotations
@@ -25,17 +27,20 @@ import json
 import os
 import sys
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+from .._cli import LazyChoices, check_image_file, check_output_files
 
-from ..platform import CLUSTERS, cluster
-from ..workload.ptg import read_ptgs
-from ..workload.ptg_generators import POPULATIONS, ptg_population
-from .algorithms import ALGORITHMS, algorithm, run_algorithm
-from .schedule import TaskSchedule
+if TYPE_CHECKING:
+    import numpy as np
+
+    from .schedule import TaskSchedule
 
 __all__ = ["add_parser", "gantt", "run"]
+
+#: The algorithm names, for the help (``--algorithm`` itself is checked, case-insensitively, by the handler).
+ALGORITHM_NAMES = LazyChoices("clustersched.ptg.algorithms", "ALGORITHMS")
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -43,30 +48,43 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "ptg",
         help="schedule several parallel task graphs (RR-7224 algorithms)",
-        description=__doc__.split("\n\n")[0],
+        description="Schedule several parallel task graphs on one cluster with one of RR-7224's algorithms.",
     )
-    p.add_argument("--algorithm", required=True, metavar="NAME",
-                   help="one of " + ", ".join(ALGORITHMS) + " (case-insensitive)")
-    p.add_argument("--n-ptgs", type=int, default=10, help="PTGs to draw (default: %(default)s)")
-    p.add_argument("--population", choices=POPULATIONS, default="random",
-                   help="PTG population of §5.1.2 (default: %(default)s)")
-    p.add_argument("--cluster", choices=sorted(CLUSTERS), default="gdx", help="Table 1 cluster (default: %(default)s)")
-    p.add_argument("--seed", type=int, default=0, help="draws the PTGs and breaks ties (default: %(default)s)")
-    p.add_argument("--input", help="read the PTGs from this file (write_ptgs format) instead of drawing them")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--gantt", help="draw a Gantt chart to this image file (needs matplotlib)")
+    name = p.add_argument("--algorithm", required=True, metavar="NAME",
+                          help="algorithm, case-insensitive (required): %(names)s")
+    name.names = ALGORITHM_NAMES  # type: ignore[attr-defined]  # help strings are formatted with vars(action)
+    p.add_argument("--n-ptgs", type=int, default=10, metavar="N", help="PTGs to draw (default: %(default)s)")
+    p.add_argument("--population", choices=LazyChoices("clustersched.workload.ptg_generators", "POPULATIONS"),
+                   default="random", metavar="NAME",
+                   help="PTG population of §5.1.2: %(choices)s (default: %(default)s)")
+    p.add_argument("--cluster", choices=LazyChoices("clustersched.platform", "CLUSTERS"), default="gdx",
+                   metavar="NAME", help="Table 1 cluster: %(choices)s (default: %(default)s)")
+    p.add_argument("--seed", type=int, default=0, metavar="S",
+                   help="draws the PTGs and breaks ties (default: %(default)s)")
+    p.add_argument("--input", metavar="FILE",
+                   help="read the PTGs from this file (write_ptgs format) instead of drawing them (default: draw)")
+    p.add_argument("--json", action="store_true", help="print one JSON object (default: a short report)")
+    p.add_argument("--gantt", metavar="IMAGE",
+                   help="draw a Gantt chart to this image file, .png, .pdf, .svg, ... (default: none)")
     p.set_defaults(run=run)
     return p
 
 
 def run(args: argparse.Namespace) -> int:
     """The ``ptg`` command's handler; returns the exit status."""
+    from ..platform import cluster
+    from ..workload.ptg import read_ptgs
+    from ..workload.ptg_generators import ptg_population
+    from .algorithms import ALGORITHMS, algorithm, run_algorithm
+
     try:
         name = algorithm(args.algorithm)
     except ValueError as exc:
         raise SystemExit(f"clustersched ptg: {exc}") from None
     if args.seed < 0:
         raise SystemExit(f"clustersched ptg: --seed == {args.seed}, must be >= 0")
+    check_output_files({"--gantt": args.gantt}, inputs=[Path(args.input)] if args.input else [])
+    check_image_file("--gantt", args.gantt)
     c = cluster(args.cluster)
     if args.input:
         try:
@@ -139,6 +157,8 @@ class _GanttView:
 
     def processor_runs(self, row: int) -> list[tuple[int, int]]:
         """(first id, count) of each run of consecutive processor ids of the task in ``row``."""
+        import numpy as np
+
         ids = np.sort(self.processors(row))
         if ids.size == 0:
             return []

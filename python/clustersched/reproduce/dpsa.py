@@ -3,7 +3,7 @@
 EASY, DPSA-p, DPSA-n and DPSA-w on every SWF trace of a folder, compared by
 average bounded slowdown (τ = 10 s) and average wait.  The paper ran eight
 Parallel Workloads Archive traces; this runs whatever the folder holds (by
-default the traces of ``shared/data/swf``).
+default the traces of ``shared/data/swf``, see :func:`default_traces`).
 
 Choices the paper leaves open, made here:
 
@@ -37,9 +37,10 @@ from ..batch.metrics import batch_metrics
 from ..workload.swf import read_swf
 from ..workload.transform import drop_invalid, offered_load
 
-__all__ = ["POLICIES", "SMALL_JOBS", "default_traces", "reproduce_dpsa", "run_scenario"]
+__all__ = ["POLICIES", "SCALES", "SMALL_JOBS", "default_traces", "reproduce_dpsa", "run_scenario", "trace_files"]
 
 POLICIES = ("easy", "dpsa-p", "dpsa-n", "dpsa-w")
+SCALES = ("small", "full")
 SMALL_JOBS = 3000
 CAMPAIGN = "dpsa-v1"
 COLUMNS = (
@@ -47,19 +48,40 @@ COLUMNS = (
     "offered_load", "procs", "dropped", "decisions", "cut_decisions", "max_decision_seconds",
     "simulation_seconds", "status", "error",
 )
-# The paper's Fig. 3 range for DPSA-n: 0.3 % (LLNL-Atlas-2006) to 40 % (LLNL-Thunder-2007) better than EASY.
-PAPER_DPSA_N_GAIN = (0.003, 0.40)
+#: Where :func:`default_traces` looks, in order, after ``$CLUSTERSCHED_TRACES``
+#: (relative to the working directory: a clone of the repository, or the folder above it).
+TRACE_FOLDERS = ("shared/data/swf", "../shared/data/swf")
 
 
 def default_traces() -> Path:
-    """``shared/data/swf`` beside (or above) the working directory, or ``$CLUSTERSCHED_TRACES``."""
+    """The trace folder used when none is given.
+
+    ``$CLUSTERSCHED_TRACES`` when set (it must then be a folder); else the first
+    of :data:`TRACE_FOLDERS` that exists; else the folder of the trace bundled
+    with the package (one week of HPC2N-2002, so that the command runs after a
+    plain install; :func:`is_bundled` tells).
+    """
     env = os.environ.get("CLUSTERSCHED_TRACES")
-    candidates = [Path(env)] if env else []
-    candidates += [Path("shared/data/swf"), Path("../shared/data/swf")]
-    for path in candidates:
-        if path.is_dir():
-            return path.resolve()
-    raise FileNotFoundError("no trace folder found: pass --traces DIR (or set CLUSTERSCHED_TRACES)")
+    if env:
+        if not Path(env).is_dir():
+            raise FileNotFoundError(f"CLUSTERSCHED_TRACES == {env!r} is not a folder")
+        return Path(env).resolve()
+    for folder in TRACE_FOLDERS:
+        if Path(folder).is_dir():
+            return Path(folder).resolve()
+    return bundled_traces()
+
+
+def bundled_traces() -> Path:
+    """The package's data folder, which holds one bundled trace (``clustersched/data``)."""
+    from .._cli import sample_trace
+
+    return sample_trace().parent
+
+
+def is_bundled(folder: str | os.PathLike[str]) -> bool:
+    """Whether ``folder`` is the package's data folder (see :func:`default_traces`)."""
+    return Path(folder).resolve() == bundled_traces().resolve()
 
 
 def trace_files(folder: str | os.PathLike[str]) -> list[Path]:
@@ -121,7 +143,7 @@ def reproduce_dpsa(
     Results are kept in ``out/campaign.sqlite``: running again resumes and
     computes only the missing scenarios.  Returns the summary rows.
     """
-    if scale not in ("small", "full"):
+    if scale not in SCALES:
         raise ValueError(f"scale == {scale!r}, must be 'small' or 'full'")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -132,6 +154,8 @@ def reproduce_dpsa(
         limit=[SMALL_JOBS if scale == "small" else None],
         estimates=[estimates],
     )
+    if type(workers) is int and workers > len(scenarios):
+        workers = len(scenarios)  # more would only start idle processes (spawned all at once)
     with Store(out / "campaign.sqlite") as store:
         rows = run_campaign(CAMPAIGN, scenarios, run_scenario, store=store, workers=workers, dask=dask,
                             progress=progress)

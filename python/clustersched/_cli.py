@@ -1,0 +1,212 @@
+"""What every sub-command of ``clustersched`` shares: option types and file checks.
+
+Each problem folder defines its sub-commands in its own ``cli.py`` with an
+``add_parser(subparsers)`` function; :mod:`clustersched.cli` only assembles
+them.  Building the parsers must stay cheap (``clustersched --help`` imports
+neither numpy nor networkx), so a sub-command module imports its library code
+inside its handler, and options whose valid values are defined by the library
+take them from :class:`LazyChoices`.
+
+Bad values end the same way everywhere: numbers out of range through
+argparse (``clustersched simulate: error: argument --procs: ...``, status 2),
+unusable files through :class:`~clustersched.errors.InvalidOptionError`
+(``clustersched: error: --out 'x.csv': ...``, status 2), both on one line and
+before any work is done, so that a failed run writes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+from .errors import InvalidOptionError
+
+__all__ = [
+    "SAMPLE",
+    "LazyChoices",
+    "check_image_file",
+    "check_input_file",
+    "check_output_files",
+    "check_output_folder",
+    "integer",
+    "max_procs",
+    "sample_trace",
+]
+
+#: The bundled default workload: one week of the cleaned HPC2N-2002 trace.
+SAMPLE = "hpc2n-2002-week.swf.gz"
+
+
+def sample_trace() -> Path:
+    """Path of the bundled sample trace (see ``clustersched/data/README.md``)."""
+    from importlib import resources
+
+    return Path(str(resources.files("clustersched") / "data" / SAMPLE))
+
+
+def integer(minimum: int, maximum: int | Callable[[], int] | None = None) -> Callable[[str], int]:
+    """An argparse ``type=``: an integer in ``minimum..maximum`` (no upper bound if None).
+
+    ``maximum`` may be a function, called when a value is checked (for a bound
+    the library defines, such as :func:`max_procs`).
+    """
+
+    def parse(text: str) -> int:
+        top = maximum() if callable(maximum) else maximum
+        rule = f"an integer >= {minimum}" if top is None else f"an integer in {minimum}..{top}"
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid value {text!r}: must be {rule}") from None
+        if value < minimum or (top is not None and value > top):
+            raise argparse.ArgumentTypeError(f"invalid value {text!r}: must be {rule}")
+        return value
+
+    return parse
+
+
+def max_procs() -> int:
+    """The most processors a machine may have (``clustersched._checks.MAX_PROCS``)."""
+    from ._checks import MAX_PROCS
+
+    return MAX_PROCS
+
+
+class LazyChoices(Sequence[str]):
+    """The valid values of an option, read from ``module.attribute`` when argparse first needs them.
+
+    argparse reads ``choices`` only to check a value and to print help, so the
+    library module (which imports numpy or networkx) is imported then, not when
+    the parser is built.  Give the option a ``metavar`` (argparse would list
+    the choices in it at once) and write ``%(choices)s`` in its help.
+
+    Parameters
+    ----------
+    module, attribute : str
+        Where the names are: a tuple of names or a dict keyed by them.
+    normalize : callable, optional
+        Maps a typed value onto a name before it is looked up (for
+        case-insensitive names).
+    """
+
+    def __init__(self, module: str, attribute: str, *, normalize: Callable[[str], str] | None = None) -> None:
+        self._where = (module, attribute)
+        self._normalize = normalize
+        self._names: tuple[str, ...] | None = None
+
+    def _load(self) -> tuple[str, ...]:
+        if self._names is None:
+            module, attribute = self._where
+            self._names = tuple(getattr(importlib.import_module(module), attribute))
+        return self._names
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def, override]
+        return self._load()[index]
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._load())
+
+    def __str__(self) -> str:
+        return ", ".join(self._load())
+
+    def __contains__(self, value: object) -> bool:
+        if self._normalize is not None and isinstance(value, str):
+            value = self._normalize(value)
+        return value in self._load()
+
+
+def check_input_file(option: str, path: str | os.PathLike[str]) -> Path:
+    """``path`` as a Path if it is a readable file, else InvalidOptionError naming ``option``."""
+    p = Path(path)
+    if not p.exists():
+        raise InvalidOptionError(option, os.fspath(path), "no such file")
+    if p.is_dir():
+        raise InvalidOptionError(option, os.fspath(path), "is a folder, not a file")
+    try:
+        with open(p, "rb"):
+            pass
+    except OSError as exc:
+        raise InvalidOptionError(option, os.fspath(path), f"cannot be read ({exc.strerror or exc})") from None
+    return p
+
+
+def check_output_files(outputs: dict[str, str | os.PathLike[str] | None], inputs: Sequence[Path] = ()) -> None:
+    """Checks, before any work, that each output file (option -> path) can be written.
+
+    Its folder must exist, it must not be a folder itself, nor one of
+    ``inputs`` (which it would overwrite), nor the output of another option;
+    and opening it for writing must succeed (tried without changing an
+    existing file; a file created for the trial is removed).
+    """
+    seen: dict[Path, str] = {}
+    for option, path in outputs.items():
+        if path is None:
+            continue
+        value = os.fspath(path)
+        p = Path(path)
+        if value == "" or p.name in ("", ".", ".."):
+            raise InvalidOptionError(option, value, "is not a file name")
+        if p.is_dir():
+            raise InvalidOptionError(option, value, "is a folder; give a file name")
+        if not p.parent.is_dir():
+            raise InvalidOptionError(option, value, f"folder {os.fspath(p.parent)!r} does not exist")
+        resolved = p.resolve()
+        for source in inputs:
+            if resolved == source.resolve():
+                raise InvalidOptionError(option, value, "is an input of this command; it would be overwritten")
+        if resolved in seen:
+            raise InvalidOptionError(option, value, f"is also the file of {seen[resolved]}")
+        seen[resolved] = option
+        _try_to_write(option, value, p)
+
+
+def check_image_file(option: str, path: str | os.PathLike[str] | None) -> None:
+    """InvalidOptionError unless ``path`` ends in an image format matplotlib writes (``.png``, ``.pdf``, ...)."""
+    if path is None:
+        return
+    try:
+        from matplotlib.backend_bases import FigureCanvasBase
+    except ImportError as exc:  # a dependency, so only in a broken environment
+        raise InvalidOptionError(
+            option, os.fspath(path), f"drawing needs matplotlib, which fails to import ({exc})"
+        ) from None
+
+    formats = FigureCanvasBase.get_supported_filetypes()
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix not in formats:
+        raise InvalidOptionError(
+            option, os.fspath(path), f"end the name with the image format, one of .{', .'.join(sorted(formats))}"
+        )
+
+
+def check_output_folder(option: str, path: str | os.PathLike[str]) -> Path:
+    """``path`` as a folder that exists (it is created if missing) and can be written, else InvalidOptionError."""
+    value = os.fspath(path)
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise InvalidOptionError(option, value, "is a file, not a folder")
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InvalidOptionError(option, value, f"cannot be created ({exc.strerror or exc})") from None
+    probe = p / ".clustersched-write-test"
+    _try_to_write(option, value, probe)
+    return p
+
+
+def _try_to_write(option: str, value: str, path: Path) -> None:
+    existed = path.exists()
+    try:
+        # append mode: an existing file is opened for writing but left as it is
+        with open(path, "ab"):
+            pass
+    except OSError as exc:
+        raise InvalidOptionError(option, value, f"cannot be written ({exc.strerror or exc})") from None
+    if not existed:
+        path.unlink()

@@ -1,0 +1,189 @@
+"""``clustersched simulate | compare | lublin``: batch scheduling of rigid jobs from the command line.
+
+Usage::
+
+    clustersched compare [TRACE] [--policies fcfs,easy,...] [--estimates requested|exact] [--procs N]
+    clustersched simulate TRACE [--policy easy] [--estimates requested|exact] [--procs N]
+                                [--oversized error|skip|clip] [--out jobs.csv] [--gantt out.png]
+    clustersched lublin [--jobs 10000] [--procs 128] [--seed 0] --out synthetic.swf
+
+``compare`` runs several built-in policies on one trace (by default the
+bundled week of the HPC2N trace) and prints one row of metrics per policy;
+``simulate`` runs one and can write the per-job schedule (CSV) and a Gantt
+chart; ``lublin`` writes a Lublin-Feitelson synthetic workload as SWF.
+
+:func:`add_parser` adds the three sub-commands to the ``clustersched`` parser.
+Library code is imported by the handlers, so that building the parser stays
+cheap (see :mod:`clustersched._cli`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any
+
+from .._cli import (
+    SAMPLE,
+    LazyChoices,
+    check_image_file,
+    check_input_file,
+    check_output_files,
+    integer,
+    max_procs,
+    sample_trace,
+)
+
+__all__ = ["add_parser"]
+
+#: ``lublin --jobs`` at most (a table of this size takes about 2.5 GB).
+MAX_LUBLIN_JOBS = 10_000_000
+#: Traces longer than this show a progress bar (unless ``--no-progress``).
+PROGRESS_JOBS = 50_000
+
+POLICIES = LazyChoices("clustersched.batch.policies", "BUILTIN_POLICIES")
+
+COLUMNS = [
+    ("policy", "{}"),
+    ("jobs", "{:d}"),
+    ("avg_wait", "{:.1f}"),
+    ("avg_bounded_slowdown", "{:.2f}"),
+    ("max_bounded_slowdown", "{:.1f}"),
+    ("utilization", "{:.3f}"),
+    ("makespan", "{:.0f}"),
+    ("seconds", "{:.3f}"),
+]
+
+
+def add_parser(subparsers: Any) -> None:
+    """Adds ``simulate``, ``compare`` and ``lublin`` to ``subparsers`` (from ``parser.add_subparsers()``).
+
+    Each one's handler is ``args.run``.
+    """
+    sim = subparsers.add_parser("simulate", help="simulate one policy on an SWF trace",
+                                description="Simulate one batch policy on an SWF trace and print its metrics.")
+    sim.add_argument("trace", metavar="TRACE", help="SWF file, plain or .gz")
+    sim.add_argument("--policy", choices=POLICIES, default="easy", metavar="NAME",
+                     help="built-in policy, one of %(choices)s (default: %(default)s)")
+    _machine_options(sim)
+    sim.add_argument("--out", metavar="FILE",
+                     help="write one row per job, CSV: job_id,submit,start,end,procs,wait (default: none)")
+    sim.add_argument("--gantt", metavar="IMAGE",
+                     help="draw a Gantt chart to this image file, .png, .pdf, .svg, ... (default: none)")
+    sim.set_defaults(run=simulate_command)
+
+    cmp_ = subparsers.add_parser("compare", help=f"compare policies on a trace (default: the bundled {SAMPLE})",
+                                 description="Run several batch policies on one trace; print one row of metrics each.")
+    cmp_.add_argument("trace", nargs="?", metavar="TRACE",
+                      help=f"SWF file, plain or .gz (default: the bundled {SAMPLE}, a week of HPC2N)")
+    cmp_.add_argument("--policies", type=_policy_list, metavar="P1,P2,...",
+                      help="comma-separated built-in policies (default: all of them, see simulate --policy)")
+    _machine_options(cmp_)
+    cmp_.set_defaults(run=compare_command)
+
+    gen = subparsers.add_parser("lublin", help="write a Lublin-Feitelson synthetic workload as SWF",
+                                description="Write a Lublin-Feitelson (2003) synthetic workload as an SWF trace.")
+    gen.add_argument("--jobs", type=integer(1, MAX_LUBLIN_JOBS), default=10_000, metavar="N",
+                     help="number of jobs (default: %(default)s)")
+    gen.add_argument("--procs", type=integer(1, max_procs), default=128, metavar="N",
+                     help="processors of the machine (default: %(default)s)")
+    gen.add_argument("--seed", type=integer(0), default=0, metavar="S", help="random seed (default: %(default)s)")
+    gen.add_argument("--out", required=True, metavar="FILE", help="SWF file to write, .gz compresses (required)")
+    gen.set_defaults(run=lublin_command)
+
+
+def _machine_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--estimates", choices=LazyChoices("clustersched.batch.simulator", "ESTIMATES"),
+                   default="requested", metavar="KIND",
+                   help="run times the policy believes: %(choices)s (default: %(default)s)")
+    p.add_argument("--procs", type=integer(1, max_procs), metavar="N",
+                   help="processors of the machine (default: the trace's MaxProcs, else MaxNodes)")
+    p.add_argument("--oversized", choices=LazyChoices("clustersched.batch.simulator", "OVERSIZED"),
+                   default="error", metavar="WHAT",
+                   help="jobs wider than the machine: %(choices)s (default: %(default)s)")
+    p.add_argument("--no-progress", action="store_true",
+                   help=f"no progress bar (default: one on traces of over {PROGRESS_JOBS:,} jobs)")
+
+
+def _policy_list(text: str) -> list[str]:
+    """``--policies``: comma-separated built-in policy names, each once, at least one."""
+    names = list(dict.fromkeys(name.strip() for name in text.split(",") if name.strip()))
+    if not names:
+        raise argparse.ArgumentTypeError(f"invalid value {text!r}: name at least one policy")
+    unknown = [name for name in names if name not in POLICIES]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"invalid value {text!r}: unknown {', '.join(map(repr, unknown))}; known: {', '.join(POLICIES)}"
+        )
+    return names
+
+
+def _run(jobs: Any, policy: str, args: argparse.Namespace) -> tuple[dict[str, object], Any]:
+    from .metrics import batch_metrics
+    from .simulator import simulate
+
+    began = time.perf_counter()
+    result = simulate(jobs, policy, procs=args.procs, estimates=args.estimates, oversized=args.oversized,
+                      progress=not args.no_progress and len(jobs) > PROGRESS_JOBS)
+    seconds = time.perf_counter() - began
+    for d in result.dropped[:5]:
+        print(f"note: job {d.job_id}: {d.reason}", file=sys.stderr)
+    if len(result.dropped) > 5:
+        print(f"note: ... {len(result.dropped)} jobs {args.oversized}ped in all", file=sys.stderr)
+    row = {"policy": policy, **batch_metrics(result.schedule).summary(), "seconds": seconds}
+    return row, result
+
+
+def _print_table(rows: list[dict[str, object]], title: str) -> None:
+    cells = [[fmt.format(row[name]) for name, fmt in COLUMNS] for row in rows]
+    widths = [max(len(name), *(len(c[i]) for c in cells)) for i, (name, _) in enumerate(COLUMNS)]
+    print(title)
+    print("  ".join(name.rjust(w) for (name, _), w in zip(COLUMNS, widths)))
+    for c in cells:
+        print("  ".join(v.rjust(w) for v, w in zip(c, widths)))
+
+
+def simulate_command(args: argparse.Namespace) -> int:
+    """The ``simulate`` handler: every file is checked before the simulation, so a failed run writes nothing."""
+    trace = check_input_file("TRACE", args.trace)
+    check_output_files({"--out": args.out, "--gantt": args.gantt}, inputs=[trace])
+    check_image_file("--gantt", args.gantt)
+    from ..workload.swf import read_swf
+
+    jobs = read_swf(trace)
+    row, result = _run(jobs, args.policy, args)
+    _print_table([row], f"{args.trace}: {len(result.jobs)} jobs on {result.schedule.total_procs} processors")
+    if args.out:
+        result.schedule.to_csv(args.out)
+        print(f"wrote {args.out}")
+    if args.gantt:
+        from ..plot import gantt
+
+        gantt(result.schedule, args.gantt)
+        print(f"wrote {args.gantt}")
+    return 0
+
+
+def compare_command(args: argparse.Namespace) -> int:
+    """The ``compare`` handler."""
+    trace = check_input_file("TRACE", args.trace) if args.trace is not None else sample_trace()
+    policies = args.policies if args.policies is not None else list(POLICIES)
+    from ..workload.swf import read_swf
+
+    jobs = read_swf(trace)
+    rows = [_run(jobs, policy, args)[0] for policy in policies]
+    _print_table(rows, f"{trace}: {len(jobs)} jobs, estimates={args.estimates}")
+    return 0
+
+
+def lublin_command(args: argparse.Namespace) -> int:
+    """The ``lublin`` handler."""
+    check_output_files({"--out": args.out})
+    from ..workload.lublin import lublin_feitelson
+    from ..workload.swf import write_swf
+
+    jobs = lublin_feitelson(args.jobs, args.procs, seed=args.seed)
+    write_swf(jobs, args.out)
+    print(f"wrote {args.out}: {len(jobs)} jobs for {args.procs} processors (seed {args.seed})")
+    return 0

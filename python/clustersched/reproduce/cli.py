@@ -1,0 +1,109 @@
+"""``clustersched reproduce PAPER``: rerun a paper's experiment (one sub-command per paper).
+
+Usage::
+
+    clustersched reproduce dpsa [--traces DIR] [--scale small|full] [--estimates requested|exact]
+                                [--workers N | --dask ADDRESS] --out DIR
+
+:func:`add_parser` adds ``reproduce`` to the ``clustersched`` parser; the
+experiments themselves (and the campaign runner they use) are imported when a
+paper's command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from .._cli import LazyChoices, check_output_folder, integer
+from ..errors import InvalidOptionError
+
+__all__ = ["add_parser"]
+
+
+def add_parser(subparsers: Any) -> None:
+    """Adds ``reproduce`` (and one sub-command per paper) to ``subparsers``; the handler is ``args.run``."""
+    rep = subparsers.add_parser("reproduce", help="reproduce a paper's experiment",
+                                description="Rerun a paper's experiment: its tables and its figures.")
+    papers = rep.add_subparsers(required=True, metavar="PAPER")
+
+    dpsa = papers.add_parser(
+        "dpsa", help="DPSA vs EASY on SWF traces (Grudenic & Bogunovic, Fig. 3-4)",
+        description="EASY and DPSA-p/n/w on every SWF trace of a folder: summary.csv, fig3.png, fig4.png "
+                    "(see docs/reproduce-dpsa.md).",
+    )
+    dpsa.add_argument("--traces", metavar="DIR",
+                      help="folder of .swf / .swf.gz traces (default: $CLUSTERSCHED_TRACES, else shared/data/swf "
+                           "or ../shared/data/swf from the working directory, else the one trace bundled with "
+                           "the package)")
+    dpsa.add_argument("--scale", choices=LazyChoices("clustersched.reproduce.dpsa", "SCALES"), default="full",
+                      metavar="SCALE",
+                      help="%(choices)s: small runs the first 3000 jobs of each trace, full whole traces "
+                           "(default: %(default)s)")
+    dpsa.add_argument("--estimates", choices=LazyChoices("clustersched.batch.simulator", "ESTIMATES"),
+                      default="requested", metavar="KIND",
+                      help="run times the policies believe: %(choices)s (default: %(default)s)")
+    where = dpsa.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=integer(1), metavar="N",
+                       help="local worker processes (default: one per core)")
+    where.add_argument("--dask", metavar="ADDRESS",
+                       help="run on a Dask scheduler instead, e.g. tcp://host:8786 (default: local processes)")
+    dpsa.add_argument("--out", required=True, metavar="DIR",
+                      help="folder for summary.csv, fig3.png, fig4.png and campaign.sqlite, created if missing; "
+                           "rerunning with the same folder resumes (required)")
+    dpsa.add_argument("--no-progress", action="store_true", help="no progress bar (default: a progress bar)")
+    dpsa.set_defaults(run=dpsa_command)
+
+
+def dpsa_command(args: argparse.Namespace) -> int:
+    """The ``reproduce dpsa`` handler: checks the folders, runs the study, prints its summary."""
+    from . import dpsa
+
+    env = os.environ.get("CLUSTERSCHED_TRACES")
+    if args.traces is not None:
+        traces = _trace_folder("--traces", args.traces)
+    elif env:
+        traces = _trace_folder("$CLUSTERSCHED_TRACES", env)
+    else:
+        traces = _trace_folder("--traces (default)", os.fspath(dpsa.default_traces()))
+        if dpsa.is_bundled(traces):
+            print("note: no trace folder found (--traces, $CLUSTERSCHED_TRACES, shared/data/swf); "
+                  "using the one week of HPC2N bundled with the package", file=sys.stderr)
+    out = check_output_folder("--out", args.out)
+    for name in ("summary.csv", "fig3.png", "fig4.png", "campaign.sqlite"):
+        if (out / name).is_dir():
+            raise InvalidOptionError("--out", os.fspath(args.out), f"holds a folder named {name}, an output file")
+
+    rows = dpsa.reproduce_dpsa(out, traces=traces, scale=args.scale, estimates=args.estimates,
+                               workers=args.workers, dask=args.dask, progress=not args.no_progress)
+    print(f"{'trace':<28} {'policy':<7} {'jobs':>7} {'avg bsld':>10} {'avg wait':>10} {'util':>6} {'vs EASY':>8}")
+    for r in rows:
+        if r["status"] != "ok":
+            print(f"{r['trace']:<28} {r['policy']:<7} error: {r['error']}")
+            continue
+        change = f"{100 * r['change_vs_easy']:+.1f}%" if r["change_vs_easy"] is not None else ""
+        print(f"{r['trace']:<28} {r['policy']:<7} {r['jobs']:>7} {r['avg_bounded_slowdown']:>10.2f} "
+              f"{r['avg_wait']:>10.0f} {r['utilization']:>6.3f} {change:>8}")
+    print(f"wrote {os.path.join(args.out, 'summary.csv')}, fig3.png, fig4.png")
+    return 0
+
+
+def _trace_folder(option: str, value: str) -> Path:
+    """``value`` as a folder holding at least one trace, else InvalidOptionError naming ``option``."""
+    from .dpsa import trace_files
+
+    folder = Path(value)
+    if not folder.exists():
+        raise InvalidOptionError(option, value, "no such folder")
+    if not folder.is_dir():
+        raise InvalidOptionError(option, value, "is a file; give the folder that holds the traces")
+    try:
+        trace_files(folder)
+    except FileNotFoundError:
+        raise InvalidOptionError(option, value, "holds no .swf or .swf.gz trace") from None
+    except OSError as exc:
+        raise InvalidOptionError(option, value, f"cannot be read ({exc.strerror or exc})") from None
+    return folder
