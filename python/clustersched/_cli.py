@@ -25,6 +25,7 @@ from pathlib import Path
 from .errors import InvalidOptionError
 
 __all__ = [
+    "MAX_PROCS",
     "SAMPLE",
     "LazyChoices",
     "check_image_file",
@@ -32,7 +33,7 @@ __all__ = [
     "check_output_files",
     "check_output_folder",
     "integer",
-    "max_procs",
+    "library_bound",
     "sample_trace",
 ]
 
@@ -51,7 +52,7 @@ def integer(minimum: int, maximum: int | Callable[[], int] | None = None) -> Cal
     """An argparse ``type=``: an integer in ``minimum..maximum`` (no upper bound if None).
 
     ``maximum`` may be a function, called when a value is checked (for a bound
-    the library defines, such as :func:`max_procs`).
+    the library defines, see :func:`library_bound`).
     """
 
     def parse(text: str) -> int:
@@ -68,11 +69,17 @@ def integer(minimum: int, maximum: int | Callable[[], int] | None = None) -> Cal
     return parse
 
 
-def max_procs() -> int:
-    """The most processors a machine may have (``clustersched._checks.MAX_PROCS``)."""
-    from ._checks import MAX_PROCS
+def library_bound(module: str, attribute: str) -> Callable[[], int]:
+    """A ``maximum`` for :func:`integer`: the library's own limit ``module.attribute``, read when checking."""
 
-    return MAX_PROCS
+    def bound() -> int:
+        return int(getattr(importlib.import_module(module), attribute))
+
+    return bound
+
+
+#: The most processors a machine may have (the Rust core counts them in ``u32``).
+MAX_PROCS = library_bound("clustersched._checks", "MAX_PROCS")
 
 
 class LazyChoices(Sequence[str]):

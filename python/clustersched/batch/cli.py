@@ -25,20 +25,21 @@ import time
 from typing import Any
 
 from .._cli import (
+    MAX_PROCS,
     SAMPLE,
     LazyChoices,
     check_image_file,
     check_input_file,
     check_output_files,
     integer,
-    max_procs,
+    library_bound,
     sample_trace,
 )
 
 __all__ = ["add_parser"]
 
-#: ``lublin --jobs`` at most (a table of this size takes about 2.5 GB).
-MAX_LUBLIN_JOBS = 10_000_000
+#: ``lublin --jobs`` at most: ``lublin_feitelson``'s own limit.
+MAX_LUBLIN_JOBS = library_bound("clustersched.workload.lublin", "MAX_JOBS")
 #: Traces longer than this show a progress bar (unless ``--no-progress``).
 PROGRESS_JOBS = 50_000
 
@@ -86,7 +87,7 @@ def add_parser(subparsers: Any) -> None:
                                 description="Write a Lublin-Feitelson (2003) synthetic workload as an SWF trace.")
     gen.add_argument("--jobs", type=integer(1, MAX_LUBLIN_JOBS), default=10_000, metavar="N",
                      help="number of jobs (default: %(default)s)")
-    gen.add_argument("--procs", type=integer(1, max_procs), default=128, metavar="N",
+    gen.add_argument("--procs", type=integer(1, MAX_PROCS), default=128, metavar="N",
                      help="processors of the machine (default: %(default)s)")
     gen.add_argument("--seed", type=integer(0), default=0, metavar="S", help="random seed (default: %(default)s)")
     gen.add_argument("--out", required=True, metavar="FILE", help="SWF file to write, .gz compresses (required)")
@@ -97,7 +98,7 @@ def _machine_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--estimates", choices=LazyChoices("clustersched.batch.simulator", "ESTIMATES"),
                    default="requested", metavar="KIND",
                    help="run times the policy believes: %(choices)s (default: %(default)s)")
-    p.add_argument("--procs", type=integer(1, max_procs), metavar="N",
+    p.add_argument("--procs", type=integer(1, MAX_PROCS), metavar="N",
                    help="processors of the machine (default: the trace's MaxProcs, else MaxNodes)")
     p.add_argument("--oversized", choices=LazyChoices("clustersched.batch.simulator", "OVERSIZED"),
                    default="error", metavar="WHAT",
