@@ -3,7 +3,7 @@
 Quick start::
 
     import clustersched as cs
-    jobs = cs.read_swf("HPC2N-2002-2.2-cln.swf.gz")
+    jobs = cs.read_swf(cs.sample_trace())   # a bundled week of HPC2N; or any SWF file
     result = cs.simulate(jobs, "easy")
     cs.validate_batch(result.schedule, result.jobs)
     print(cs.batch_metrics(result.schedule).summary())
@@ -45,6 +45,7 @@ __getattr__, __dir__ = lazy_exports(
         "PTG": ".workload.ptg",
         "read_ptgs": ".workload.ptg",
         "write_ptgs": ".workload.ptg",
+        "sample_trace": "._cli",
     },
     public=["campaign", "errors", "ptg", "validate"],
 )
@@ -60,6 +61,7 @@ if TYPE_CHECKING:
     from .ptg import TaskSchedule, run_algorithm
     from .ptg.validate import validate_ptgs
     from .workload import Dropped, JobTable, lublin_feitelson, read_swf, write_swf
+    from ._cli import sample_trace
     from .workload.ptg import PTG, read_ptgs, write_ptgs
 
 __all__ = [
@@ -87,6 +89,7 @@ __all__ = [
     "read_ptgs",
     "read_swf",
     "run_algorithm",
+    "sample_trace",
     "simulate",
     "validate",
     "validate_batch",

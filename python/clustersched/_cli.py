@@ -42,7 +42,10 @@ SAMPLE = "hpc2n-2002-week.swf.gz"
 
 
 def sample_trace() -> Path:
-    """Path of the bundled sample trace (see ``clustersched/data/README.md``)."""
+    """Path of the bundled sample trace: one week of HPC2N-2002, 2,406 jobs on 240 processors.
+
+    See ``clustersched/data/README.md``.  Also ``clustersched.sample_trace()``.
+    """
     from importlib import resources
 
     return Path(str(resources.files("clustersched") / "data" / SAMPLE))
