@@ -211,3 +211,150 @@ def test_lublin_on_the_largest_machine(tmp_path: Path) -> None:
     t = lublin_feitelson(200, 2**32 - 1, seed=1)
     assert t.procs.min() >= 1 and t.procs.max() <= 2**32 - 1 and t.max_procs == 2**32 - 1
     assert read_swf(write_swf(t, tmp_path / "big.swf")).equals(t)
+
+
+# -- batch simulation: DPSA options and the Python API --------------------------------------------
+
+
+def small_table() -> JobTable:
+    return JobTable({"submit": [0, 1, 1], "runtime": [5, 5, 2], "procs": [1, 2, 1]}, metadata={"MaxProcs": "2"})
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"time_limit": float("inf")}, ValueError, r"time_limit == inf, must be finite"),
+        ({"time_limit": float("nan")}, ValueError, r"time_limit == nan, must be finite"),
+        ({"time_limit": 1e300}, ValueError, r"time_limit == 1e\+300, must be <= 86400"),
+        ({"time_limit": 0}, ValueError, r"time_limit == 0, must be > 0"),
+        ({"time_limit": "1"}, TypeError, r"time_limit == '1', must be a real number"),
+        ({"node_budget": 2**70}, ValueError, r"node_budget == 1180591620717411303424, must be <= 18446744073709551615"),
+        ({"node_budget": 0}, ValueError, r"node_budget == 0, must be >= 1"),
+        ({"node_budget": 1e6}, TypeError, r"node_budget == 1000000.0, must be an integer"),
+        ({"node_budget": True}, TypeError, r"node_budget == True, must be an integer"),
+    ],
+)
+def test_dpsa_search_bounds(kwargs: dict, error: type, message: str) -> None:
+    from clustersched import simulate
+
+    with pytest.raises(error, match=message):
+        simulate(small_table(), "dpsa-p", **kwargs)
+
+
+def test_largest_dpsa_search_bounds_run() -> None:
+    from clustersched import simulate
+
+    r = simulate(small_table(), "dpsa-w", node_budget=2**64 - 1, time_limit=86400)
+    assert r.schedule.start.tolist() == [0.0, 5.0, 1.0]
+
+
+@pytest.mark.parametrize("policy", ["fcfs", "easy", "conservative", "sjf", "custom"])
+@pytest.mark.parametrize("option", [{"node_budget": 10}, {"time_limit": 1.0}])
+def test_dpsa_options_are_refused_by_other_policies(policy: str, option: dict) -> None:
+    from clustersched import simulate
+    from clustersched.batch import Policy
+
+    class Custom(Policy):
+        name = "mine"
+
+    given = Custom() if policy == "custom" else policy
+    name = "mine" if policy == "custom" else policy
+    (key, value), = option.items()
+    with pytest.raises(ValueError, match=rf"{key} == {value} bounds DPSA's subset search, but policy '{name}' has none"):
+        simulate(small_table(), given, **option)
+
+
+def test_default_node_budget_is_documented_as_the_cores() -> None:
+    from clustersched.batch import simulator
+
+    assert "default one million" in simulator.__doc__
+    assert "50 million" not in simulator.__doc__ and "50 million" not in simulator.simulate.__doc__
+
+
+@pytest.mark.parametrize(
+    ("jobs", "message"),
+    [
+        (None, r"jobs == None, must be a clustersched JobTable"),
+        ("trace.swf", r"jobs == 'trace.swf', must be a clustersched JobTable \(e.g. read_swf\(path\)\)"),
+        ({"submit": [0]}, r"jobs == \{'submit': \[0\]\}, must be a clustersched JobTable"),
+    ],
+)
+def test_simulate_wants_a_job_table(jobs: object, message: str) -> None:
+    from clustersched import simulate
+
+    with pytest.raises(TypeError, match=message):
+        simulate(jobs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("procs", "error", "message"),
+    [
+        (True, TypeError, r"procs == True, must be an integer"),
+        (2.0, TypeError, r"procs == 2.0, must be an integer"),
+        (0, ValueError, r"procs == 0, must be >= 1"),
+        (2**63 - 1, ValueError, r"procs == 9223372036854775807, must be <= 4294967295"),
+    ],
+)
+def test_simulate_procs(procs: object, error: type, message: str) -> None:
+    from clustersched import simulate
+
+    with pytest.raises(error, match=message):
+        simulate(small_table(), procs=procs)  # type: ignore[arg-type]
+
+
+class _Probe:
+    """A Python policy that makes one call on the state at the first decision and records the outcome."""
+
+    def __init__(self, call):
+        from clustersched.batch import Policy
+
+        probe = self
+
+        class P(Policy):
+            name = "probe"
+
+            def schedule(self, state):
+                if probe.outcome is None:
+                    try:
+                        probe.outcome = call(state)
+                    except BaseException as e:  # noqa: BLE001 - the test inspects it
+                        probe.outcome = e
+                for job in state.queue():
+                    if state.width[job] <= state.free:
+                        state.start(job)
+
+        self.policy = P()
+        self.outcome = None
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda s: s.start(-1), "InfeasibleError", r"cannot start job index -1 at time 0: it does not exist \(rows are 0..2\)"),
+        (lambda s: s.start(3), "InfeasibleError", r"cannot start job index 3 at time 0: it does not exist"),
+        (lambda s: s.start(2**70), "InfeasibleError", r"it does not exist"),
+        (lambda s: s.start(1), "InfeasibleError", r"cannot start job index 1 at time 0: it has not been submitted"),
+        (lambda s: s.start(0.0), "TypeError", r"job == 0.0, must be a row index"),
+        (lambda s: s.start(True), "TypeError", r"job == True, must be a row index"),
+        (lambda s: s.shadow(0), "ValueError", r"need == 0, must be >= 1"),
+        (lambda s: s.shadow(-3), "ValueError", r"need == -3, must be >= 1"),
+        (lambda s: s.shadow(3), "ValueError", r"need == 3, must be <= 2"),
+        (lambda s: s.shadow(1.5), "TypeError", r"need == 1.5, must be an integer"),
+    ],
+)
+def test_batch_state_arguments(call, error: str, message: str) -> None:
+    import re
+
+    from clustersched import simulate
+
+    probe = _Probe(call)
+    simulate(small_table(), probe.policy)
+    assert type(probe.outcome).__name__ == error and re.search(message, str(probe.outcome)), probe.outcome
+
+
+def test_batch_state_shadow_in_range() -> None:
+    from clustersched import simulate
+
+    probe = _Probe(lambda s: s.shadow(2))
+    simulate(small_table(), probe.policy)
+    assert probe.outcome == (0.0, 0)  # nothing runs yet: 2 free now, none extra

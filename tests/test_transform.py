@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from clustersched.workload.jobs import Dropped, JobTable
 from clustersched.workload.swf import read_swf
 from clustersched.workload.transform import (
+    CLIPPED_TO_MACHINE,
     NO_PROCESSOR_COUNT,
     NONPOSITIVE_RUNTIME,
     WIDER_THAN_MACHINE,
@@ -151,6 +152,8 @@ def test_drop_invalid_policies(jobs: JobTable) -> None:
     assert clipped.job_id.tolist() == [1, 2, 5, 9, 10]
     assert clipped.width().tolist() == [4, 8, 256, 256, 256]
     assert clipped.procs.tolist() == [4, -1, 256, -1, 256]  # -1 stays unknown
+    clip_reports = [d.job_id for d in clipped.dropped if d.reason == CLIPPED_TO_MACHINE]
+    assert clip_reports == [5, 9]  # kept, but reported as changed
     lenient = drop_invalid(jobs, 256, nonpositive_runtime="keep")
     assert lenient.job_id.tolist() == [1, 2, 6, 7, 10]
     assert NONPOSITIVE_RUNTIME not in lenient.drop_summary()

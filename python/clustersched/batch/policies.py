@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 from .. import _core
+from .._checks import check_int
+from ..errors import InfeasibleError
 from ..workload.jobs import JobTable
 
-__all__ = ["BUILTIN_POLICIES", "QUEUE_ORDER", "BatchState", "Policy"]
+__all__ = ["BUILTIN_POLICIES", "DPSA_POLICIES", "QUEUE_ORDER", "BatchState", "Policy"]
 
 #: Policies implemented in Rust (``clustersched-core``, ``batch::Builtin``):
 #:
@@ -24,6 +28,9 @@ __all__ = ["BUILTIN_POLICIES", "QUEUE_ORDER", "BatchState", "Policy"]
 #:   (DPSA paper §III), breaking ties by priority, by narrow jobs first, or by
 #:   wide jobs first.
 BUILTIN_POLICIES = ("fcfs", "easy", "conservative", "sjf", "dpsa-p", "dpsa-n", "dpsa-w")
+
+#: The policies that take DPSA's ``node_budget`` and ``time_limit``.
+DPSA_POLICIES = ("dpsa-p", "dpsa-n", "dpsa-w")
 
 #: The queue order of each built-in policy ("arrival" for all but ``sjf``).
 QUEUE_ORDER = {name: "shortest-estimate" if name == "sjf" else "arrival" for name in BUILTIN_POLICIES}
@@ -73,16 +80,28 @@ class BatchState:
         return self._sim.running()
 
     def shadow(self, need: int) -> tuple[float, int]:
-        """Earliest time ``need`` processors are free by the estimates, and the extra processors then."""
-        return self._sim.shadow(need)
+        """Earliest time ``need`` processors are free by the estimates, and the extra processors then.
+
+        ``need`` is a processor count in ``1 .. total`` (ValueError / TypeError otherwise).
+        """
+        return self._sim.shadow(check_int("need", need, 1, self.total))
 
     def start(self, job: int) -> None:
-        """Starts waiting job ``job`` now on the lowest-numbered free processors.
+        """Starts waiting job ``job`` (a row of :attr:`jobs`) now on the lowest-numbered free processors.
 
         Raises :class:`clustersched.errors.InfeasibleError` if it is not waiting
-        or does not fit.
+        (not yet submitted, already started, or no such row) or does not fit;
+        TypeError if ``job`` is not an integer.
         """
-        self._sim.start(int(job))
+        if isinstance(job, (bool, np.bool_)) or not isinstance(job, numbers.Integral):
+            raise TypeError(f"job == {job!r}, must be a row index (an integer)")
+        row = int(job)
+        if not 0 <= row < len(self.jobs):
+            raise InfeasibleError(
+                f"cannot start job index {row} at time {_time(self.now)}: it does not exist "
+                f"(rows are 0..{len(self.jobs) - 1})"
+            )
+        self._sim.start(row)
 
 
 class Policy:
@@ -121,3 +140,8 @@ class Policy:
     def schedule(self, state: BatchState) -> None:
         """Decides at one time stamp: call ``state.start(job)`` for each job to start now."""
         raise NotImplementedError(f"{type(self).__name__} must implement schedule(state)")
+
+
+def _time(t: float) -> str:
+    """A time as the Rust core's messages print it (``0``, ``12.5``)."""
+    return f"{t:.0f}" if float(t).is_integer() else repr(t)

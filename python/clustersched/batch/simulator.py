@@ -34,13 +34,20 @@ Semantics (the choices peers differ on, named and documented):
   processor counts.  :attr:`SimulationResult.reservations` holds the first
   reservation each job was given; no policy ever starts a job after it.
 * **DPSA's time bound** is a deterministic budget of explored subsets per
-  decision (``node_budget``, default 50 million); ``time_limit`` (seconds per
-  decision) adds a wall-clock bound, which makes results machine-dependent.
-  Decisions cut by either are counted in :attr:`SimulationResult.search`.
+  decision (``node_budget``, ``1 .. 2**64 - 1``, default one million:
+  ``DEFAULT_NODE_BUDGET`` of the Rust core; the search visits at most one node
+  per candidate job, so only decisions among over a million eligible jobs are
+  ever cut); ``time_limit`` (seconds per decision, finite, ``> 0`` and at most
+  one day, :data:`MAX_TIME_LIMIT`) adds a wall-clock bound, which makes
+  results machine-dependent.  Decisions cut by either are counted in
+  :attr:`SimulationResult.search`.  Both options belong to DPSA: giving them
+  with another policy is an error rather than silently ignored.
 * **Oversized jobs** (``oversized=``), wider than the machine: ``"error"``
-  (default) raises, ``"skip"`` leaves them out and reports them in
-  :attr:`SimulationResult.dropped`, ``"clip"`` runs them on the whole machine
-  (reported too).
+  (default) raises, ``"skip"`` leaves them out and ``"clip"`` runs them on the
+  whole machine, both through
+  :func:`~clustersched.workload.transform.drop_invalid` (``wider="drop"`` /
+  ``"clip"``), so each is reported in :attr:`SimulationResult.dropped` with
+  the reason ``"wider than machine"`` or ``"clipped to machine size"``.
 * **Invalid jobs** (unknown runtime, no processor count) raise; clean a trace
   first with :func:`clustersched.workload.transform.drop_invalid`, which
   reports what it drops.
@@ -57,9 +64,11 @@ from typing import Callable, Iterable
 import numpy as np
 
 from .. import _core
+from .._checks import MAX_PROCS, check_choice, check_float, check_int
 from ..errors import InfeasibleError, InvalidWorkloadError
 from ..workload.jobs import Dropped, JobTable
-from .policies import BUILTIN_POLICIES, QUEUE_ORDER, BatchState, Policy
+from ..workload.transform import drop_invalid
+from .policies import BUILTIN_POLICIES, DPSA_POLICIES, QUEUE_ORDER, BatchState, Policy
 from .schedule import Schedule
 from .validate import validate_batch
 
@@ -67,6 +76,11 @@ __all__ = ["SimulationResult", "simulate", "estimates_of"]
 
 ESTIMATES = ("requested", "exact")
 OVERSIZED = ("error", "skip", "clip")
+#: Largest DPSA ``time_limit``: one day per decision (a longer one is a mistake,
+#: and the Rust core's clock cannot represent every float).
+MAX_TIME_LIMIT = 86400.0
+#: Largest DPSA ``node_budget`` (the Rust core counts nodes in ``u64``).
+MAX_NODE_BUDGET = 2**64 - 1
 #: Time stamps the Rust loop runs between two progress-bar updates.
 _PROGRESS_CHUNK = 20_000
 
@@ -104,8 +118,7 @@ class SimulationResult:
 
 def estimates_of(jobs: JobTable, estimates: str = "requested") -> np.ndarray:
     """The run times the scheduler believes (see the module docstring)."""
-    if estimates not in ESTIMATES:
-        raise ValueError(f"estimates == {estimates!r}, must be one of {ESTIMATES}")
+    check_choice("estimates", estimates, ESTIMATES)
     if estimates == "exact":
         return jobs.runtime.copy()
     return np.where(jobs.time_requested > 0, np.maximum(jobs.time_requested, jobs.runtime), jobs.runtime)
@@ -140,8 +153,12 @@ def simulate(
         Which run time the policy believes (module docstring).
     oversized : {"error", "skip", "clip"}
         What to do with jobs wider than the machine (module docstring).
-    node_budget, time_limit : optional
-        DPSA's search bounds per decision (module docstring).
+    node_budget : int, optional
+        DPSA's budget of explored subsets per decision, ``1 .. 2**64 - 1``
+        (default one million; module docstring).  Only with a DPSA policy.
+    time_limit : float, optional
+        DPSA's wall-clock bound per decision, seconds, ``> 0`` and at most
+        86400 (one day).  Only with a DPSA policy.
     progress : bool
         Show a tqdm progress bar.
     validate : bool, optional
@@ -158,17 +175,27 @@ def simulate(
     >>> simulate(t, "easy").schedule.start.tolist()
     [0.0, 10.0, 2.0]
     """
-    if oversized not in OVERSIZED:
-        raise ValueError(f"oversized == {oversized!r}, must be one of {OVERSIZED}")
+    if not isinstance(jobs, JobTable):
+        raise TypeError(
+            f"jobs == {_brief(jobs)}, must be a clustersched JobTable (e.g. read_swf(path))"
+        )
+    check_choice("oversized", oversized, OVERSIZED)
     if isinstance(policy, str):
         if policy not in BUILTIN_POLICIES:
             raise ValueError(f"policy == {policy!r}, must be one of {BUILTIN_POLICIES} or a Policy")
     elif not isinstance(policy, Policy):
         raise TypeError(f"policy must be a name or a clustersched.batch.Policy, got {type(policy).__name__}")
-    if node_budget is not None and (int(node_budget) != node_budget or node_budget < 1):
-        raise ValueError(f"node_budget == {node_budget!r}, must be an integer >= 1")
-    if time_limit is not None and not time_limit > 0:
-        raise ValueError(f"time_limit == {time_limit!r}, must be > 0 seconds")
+    for option, value in (("node_budget", node_budget), ("time_limit", time_limit)):
+        if value is not None and policy not in DPSA_POLICIES:
+            name = policy if isinstance(policy, str) else getattr(policy, "name", type(policy).__name__)
+            raise ValueError(
+                f"{option} == {value!r} bounds DPSA's subset search, but policy {name!r} has none "
+                f"(give it only with {', '.join(DPSA_POLICIES)})"
+            )
+    if node_budget is not None:
+        node_budget = check_int("node_budget", node_budget, 1, MAX_NODE_BUDGET)
+    if time_limit is not None:
+        time_limit = check_float("time_limit", time_limit, positive=True, maximum=MAX_TIME_LIMIT)
     total = _machine_size(jobs, procs)
     table, dropped = _prepare(jobs, total, oversized)
     estimate = estimates_of(table, estimates)
@@ -180,11 +207,10 @@ def simulate(
         total,
         QUEUE_ORDER[policy] if isinstance(policy, str) else policy.order,
     )
-    budget = None if node_budget is None else int(node_budget)
     with _progress_bar(progress, len(table)) as bar:
         if isinstance(policy, str):
             name = policy
-            _run_builtin(sim, lambda n: sim.run(policy, n, budget, time_limit), bar)
+            _run_builtin(sim, lambda n: sim.run(policy, n, node_budget, time_limit), bar)
         else:
             name = policy.name
             _drive(sim, policy, BatchState(sim, table, estimate), bar)
@@ -246,9 +272,7 @@ def _drive(sim: _core.BatchSim, policy: Policy, state: BatchState, bar: "_Bar | 
 
 def _machine_size(jobs: JobTable, procs: int | None) -> int:
     if procs is not None:
-        if int(procs) != procs or procs < 1:
-            raise ValueError(f"procs == {procs!r}, must be an integer >= 1")
-        return int(procs)
+        return check_int("procs", procs, 1, MAX_PROCS)
     size = jobs.max_procs
     if size is None or size < 1:
         raise InvalidWorkloadError(
@@ -268,25 +292,22 @@ def _prepare(jobs: JobTable, total: int, oversized: str) -> tuple[JobTable, tupl
     _reject_first(table, ~(table.runtime >= 0), "runtime", table.runtime, "has an unknown or negative runtime")
     _reject_first(table, ~(table.submit >= 0), "submit", table.submit, "has a negative submit time")
     wide = width > total
-    dropped: list[Dropped] = []
-    if wide.any():
+    if not wide.any():
+        return table, ()
+    if oversized == "error":
         rows = np.flatnonzero(wide)
-        if oversized == "error":
-            i = int(rows[0])
-            raise InvalidWorkloadError(
-                f"needs {width[i]} processors but the machine has {total} "
-                f"({len(rows)} job(s) are too wide; use oversized='skip' or 'clip')",
-                path=jobs.source, job=int(table.job_id[i]), field="procs", value=int(width[i]),
-            )
-        reason = "skipped: wider than machine" if oversized == "skip" else "clipped to machine size"
-        dropped = [Dropped(f"{reason} ({width[i]} > {total})", job_id=int(table.job_id[i])) for i in rows]
-        if oversized == "skip":
-            table = table.select(~wide, dropped=dropped)
-        else:
-            table = table.with_columns(procs=np.minimum(width, total), procs_requested=np.minimum(width, total))
-        if len(table) == 0:
-            raise InvalidWorkloadError(f"every job is wider than the machine ({total} processors)", path=jobs.source)
-    return table, tuple(dropped)
+        i = int(rows[0])
+        raise InvalidWorkloadError(
+            f"needs {width[i]} processors but the machine has {total} "
+            f"({len(rows)} job(s) are too wide; use oversized='skip' or 'clip')",
+            path=jobs.source, job=int(table.job_id[i]), field="procs", value=int(width[i]),
+        )
+    # Every job has a processor count by now, so drop_invalid acts on the wide ones only.
+    before = len(table.dropped)
+    table = drop_invalid(table, total, wider="drop" if oversized == "skip" else "clip", nonpositive_runtime="keep")
+    if len(table) == 0:
+        raise InvalidWorkloadError(f"every job is wider than the machine ({total} processors)", path=jobs.source)
+    return table, table.dropped[before:]
 
 
 def _reject_first(table: JobTable, bad: np.ndarray, field: str, values: np.ndarray, what: str) -> None:
@@ -297,6 +318,12 @@ def _reject_first(table: JobTable, bad: np.ndarray, field: str, values: np.ndarr
             "clustersched.workload.transform.drop_invalid removes and reports them)",
             path=table.source, job=int(table.job_id[i]), field=field, value=values[i].item(),
         )
+
+
+def _brief(value: object) -> str:
+    """``repr(value)`` of a wrong argument, kept to one short line."""
+    text = repr(value)
+    return text if len(text) <= 60 else f"<{type(value).__name__} object>"
 
 
 class _Bar:

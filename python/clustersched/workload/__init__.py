@@ -4,6 +4,7 @@ from .jobs import SWF_FIELDS, Dropped, JobTable
 from .lublin import LUBLIN_PARAMS, LublinParams, lublin_daily_cycle, lublin_feitelson
 from .swf import read_swf, write_swf
 from .transform import (
+    CLIPPED_TO_MACHINE,
     NO_PROCESSOR_COUNT,
     NONPOSITIVE_RUNTIME,
     WIDER_THAN_MACHINE,
@@ -16,6 +17,7 @@ from .transform import (
 )
 
 __all__ = [
+    "CLIPPED_TO_MACHINE",
     "LUBLIN_PARAMS",
     "NONPOSITIVE_RUNTIME",
     "NO_PROCESSOR_COUNT",

@@ -24,7 +24,12 @@ __all__ = ["MACHINE_SIZE_KEYS", "Dropped", "JobTable", "SWF_FIELDS", "parse_mach
 
 @dataclass(frozen=True)
 class Dropped:
-    """A row that was removed from a table on purpose, and why (nothing is lost silently)."""
+    """A row that was removed from a table on purpose, or changed (clipped), and why.
+
+    Nothing is lost or altered silently: ``reason`` is a fixed text (so that
+    ``JobTable.drop_summary`` counts by it), ``job_id`` and ``line`` say which
+    row when known.
+    """
 
     reason: str
     job_id: int | None = None

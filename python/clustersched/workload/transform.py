@@ -16,6 +16,7 @@ from .._checks import MAX_PROCS, check_choice, check_float, check_int
 from .jobs import Dropped, JobTable
 
 __all__ = [
+    "CLIPPED_TO_MACHINE",
     "NONPOSITIVE_RUNTIME",
     "NO_PROCESSOR_COUNT",
     "WIDER_THAN_MACHINE",
@@ -31,6 +32,10 @@ __all__ = [
 NO_PROCESSOR_COUNT = "no processor count"
 #: Drop reason: the job needs more processors than the machine has.
 WIDER_THAN_MACHINE = "wider than machine"
+#: Report reason: the job was wider than the machine and now uses all of it
+#: (``drop_invalid(wider="clip")``, ``simulate(oversized="clip")``); the row is
+#: kept but changed, so it is reported like a dropped one.
+CLIPPED_TO_MACHINE = "clipped to machine size"
 #: Drop reason: the job's runtime is 0, negative, or -1 (unknown).
 NONPOSITIVE_RUNTIME = "non-positive runtime"
 
@@ -138,7 +143,11 @@ def drop_invalid(
         Processors of the machine, > 0.
     wider : {"drop", "clip", "keep"}
         Jobs wider than the machine are dropped, clipped (their ``procs`` and
-        ``procs_requested`` lowered to ``procs``), or kept as they are.
+        ``procs_requested`` lowered to ``procs``, an unknown -1 staying
+        unknown; each reported as :data:`CLIPPED_TO_MACHINE`), or kept as they
+        are.  This is the one implementation of the rule:
+        :func:`clustersched.simulate`'s ``oversized="skip"`` / ``"clip"``
+        call it.
     nonpositive_runtime : {"drop", "keep"}
         Whether jobs with runtime <= 0 (or unknown) are dropped.
 
@@ -146,7 +155,8 @@ def drop_invalid(
     -------
     JobTable
         The remaining jobs; its ``dropped`` is the input's plus one record per
-        removed job.  Jobs without a processor count are always removed.
+        removed (or clipped) job, in row order.  Jobs without a processor
+        count are always removed.
     """
     procs = check_int("procs", procs, 1, MAX_PROCS)
     check_choice("wider", wider, ("drop", "clip", "keep"))
@@ -157,9 +167,11 @@ def drop_invalid(
         checks.append((WIDER_THAN_MACHINE, width > procs))
     if nonpositive_runtime == "drop":
         checks.append((NONPOSITIVE_RUNTIME, table.runtime <= 0))
+    if wider == "clip":
+        checks.append((CLIPPED_TO_MACHINE, width > procs))
     found = _find(checks)
     keep = np.ones(len(table), dtype=bool)
-    keep[[i for i, _ in found]] = False
+    keep[[i for i, reason in found if reason != CLIPPED_TO_MACHINE]] = False
     dropped = [Dropped(reason, int(table.job_id[i])) for i, reason in found]
     if wider == "clip":
         table = table.with_columns(
