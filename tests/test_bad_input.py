@@ -358,3 +358,128 @@ def test_batch_state_shadow_in_range() -> None:
     probe = _Probe(lambda s: s.shadow(2))
     simulate(small_table(), probe.policy)
     assert probe.outcome == (0.0, 0)  # nothing runs yet: 2 free now, none extra
+
+
+# -- PTG files ------------------------------------------------------------------------------------
+
+
+def _ptg_payload() -> dict:
+    import json
+
+    from clustersched.workload.ptg_generators import fft_ptg
+
+    ptgs = [fft_ptg(2, seed=0), fft_ptg(2, seed=1)]
+    ptgs[1].name = "second"
+    return json.loads(json.dumps({"format": "clustersched.ptgs", "version": 1, "ptgs": [p.to_dict() for p in ptgs]}))
+
+
+def _set(path: list, value: object, *, delete: bool = False):
+    def change(payload: dict) -> None:
+        target = payload
+        for key in path[:-1]:
+            target = target[key]
+        if delete:
+            del target[path[-1]]
+        else:
+            target[path[-1]] = value
+
+    return change
+
+
+def _dup_first_node(payload: dict) -> None:
+    nodes = payload["ptgs"][1]["nodes"]
+    nodes.append(dict(nodes[0], work=1.0))
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "message"),
+    [
+        (_set(["ptgs"], None), "ptgs", r": 'ptgs' is null, must be a list of PTGs"),
+        (_set(["ptgs"], None, delete=True), "ptgs", r": no 'ptgs' key, must be a list of PTGs"),
+        (_set(["ptgs", 1, "nodes", 0, "id"], None), "id",
+         r": PTG #1: PTG 'second': nodes\[0\]: id == None, must be a string, an integer or a finite number"),
+        (_set(["ptgs", 1, "nodes", 0, "id"], True), "id", r"PTG #1: PTG 'second': nodes\[0\]: id == True"),
+        (_set(["ptgs", 1, "nodes", 2, "work"], 10**400), None,
+         r": PTG #1: PTG 'second': task '.*': work == 1000000.*\(401 characters\), must be finite"),
+        (_dup_first_node, "id", r": PTG #1: PTG 'second': nodes\[\d+\]: id '.*' repeats nodes\[0\]"),
+        (_set(["ptgs", 1, "edges"], None, delete=True), "edges",
+         r": PTG #1: PTG 'second': no 'edges' list \(write \[\] for a PTG of independent tasks\)"),
+        (_set(["ptgs", 0, "multigraph"], True), "multigraph", r": PTG #0: .*multigraph == True, must be false"),
+        (_set(["ptgs", 0, "directed"], False), "directed", r": PTG #0: .*directed == False, must be true"),
+        (_set(["ptgs", 0, "edges", 0, "target"], "nowhere"), "target",
+         r": PTG #0: .*edges\[0\].target == 'nowhere' is not the id of a node"),
+        (_set(["ptgs", 0, "nodes"], {"a": 1}), "nodes", r": PTG #0: PTG 'fft-2-mixed': 'nodes' is an object, must be a list"),
+    ],
+)
+def test_bad_ptg_files(tmp_path: Path, change, field: str | None, message: str) -> None:
+    import json
+
+    from clustersched.workload.ptg import read_ptgs
+
+    payload = _ptg_payload()
+    change(payload)
+    path = tmp_path / "ptgs.json"
+    path.write_text(json.dumps(payload))
+    with pytest.raises(InvalidWorkloadError, match=message) as err:
+        read_ptgs(path)
+    assert str(err.value).startswith(str(path)) and err.value.path == str(path)
+    assert err.value.field == field
+
+
+def test_binary_and_broken_ptg_files(tmp_path: Path) -> None:
+    from clustersched.workload.ptg import read_ptgs
+
+    path = tmp_path / "junk.json"
+    path.write_bytes(bytes(range(256)))
+    with pytest.raises(InvalidWorkloadError, match=r"junk.json:2: not UTF-8 text \(byte 0x80 at offset 128\)"):
+        read_ptgs(path)
+    path.write_bytes(b"\x1f\x8b" + b"not deflate" * 5)
+    with pytest.raises(InvalidWorkloadError, match="junk.json: gzip data is truncated or corrupt"):
+        read_ptgs(path)
+    path.write_text("[" * 100_000)
+    with pytest.raises(InvalidWorkloadError, match="junk.json: not JSON"):
+        read_ptgs(path)
+    with pytest.raises(TypeError, match=r"path == 3, must be a file name"):
+        read_ptgs(3)  # type: ignore[arg-type]
+
+
+def test_ptg_file_with_bom_and_empty_edges_is_accepted(tmp_path: Path) -> None:
+    import json
+
+    from clustersched.workload.ptg import read_ptgs
+
+    payload = _ptg_payload()
+    payload["ptgs"][0]["edges"] = []  # stated explicitly: independent tasks
+    path = tmp_path / "ok.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(payload).encode())
+    first, second = read_ptgs(path)
+    assert first.num_real_tasks == len(payload["ptgs"][0]["nodes"]) and second.name == "second"
+
+
+@pytest.mark.parametrize("strategy", ["NDAGS", "WORK", "WIDTH"])
+def test_tiny_speed_cluster_is_a_typed_error(strategy: str) -> None:
+    from clustersched.platform import Cluster
+    from clustersched.ptg import cra_budgets, cra_work, selfish
+    from clustersched.workload.ptg_generators import fft_ptg
+
+    ptgs = [fft_ptg(2, seed=0), fft_ptg(4, seed=1)]
+    slow = Cluster("slow", 8, 1e-300)
+    for run in (lambda: cra_budgets(ptgs, slow, strategy), lambda: cra_work(ptgs, slow), lambda: selfish(ptgs, slow)):
+        with pytest.raises(InvalidWorkloadError, match=r"PTG 0 \('fft-2-.*'\) task '.*': work .* flop on one "
+                           r"processor of cluster 'slow' \(1e-300 flop/s\) takes longer than float64 can count"):
+            run()
+
+
+def test_cra_budgets_survive_huge_sums() -> None:
+    import networkx as nx
+
+    from clustersched.platform import Cluster
+    from clustersched.ptg import cra_budgets
+    from clustersched.workload.ptg import PTG
+
+    g = nx.DiGraph()
+    g.add_nodes_from(["a", "b"], work=1e308)  # each time finite, their sum is not
+    h = nx.DiGraph()
+    h.add_node("x", work=1e308)
+    budgets = cra_budgets([PTG.from_networkx(g), PTG.from_networkx(h)], Cluster("c", 12, 1.0), "WORK")
+    assert budgets.tolist() == [6, 5]  # shares 1/4 + 2/6 and 1/4 + 1/6 of 12, rounded down

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-__all__ = ["MAX_PROCS", "check_choice", "check_float", "check_int", "make_rng"]
+__all__ = ["MAX_PROCS", "check_choice", "check_float", "check_int", "make_rng", "short_repr"]
 
 #: Most processors a machine may have: the Rust core counts processors in ``u32``.
 MAX_PROCS = 2**32 - 1
@@ -49,7 +49,7 @@ def check_float(
     try:
         x = float(value)
     except OverflowError:  # an int beyond float64's range
-        raise ValueError(f"{name} == {_short(value)}, must be finite") from None
+        raise ValueError(f"{name} == {short_repr(value)}, must be finite") from None
     # Messages show the value as given (``0``, not ``0.0``).
     if not math.isfinite(x):
         raise ValueError(f"{name} == {value}, must be finite")
@@ -78,7 +78,7 @@ def make_rng(seed: int | np.random.Generator) -> np.random.Generator:
     return np.random.default_rng(check_int("seed", seed, 0))
 
 
-def _short(value: object, limit: int = 40) -> str:
+def short_repr(value: object, limit: int = 40) -> str:
     """``repr(value)``, cut in the middle when longer than ``limit`` (a 400-digit int...)."""
     text = repr(value)
     return text if len(text) <= limit else f"{text[:20]}...{text[-10:]} ({len(text)} characters)"

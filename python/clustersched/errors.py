@@ -35,6 +35,8 @@ class InvalidWorkloadError(ClusterschedError, ValueError):
     path, line, field, job, value :
         Where the problem is, when known (``None`` otherwise).  ``line`` is
         1-based as in an editor; ``field`` is the SWF field name or column.
+    detail : str
+        The message without the prefix naming path, line, job and field.
     """
 
     def __init__(
@@ -52,6 +54,7 @@ class InvalidWorkloadError(ClusterschedError, ValueError):
         self.field = field
         self.job = job
         self.value = value
+        self.detail = message  # the message without the "where" prefix, for re-raising with more context
         where = []
         if path is not None:
             where.append(f"{path}" + (f":{line}" if line is not None else ""))

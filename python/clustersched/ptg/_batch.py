@@ -10,6 +10,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import _core
+from ..errors import InvalidWorkloadError
 from ..platform import Cluster
 from ..workload.ptg import PTG
 from .schedule import TaskSchedule
@@ -117,10 +118,27 @@ def check_ptgs(ptgs: Sequence[PTG]) -> list[PTG]:
     return out
 
 
-def check_cluster(cluster: Cluster) -> Cluster:
-    """``cluster`` if it is a Cluster, else TypeError."""
+def check_cluster(cluster: Cluster, ptgs: Sequence[PTG] = ()) -> Cluster:
+    """``cluster`` if it is a Cluster (else TypeError) on which every task of ``ptgs`` has a finite time.
+
+    A task of ``w`` flop takes ``w / speed`` seconds on one processor; when that
+    overflows float64 (huge work, or a tiny speed such as 1e-300 flop/s) no
+    schedule or budget can be computed, so InvalidWorkloadError names the PTG,
+    the task, its work and the cluster.
+    """
     if not isinstance(cluster, Cluster):
         raise TypeError(f"cluster == {cluster!r}, must be a clustersched Cluster (e.g. cluster('gdx'))")
+    for i, p in enumerate(ptgs):
+        v = int(np.argmax(p.work))
+        with np.errstate(over="ignore"):
+            longest = p.work[v] / cluster.speed
+        if not np.isfinite(longest):
+            name = f" ({p.name!r})" if p.name else ""
+            raise InvalidWorkloadError(
+                f"PTG {i}{name} task {p.labels[v]!r}: work {float(p.work[v])!r} flop on one processor of cluster "
+                f"{cluster.name!r} ({cluster.speed!r} flop/s) takes longer than float64 can count",
+                field="work", value=float(p.work[v]),
+            )
     return cluster
 
 

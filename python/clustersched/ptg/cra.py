@@ -80,7 +80,8 @@ def cra_budgets(ptgs: Sequence[PTG], cluster: Cluster, strategy: str) -> np.ndar
     >>> cra_budgets(ptgs, cluster("chti"), "WIDTH").tolist()  # widths 2, 8, 10
     [4, 7, 8]
     """
-    return _budgets(Batch(ptgs), check_cluster(cluster), strategy)
+    batch = Batch(ptgs)
+    return _budgets(batch, check_cluster(cluster, batch.ptgs), strategy)
 
 
 def _budgets(batch: Batch, cluster: Cluster, strategy: str) -> np.ndarray:
@@ -92,19 +93,27 @@ def _budgets(batch: Batch, cluster: Cluster, strategy: str) -> np.ndarray:
         work = np.concatenate([p.work for p in batch.ptgs])
         alpha = np.concatenate([p.alpha for p in batch.ptgs])
         seq = (work / cluster.speed) * (alpha + (1.0 - alpha) / 1)
-        omega = np.add.reduceat(seq, batch.base[:-1])
-        beta = 1.0 / (2 * n) + omega / (2 * omega.sum())
+        with np.errstate(over="ignore"):
+            omega = np.add.reduceat(seq, batch.base[:-1])
+            total = omega.sum()
+        if not np.isfinite(total):
+            # Every T(v, 1) is finite (check_cluster) but their sums are not:
+            # the shares do not depend on the unit, so divide it out first.
+            omega = np.add.reduceat(seq / seq.max(), batch.base[:-1])
+            total = omega.sum()
+        beta = 1.0 / (2 * n) + omega / (2 * total)
     elif strategy == "WIDTH":
         width = batch.core.widths().astype(np.float64)
         beta = 1.0 / (2 * n) + width / (2 * width.sum())
     else:
         raise ValueError(f"strategy == {strategy!r}, must be one of {CRA_STRATEGIES}")
+    # Every beta is finite and in (0, 1] (omega >= 0 with a positive sum), so no count wraps.
     return np.maximum(1, np.floor(beta * cluster.procs)).astype(np.int64)
 
 
 def _cra(ptgs: Sequence[PTG], cluster: Cluster, seed: Any, strategy: str, weight: bool) -> TaskSchedule:
-    cluster = check_cluster(cluster)
     batch = Batch(ptgs)
+    cluster = check_cluster(cluster, batch.ptgs)
     rng = make_rng(seed)
     P, speed = cluster.procs, cluster.speed
     budget = _budgets(batch, cluster, strategy)

@@ -94,11 +94,12 @@ def hcpa_allocation(
     >>> hcpa_allocation(PTG.from_networkx(g), Cluster("c", 4, 1.0)).tolist()
     [2, 4, 1, 2]
     """
-    cluster = check_cluster(cluster)
+    core = _one(ptg)
+    cluster = check_cluster(cluster, [ptg])
     budget = _count("procs", procs, cluster.procs) or cluster.procs
     cap = _count("max_task_procs", max_task_procs, budget)
     level = _count("max_level_procs", max_level_procs)
-    return _one(ptg).hcpa_allocation(0, budget, cluster.speed, cap, level)
+    return core.hcpa_allocation(0, budget, cluster.speed, cap, level)
 
 
 def bottom_levels(ptg: PTG, alloc: Sequence[int] | np.ndarray, cluster: Cluster) -> np.ndarray:
@@ -117,9 +118,10 @@ def bottom_levels(ptg: PTG, alloc: Sequence[int] | np.ndarray, cluster: Cluster)
     >>> bottom_levels(PTG.from_networkx(g), [2, 4, 1, 2], Cluster("c", 4, 1.0)).tolist()
     [3.0, 2.5, 2.5, 0.5]
     """
-    cluster = check_cluster(cluster)
+    core = _one(ptg)
+    cluster = check_cluster(cluster, [ptg])
     a = np.ascontiguousarray(alloc, dtype=np.int64)
-    return _one(ptg).bottom_levels(0, a, cluster.speed)
+    return core.bottom_levels(0, a, cluster.speed)
 
 
 def hcpa_schedule(ptg: PTG, cluster: Cluster) -> TaskSchedule:
@@ -140,8 +142,8 @@ def hcpa_schedule(ptg: PTG, cluster: Cluster) -> TaskSchedule:
     >>> s.rows()
     [(0, 0, 0.0, 1.75, [0, 1, 2, 3])]
     """
-    cluster = check_cluster(cluster)
     batch = Batch([ptg])
+    cluster = check_cluster(cluster, batch.ptgs)
     alloc, bl, _, _, _ = batch.core.hcpa_standalone(cluster.procs, cluster.speed)
     cols = batch.core.list_schedule(alloc, bl, cluster.procs, cluster.speed, "placed")
     return batch.to_schedule(cols, cluster, "HCPA")
@@ -162,5 +164,6 @@ def hcpa_cmax_star(ptgs: Sequence[PTG], cluster: Cluster) -> np.ndarray:
     >>> bool((stars > 0).all()), bool(stars[0] == hcpa_schedule(ptgs[0], cluster("chti")).end.max())
     (True, True)
     """
-    cluster = check_cluster(cluster)
-    return Batch(ptgs).core.hcpa_standalone(cluster.procs, cluster.speed)[4]
+    batch = Batch(ptgs)
+    cluster = check_cluster(cluster, batch.ptgs)
+    return batch.core.hcpa_standalone(cluster.procs, cluster.speed)[4]

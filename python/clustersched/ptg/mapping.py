@@ -100,10 +100,10 @@ def list_schedule(
     >>> list_schedule([p, p], [[1, 2], [1, 2]], [[4.0, 2.0], [3.0, 1.0]], c).rows()[:2]
     [(0, 0, 0.0, 2.0, [0]), (1, 0, 0.0, 2.0, [1])]
     """
-    cluster = check_cluster(cluster)
     if readiness not in READINESS:
         raise ValueError(f"readiness == {readiness!r}, must be one of {READINESS}")
     batch = Batch(ptgs)
+    cluster = check_cluster(cluster, batch.ptgs)
     alloc = _per_task("allocs", allocs, batch, np.int64)
     prio = _per_task("priorities", priorities, batch, np.float64)
     cols = batch.core.list_schedule(alloc, prio, cluster.procs, cluster.speed, readiness)
@@ -128,10 +128,10 @@ def backfill(schedule: TaskSchedule, ptgs: Sequence[PTG], cluster: Cluster) -> T
     ValueError
         ``schedule`` is for another number of processors.
     """
-    cluster = check_cluster(cluster)
+    batch = Batch(ptgs)
+    cluster = check_cluster(cluster, batch.ptgs)
     if schedule.total_procs != cluster.procs:
         raise ValueError(f"schedule is for {schedule.total_procs} processors, cluster {cluster.name!r} has {cluster.procs}")
-    batch = Batch(ptgs)
     cols = batch.core.backfill(*batch.to_columns(schedule), cluster.procs, cluster.speed)
     policy = (schedule.policy + "+backfill").lstrip("+")
     return batch.to_schedule(cols, cluster, policy, schedule.options)

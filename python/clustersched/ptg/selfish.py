@@ -39,8 +39,8 @@ __all__ = ["selfish", "selfish_order", "selfish_weight"]
 
 
 def _selfish(ptgs: Sequence[PTG], cluster: Cluster, seed: Any, variant: str) -> TaskSchedule:
-    cluster = check_cluster(cluster)
     batch = Batch(ptgs)
+    cluster = check_cluster(cluster, batch.ptgs)
     rng = make_rng(seed)
     P, speed = cluster.procs, cluster.speed
     alloc, bl, _, _, cstar = batch.core.hcpa_standalone(P, speed)

@@ -148,8 +148,8 @@ def c1(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0) -> TaskSchedule:
     >>> len(s) == sum(len(p) for p in ptgs), s.policy
     (True, 'C1')
     """
-    cluster = check_cluster(cluster)
     batch = Batch(ptgs)
+    cluster = check_cluster(cluster, batch.ptgs)
     rng = make_rng(seed)
     tie = rng.permutation(batch.total + 2)
     cols = _schedule_composite(batch, cluster, range(len(batch.ptgs)), {}, tie)
@@ -163,8 +163,8 @@ def c4(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0) -> TaskSchedule:
     ``options["graft"]`` records, for each PTG, ``(host PTG, host task)`` or
     ``None`` when it hangs from the composite's entry.
     """
-    cluster = check_cluster(cluster)
     batch = Batch(ptgs)
+    cluster = check_cluster(cluster, batch.ptgs)
     rng = make_rng(seed)
     tie = rng.permutation(batch.total + 2)
     ptg_tie = rng.permutation(len(batch.ptgs))
@@ -183,8 +183,8 @@ def c4(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0) -> TaskSchedule:
 
 
 def _fairness(ptgs: Sequence[PTG], cluster: Cluster, seed: Any, variant: str) -> TaskSchedule:
-    cluster = check_cluster(cluster)
     batch = Batch(ptgs)
+    cluster = check_cluster(cluster, batch.ptgs)
     rng = make_rng(seed)
     P, speed = cluster.procs, cluster.speed
     task_tie = rng.permutation(batch.total).astype(np.uint64)

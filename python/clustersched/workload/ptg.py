@@ -88,12 +88,13 @@ import json
 import math
 import numbers
 import os
+import zlib
 from typing import Any, Iterable, Sequence
 
 import networkx as nx
 import numpy as np
 
-from .._checks import check_float
+from .._checks import short_repr, check_float
 from ..errors import InvalidWorkloadError
 
 __all__ = ["PTG", "read_ptgs", "write_ptgs"]
@@ -495,26 +496,66 @@ class PTG:
     def from_dict(cls, data: dict[str, Any], *, path: str | None = None) -> "PTG":
         """Inverse of :meth:`to_dict`; also reads networkx node-link data (``edges`` or ``links``).
 
-        JSON arrays used as labels come back as tuples (labels must be hashable).
+        The data must describe a directed simple graph: ``directed`` and
+        ``multigraph``, when present, must be ``true`` and ``false``; ``nodes``
+        a list of objects with distinct ``id``; ``edges`` (or networkx's older
+        ``links``) a list of objects whose ``source`` and ``target`` are node
+        ids -- a missing edge list is an error, not a graph of independent
+        tasks.  An id is a string, an integer or a finite number, or a list of
+        them (JSON arrays used as labels come back as tuples).  Anything else
+        raises :class:`~clustersched.errors.InvalidWorkloadError` naming the
+        PTG, the node or edge and the field.
         """
-        if not isinstance(data, dict) or "nodes" not in data:
-            raise InvalidWorkloadError("not node-link data: no 'nodes' key", path=path)
-        links = data.get("edges", data.get("links", []))
-        g = nx.DiGraph(**dict(data.get("graph", {})))
-        try:
-            for node in data["nodes"]:
-                attrs = dict(node)
-                g.add_node(_hashable(attrs.pop("id")), **attrs)
-            for link in links:
-                g.add_edge(_hashable(link["source"]), _hashable(link["target"]))
-        except (KeyError, TypeError) as exc:
-            raise InvalidWorkloadError(f"malformed node-link data: {exc!r}", path=path) from None
+        if not isinstance(data, dict):
+            raise InvalidWorkloadError(f"not node-link data: {_json_type(data)}, not an object", path=path)
+        graph_attrs = data.get("graph", {})
+        if not isinstance(graph_attrs, dict):
+            raise InvalidWorkloadError(f"'graph' is {_json_type(graph_attrs)}, must be an object", path=path)
+        name = graph_attrs.get("name", "")
+        where = f"PTG {str(name)!r}: " if name else ""
+
+        def bad(message: str, field: str | None = None, value: Any = None) -> InvalidWorkloadError:
+            return InvalidWorkloadError(f"{where}{message}", path=path, field=field, value=value)
+
+        if data.get("directed", True) is not True:
+            raise bad(f"directed == {data['directed']!r}, must be true (a PTG is a DAG)", "directed", data["directed"])
+        if data.get("multigraph", False) is not False:
+            raise bad(f"multigraph == {data['multigraph']!r}, must be false (one edge per precedence)",
+                      "multigraph", data["multigraph"])
+        nodes = data.get("nodes")
+        if not isinstance(nodes, list):
+            raise bad("no 'nodes' list" if nodes is None else f"'nodes' is {_json_type(nodes)}, must be a list",
+                      "nodes")
+        key = "edges" if "edges" in data else "links"
+        links = data.get(key)
+        if not isinstance(links, list):
+            raise bad("no 'edges' list (write [] for a PTG of independent tasks)" if links is None
+                      else f"{key!r} is {_json_type(links)}, must be a list", "edges" if links is None else key)
+        g = nx.DiGraph(**graph_attrs)
+        first: dict[Any, int] = {}
+        for k, node in enumerate(nodes):
+            if not isinstance(node, dict) or "id" not in node:
+                raise bad(f"nodes[{k}] == {short_repr(node)}, must be an object with an 'id'", "id")
+            attrs = dict(node)
+            label = _label(attrs.pop("id"), f"nodes[{k}]", bad)
+            if label in first:
+                raise bad(f"nodes[{k}]: id {label!r} repeats nodes[{first[label]}]", "id", label)
+            first[label] = k
+            g.add_node(label, **attrs)
+        for k, link in enumerate(links):
+            if not isinstance(link, dict) or "source" not in link or "target" not in link:
+                raise bad(f"{key}[{k}] == {short_repr(link)}, must be an object with 'source' and 'target'", key)
+            ends = [_label(link[end], f"{key}[{k}].{end}", bad) for end in ("source", "target")]
+            for end, label in zip(("source", "target"), ends):
+                if label not in first:
+                    raise bad(f"{key}[{k}].{end} == {label!r} is not the id of a node", end, label)
+            g.add_edge(*ends)
         try:
             return cls.from_networkx(g)
         except InvalidWorkloadError as exc:
             if path is None:
                 raise
-            raise InvalidWorkloadError(str(exc), path=path) from None
+            raise InvalidWorkloadError(exc.detail, path=path, field=exc.field, value=exc.value) from None
 
     def to_json(self, **dumps_kwargs: Any) -> str:
         """:meth:`to_dict` as a JSON string (floats written exactly, by ``repr``).
@@ -568,28 +609,55 @@ def read_ptgs(path: str | os.PathLike[str]) -> list[PTG]:
     Raises
     ------
     InvalidWorkloadError
-        Not such a file, or one of its PTGs is invalid (the message gives the
-        path and the PTG's position and name).
+        Not such a file (not UTF-8 JSON, no matching ``format`` / ``version``,
+        ``ptgs`` not a list, corrupt gzip data), or one of its PTGs is invalid
+        (see :meth:`PTG.from_dict`; the message gives the path, the PTG's
+        position and name, and the node or edge).
+    TypeError
+        ``path`` is not a file name.
+    FileNotFoundError
+        The file does not exist.
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path == {path!r}, must be a file name (str or os.PathLike)")
     where = os.fspath(path)
-    opener = gzip.open if where.endswith(".gz") else open
-    with opener(where, "rt", encoding="utf-8") as fh:
+    with open(where, "rb") as fh:
+        raw = fh.read()
+    if raw[:2] == b"\x1f\x8b":  # gzip, whatever the name
         try:
-            payload = json.load(fh)
-        except json.JSONDecodeError as exc:
-            raise InvalidWorkloadError(f"not JSON: {exc}", path=where, line=exc.lineno) from None
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise InvalidWorkloadError(f"gzip data is truncated or corrupt ({exc})", path=where) from None
+    try:
+        text = raw.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise InvalidWorkloadError(
+            f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start}): not a JSON file",
+            path=where, line=line,
+        ) from None
+    try:
+        payload = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidWorkloadError(f"not JSON: {exc}", path=where, line=exc.lineno) from None
+    except RecursionError:
+        raise InvalidWorkloadError("not JSON this library reads: nested too deeply", path=where) from None
     if not isinstance(payload, dict) or payload.get("format") != FILE_FORMAT:
         raise InvalidWorkloadError(f"not a {FILE_FORMAT} file (no matching 'format' key)", path=where)
     if payload.get("version") != FILE_VERSION:
         raise InvalidWorkloadError(
             f"version == {payload.get('version')!r}, this library reads version {FILE_VERSION}", path=where
         )
+    ptgs = payload.get("ptgs")
+    if not isinstance(ptgs, list):
+        what = "no 'ptgs' key" if "ptgs" not in payload else f"'ptgs' is {_json_type(ptgs)}"
+        raise InvalidWorkloadError(f"{what}, must be a list of PTGs", path=where, field="ptgs", value=ptgs)
     out = []
-    for k, data in enumerate(payload.get("ptgs", [])):
+    for k, data in enumerate(ptgs):
         try:
             out.append(PTG.from_dict(data))
         except InvalidWorkloadError as exc:
-            raise InvalidWorkloadError(f"PTG #{k}: {exc}", path=where) from None
+            raise InvalidWorkloadError(f"PTG #{k}: {exc.detail}", path=where, field=exc.field, value=exc.value) from None
     return out
 
 
@@ -610,9 +678,33 @@ def _csr(rows: np.ndarray, cols: np.ndarray, n: int) -> tuple[np.ndarray, np.nda
 def _real(value: Any, field: str, label: Any, where: str) -> float:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise InvalidWorkloadError(
-            f"{where}task {label!r}: {field} == {value!r}, must be a real number", value=value
+            f"{where}task {label!r}: {field} == {short_repr(value)}, must be a real number", value=value
         )
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:  # an int beyond float64, e.g. 10**400 from JSON
+        raise InvalidWorkloadError(
+            f"{where}task {label!r}: {field} == {short_repr(value)}, must be finite (it exceeds float64)",
+            value=value,
+        ) from None
+
+
+def _label(value: Any, where: str, bad: Any) -> Any:
+    """A JSON node id as a label: str, int or finite float, or a list of them (as a tuple)."""
+    if isinstance(value, list):
+        return tuple(_label(v, where, bad) for v in value)
+    if isinstance(value, bool) or value is None or not isinstance(value, (str, int, float)) or (
+        isinstance(value, float) and not math.isfinite(value)
+    ):
+        raise bad(f"{where}: id == {short_repr(value)}, must be a string, an integer or a finite number", "id", value)
+    return value
+
+
+def _json_type(value: Any) -> str:
+    """What a JSON value is, with its article ("an object", "null" ...), for messages."""
+    return {dict: "an object", list: "a list", str: "a string", type(None): "null", bool: "a boolean"}.get(
+        type(value), "a number"
+    )
 
 
 def _free_label(base: str, used: set[Any]) -> str:
@@ -644,10 +736,3 @@ def _topological_order(labels: Iterable[Any], edges: Sequence[tuple[Any, Any]]) 
                 heapq.heappush(heap, (_label_key(v), counter, v))
                 counter += 1
     return order
-
-
-def _hashable(value: Any) -> Any:
-    # JSON has no tuples: a tuple label comes back as a list.
-    if isinstance(value, list):
-        return tuple(_hashable(v) for v in value)
-    return value
