@@ -483,3 +483,108 @@ def test_cra_budgets_survive_huge_sums() -> None:
     h.add_node("x", work=1e308)
     budgets = cra_budgets([PTG.from_networkx(g), PTG.from_networkx(h)], Cluster("c", 12, 1.0), "WORK")
     assert budgets.tolist() == [6, 5]  # shares 1/4 + 2/6 and 1/4 + 1/6 of 12, rounded down
+
+
+# -- SWF mutation fuzzing -------------------------------------------------------------------------
+
+_WEIRD_TOKENS = [
+    "1e400", "99999999999999999999999", "1e300", "-5", "-1", "nan", "inf", "-inf", "1e10", "-2e10", "0x10",
+    "1.5", "2.", ".5", "+3", "1e", "--1", "٣", "\x00", "½", "9" * 30, "-0", "1_000", "", "240 (comment)",
+]
+
+
+def _slice_of_real_trace(lines: int = 50) -> bytes:
+    """The first ``lines`` lines of the bundled HPC2N week (its header and first jobs)."""
+    text = gzip.decompress(BUNDLED.read_bytes())
+    return b"".join(text.splitlines(keepends=True)[:lines])
+
+
+def _mutate(data: bytes, rng: np.random.Generator) -> tuple[bytes, bool]:
+    """One random corruption of an SWF file's bytes; the flag asks for gzip compression of the result."""
+    lines = data.split(b"\n")
+    kind = int(rng.integers(12))
+    if kind == 0 and data:  # flip a byte
+        i = int(rng.integers(len(data)))
+        data = data[:i] + bytes([int(rng.integers(256))]) + data[i + 1 :]
+    elif kind == 1:  # insert random bytes
+        i = int(rng.integers(len(data) + 1))
+        data = data[:i] + rng.bytes(int(rng.integers(1, 8))) + data[i:]
+    elif kind == 2:  # truncate
+        data = data[: int(rng.integers(len(data) + 1))]
+    elif kind in (3, 4):  # delete a field, or replace it by an odd token
+        k = int(rng.integers(len(lines)))
+        fields = lines[k].split()
+        if fields:
+            j = int(rng.integers(len(fields)))
+            if kind == 3:
+                del fields[j]
+            else:
+                fields[j] = _WEIRD_TOKENS[int(rng.integers(len(_WEIRD_TOKENS)))].encode()
+            lines[k] = b" ".join(fields)
+        data = b"\n".join(lines)
+    elif kind == 5:  # byte order mark
+        data = b"\xef\xbb\xbf" + data
+    elif kind == 6:  # CR or CR LF line ends
+        data = data.replace(b"\n", b"\r" if rng.random() < 0.5 else b"\r\n")
+    elif kind == 7:  # a duplicated line (a repeated job number, or a repeated header)
+        k = int(rng.integers(len(lines)))
+        lines.insert(int(rng.integers(len(lines) + 1)), lines[k])
+        data = b"\n".join(lines)
+    elif kind == 8:  # a machine-size header with an odd value
+        value = _WEIRD_TOKENS[int(rng.integers(len(_WEIRD_TOKENS)))].encode()
+        key = b"MaxProcs" if rng.random() < 0.7 else b"MaxNodes"
+        data = b"; " + key + b": " + value + b"\n" + data
+    elif kind == 9:  # swap two lines
+        a, b = (int(x) for x in rng.integers(len(lines), size=2))
+        lines[a], lines[b] = lines[b], lines[a]
+        data = b"\n".join(lines)
+    elif kind == 10:  # a blank or comment-only line in the middle
+        lines.insert(int(rng.integers(len(lines) + 1)), b"   " if rng.random() < 0.5 else b";")
+        data = b"\n".join(lines)
+    else:  # compressed, then maybe damaged
+        return data, True
+    return data, False
+
+
+def _damage_gzip(data: bytes, rng: np.random.Generator) -> bytes:
+    packed = gzip.compress(data, mtime=0)
+    roll = rng.random()
+    if roll < 0.3:
+        return packed[: int(rng.integers(len(packed) + 1))]
+    if roll < 0.6:
+        i = int(rng.integers(len(packed)))
+        return packed[:i] + bytes([packed[i] ^ (1 + int(rng.integers(255)))]) + packed[i + 1 :]
+    return packed
+
+
+def test_swf_mutation_fuzz(tmp_path: Path) -> None:
+    """Corrupted variants of a real trace slice: a valid table or an InvalidWorkloadError, nothing else."""
+    rng = np.random.default_rng(20240518)
+    original = _slice_of_real_trace()
+    outcomes = {"table": 0, "error": 0}
+    for n in range(400):
+        data, packed = original, False
+        for _ in range(int(rng.integers(1, 4))):
+            data, want_gzip = _mutate(data, rng)
+            packed = packed or want_gzip
+        if packed:
+            data = _damage_gzip(data, rng)
+        path = tmp_path / f"m{n}.swf"
+        path.write_bytes(data)
+        for mode in ("raise", "skip"):
+            try:
+                table = read_swf(path, on_invalid=mode)
+            except InvalidWorkloadError as e:  # also a ClusterschedError and a ValueError
+                assert isinstance(e, ClusterschedError) and e.path == str(path) and str(e).startswith(str(path)), e
+                outcomes["error"] += 1
+                continue
+            except Exception as e:  # pragma: no cover - the failure this test looks for
+                pytest.fail(f"variant {n} ({mode}): {type(e).__name__}: {e}\n{data[:300]!r}")
+            assert len(table) >= 1 and all(len(getattr(table, c)) == len(table) for c in table)
+            assert table.max_procs is None or 1 <= table.max_procs <= 2**32 - 1
+            assert len(set(table.job_id[table.job_id != -1].tolist())) == int((table.job_id != -1).sum())
+            back = read_swf(write_swf(table, tmp_path / "back.swf"))  # what was read can be written back
+            assert back.equals(table)
+            outcomes["table"] += 1
+    # The corpus exercises both outcomes (it would prove little otherwise).
+    assert outcomes["table"] > 100 and outcomes["error"] > 100, outcomes
