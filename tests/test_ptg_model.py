@@ -313,3 +313,14 @@ def test_cluster_is_frozen_and_normalised():
     assert type(c.procs) is int and type(c.speed) is float and c.peak_flops == 8.0
     with pytest.raises(AttributeError):
         c.procs = 5  # type: ignore[misc]
+
+
+def test_width_from_the_core_agrees_with_levels():
+    # PTG.width() asks the Rust core; PTG.levels() is Python: one definition of a level.
+    from clustersched.workload.ptg_generators import ptg_population
+
+    ptgs = ptg_population("random", 30, seed=5) + ptg_population("fft", 6, seed=5)
+    g = nx.DiGraph()
+    g.add_node("only", work=1.0)
+    for p in ptgs + [PTG.from_networkx(g)]:
+        assert p.width() == int(np.bincount(p.levels()).max())

@@ -46,7 +46,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._checks import make_rng
+from .._checks import check_choice, make_rng
 from ..platform import Cluster
 from ..workload.ptg import PTG
 from ._batch import Batch, check_cluster, rank_priority, seed_label
@@ -85,6 +85,7 @@ def cra_budgets(ptgs: Sequence[PTG], cluster: Cluster, strategy: str) -> np.ndar
 
 
 def _budgets(batch: Batch, cluster: Cluster, strategy: str) -> np.ndarray:
+    check_choice("strategy", strategy, CRA_STRATEGIES)
     n = len(batch.ptgs)
     if strategy == "NDAGS":
         beta = np.full(n, 1.0 / n)
@@ -102,11 +103,9 @@ def _budgets(batch: Batch, cluster: Cluster, strategy: str) -> np.ndarray:
             omega = np.add.reduceat(seq / seq.max(), batch.base[:-1])
             total = omega.sum()
         beta = 1.0 / (2 * n) + omega / (2 * total)
-    elif strategy == "WIDTH":
+    else:  # WIDTH
         width = batch.core.widths().astype(np.float64)
         beta = 1.0 / (2 * n) + width / (2 * width.sum())
-    else:
-        raise ValueError(f"strategy == {strategy!r}, must be one of {CRA_STRATEGIES}")
     # Every beta is finite and in (0, 1] (omega >= 0 with a positive sum), so no count wraps.
     return np.maximum(1, np.floor(beta * cluster.procs)).astype(np.int64)
 

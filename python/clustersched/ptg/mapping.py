@@ -33,6 +33,7 @@ from typing import Sequence
 
 import numpy as np
 
+from .._checks import check_choice
 from ..platform import Cluster
 from ..workload.ptg import PTG
 from ._batch import Batch, check_cluster
@@ -100,8 +101,7 @@ def list_schedule(
     >>> list_schedule([p, p], [[1, 2], [1, 2]], [[4.0, 2.0], [3.0, 1.0]], c).rows()[:2]
     [(0, 0, 0.0, 2.0, [0]), (1, 0, 0.0, 2.0, [1])]
     """
-    if readiness not in READINESS:
-        raise ValueError(f"readiness == {readiness!r}, must be one of {READINESS}")
+    check_choice("readiness", readiness, READINESS)
     batch = Batch(ptgs)
     cluster = check_cluster(cluster, batch.ptgs)
     alloc = _per_task("allocs", allocs, batch, np.int64)

@@ -129,7 +129,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._checks import MAX_PROCS, check_int, make_rng
+from .._checks import MAX_PROCS, check_choice, check_int, make_rng
 
 from .jobs import JobTable
 
@@ -415,8 +415,7 @@ def lublin_feitelson(
     n_jobs = check_int("n_jobs", n_jobs, 1, MAX_JOBS)
     procs = check_int("procs", procs, 1, MAX_PROCS)
     start_hour = check_int("start_hour", start_hour, 0, 23)
-    if not isinstance(job_type, str) or job_type not in JOB_TYPES:
-        raise ValueError(f"job_type == {job_type!r}, must be one of {list(JOB_TYPES)}")
+    check_choice("job_type", job_type, JOB_TYPES)
     rng = make_rng(seed)
 
     streams = ("batch", "interactive") if job_type == "mixed" else (job_type,)

@@ -434,6 +434,8 @@ class PTG:
         >>> PTG.from_networkx(g).levels().tolist()
         [0, 1, 2]
         """
+        # The Rust core has the same loop (ptg/graph.rs, Ptg::levels) but no binding
+        # for it yet; this is the one Python implementation.
         level = np.zeros(len(self), dtype=np.int64)
         for v in range(len(self)):  # index order is topological
             preds = self.predecessors(v)
@@ -442,8 +444,15 @@ class PTG:
         return level
 
     def width(self) -> int:
-        """Largest number of tasks in one precedence level (the width of RR-7224 §4.3)."""
-        return int(np.bincount(self.levels()).max())
+        """Largest number of tasks in one precedence level (the width of RR-7224 §4.3).
+
+        Computed by the Rust core (``clustersched._core.PtgSet.widths``, the
+        code CRA_WIDTH uses), so that a PTG has one width everywhere.
+        """
+        from .. import _core  # lazily: reading and building PTGs needs no compiled code
+
+        offsets = np.array([0, len(self)], dtype=np.int64)
+        return int(_core.PtgSet(offsets, self.work, self.alpha, self.succ_offsets, self.succ).widths()[0])
 
     def bottom_levels(self, durations: Any) -> np.ndarray:
         """Bottom level of every task for the given task durations (seconds).
@@ -465,6 +474,9 @@ class PTG:
         d = np.asarray(durations, dtype=np.float64)
         if d.shape != (len(self),):
             raise ValueError(f"durations has shape {d.shape}, must be ({len(self)},)")
+        # The Rust core computes bottom levels from an allocation (PtgSet.bottom_levels,
+        # clustersched.ptg.bottom_levels); for arbitrary durations this is the one
+        # Python implementation until a binding taking durations exists.
         bl = np.zeros(len(self), dtype=np.float64)
         for v in range(len(self) - 1, -1, -1):
             succ = self.successors(v)
