@@ -1,6 +1,6 @@
 //! Criterion benches of the batch kernels on a deterministic synthetic workload.
 
-use clustersched_core::batch::{BatchSim, Builtin, Jobs};
+use clustersched_core::batch::{BatchSim, Builtin, Jobs, Runner};
 use criterion::{criterion_group, criterion_main, Criterion};
 
 /// `n` jobs on `total` processors from a fixed linear congruential generator:
@@ -33,7 +33,7 @@ fn bench(c: &mut Criterion) {
         c.bench_function(&format!("{name}_20k_jobs_256_procs"), |b| {
             b.iter(|| {
                 let mut sim = BatchSim::new(jobs.clone(), 256, policy.priority()).unwrap();
-                assert!(sim.run(policy, None).unwrap());
+                assert!(Runner::new(policy).run(&mut sim, None).unwrap());
                 sim.starts().len()
             })
         });

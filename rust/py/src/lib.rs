@@ -4,7 +4,7 @@
 //! released around long calls, and every core [`Error`] mapped onto the
 //! exception classes declared once in `clustersched.errors`.
 
-use clustersched_core::batch::{self, BatchSim as CoreSim, Builtin, DpsaConfig, DpsaVariant, Jobs, Priority};
+use clustersched_core::batch::{self, BatchSim as CoreSim, Builtin, DpsaConfig, DpsaVariant, Jobs, Priority, Runner};
 use clustersched_core::Error;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
@@ -30,6 +30,9 @@ fn owned<T: numpy::Element + Copy>(name: &str, a: &PyReadonlyArray1<'_, T>) -> P
         .map_err(|_| PyValueError::new_err(format!("{name} must be a contiguous 1-D array")))
 }
 
+/// Longest wall-clock limit of one DPSA decision (one day).
+const MAX_TIME_LIMIT: f64 = 86_400.0;
+
 const POLICIES: &str = "'fcfs', 'easy', 'conservative', 'sjf', 'dpsa-p', 'dpsa-n', 'dpsa-w'";
 
 /// A built-in policy from its name, with DPSA's search bounds.
@@ -44,10 +47,24 @@ fn parse_policy(name: &str, node_budget: Option<u64>, time_limit: Option<f64>) -
                 }
                 config.node_budget = budget;
             }
+            if let Some(limit) = time_limit {
+                if !(limit > 0.0 && limit <= MAX_TIME_LIMIT) {
+                    return Err(PyValueError::new_err(format!(
+                        "time_limit == {limit}, must be > 0 and <= {MAX_TIME_LIMIT} seconds"
+                    )));
+                }
+            }
             config.time_limit = time_limit;
             Builtin::Dpsa(config)
         }
-        other => other,
+        other => {
+            if node_budget.is_some() || time_limit.is_some() {
+                return Err(PyValueError::new_err(format!(
+                    "node_budget and time_limit bound DPSA's search; policy '{name}' has none"
+                )));
+            }
+            other
+        }
     })
 }
 
@@ -65,6 +82,18 @@ fn parse_variant(name: &str) -> PyResult<DpsaVariant> {
 #[pyclass(module = "clustersched._core", name = "BatchSim")]
 struct BatchSim {
     inner: CoreSim,
+    /// The built-in policy last run, with the state it keeps between passes.
+    runner: Option<Runner>,
+}
+
+impl BatchSim {
+    /// The runner of `policy`, kept while the same policy is asked for.
+    fn runner(&mut self, policy: Builtin) -> &mut Runner {
+        if self.runner.as_ref().is_none_or(|r| r.policy() != policy) {
+            self.runner = Some(Runner::new(policy));
+        }
+        self.runner.as_mut().expect("set above")
+    }
 }
 
 #[pymethods]
@@ -104,7 +133,7 @@ impl BatchSim {
             estimate: owned("estimate", &estimate)?,
             width,
         };
-        Ok(BatchSim { inner: CoreSim::new(jobs, procs, priority).map_err(to_py)? })
+        Ok(BatchSim { inner: CoreSim::new(jobs, procs, priority).map_err(to_py)?, runner: None })
     }
 
     /// Applies the next time stamp's events; returns its time, or None when none is left.
@@ -163,13 +192,20 @@ impl BatchSim {
     }
 
     /// Starts waiting job `job` now; raises InfeasibleError if it is not waiting or does not fit.
-    fn start(&mut self, job: usize) -> PyResult<()> {
-        self.inner.start(job).map_err(to_py)
+    fn start(&mut self, job: i64) -> PyResult<()> {
+        let index = usize::try_from(job).map_err(|_| {
+            InfeasibleError::new_err(format!("cannot start job index {job} at time {}: it does not exist", self.inner.now()))
+        })?;
+        self.inner.start(index).map_err(to_py)
     }
 
     /// EASY shadow time and extra processors for a job of `need` processors.
-    fn shadow(&self, need: u32) -> PyResult<(f64, u32)> {
+    fn shadow(&self, need: i64) -> PyResult<(f64, u32)> {
         let total = self.inner.machine().total();
+        let need = u32::try_from(need)
+            .ok()
+            .filter(|&n| n >= 1)
+            .ok_or_else(|| PyValueError::new_err(format!("need == {need}, must be in 1..={total}")))?;
         self.inner
             .machine()
             .shadow(clustersched_core::Time(self.inner.now()), need)
@@ -181,7 +217,10 @@ impl BatchSim {
     #[pyo3(signature = (policy, node_budget=None, time_limit=None))]
     fn schedule(&mut self, policy: &str, node_budget: Option<u64>, time_limit: Option<f64>) -> PyResult<()> {
         let policy = parse_policy(policy, node_budget, time_limit)?;
-        self.inner.schedule(policy).map_err(to_py)
+        let mut runner = self.runner(policy).clone();
+        let done = runner.schedule(&mut self.inner).map_err(to_py);
+        self.runner = Some(runner);
+        done
     }
 
     /// Runs built-in `policy` for at most `max_events` time stamps (all if None),
@@ -196,8 +235,9 @@ impl BatchSim {
         time_limit: Option<f64>,
     ) -> PyResult<bool> {
         let policy = parse_policy(policy, node_budget, time_limit)?;
-        let inner = &mut self.inner;
-        py.detach(move || inner.run(policy, max_events)).map_err(to_py)
+        self.runner(policy);
+        let (inner, runner) = (&mut self.inner, self.runner.as_mut().expect("set above"));
+        py.detach(move || runner.run(inner, max_events)).map_err(to_py)
     }
 
     /// First reservation of every job (NaN where none was given).

@@ -87,6 +87,23 @@ pub struct Selection {
 /// exactly). The node budget and the time limit still bound it; a cut
 /// decision starts the part of the subset chosen so far.
 pub fn select(candidates: &[Candidate], reserved: u32, unreserved: u32, config: &DpsaConfig) -> Selection {
+    select_among(candidates, true, reserved, unreserved, config)
+}
+
+/// [`select`] on `candidates` that are either all the eligible jobs
+/// (`complete`) or the part of them that can matter (the first jobs of each
+/// width and kind, see `policy.rs`). In the second case the search never
+/// takes the "everything fits" shortcut, which would skip the node budget
+/// where the whole search, over all eligible jobs, would count against it:
+/// so the chosen subset, the nodes and the cut flag are those of the search
+/// over every eligible job.
+pub fn select_among(
+    candidates: &[Candidate],
+    complete: bool,
+    reserved: u32,
+    unreserved: u32,
+    config: &DpsaConfig,
+) -> Selection {
     let mut order: Vec<usize> = (0..candidates.len()).collect();
     match config.variant {
         DpsaVariant::Priority => {}
@@ -94,18 +111,29 @@ pub fn select(candidates: &[Candidate], reserved: u32, unreserved: u32, config: 
         DpsaVariant::Wide => order.sort_by_key(|&i| std::cmp::Reverse(candidates[i].width)),
     }
     let items: Vec<Candidate> = order.iter().map(|&i| candidates[i]).collect();
-    let deadline = config.time_limit.map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0)));
-    let mut found = search(&items, reserved, unreserved, config.node_budget, deadline);
+    // A limit too large for a Duration (or for the clock) is no limit at all.
+    let deadline = config
+        .time_limit
+        .and_then(|s| Duration::try_from_secs_f64(s.max(0.0)).ok())
+        .and_then(|d| Instant::now().checked_add(d));
+    let mut found = search(&items, complete, reserved, unreserved, config.node_budget, deadline);
     found.chosen = found.chosen.iter().map(|&k| order[k]).collect();
     found.chosen.sort_unstable();
     found
 }
 
-fn search(items: &[Candidate], reserved: u32, unreserved: u32, budget: u64, deadline: Option<Instant>) -> Selection {
+fn search(
+    items: &[Candidate],
+    complete: bool,
+    reserved: u32,
+    unreserved: u32,
+    budget: u64,
+    deadline: Option<Instant>,
+) -> Selection {
     let capacity = reserved + unreserved;
     let long_total: u64 = items.iter().filter(|c| !c.short).map(|c| u64::from(c.width)).sum();
     let total: u64 = items.iter().map(|c| u64::from(c.width)).sum();
-    if long_total <= u64::from(unreserved) && total <= u64::from(capacity) {
+    if complete && long_total <= u64::from(unreserved) && total <= u64::from(capacity) {
         // Everything fits: the whole set is the best and comes first in Fig. 2's order.
         let chosen = (0..items.len()).collect();
         return Selection { chosen, utilization: total as u32, nodes: items.len() as u64 + 1, cut: false };

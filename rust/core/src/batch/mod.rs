@@ -1,11 +1,19 @@
 //! Online scheduling of rigid jobs on a homogeneous cluster.
 //!
-//! [`Machine`] holds the processors and the availability profile (running
-//! jobs ordered by their estimated end); [`BatchSim`] adds the event queue and
-//! the waiting queue; [`Builtin`] policies (FCFS, EASY) decide at each event.
-//! The same `BatchSim` is driven either entirely from Rust ([`BatchSim::run`],
+//! Modules depend only downward, in this order (no two use each other):
+//! - state: [`Machine`] (processors, running jobs by estimated end),
+//!   [`WaitQueue`] (waiting jobs in priority order), [`Profile`] and
+//!   [`Reservations`] (conservative backfilling's plan), and [`BatchSim`],
+//!   the event loop over machine and queue;
+//! - decisions: [`dpsa`]'s subset search, [`Conservative`] backfilling, and
+//!   `policy.rs`, where the [`Builtin`] policies and their [`Runner`] live.
+//!
+//! The same `BatchSim` is driven either entirely from Rust ([`Runner::run`],
 //! the fast path for built-in policies) or step by step from Python
 //! ([`BatchSim::advance`] + [`BatchSim::start`]) for user-written policies.
+//! A new built-in policy is a variant of [`Builtin`] plus a function in
+//! `policy.rs` (or its own module, like `conservative.rs`, when it keeps
+//! state between passes).
 
 mod conservative;
 pub mod dpsa;
@@ -13,11 +21,14 @@ mod machine;
 mod policy;
 mod profile;
 mod queue;
+mod reservations;
 mod sim;
 
+pub use conservative::Conservative;
 pub use dpsa::{Candidate, DpsaConfig, DpsaVariant, Selection};
 pub use machine::Machine;
-pub use policy::{Builtin, Priority};
-pub use profile::Profile;
-pub use queue::{WaitQueue, Waiting};
+pub use policy::{Builtin, Runner};
+pub use profile::{occupied_until, Profile};
+pub use queue::{Priority, WaitQueue, Waiting};
+pub use reservations::{Bounds, Reservations, Reserved};
 pub use sim::{BatchSim, Jobs, SearchStats};

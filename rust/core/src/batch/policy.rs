@@ -1,19 +1,11 @@
 use std::time::Instant;
 
-use super::conservative::conservative;
+use super::conservative::Conservative;
 use super::dpsa::{self, Candidate, DpsaConfig, DpsaVariant};
-use super::queue::Waiting;
+use super::queue::{Priority, Waiting};
 use super::sim::BatchSim;
+use crate::error::{Error, Result};
 use crate::time::Time;
-
-/// The order of the waiting queue (the jobs' priority).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Priority {
-    /// First come, first served (ties: input order).
-    Arrival,
-    /// Shortest estimated run time first (ties: arrival order).
-    ShortestEstimate,
-}
 
 /// The policies implemented in Rust, invoked once per time stamp after all
 /// of that time stamp's completions and arrivals.
@@ -30,7 +22,7 @@ pub enum Builtin {
     Easy,
     /// Conservative backfilling: a reservation for every waiting job, and a
     /// job starts early only into a hole that delays no reservation (see
-    /// [`conservative`]).
+    /// [`Conservative`]).
     Conservative,
     /// Shortest job first (DPSA paper §II): the queue ordered by estimate,
     /// every job that fits started in that order; no reservation, so no
@@ -65,20 +57,68 @@ impl Builtin {
         }
     }
 
-    pub(crate) fn schedule(self, sim: &mut BatchSim) {
-        match self {
+}
+
+/// A built-in policy with the state it keeps between passes (conservative
+/// backfilling's reservations), driving a [`BatchSim`].
+#[derive(Debug, Clone)]
+pub struct Runner {
+    policy: Builtin,
+    conservative: Option<Conservative>,
+}
+
+impl Runner {
+    /// A runner of `policy`.
+    pub fn new(policy: Builtin) -> Self {
+        Runner { policy, conservative: None }
+    }
+
+    /// The policy it runs.
+    pub fn policy(&self) -> Builtin {
+        self.policy
+    }
+
+    /// Runs the policy at the simulation's current time stamp. Fails when the
+    /// policy needs another queue order than the simulation keeps.
+    pub fn schedule(&mut self, sim: &mut BatchSim) -> Result<()> {
+        if self.policy.priority() != sim.priority() {
+            return Err(Error::InvalidArgument(format!(
+                "policy {:?} needs a {:?} queue, this simulation keeps a {:?} queue",
+                self.policy,
+                self.policy.priority(),
+                sim.priority()
+            )));
+        }
+        match self.policy {
             Builtin::Fcfs => start_head_while_it_fits(sim),
             Builtin::Easy => {
                 start_head_while_it_fits(sim);
                 backfill_easy(sim);
             }
-            Builtin::Conservative => conservative(sim),
+            Builtin::Conservative => {
+                self.conservative.get_or_insert_with(|| Conservative::new(sim.jobs().len())).schedule(sim)
+            }
             Builtin::Sjf => start_whatever_fits_in_order(sim),
             Builtin::Dpsa(config) => {
                 start_head_while_it_fits(sim);
                 dpsa_fill(sim, &config);
             }
         }
+        sim.end_pass();
+        Ok(())
+    }
+
+    /// Runs the policy to the end, or for at most `max_events` more time
+    /// stamps. Returns `true` when the simulation is finished.
+    pub fn run(&mut self, sim: &mut BatchSim, max_events: Option<u64>) -> Result<bool> {
+        let stop = max_events.map_or(u64::MAX, |m| sim.events().saturating_add(m));
+        while sim.events() < stop {
+            if sim.advance().is_none() {
+                break;
+            }
+            self.schedule(sim)?;
+        }
+        Ok(sim.finished())
     }
 }
 
@@ -147,15 +187,27 @@ fn dpsa_fill(sim: &mut BatchSim, config: &DpsaConfig) {
         return;
     }
     let began = Instant::now();
-    let eligible = sim.queue().collect_from(head.rank as usize + 1, |w, _| w <= free);
+    let unreserved = free.min(extra);
+    // Of the waiting jobs that fit now, only the first `free / width` short
+    // and the first `unreserved / width` long ones of each width can matter:
+    // jobs of one width and kind are interchangeable, the search's tie rule
+    // takes them in queue order, and no more fit together. Gathering just
+    // those keeps a decision's cost independent of the queue's length.
+    sim.index_queue_by_width();
+    let (eligible, complete) = sim.queue().first_of_each_kind(
+        free,
+        head.job,
+        |estimate| now + estimate <= shadow,
+        |w| (free / w) as usize,
+        |w| (unreserved / w) as usize,
+    );
     if eligible.is_empty() {
         return;
     }
     let jobs: Vec<u32> = eligible.iter().map(|w| w.job).collect();
     let candidates: Vec<Candidate> =
         eligible.iter().map(|w| Candidate { width: w.width, short: now + w.estimate <= shadow }).collect();
-    let unreserved = free.min(extra);
-    let chosen = dpsa::select(&candidates, free - unreserved, unreserved, config);
+    let chosen = dpsa::select_among(&candidates, complete, free - unreserved, unreserved, config);
     for &i in &chosen.chosen {
         sim.queue_mut().remove(jobs[i]);
         sim.launch(jobs[i]);
@@ -181,7 +233,7 @@ mod tests {
             width: jobs.iter().map(|j| j.2).collect(),
         };
         let mut sim = BatchSim::new(jobs, total, policy.priority()).unwrap();
-        assert!(sim.run(policy, None).unwrap());
+        assert!(Runner::new(policy).run(&mut sim, None).unwrap());
         for (j, (&s, &r)) in sim.starts().iter().zip(sim.reservations()).enumerate() {
             assert!(r.is_nan() || s <= r, "job {j} started at {s} after its reservation {r}");
         }

@@ -1,3 +1,12 @@
+/// The order of the waiting queue (the jobs' priority).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Priority {
+    /// First come, first served (ties: input order).
+    Arrival,
+    /// Shortest estimated run time first (ties: arrival order).
+    ShortestEstimate,
+}
+
 /// A waiting job as a policy sees it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Waiting {
@@ -30,6 +39,7 @@ pub struct WaitQueue {
     min_width: Vec<u32>,
     min_estimate: Vec<f64>,
     len: usize,
+    by_width: Option<ByWidth>,
 }
 
 impl WaitQueue {
@@ -49,6 +59,7 @@ impl WaitQueue {
             min_width: vec![EMPTY_WIDTH; 2 * leaves],
             min_estimate: vec![f64::INFINITY; 2 * leaves],
             len: 0,
+            by_width: None,
         }
     }
 
@@ -91,12 +102,80 @@ impl WaitQueue {
         debug_assert!(!self.contains(job as usize) && width != EMPTY_WIDTH);
         self.len += 1;
         self.set(self.rank[job as usize] as usize, width, estimate);
+        if let Some(index) = &mut self.by_width {
+            index.set(job, estimate);
+        }
     }
 
     pub(crate) fn remove(&mut self, job: u32) {
         debug_assert!(self.contains(job as usize));
         self.len -= 1;
         self.set(self.rank[job as usize] as usize, EMPTY_WIDTH, f64::INFINITY);
+        if let Some(index) = &mut self.by_width {
+            index.clear(job);
+        }
+    }
+
+    /// Keeps, from now on, a second index of the waiting jobs grouped by
+    /// width (see [`Self::first_of_each_kind`]); `widths[j]` is job `j`'s.
+    pub fn index_by_width(&mut self, widths: &[u32]) {
+        if self.by_width.is_none() {
+            let mut index = ByWidth::new(widths, &self.rank);
+            for w in self.iter() {
+                index.set(w.job, w.estimate);
+            }
+            self.by_width = Some(index);
+        }
+    }
+
+    /// The waiting jobs other than `skip` of width at most `max_width`, but
+    /// of each kind only the first (in priority order) `short_cap(width)`
+    /// short ones and the first `long_cap(width)` long ones, where a job is
+    /// short when `is_short(estimate)` (monotone: true then false as the
+    /// estimate grows); in priority order, with `true` when no such job was
+    /// left out. Needs [`Self::index_by_width`]. Costs O(log n) per width
+    /// present and per job returned, whatever the number of jobs left out.
+    pub fn first_of_each_kind(
+        &self,
+        max_width: u32,
+        skip: u32,
+        is_short: impl Fn(f64) -> bool,
+        short_cap: impl Fn(u32) -> usize,
+        long_cap: impl Fn(u32) -> usize,
+    ) -> (Vec<Waiting>, bool) {
+        let index = self.by_width.as_ref().expect("index_by_width was not called");
+        let (mut out, mut complete) = (Vec::new(), true);
+        let end = index.width.partition_point(|&w| w <= max_width);
+        let mut from = 0;
+        while let Some(p) = index.first(from, end, &|min, _| min < f64::INFINITY) {
+            let width = index.width[p];
+            let group_end = index.width.partition_point(|&w| w <= width);
+            for (short, cap) in [(true, short_cap(width)), (false, long_cap(width))] {
+                let (mut at, mut taken) = (p, 0);
+                loop {
+                    let found = if short {
+                        index.first(at, group_end, &|min, _| is_short(min))
+                    } else {
+                        index.first(at, group_end, &|_, max| max > f64::NEG_INFINITY && !is_short(max))
+                    };
+                    let Some(q) = found else { break };
+                    at = q + 1;
+                    let job = index.job_at[q];
+                    if job == skip {
+                        continue;
+                    }
+                    if taken == cap {
+                        complete = false;
+                        break;
+                    }
+                    out.push(self.waiting(self.leaves + self.rank[job as usize] as usize));
+                    taken += 1;
+                }
+            }
+            from = group_end;
+        }
+        out.sort_unstable_by_key(|w| w.rank);
+        (out, complete)
     }
 
     fn set(&mut self, rank: usize, width: u32, estimate: f64) {
@@ -159,6 +238,77 @@ impl WaitQueue {
             width: self.min_width[leaf],
             estimate: self.min_estimate[leaf],
         }
+    }
+}
+
+/// The waiting jobs grouped by width: positions `0..n` hold the jobs sorted
+/// by (width, priority rank), so the jobs of one width are a contiguous range
+/// and those no wider than `w` a prefix; a segment tree over positions keeps
+/// the least and the greatest estimate of the waiting jobs below each node
+/// (`+inf` / `-inf` where none waits).
+#[derive(Debug, Clone)]
+struct ByWidth {
+    width: Vec<u32>,
+    job_at: Vec<u32>,
+    position: Vec<u32>,
+    leaves: usize,
+    min_estimate: Vec<f64>,
+    max_estimate: Vec<f64>,
+}
+
+impl ByWidth {
+    fn new(widths: &[u32], rank: &[u32]) -> Self {
+        let n = widths.len();
+        let mut job_at: Vec<u32> = (0..n as u32).collect();
+        job_at.sort_unstable_by_key(|&j| (widths[j as usize], rank[j as usize]));
+        let mut position = vec![0; n];
+        for (p, &j) in job_at.iter().enumerate() {
+            position[j as usize] = p as u32;
+        }
+        let leaves = n.max(1).next_power_of_two();
+        ByWidth {
+            width: job_at.iter().map(|&j| widths[j as usize]).collect(),
+            job_at,
+            position,
+            leaves,
+            min_estimate: vec![f64::INFINITY; 2 * leaves],
+            max_estimate: vec![f64::NEG_INFINITY; 2 * leaves],
+        }
+    }
+
+    fn set(&mut self, job: u32, estimate: f64) {
+        self.update(job, estimate, estimate);
+    }
+
+    fn clear(&mut self, job: u32) {
+        self.update(job, f64::INFINITY, f64::NEG_INFINITY);
+    }
+
+    fn update(&mut self, job: u32, min: f64, max: f64) {
+        let mut k = self.leaves + self.position[job as usize] as usize;
+        self.min_estimate[k] = min;
+        self.max_estimate[k] = max;
+        while k > 1 {
+            k /= 2;
+            self.min_estimate[k] = self.min_estimate[2 * k].min(self.min_estimate[2 * k + 1]);
+            self.max_estimate[k] = self.max_estimate[2 * k].max(self.max_estimate[2 * k + 1]);
+        }
+    }
+
+    /// First position in `from..to` whose subtree bounds (least, greatest
+    /// estimate) satisfy `fits` (which decides on a single job).
+    fn first(&self, from: usize, to: usize, fits: &dyn Fn(f64, f64) -> bool) -> Option<usize> {
+        fn go(b: &ByWidth, k: usize, lo: usize, hi: usize, from: usize, to: usize, fits: &dyn Fn(f64, f64) -> bool) -> Option<usize> {
+            if hi <= from || lo >= to || !fits(b.min_estimate[k], b.max_estimate[k]) {
+                return None;
+            }
+            if k >= b.leaves {
+                return Some(lo);
+            }
+            let mid = (lo + hi) / 2;
+            go(b, 2 * k, lo, mid, from, to, fits).or_else(|| go(b, 2 * k + 1, mid, hi, from, to, fits))
+        }
+        go(self, 1, 0, self.leaves, from, to, fits)
     }
 }
 

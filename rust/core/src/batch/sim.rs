@@ -2,8 +2,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::machine::Machine;
-use super::policy::{Builtin, Priority};
-use super::queue::WaitQueue;
+use super::queue::{Priority, WaitQueue};
 use crate::error::{Error, Result};
 use crate::time::Time;
 
@@ -82,7 +81,9 @@ pub struct SearchStats {
     pub decision_seconds: Vec<f64>,
 }
 
-/// Event-driven simulation of rigid jobs on one [`Machine`].
+/// Event-driven simulation of rigid jobs on one [`Machine`]: the state that
+/// policies read and act on (they live in `policy.rs` and depend on this
+/// module, never the other way round).
 ///
 /// Time advances from event to event. At each time stamp, every completion is
 /// applied first, then every arrival (arrivals join the back of the waiting
@@ -110,12 +111,13 @@ pub struct BatchSim {
     runs: Vec<u32>,
     /// Processor runs `(first id, count)` of the started jobs, in start order.
     assigned: Vec<(u32, u32)>,
-    /// Current reservation of each waiting job (conservative backfilling).
-    planned: Vec<f64>,
+    /// Jobs in the order they completed.
+    completed: Vec<u32>,
     /// First reservation each job was given (NaN if none): a job never starts later.
     first_reservation: Vec<f64>,
     stats: SearchStats,
     events: u64,
+    assigned_jobs: usize,
 }
 
 impl BatchSim {
@@ -150,10 +152,11 @@ impl BatchSim {
             offset: vec![usize::MAX; n],
             runs: vec![0; n],
             assigned: Vec::with_capacity(n),
-            planned: vec![f64::NAN; n],
+            completed: Vec::with_capacity(n),
             first_reservation: vec![f64::NAN; n],
             stats: SearchStats::default(),
             events: 0,
+            assigned_jobs: 0,
             jobs,
         })
     }
@@ -210,6 +213,7 @@ impl BatchSim {
             let j = job as usize;
             let runs = &self.assigned[self.offset[j]..self.offset[j] + self.runs[j] as usize];
             self.machine.release(job, self.estimated_end[j], runs);
+            self.completed.push(job);
             self.changed_since_pass = true;
         }
         while self.next_arrival < self.jobs.len() && self.jobs.submit[self.next_arrival] == t.0 {
@@ -256,11 +260,17 @@ impl BatchSim {
         self.offset[j] = self.assigned.len();
         self.machine.allocate(job, self.jobs.width[j], self.estimated_end[j], &mut self.assigned);
         self.runs[j] = (self.assigned.len() - self.offset[j]) as u32;
+        self.assigned_jobs += 1;
         self.completions.push(Reverse((Time(now + self.jobs.runtime[j]), job)));
     }
 
     pub(crate) fn queue_mut(&mut self) -> &mut WaitQueue {
         &mut self.queue
+    }
+
+    /// Makes the queue keep its index by width (see [`WaitQueue::index_by_width`]).
+    pub(crate) fn index_queue_by_width(&mut self) {
+        self.queue.index_by_width(&self.jobs.width);
     }
 
     /// Where a backfilling scan of the queue (which never looks at the head)
@@ -286,15 +296,19 @@ impl BatchSim {
         }
     }
 
-    /// Current planned start of waiting job `job` (conservative backfilling).
-    pub(crate) fn planned(&self, job: u32) -> Option<f64> {
-        let t = self.planned[job as usize];
-        (!t.is_nan()).then_some(t)
+    /// Jobs in the order they completed (at their actual run time).
+    pub fn completed(&self) -> &[u32] {
+        &self.completed
     }
 
-    pub(crate) fn plan(&mut self, job: u32, time: f64) {
-        self.planned[job as usize] = time;
-        self.reserve(job, time);
+    /// Number of jobs that have arrived so far (they are jobs `0..arrived()`).
+    pub fn arrived(&self) -> usize {
+        self.next_arrival
+    }
+
+    /// Number of jobs started so far.
+    pub fn started(&self) -> usize {
+        self.assigned_jobs
     }
 
     pub(crate) fn stats_mut(&mut self) -> &mut SearchStats {
@@ -317,39 +331,11 @@ impl BatchSim {
         &self.stats
     }
 
-    /// Runs a built-in policy at the current time stamp. Fails when the
-    /// policy needs another queue order than this simulation keeps.
-    pub fn schedule(&mut self, policy: Builtin) -> Result<()> {
-        self.check_order(policy)?;
-        policy.schedule(self);
+    /// Marks the end of a policy pass: the next pass can tell which jobs
+    /// arrived and whether processors were released in between.
+    pub(crate) fn end_pass(&mut self) {
         self.seen_upto = self.next_arrival;
         self.changed_since_pass = false;
-        Ok(())
-    }
-
-    /// Runs a built-in policy to the end, or for at most `max_events` more time
-    /// stamps. Returns `true` when the simulation is finished.
-    pub fn run(&mut self, policy: Builtin, max_events: Option<u64>) -> Result<bool> {
-        self.check_order(policy)?;
-        let stop = max_events.map_or(u64::MAX, |m| self.events.saturating_add(m));
-        while self.events < stop {
-            if self.advance().is_none() {
-                break;
-            }
-            self.schedule(policy)?;
-        }
-        Ok(self.finished())
-    }
-
-    fn check_order(&self, policy: Builtin) -> Result<()> {
-        if policy.priority() != self.priority {
-            return Err(Error::InvalidArgument(format!(
-                "policy {policy:?} needs a {:?} queue, this simulation keeps a {:?} queue",
-                policy.priority(),
-                self.priority
-            )));
-        }
-        Ok(())
     }
 
     /// Start time of every job (NaN for jobs not started).
