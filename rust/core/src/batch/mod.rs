@@ -2,9 +2,9 @@
 //!
 //! Modules depend only downward, in this order (no two use each other):
 //! - state: [`Machine`] (processors, running jobs by estimated end),
-//!   [`WaitQueue`] (waiting jobs in priority order), [`Profile`] and
-//!   [`Reservations`] (conservative backfilling's plan), and [`BatchSim`],
-//!   the event loop over machine and queue;
+//!   [`WaitQueue`] (waiting jobs in priority order), [`Profile`] (free
+//!   processors over future time), and [`BatchSim`], the event loop over
+//!   machine and queue;
 //! - decisions: [`dpsa`]'s subset search, [`Conservative`] backfilling, and
 //!   `policy.rs`, where the [`Builtin`] policies and their [`Runner`] live.
 //!
@@ -21,7 +21,6 @@ mod machine;
 mod policy;
 mod profile;
 mod queue;
-mod reservations;
 mod sim;
 
 pub use conservative::Conservative;
@@ -30,5 +29,4 @@ pub use machine::Machine;
 pub use policy::{Builtin, Runner};
 pub use profile::{occupied_until, Profile};
 pub use queue::{Priority, WaitQueue, Waiting};
-pub use reservations::{Bounds, Reservations, Reserved};
 pub use sim::{BatchSim, Jobs, SearchStats};

@@ -96,7 +96,7 @@ impl Runner {
                 backfill_easy(sim);
             }
             Builtin::Conservative => {
-                self.conservative.get_or_insert_with(|| Conservative::new(sim.jobs().len())).schedule(sim)
+                self.conservative.get_or_insert_with(Conservative::default).schedule(sim)
             }
             Builtin::Sjf => start_whatever_fits_in_order(sim),
             Builtin::Dpsa(config) => {
