@@ -251,3 +251,32 @@ def test_same_input_same_output():
     assert np.array_equal(a.schedule.proc_first, b.schedule.proc_first)
     assert np.array_equal(a.schedule.proc_count, b.schedule.proc_count)
     assert a.schedule.start.tolist() == b.schedule.start.tolist()
+
+
+@pytest.mark.parametrize("policy", ["conservative", "dpsa-p", "dpsa-n", "dpsa-w"])
+@settings(max_examples=80, deadline=None)
+@given(jobs=workloads(), scale=st.sampled_from([1, 10, 100]))
+def test_far_overestimated_jobs_agree_with_reference(jobs, policy, scale):
+    # requested times up to 100x the runtime: most jobs end long before their
+    # estimate, which is what makes conservative backfilling re-plan
+    jobs = jobs.with_columns(time_requested=np.where(jobs.time_requested >= 0,
+                                                     (jobs.time_requested + 1) * scale, -1))
+    result = simulate(jobs, policy)
+    validate_batch(result.schedule, result.jobs)
+    assert result.schedule.start.tolist() == reference_starts(result, policy, "requested")
+
+
+def test_conservative_replans_after_a_user_start():
+    # a Python policy that starts a job itself, then hands over to the built-in
+    # conservative pass: the kept plan is rebuilt and the result stays feasible
+    class StartFirstThenConservative(Policy):
+        def schedule(self, state):
+            if state.now == 0 and 0 in state.queue():
+                state.start(0)
+            state._sim.schedule("conservative")
+
+    jobs = JobTable({"submit": [0, 0, 1, 2], "runtime": [5, 3, 2, 1], "procs": [2, 2, 4, 1]},
+                    metadata={"MaxProcs": "4"})
+    result = simulate(jobs, StartFirstThenConservative())
+    validate_batch(result.schedule, result.jobs)
+    assert result.schedule.start.tolist() == [0, 0, 5, 3]
