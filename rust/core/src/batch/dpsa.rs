@@ -359,6 +359,16 @@ mod tests {
     }
 
     #[test]
+    fn huge_or_infinite_time_limits_mean_no_limit() {
+        let cands = [c(3, true), c(2, true), c(2, true)];
+        for limit in [f64::INFINITY, 1e300, f64::MAX] {
+            let config = DpsaConfig { time_limit: Some(limit), ..DpsaConfig::new(DpsaVariant::Priority) };
+            let s = select(&cands, 4, 0, &config);
+            assert_eq!((s.chosen, s.cut), (vec![1, 2], false));
+        }
+    }
+
+    #[test]
     fn bitset_helpers() {
         let mut this = vec![0u64; 3];
         let next = vec![1u64 | (1 << 63), 1, 0];

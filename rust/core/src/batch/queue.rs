@@ -371,5 +371,37 @@ mod tests {
                 .map(|(j, &(_, w, e))| job(j as u32, w, e as f64)).collect();
             prop_assert_eq!(q.collect_from(from, fits), all);
         }
+
+        /// The by-width gathering agrees with a scan of the queue in priority order.
+        #[test]
+        fn first_of_each_kind_matches_a_scan(
+            jobs in proptest::collection::vec((any::<bool>(), 1u32..9, 0u32..50), 0..70),
+            max_width in 0u32..10, limit in 0u32..50, short_cap in 0usize..4, long_cap in 0usize..4, skip in 0u32..70,
+        ) {
+            let widths: Vec<u32> = jobs.iter().map(|j| j.1).collect();
+            let mut q = arrival_order(jobs.len());
+            q.index_by_width(&widths);
+            for (j, &(waiting, w, e)) in jobs.iter().enumerate() {
+                if waiting {
+                    q.insert(j as u32, w, e as f64);
+                }
+            }
+            let is_short = |e: f64| e <= limit as f64;
+            let (found, complete) = q.first_of_each_kind(max_width, skip, is_short, |w| short_cap * w as usize % 5, |w| long_cap + w as usize % 2);
+            let (mut expected, mut taken, mut left_out) = (Vec::new(), std::collections::HashMap::new(), false);
+            for w in q.iter().filter(|w| w.width <= max_width && w.job != skip) {
+                let short = is_short(w.estimate);
+                let cap = if short { short_cap * w.width as usize % 5 } else { long_cap + w.width as usize % 2 };
+                let n = taken.entry((w.width, short)).or_insert(0usize);
+                if *n < cap {
+                    *n += 1;
+                    expected.push(w);
+                } else {
+                    left_out = true;
+                }
+            }
+            prop_assert_eq!(found, expected);
+            prop_assert_eq!(complete, !left_out);
+        }
     }
 }
