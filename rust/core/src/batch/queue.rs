@@ -197,27 +197,6 @@ impl WaitQueue {
         self.search(1, 0, self.leaves, from, &fits).map(|leaf| self.waiting(leaf))
     }
 
-    /// Every waiting job at rank `>= from` whose (width, estimate) satisfies
-    /// the monotone `fits`, in priority order, in one pass over the tree.
-    pub fn collect_from(&self, from: usize, fits: impl Fn(u32, f64) -> bool) -> Vec<Waiting> {
-        let mut out = Vec::new();
-        self.collect(1, 0, self.leaves, from, &fits, &mut out);
-        out
-    }
-
-    fn collect(&self, k: usize, lo: usize, hi: usize, from: usize, fits: &impl Fn(u32, f64) -> bool, out: &mut Vec<Waiting>) {
-        if hi <= from || self.min_width[k] == EMPTY_WIDTH || !fits(self.min_width[k], self.min_estimate[k]) {
-            return;
-        }
-        if k >= self.leaves {
-            out.push(self.waiting(k));
-            return;
-        }
-        let mid = (lo + hi) / 2;
-        self.collect(2 * k, lo, mid, from, fits, out);
-        self.collect(2 * k + 1, mid, hi, from, fits, out);
-    }
-
     /// Leftmost matching leaf of node `k`, which covers ranks `lo..hi`.
     fn search(&self, k: usize, lo: usize, hi: usize, from: usize, fits: &impl Fn(u32, f64) -> bool) -> Option<usize> {
         if hi <= from || self.min_width[k] == EMPTY_WIDTH || !fits(self.min_width[k], self.min_estimate[k]) {
@@ -366,10 +345,6 @@ mod tests {
                 .find(|(_, &(waiting, w, e))| waiting && fits(w, e as f64))
                 .map(|(j, &(_, w, e))| job(j as u32, w, e as f64));
             prop_assert_eq!(q.first_from(from, fits), expected);
-            let all: Vec<Waiting> = jobs.iter().enumerate().skip(from)
-                .filter(|(_, &(waiting, w, e))| waiting && fits(w, e as f64))
-                .map(|(j, &(_, w, e))| job(j as u32, w, e as f64)).collect();
-            prop_assert_eq!(q.collect_from(from, fits), all);
         }
 
         /// The by-width gathering agrees with a scan of the queue in priority order.
