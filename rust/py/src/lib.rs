@@ -217,10 +217,9 @@ impl BatchSim {
     #[pyo3(signature = (policy, node_budget=None, time_limit=None))]
     fn schedule(&mut self, policy: &str, node_budget: Option<u64>, time_limit: Option<f64>) -> PyResult<()> {
         let policy = parse_policy(policy, node_budget, time_limit)?;
-        let mut runner = self.runner(policy).clone();
-        let done = runner.schedule(&mut self.inner).map_err(to_py);
-        self.runner = Some(runner);
-        done
+        self.runner(policy);
+        let (inner, runner) = (&mut self.inner, self.runner.as_mut().expect("set above"));
+        runner.schedule(inner).map_err(to_py)
     }
 
     /// Runs built-in `policy` for at most `max_events` time stamps (all if None),
