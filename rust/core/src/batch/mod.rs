@@ -21,12 +21,14 @@ mod machine;
 mod policy;
 mod profile;
 mod queue;
+mod reserved;
 mod sim;
 
 pub use conservative::Conservative;
 pub use dpsa::{Candidate, DpsaConfig, DpsaVariant, Selection};
 pub use machine::Machine;
 pub use policy::{Builtin, Runner};
-pub use profile::{occupied_until, Profile};
+pub use profile::{occupied_until, Profile, Room};
+pub use reserved::ReservedJobs;
 pub use queue::{Priority, WaitQueue, Waiting};
 pub use sim::{BatchSim, Jobs, SearchStats};

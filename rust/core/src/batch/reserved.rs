@@ -1,0 +1,142 @@
+//! The reservations of conservative backfilling, indexed so that a hole
+//! opening in the plan finds the jobs that might use it without looking at
+//! the others.
+
+use super::profile::Room;
+
+/// Start, width and estimate of every reserved job, in a segment tree over
+/// job numbers that keeps per subtree the latest start, the narrowest and
+/// widest width and the shortest estimate.
+#[derive(Debug, Clone, Default)]
+pub struct ReservedJobs {
+    /// Leaves: `leaves` (a power of two, at least the job count).
+    leaves: usize,
+    latest_start: Vec<f64>,
+    narrowest: Vec<u32>,
+    widest: Vec<u32>,
+    shortest: Vec<f64>,
+}
+
+/// An empty leaf: it starts never, is narrower and wider than nothing, and
+/// shorter than nothing.
+const NONE: (f64, u32, f64) = (f64::NEG_INFINITY, u32::MAX, f64::INFINITY);
+
+impl ReservedJobs {
+    /// An empty index for jobs `0..jobs`.
+    pub fn new(jobs: usize) -> Self {
+        let leaves = jobs.max(1).next_power_of_two();
+        ReservedJobs {
+            leaves,
+            latest_start: vec![NONE.0; 2 * leaves],
+            narrowest: vec![NONE.1; 2 * leaves],
+            widest: vec![0; 2 * leaves],
+            shortest: vec![NONE.2; 2 * leaves],
+        }
+    }
+
+    /// Records that `job` (`width` processors for `estimate` seconds) is
+    /// reserved at `start`.
+    pub fn set(&mut self, job: u32, start: f64, width: u32, estimate: f64) {
+        self.update(job, (start, width, estimate));
+    }
+
+    /// Forgets `job`'s reservation (it started).
+    pub fn clear(&mut self, job: u32) {
+        self.update(job, NONE);
+    }
+
+    /// The narrowest reserved job's width (`u32::MAX` when none is reserved).
+    pub fn narrowest(&self) -> u32 {
+        self.narrowest[1]
+    }
+
+    /// Pushes onto `out` every reserved job that a hole `room` opened by
+    /// `gained` more free processors might let start earlier, away from its
+    /// own reservation: one that starts after the hole, is wider than the
+    /// hole's fewest free processors were before it opened (else the hole
+    /// changed nothing for it) and at most as wide as its most, and whose
+    /// estimate fits in an interval meeting the hole, with room for its
+    /// width throughout, before its reservation. A superset of those jobs.
+    ///
+    /// A subtree is skipped when no job in it can pass: its latest start is
+    /// not after the hole, its narrowest job is wider than the hole's most,
+    /// its widest is not wider than the hole's fewest before, or its
+    /// shortest estimate exceeds the room for its narrowest width up to its
+    /// latest start (wider jobs get no more room, and none is shorter).
+    pub fn could_use(&self, room: &Room, gained: u32, out: &mut Vec<u32>) {
+        let start = room.start();
+        let fewest_before = room.least.saturating_sub(gained);
+        // The runs of each width asked for, computed once per hole.
+        let mut runs_of: Vec<(u32, Vec<(f64, f64)>)> = Vec::new();
+        let mut stack = vec![1usize];
+        while let Some(node) = stack.pop() {
+            let (width, latest) = (self.narrowest[node], self.latest_start[node]);
+            if latest <= start || width > room.most || self.widest[node] <= fewest_before {
+                continue;
+            }
+            let k = match runs_of.iter().position(|(w, _)| *w == width) {
+                Some(k) => k,
+                None => {
+                    let mut runs = Vec::new();
+                    room.runs(width, &mut runs);
+                    runs_of.push((width, runs));
+                    runs_of.len() - 1
+                }
+            };
+            let longest = runs_of[k].1.iter().map(|&(from, to)| to.min(latest) - from).fold(0.0, f64::max);
+            if self.shortest[node] > longest {
+                continue;
+            }
+            if node >= self.leaves {
+                out.push((node - self.leaves) as u32);
+            } else {
+                stack.push(2 * node + 1);
+                stack.push(2 * node);
+            }
+        }
+    }
+
+    fn update(&mut self, job: u32, (start, width, estimate): (f64, u32, f64)) {
+        let mut node = self.leaves + job as usize;
+        self.latest_start[node] = start;
+        self.narrowest[node] = width;
+        self.widest[node] = if width == u32::MAX { 0 } else { width };
+        self.shortest[node] = estimate;
+        while node > 1 {
+            node /= 2;
+            let (l, r) = (2 * node, 2 * node + 1);
+            self.latest_start[node] = self.latest_start[l].max(self.latest_start[r]);
+            self.narrowest[node] = self.narrowest[l].min(self.narrowest[r]);
+            self.widest[node] = self.widest[l].max(self.widest[r]);
+            self.shortest[node] = self.shortest[l].min(self.shortest[r]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::batch::Profile;
+
+    #[test]
+    fn finds_the_jobs_a_hole_could_take() {
+        // 4 processors: 1 free until 100, then 4; a hole of 2 more over [10, 50)
+        let mut p = Profile::new(0.0, 1, [(100.0, 3)]);
+        p.release(10.0, 50.0, 2);
+        let mut jobs = ReservedJobs::new(6);
+        jobs.set(0, 100.0, 3, 40.0); // fits [10, 50): found
+        jobs.set(1, 100.0, 3, 41.0); // too long for the 3-wide room
+        jobs.set(2, 100.0, 1, 5.0); // fitted before the hole opened
+        jobs.set(3, 5.0, 2, 5.0); // starts before the hole
+        jobs.set(4, 100.0, 4, 1.0); // wider than the hole
+        jobs.set(5, 30.0, 2, 25.0); // room only before its own start at 30: 20 s
+        let room = p.room_around(10.0, 50.0, jobs.narrowest());
+        let mut found = Vec::new();
+        jobs.could_use(&room, 2, &mut found);
+        assert_eq!(found, vec![0]);
+        jobs.clear(0);
+        found.clear();
+        jobs.could_use(&room, 2, &mut found);
+        assert_eq!(found, Vec::<u32>::new());
+    }
+}
