@@ -63,7 +63,7 @@ def algorithm(name: str) -> Algorithm:
         raise ValueError(f"algorithm == {name!r}, must be one of {', '.join(ALGORITHMS)}") from None
 
 
-def evaluate(schedule: TaskSchedule, ptgs: Sequence[PTG], cluster: Cluster, *, rule: str = "bounded") -> PTGMetrics:
+def evaluate(schedule: TaskSchedule, ptgs: Sequence[PTG], cluster: Cluster, *, rule: str = "sqrt") -> PTGMetrics:
     """The §3.2 / §5.2.6 metrics of ``schedule``, with each ``C*_max`` by HCPA (``rule``) alone on ``cluster``."""
     return ptg_metrics(schedule, hcpa_cmax_star(ptgs, cluster, rule=rule).tolist())
 
@@ -84,7 +84,7 @@ class PTGRun:
 
 
 def run_algorithm(name: str, ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0, *,
-                  validate: bool = True, rule: str = "bounded") -> PTGRun:
+                  validate: bool = True, rule: str = "sqrt") -> PTGRun:
     """Runs algorithm ``name`` on ``ptgs``, times it, optionally validates the schedule, and measures it.
 
     ``rule`` is HCPA's stopping rule (:func:`clustersched.ptg.hcpa_allocation`),

@@ -72,7 +72,7 @@ fn bench(c: &mut Criterion) {
     let mut rng = Lcg(0x2545_f491_4f6c_dd1d);
     let one = random_ptg(&mut rng, 30, 5);
     // CPA's rule: on 216 processors it grows allocations much further than
-    // the bounded rule, so it is the costlier loop to keep fast.
+    // the sqrt rule, so it is the costlier loop to keep fast.
     c.bench_function("hcpa_allocation_30_tasks_216_procs", |b| {
         b.iter(|| {
             let alloc = hcpa_allocation(&one, GDX_SPEED, &HcpaLimits::cluster(GDX_PROCS, HcpaRule::Cpa)).unwrap();

@@ -44,9 +44,9 @@ fn counts(name: &str, a: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<u32>> {
 /// HCPA's stopping rule by its Python name.
 fn hcpa_rule(rule: &str) -> PyResult<HcpaRule> {
     match rule {
-        "bounded" => Ok(HcpaRule::Bounded),
+        "sqrt" => Ok(HcpaRule::Sqrt),
         "cpa" => Ok(HcpaRule::Cpa),
-        _ => Err(PyValueError::new_err(format!("rule == '{rule}', must be 'bounded' or 'cpa'"))),
+        _ => Err(PyValueError::new_err(format!("rule == '{rule}', must be 'sqrt' or 'cpa'"))),
     }
 }
 
@@ -121,8 +121,8 @@ impl PtgSet {
     }
 
     /// HCPA allocation of PTG `i` on `procs` processors under `rule`
-    /// ("bounded" or "cpa"), optionally capped per task and per precedence level.
-    #[pyo3(signature = (i, procs, speed, max_task_procs=None, max_level_procs=None, rule="bounded"))]
+    /// ("sqrt" or "cpa"), optionally capped per task and per precedence level.
+    #[pyo3(signature = (i, procs, speed, max_task_procs=None, max_level_procs=None, rule="sqrt"))]
     #[allow(clippy::too_many_arguments)]
     fn hcpa_allocation<'py>(
         &self,
@@ -176,7 +176,7 @@ impl PtgSet {
 
     /// Every PTG alone by HCPA under `rule`: (alloc, bl, start, end) per
     /// global task, makespan per PTG.
-    #[pyo3(signature = (procs, speed, rule="bounded"))]
+    #[pyo3(signature = (procs, speed, rule="sqrt"))]
     #[allow(clippy::type_complexity)]
     fn hcpa_standalone<'py>(
         &self,
