@@ -104,20 +104,25 @@ def test_selfish_order_runs_the_shortest_ptg_as_if_alone():
     s = ALGORITHMS["SELFISH_ORDER"](ptgs, c, 0)
     m = ptg_metrics(s, stars)
     assert m.stretch[int(np.argmin(stars))] <= 1.0
-    # SELFISH_WEIGHT and SELFISH use the same HCPA allocations on the whole cluster
+    # SELFISH_WEIGHT and SELFISH use the same HCPA allocations on the whole cluster, under either rule
     for name in ("SELFISH", "SELFISH_WEIGHT", "SELFISH_ORDER", "F1", "F2"):
-        s = ALGORITHMS[name](ptgs, c, 0)
-        for i, p in enumerate(ptgs):
-            rows = s.ptg == i
-            alloc = np.empty(len(p), dtype=np.int64)
-            alloc[s.task[rows]] = s.procs[rows]
-            assert alloc.tolist() == hcpa_allocation(p, c).tolist()
+        for rule in ("sqrt", "cpa"):
+            s = ALGORITHMS[name](ptgs, c, 0, rule=rule)
+            for i, p in enumerate(ptgs):
+                rows = s.ptg == i
+                alloc = np.empty(len(p), dtype=np.int64)
+                alloc[s.task[rows]] = s.procs[rows]
+                assert alloc.tolist() == hcpa_allocation(p, c, rule=rule).tolist()
 
 
 def test_cmax_star_is_hcpa_alone():
     c = cluster("chti")
     ptgs = ptg_population("fft", 3, seed=9)
-    assert hcpa_cmax_star(ptgs, c).tolist() == [hcpa_schedule(p, c).end.max() for p in ptgs]
+    for rule in ("sqrt", "cpa"):
+        expected = [hcpa_schedule(p, c, rule=rule).end.max() for p in ptgs]
+        assert hcpa_cmax_star(ptgs, c, rule=rule).tolist() == expected
+    with pytest.raises(ValueError, match="rule == 'CPA', must be one of 'sqrt', 'cpa'"):
+        hcpa_cmax_star(ptgs, c, rule="CPA")
 
 
 def test_cra_budgets_and_constrained_allocations():
@@ -139,7 +144,9 @@ def test_cra_budgets_and_constrained_allocations():
             rows = s.ptg == i
             alloc = np.empty(len(p), dtype=np.int64)
             alloc[s.task[rows]] = s.procs[rows]
-            assert alloc.tolist() == hcpa_allocation(p, c, procs=budget[i], max_level_procs=budget[i]).tolist()
+            # SCRAP-MAX's criterion on the budget: the area averaged over P_i (rule "cpa")
+            constrained = hcpa_allocation(p, c, procs=budget[i], max_level_procs=budget[i], rule="cpa")
+            assert alloc.tolist() == constrained.tolist()
             levels = p.levels()
             for lv in np.unique(levels):
                 held = alloc[levels == lv].sum()

@@ -73,26 +73,31 @@ SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[Heal
 
 
 # -- (a) HCPA allocation and bottom levels ---------------------------------------------------------
+RULES = st.sampled_from(["sqrt", "cpa"])
+
+
 @SETTINGS
-@given(small_ptgs(), st.integers(1, 40))
-def test_hcpa_allocation_is_the_reference(ptg, procs):
+@given(small_ptgs(), st.integers(1, 40), RULES)
+def test_hcpa_allocation_is_the_reference(ptg, procs, rule):
     c = Cluster("hyp", procs, SPEED)
-    alloc = hcpa_allocation(ptg, c)
-    assert alloc.tolist() == ref.hcpa_allocation(ptg, procs, SPEED)
+    alloc = hcpa_allocation(ptg, c, rule=rule)
+    assert alloc.tolist() == ref.hcpa_allocation(ptg, procs, SPEED, rule=rule)
     assert bottom_levels(ptg, alloc, c).tolist() == ref.bottom_levels(ptg, alloc.tolist(), SPEED)
 
 
+@pytest.mark.parametrize("rule", ["sqrt", "cpa"])
 @pytest.mark.parametrize("name", ["chti", "grillon", "gdx"])
-def test_hcpa_on_the_populations_is_the_reference(name):
+def test_hcpa_on_the_populations_is_the_reference(name, rule):
     c = cluster(name)
     ptgs = ptg_population("random", 4, seed=11) + ptg_population("fft", 2, seed=11) + ptg_population("strassen", 1, seed=11)
     for p in ptgs:
-        alloc = hcpa_allocation(p, c)
-        assert alloc.tolist() == ref.hcpa_allocation(p, c.procs, c.speed)
+        alloc = hcpa_allocation(p, c, rule=rule)
+        assert alloc.tolist() == ref.hcpa_allocation(p, c.procs, c.speed, rule=rule)
         assert bottom_levels(p, alloc, c).tolist() == p.bottom_levels(p.exec_time(alloc, c.speed)).tolist()
-    stars = hcpa_cmax_star(ptgs, c)
-    assert stars.tolist() == cmax_star(ptgs, c, lambda p, cl: ref.hcpa_schedule(p, cl.procs, cl.speed)).tolist()
-    assert stars.tolist() == cmax_star(ptgs, c, hcpa_schedule).tolist()
+    stars = hcpa_cmax_star(ptgs, c, rule=rule)
+    reference = cmax_star(ptgs, c, lambda p, cl: ref.hcpa_schedule(p, cl.procs, cl.speed, rule=rule))
+    assert stars.tolist() == reference.tolist()
+    assert stars.tolist() == cmax_star(ptgs, c, lambda p, cl: hcpa_schedule(p, cl, rule=rule)).tolist()
 
 
 def test_hcpa_schedule_is_the_reference():
@@ -103,10 +108,12 @@ def test_hcpa_schedule_is_the_reference():
         validate_ptgs(mine, [p], c)
 
 
-def _budget_reference(ptg, procs, speed, cap, level_cap):
+def _budget_reference(ptg, procs, speed, cap, level_cap, rule="cpa"):
     """The reference loop with the budgets of the Rust kernel (per-task cap, per-level bound)."""
     work, alpha, succ, _ = ref._graph(ptg)
     n, levels = len(work), ptg.levels().tolist()
+    real = sum(1 for w in work if w > 0)
+    divisor = min(procs, math.isqrt(procs * real - 1) + 1) if rule == "sqrt" and real > 0 else procs
     p = [1] * n
     while True:
         T = [ref.exec_time(work[v], alpha[v], p[v], speed) for v in range(n)]
@@ -116,7 +123,7 @@ def _budget_reference(ptg, procs, speed, cap, level_cap):
         area = 0.0
         for v in range(n):
             area += T[v] * p[v]
-        if not bl[0] > area / procs:
+        if not bl[0] > area / divisor:
             return p
         path, v = [0], 0
         while succ[v]:
@@ -136,14 +143,14 @@ def _budget_reference(ptg, procs, speed, cap, level_cap):
 
 
 @SETTINGS
-@given(small_ptgs(), st.integers(1, 30), st.integers(1, 30), st.none() | st.integers(1, 30))
-def test_hcpa_budgets_follow_their_rule(ptg, procs, cap, level):
+@given(small_ptgs(), st.integers(1, 30), st.integers(1, 30), st.none() | st.integers(1, 30), RULES)
+def test_hcpa_budgets_follow_their_rule(ptg, procs, cap, level, rule):
     cap = min(cap, procs)
     c = Cluster("hyp", 64, SPEED)  # only the budget `procs` matters, not the cluster size
-    alloc = hcpa_allocation(ptg, c, procs=procs, max_task_procs=cap, max_level_procs=level)
-    assert alloc.tolist() == _budget_reference(ptg, procs, SPEED, cap, level)
+    alloc = hcpa_allocation(ptg, c, procs=procs, max_task_procs=cap, max_level_procs=level, rule=rule)
+    assert alloc.tolist() == _budget_reference(ptg, procs, SPEED, cap, level, rule)
     if level is None and cap == procs:
-        assert alloc.tolist() == ref.hcpa_allocation(ptg, procs, SPEED)
+        assert alloc.tolist() == ref.hcpa_allocation(ptg, procs, SPEED, rule=rule)
 
 
 # -- (b) list scheduling -------------------------------------------------------------------------
@@ -387,11 +394,14 @@ def _chain_and_forks(seed):
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_long_allocation_runs_are_the_reference(seed):
+    # CPA's rule makes the long runs (thousands of increments on gdx) that
+    # exercise the kernel's certified and bulk steps; the sqrt rule is checked too.
     c = cluster("gdx")
     ptgs = _chain_and_forks(seed) + ptg_population("random", 3, seed=40 + seed)
     for p in ptgs:
-        assert hcpa_allocation(p, c).tolist() == ref.hcpa_allocation(p, c.procs, c.speed)
-        budget = hcpa_allocation(p, c, procs=90, max_level_procs=60).tolist()
+        for rule in ("cpa", "sqrt"):
+            assert hcpa_allocation(p, c, rule=rule).tolist() == ref.hcpa_allocation(p, c.procs, c.speed, rule=rule)
+        budget = hcpa_allocation(p, c, procs=90, max_level_procs=60, rule="cpa").tolist()
         assert budget == _budget_reference(p, 90, c.speed, 90, 60)
 
 

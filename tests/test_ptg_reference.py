@@ -6,6 +6,8 @@ validator is shown to reject each kind of infeasibility.
 
 from __future__ import annotations
 
+import math
+
 import networkx as nx
 import numpy as np
 import pytest
@@ -53,20 +55,25 @@ def test_hcpa_fork_join_by_hand():
 
 
 def test_hcpa_chain_saturates():
-    # a(4) -> b(1), alpha 0, P = 4: T_A = 5/4; increments a, b, a, a, then a is
-    # saturated and b grows until T_CP = 1 + 1/4 = 1.25 = T_A.
-    assert hcpa_allocation(make_ptg({"a": 4.0, "b": 1.0}, [("a", "b")]), 4, 1.0) == [4, 4]
+    # a(4) -> b(1), alpha 0, P = 4, CPA's rule: T_A = 5/4; increments a, b, a,
+    # a, then a is saturated and b grows until T_CP = 1 + 1/4 = 1.25 = T_A.
+    chain = make_ptg({"a": 4.0, "b": 1.0}, [("a", "b")])
+    assert hcpa_allocation(chain, 4, 1.0, rule="cpa") == [4, 4]
+    # sqrt: D = ceil(sqrt(4 * 2)) = 3, T_A = 5/3; a (gain 3), T_CP 3; b (.75),
+    # 2.5; a (.56), 1.83; a (.19), T_CP = 1.5, not > T_A: stop.
+    assert hcpa_allocation(chain, 4, 1.0) == [4, 2]
 
 
-def test_hcpa_single_task_and_divisors():
+def test_hcpa_single_task_and_rules():
     one = make_ptg({"x": 6e9}, alphas={"x": 0.5})
     # Alone, T_CP = T and T_A = T p / P: CPA's criterion stops only at p = P.
-    assert hcpa_allocation(one, 16, 3e9) == [16]
-    # Averaging the area over min(P, tasks) = 1 processor stops at once.
-    assert hcpa_allocation(one, 16, 3e9, ta_divisor="min(procs,tasks)") == [1]
-    assert hcpa_allocation(one, 1, 3e9) == [1]
+    assert hcpa_allocation(one, 16, 3e9, rule="cpa") == [16]
+    # Averaging the area over sqrt(16 * 1) = 4 processors stops at p = 4.
+    assert hcpa_allocation(one, 16, 3e9) == [4]
+    assert hcpa_allocation(one, 17, 3e9) == [5]
+    assert hcpa_allocation(one, 1, 3e9, rule="cpa") == [1]
     with pytest.raises(ValueError):
-        hcpa_allocation(one, 4, 1.0, ta_divisor="other")
+        hcpa_allocation(one, 4, 1.0, rule="other")
 
 
 def test_hcpa_leaves_zero_work_tasks_at_one_processor():
@@ -76,17 +83,20 @@ def test_hcpa_leaves_zero_work_tasks_at_one_processor():
     assert all(1 <= a <= 8 for a in alloc)
 
 
+@pytest.mark.parametrize("rule", ["sqrt", "cpa"])
 @pytest.mark.parametrize("procs", [1, 5, 20, 47])
-def test_hcpa_stopping_rule_holds_at_exit(procs):
+def test_hcpa_stopping_rule_holds_at_exit(procs, rule):
     # Independent re-check of the documented rule on generated PTGs: at exit
     # either T_CP <= T_A, or no critical-path task can gain from one more processor.
     speed = 3e9
     for p in ptg_population("random", 6, seed=procs) + ptg_population("fft", 2, seed=procs):
-        alloc = hcpa_allocation(p, procs, speed)
+        alloc = hcpa_allocation(p, procs, speed, rule=rule)
         assert all(1 <= a <= procs for a in alloc)
         t = p.exec_time(np.array(alloc), speed)
         bl = p.bottom_levels(t)
-        t_a = sum(float(t[v]) * alloc[v] for v in range(len(p))) / procs
+        real = int((p.work > 0).sum())
+        divisor = min(procs, math.ceil(math.sqrt(procs * real))) if rule == "sqrt" else procs
+        t_a = sum(float(t[v]) * alloc[v] for v in range(len(p))) / divisor
         if bl[0] > t_a:
             v, path = 0, [0]
             while p.successors(v).size:
@@ -211,12 +221,14 @@ def test_reference_schedules_are_valid(name, kind):
     assert 0.0 < m.utilization <= 1.0 and m.makespan == s.end.max()
 
 
-def test_hcpa_schedule_of_a_single_task_uses_the_whole_cluster():
+def test_hcpa_schedule_of_a_single_task():
     p = make_ptg({"x": 8e9}, alphas={"x": 0.25})
-    s = hcpa_schedule(p, 4, 2e9)
+    s = hcpa_schedule(p, 4, 2e9, rule="cpa")  # CPA's rule: the whole cluster
     assert s.rows() == [(0, 0, 0.0, exec_time(8e9, 0.25, 4, 2e9), [0, 1, 2, 3])]
     assert s.end[0] == 1.75
-    assert cmax_star([p], Cluster("c", 4, 2e9), lambda q, cl: hcpa_schedule(q, cl.procs, cl.speed)).tolist() == [1.75]
+    star = cmax_star([p], Cluster("c", 4, 2e9), lambda q, cl: hcpa_schedule(q, cl.procs, cl.speed, rule="cpa"))
+    assert star.tolist() == [1.75]
+    assert hcpa_schedule(p, 4, 2e9).rows() == [(0, 0, 0.0, 2.5, [0, 1])]  # sqrt: sqrt(4 * 1) processors
 
 
 # -- the validator rejects every kind of infeasibility -----------------------------------------------------------

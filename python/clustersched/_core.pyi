@@ -81,6 +81,7 @@ class PtgSet:
         speed: float,
         max_task_procs: int | None = None,
         max_level_procs: int | None = None,
+        rule: str = "sqrt",
     ) -> npt.NDArray[np.int64]: ...
     def hcpa_budgets(
         self, budgets: npt.NDArray[np.int64], speed: float, per_level: bool
@@ -88,7 +89,7 @@ class PtgSet:
     def widths(self) -> npt.NDArray[np.int64]: ...
     def bottom_levels(self, i: int, alloc: npt.NDArray[np.int64], speed: float) -> npt.NDArray[np.float64]: ...
     def hcpa_standalone(
-        self, procs: int, speed: float
+        self, procs: int, speed: float, rule: str = "sqrt"
     ) -> tuple[
         npt.NDArray[np.int64],
         npt.NDArray[np.float64],

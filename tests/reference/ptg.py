@@ -24,6 +24,8 @@ Conventions shared by all functions
 
 from __future__ import annotations
 
+import math
+
 from clustersched.ptg.schedule import TaskSchedule
 
 
@@ -58,7 +60,7 @@ def bottom_levels(ptg, alloc, speed):
 
 
 # -- (a) HCPA allocation ----------------------------------------------------------------
-def hcpa_allocation(ptg, procs, speed, *, ta_divisor="procs"):
+def hcpa_allocation(ptg, procs, speed, *, rule="sqrt"):
     """Processors per task for ``ptg`` alone on ``procs`` processors of ``speed`` flop/s.
 
     The CPA allocation loop (Radulescu & van Gemund, ICPP 2001) as HCPA
@@ -71,10 +73,11 @@ def hcpa_allocation(ptg, procs, speed, *, ta_divisor="procs"):
 
        a. ``T[v] = T(v, p[v])``; ``bl`` = bottom levels; ``T_CP = bl[0]``.
        b. ``area = sum(T[v] * p[v])``, summed left to right for ``v = 0..n-1``
-          starting from ``0.0``; ``T_A = area / D`` with ``D = P`` when
-          ``ta_divisor == "procs"`` (default) and ``D = min(P, R)`` when
-          ``ta_divisor == "min(procs,tasks)"``, ``R`` being the number of tasks
-          with ``work > 0`` (``D = P`` if ``R == 0``).
+          starting from ``0.0``; ``T_A = area / D`` with
+          ``D = min(P, ceil(sqrt(P * R)))`` (``math.isqrt`` on integers) when
+          ``rule == "sqrt"`` (default), ``R`` being the number of tasks with
+          ``work > 0`` (``D = P`` if ``R == 0``), and ``D = P`` when
+          ``rule == "cpa"``.
        c. Stop unless ``T_CP > T_A`` (strict).
        d. Critical path: start at task 0; while the current task has
           successors, move to the successor with the largest ``bl``, ties to
@@ -100,20 +103,16 @@ def hcpa_allocation(ptg, procs, speed, *, ta_divisor="procs"):
     * Stopping.  What HCPA/[23] add to CPA on a single homogeneous cluster
       is (i) the bound ``p[v] <= P`` with the saturated-critical-path stop of
       step e (HCPA's "no cluster can accommodate the allocation", SCRAP §3),
-      and (ii) a remedy for CPA's over-large allocations (RR-7224 §2).  [23]
-      itself is not in our paper corpus, so (ii) is uncertain, and we keep
-      both readings by name: ``"procs"`` is CPA's criterion ``T_CP <= T_A``
-      with the area averaged over all ``P`` processors; ``"min(procs,tasks)"``
-      averages it over at most as many processors as the PTG has tasks (a
-      PTG of ``R`` tasks cannot keep more than ``R`` allocations running at
-      once), which is far more conservative.  The default is ``"procs"``
-      because RR-7224's own results point that way: its clusters are
-      saturated (§5.2.6: utilization >= 75%, 96% for SELFISH on gdx; with
-      ``"min(procs,tasks)"`` SELFISH leaves gdx two-thirds idle) and its HCPA
-      run time grows with the cluster size and is worst for PTGs with little
-      task parallelism (§5.2.7), both properties of the ``P`` divisor.  (The
-      SCRAP paper calls the HCPA of [23] "conservative"; that was on a
-      heterogeneous multi-cluster platform.)
+      and (ii) a remedy for CPA's over-large allocations: RR-7224 §5.2.1 says
+      HCPA "bounds the number of processors that can be used in a schedule
+      as a way to increase parallel efficiency", sometimes more stringently
+      than the CRA budgets (which happens "with few concurrent PTGs"), and
+      SCRAP §4 that HCPA uses under 30% of the processing power in over 75%
+      of its schedules.  [23]'s own text is not available to us; ``"sqrt"``
+      averages the area over the geometric mean of ``P`` and the task count,
+      the reading that reproduces RR-7224's results (docs/hcpa.md);
+      ``"cpa"`` is CPA's criterion over all ``P`` processors, kept for
+      comparison.
     * ``T_A`` and ``bl`` are recomputed from scratch each iteration (rather
       than updated incrementally, as biCPA does), so every value depends on
       the current allocation only and two implementations agree to the bit.
@@ -123,13 +122,13 @@ def hcpa_allocation(ptg, procs, speed, *, ta_divisor="procs"):
     list of int
         ``p[v]`` for ``v = 0..n-1``, each in ``1..procs``.
     """
-    if ta_divisor not in ("procs", "min(procs,tasks)"):
-        raise ValueError(ta_divisor)
+    if rule not in ("sqrt", "cpa"):
+        raise ValueError(rule)
     work, alpha, succ, _ = _graph(ptg)
     n = len(work)
     P = int(procs)
     real = sum(1 for w in work if w > 0)
-    D = min(P, real) if (ta_divisor == "min(procs,tasks)" and real > 0) else P
+    D = min(P, math.isqrt(P * real - 1) + 1) if (rule == "sqrt" and real > 0) else P
     p = [1] * n
     while True:
         T = [exec_time(work[v], alpha[v], p[v], speed) for v in range(n)]
@@ -355,25 +354,25 @@ def backfill(schedule, ptgs, procs, speed):
 
 
 # -- compositions ------------------------------------------------------------------------
-def hcpa_schedule(ptg, procs, speed, *, ta_divisor="procs"):
+def hcpa_schedule(ptg, procs, speed, *, rule="sqrt"):
     """HCPA for one PTG on a dedicated cluster: allocation, then list scheduling by bottom level.
 
     Priorities are the bottom levels with the HCPA allocation.  No
     backfilling (HCPA's own mapping is plain list scheduling).  The latest
     end is the PTG's ``C*_max``.
     """
-    alloc = hcpa_allocation(ptg, procs, speed, ta_divisor=ta_divisor)
+    alloc = hcpa_allocation(ptg, procs, speed, rule=rule)
     bl = bottom_levels(ptg, alloc, speed)
     return list_schedule([ptg], [alloc], [bl], procs, speed)
 
 
-def selfish(ptgs, procs, speed, *, ta_divisor="procs"):
+def selfish(ptgs, procs, speed, *, rule="sqrt"):
     """SELFISH (RR-7224 §4.1) with index tie-breaking: per-PTG HCPA allocations on the whole
     cluster, list scheduling of all tasks by decreasing bottom level, then backfilling.
 
     (The paper breaks ties randomly; here they go to the lowest ``(i, v)``.)
     """
-    allocs = [hcpa_allocation(p, procs, speed, ta_divisor=ta_divisor) for p in ptgs]
+    allocs = [hcpa_allocation(p, procs, speed, rule=rule) for p in ptgs]
     prios = [bottom_levels(p, a, speed) for p, a in zip(ptgs, allocs)]
     listed = list_schedule(ptgs, allocs, prios, procs, speed)
     return backfill(listed, ptgs, procs, speed)

@@ -30,6 +30,7 @@ from .._lazy import lazy_exports
 __all__ = [
     "ALGORITHMS",
     "CRA_STRATEGIES",
+    "HCPA_RULES",
     "PTGMetrics",
     "PTGRun",
     "READINESS",
@@ -80,6 +81,7 @@ __getattr__, __dir__ = lazy_exports(
         "cra_width_weight": ".cra",
         "cra_work": ".cra",
         "cra_work_weight": ".cra",
+        "HCPA_RULES": ".hcpa",
         "bottom_levels": ".hcpa",
         "hcpa_allocation": ".hcpa",
         "hcpa_cmax_star": ".hcpa",
@@ -116,7 +118,7 @@ if TYPE_CHECKING:
         cra_work,
         cra_work_weight,
     )
-    from .hcpa import bottom_levels, hcpa_allocation, hcpa_cmax_star, hcpa_schedule
+    from .hcpa import HCPA_RULES, bottom_levels, hcpa_allocation, hcpa_cmax_star, hcpa_schedule
     from .mapping import READINESS, backfill, list_schedule
     from .metrics import PTGMetrics, cmax_star, ptg_metrics
     from .schedule import TaskSchedule

@@ -23,8 +23,8 @@ from .zhao import c1, c4, f1, f2
 
 __all__ = ["ALGORITHMS", "PTGRun", "algorithm", "evaluate", "run_algorithm"]
 
-#: A multi-PTG scheduler.
-Algorithm = Callable[[Sequence[PTG], Cluster, Any], TaskSchedule]
+#: A multi-PTG scheduler: ``(ptgs, cluster, seed, *, rule)``.
+Algorithm = Callable[..., TaskSchedule]
 
 #: The 13 algorithms of RR-7224 §4.1-4.3, by the paper's names (CAFM comes separately).
 ALGORITHMS: dict[str, Algorithm] = {
@@ -63,9 +63,9 @@ def algorithm(name: str) -> Algorithm:
         raise ValueError(f"algorithm == {name!r}, must be one of {', '.join(ALGORITHMS)}") from None
 
 
-def evaluate(schedule: TaskSchedule, ptgs: Sequence[PTG], cluster: Cluster) -> PTGMetrics:
-    """The §3.2 / §5.2.6 metrics of ``schedule``, with each ``C*_max`` by HCPA alone on ``cluster``."""
-    return ptg_metrics(schedule, hcpa_cmax_star(ptgs, cluster).tolist())
+def evaluate(schedule: TaskSchedule, ptgs: Sequence[PTG], cluster: Cluster, *, rule: str = "sqrt") -> PTGMetrics:
+    """The §3.2 / §5.2.6 metrics of ``schedule``, with each ``C*_max`` by HCPA (``rule``) alone on ``cluster``."""
+    return ptg_metrics(schedule, hcpa_cmax_star(ptgs, cluster, rule=rule).tolist())
 
 
 @dataclass(frozen=True)
@@ -84,8 +84,11 @@ class PTGRun:
 
 
 def run_algorithm(name: str, ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0, *,
-                  validate: bool = True) -> PTGRun:
+                  validate: bool = True, rule: str = "sqrt") -> PTGRun:
     """Runs algorithm ``name`` on ``ptgs``, times it, optionally validates the schedule, and measures it.
+
+    ``rule`` is HCPA's stopping rule (:func:`clustersched.ptg.hcpa_allocation`),
+    used by the algorithm and for the ``C*_max`` of the stretches alike.
 
     Examples
     --------
@@ -97,9 +100,9 @@ def run_algorithm(name: str, ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 
     """
     fn = algorithm(name)
     began = time.perf_counter()
-    schedule = fn(ptgs, cluster, seed)
+    schedule = fn(ptgs, cluster, seed, rule=rule)
     seconds = time.perf_counter() - began
     if validate:
         validate_ptgs(schedule, ptgs, cluster)
     canonical = next(k for k, v in ALGORITHMS.items() if v is fn)
-    return PTGRun(canonical, schedule, evaluate(schedule, ptgs, cluster), seconds)
+    return PTGRun(canonical, schedule, evaluate(schedule, ptgs, cluster, rule=rule), seconds)

@@ -50,6 +50,7 @@ from .._checks import check_choice, make_rng
 from ..platform import Cluster
 from ..workload.ptg import PTG
 from ._batch import Batch, check_cluster, rank_priority, seed_label
+from .hcpa import check_rule
 from .schedule import TaskSchedule
 
 __all__ = [
@@ -110,16 +111,17 @@ def _budgets(batch: Batch, cluster: Cluster, strategy: str) -> np.ndarray:
     return np.maximum(1, np.floor(beta * cluster.procs)).astype(np.int64)
 
 
-def _cra(ptgs: Sequence[PTG], cluster: Cluster, seed: Any, strategy: str, weight: bool) -> TaskSchedule:
+def _cra(ptgs: Sequence[PTG], cluster: Cluster, seed: Any, strategy: str, weight: bool, rule: str) -> TaskSchedule:
     batch = Batch(ptgs)
     cluster = check_cluster(cluster, batch.ptgs)
     rng = make_rng(seed)
+    rule = check_rule(rule)
     P, speed = cluster.procs, cluster.speed
     budget = _budgets(batch, cluster, strategy)
     tie = rng.permutation(batch.total)
     alloc, bl = batch.core.hcpa_budgets(budget, speed, True)
     if weight:
-        cstar = batch.core.hcpa_standalone(P, speed)[4][batch.owner]
+        cstar = batch.core.hcpa_standalone(P, speed, rule)[4][batch.owner]
         priority = rank_priority(bl / (cstar * cstar), tie=tie)
     else:
         priority = rank_priority(bl, tie=tie)
@@ -129,7 +131,7 @@ def _cra(ptgs: Sequence[PTG], cluster: Cluster, seed: Any, strategy: str, weight
     return batch.to_schedule(packed, cluster, name, {"seed": seed_label(seed), "budget": budget.tolist()})
 
 
-def cra_ndags(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0) -> TaskSchedule:
+def cra_ndags(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0, *, rule: str = "sqrt") -> TaskSchedule:
     """CRA_NDAGS (RR-7224 §4.3): equal budgets ``P / N``, constrained HCPA, ready-task list scheduling by bottom level.
 
     See the module docstring for every rule and the use of ``seed``.
@@ -142,29 +144,29 @@ def cra_ndags(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0) -> TaskSched
     >>> s.policy, s.options["budget"]
     ('CRA_NDAGS', [11, 11, 11, 11])
     """
-    return _cra(ptgs, cluster, seed, "NDAGS", False)
+    return _cra(ptgs, cluster, seed, "NDAGS", False, rule)
 
 
-def cra_work(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0) -> TaskSchedule:
+def cra_work(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0, *, rule: str = "sqrt") -> TaskSchedule:
     """CRA_WORK (RR-7224 §4.3, equation (1)): budgets by sequential work; see the module docstring."""
-    return _cra(ptgs, cluster, seed, "WORK", False)
+    return _cra(ptgs, cluster, seed, "WORK", False, rule)
 
 
-def cra_width(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0) -> TaskSchedule:
+def cra_width(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0, *, rule: str = "sqrt") -> TaskSchedule:
     """CRA_WIDTH (RR-7224 §4.3, equation (2)): budgets by maximum level width; see the module docstring."""
-    return _cra(ptgs, cluster, seed, "WIDTH", False)
+    return _cra(ptgs, cluster, seed, "WIDTH", False, rule)
 
 
-def cra_ndags_weight(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0) -> TaskSchedule:
+def cra_ndags_weight(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0, *, rule: str = "sqrt") -> TaskSchedule:
     """CRA_NDAGS_WEIGHT: CRA_NDAGS with tasks by decreasing ``bl / C*^2`` (RR-7224 §4.3, §4.1)."""
-    return _cra(ptgs, cluster, seed, "NDAGS", True)
+    return _cra(ptgs, cluster, seed, "NDAGS", True, rule)
 
 
-def cra_work_weight(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0) -> TaskSchedule:
+def cra_work_weight(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0, *, rule: str = "sqrt") -> TaskSchedule:
     """CRA_WORK_WEIGHT: CRA_WORK with tasks by decreasing ``bl / C*^2`` (RR-7224 §4.3, §4.1)."""
-    return _cra(ptgs, cluster, seed, "WORK", True)
+    return _cra(ptgs, cluster, seed, "WORK", True, rule)
 
 
-def cra_width_weight(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0) -> TaskSchedule:
+def cra_width_weight(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0, *, rule: str = "sqrt") -> TaskSchedule:
     """CRA_WIDTH_WEIGHT: CRA_WIDTH with tasks by decreasing ``bl / C*^2`` (RR-7224 §4.3, §4.1)."""
-    return _cra(ptgs, cluster, seed, "WIDTH", True)
+    return _cra(ptgs, cluster, seed, "WIDTH", True, rule)

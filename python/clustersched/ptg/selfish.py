@@ -33,17 +33,18 @@ from .._checks import make_rng
 from ..platform import Cluster
 from ..workload.ptg import PTG
 from ._batch import Batch, check_cluster, rank_priority, seed_label
+from .hcpa import check_rule
 from .schedule import TaskSchedule
 
 __all__ = ["selfish", "selfish_order", "selfish_weight"]
 
 
-def _selfish(ptgs: Sequence[PTG], cluster: Cluster, seed: Any, variant: str) -> TaskSchedule:
+def _selfish(ptgs: Sequence[PTG], cluster: Cluster, seed: Any, variant: str, rule: str) -> TaskSchedule:
     batch = Batch(ptgs)
     cluster = check_cluster(cluster, batch.ptgs)
     rng = make_rng(seed)
     P, speed = cluster.procs, cluster.speed
-    alloc, bl, _, _, cstar = batch.core.hcpa_standalone(P, speed)
+    alloc, bl, _, _, cstar = batch.core.hcpa_standalone(P, speed, check_rule(rule))
     tie = rng.permutation(batch.total)
     star = cstar[batch.owner]
     if variant == "SELFISH":
@@ -57,7 +58,7 @@ def _selfish(ptgs: Sequence[PTG], cluster: Cluster, seed: Any, variant: str) -> 
     return batch.to_schedule(packed, cluster, variant, {"seed": seed_label(seed)})
 
 
-def selfish(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0) -> TaskSchedule:
+def selfish(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0, *, rule: str = "sqrt") -> TaskSchedule:
     """SELFISH (RR-7224 §4.1): HCPA allocations on the whole cluster, decreasing bottom level, backfilling.
 
     Parameters
@@ -67,6 +68,9 @@ def selfish(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0) -> TaskSchedul
     cluster : Cluster
     seed : int or numpy.random.Generator, default 0
         Breaks ties between equal bottom levels (module docstring).
+    rule : {"sqrt", "cpa"}, default "sqrt"
+        HCPA's stopping rule (:func:`clustersched.ptg.hcpa_allocation`); the
+        same for every SELFISH variant, Zhao's and CRA's ``C*``.
 
     Returns
     -------
@@ -82,24 +86,24 @@ def selfish(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0) -> TaskSchedul
     >>> len(s) == sum(len(p) for p in ptgs), s.policy
     (True, 'SELFISH')
     """
-    return _selfish(ptgs, cluster, seed, "SELFISH")
+    return _selfish(ptgs, cluster, seed, "SELFISH", rule)
 
 
-def selfish_order(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0) -> TaskSchedule:
+def selfish_order(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0, *, rule: str = "sqrt") -> TaskSchedule:
     """SELFISH_ORDER (RR-7224 §4.1): as :func:`selfish`, tasks by increasing ``C*`` then decreasing bottom level.
 
     Short PTGs (small makespan alone, ``C*``) go first; within a PTG, and
     between PTGs of equal ``C*``, by decreasing bottom level; remaining ties
     by the seed's permutation.
     """
-    return _selfish(ptgs, cluster, seed, "SELFISH_ORDER")
+    return _selfish(ptgs, cluster, seed, "SELFISH_ORDER", rule)
 
 
-def selfish_weight(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0) -> TaskSchedule:
+def selfish_weight(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0, *, rule: str = "sqrt") -> TaskSchedule:
     """SELFISH_WEIGHT (RR-7224 §4.1): as :func:`selfish`, tasks by decreasing ``bl / C*^2``.
 
     The bottom level weighed by the PTG's makespan alone, squared (the
     paper's empirical choice), favouring short PTGs; ties by the seed's
     permutation.
     """
-    return _selfish(ptgs, cluster, seed, "SELFISH_WEIGHT")
+    return _selfish(ptgs, cluster, seed, "SELFISH_WEIGHT", rule)

@@ -68,6 +68,7 @@ from .._checks import make_rng
 from ..platform import Cluster
 from ..workload.ptg import PTG
 from ._batch import Batch, check_cluster, core_set, rank_priority, seed_label
+from .hcpa import check_rule
 from .schedule import TaskSchedule
 
 __all__ = ["c1", "c4", "f1", "f2"]
@@ -119,11 +120,11 @@ def _composite(batch: Batch, order: Sequence[int], graft: dict[int, tuple[int, i
 
 
 def _schedule_composite(batch: Batch, cluster: Cluster, order: Sequence[int],
-                        graft: dict[int, tuple[int, int]], tie: np.ndarray) -> tuple[np.ndarray, ...]:
+                        graft: dict[int, tuple[int, int]], tie: np.ndarray, rule: str) -> tuple[np.ndarray, ...]:
     """HCPA on the composite, list scheduling by bottom level, backfilling; rows of the PTGs' tasks."""
     P, speed = cluster.procs, cluster.speed
     comp, to_global = _composite(batch, order, graft)
-    alloc = comp.hcpa_allocation(0, P, speed)
+    alloc = comp.hcpa_allocation(0, P, speed, rule=rule)
     bl = comp.bottom_levels(0, alloc, speed)
     listed = comp.list_schedule(alloc, rank_priority(bl, tie=tie), P, speed, "placed")
     task, start, end, offsets, ids = comp.backfill(*listed, P, speed)
@@ -134,7 +135,7 @@ def _schedule_composite(batch: Batch, cluster: Cluster, order: Sequence[int],
     return to_global[task[keep]], start[keep], end[keep], new_offsets, ids[np.repeat(keep, counts)]
 
 
-def c1(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0) -> TaskSchedule:
+def c1(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0, *, rule: str = "sqrt") -> TaskSchedule:
     """C1 (RR-7224 §4.2, Zhao et al.): HCPA on the fork-join composite of all PTGs, then backfilling.
 
     See the module docstring for the composite and the use of ``seed``.
@@ -152,11 +153,11 @@ def c1(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0) -> TaskSchedule:
     cluster = check_cluster(cluster, batch.ptgs)
     rng = make_rng(seed)
     tie = rng.permutation(batch.total + 2)
-    cols = _schedule_composite(batch, cluster, range(len(batch.ptgs)), {}, tie)
+    cols = _schedule_composite(batch, cluster, range(len(batch.ptgs)), {}, tie, check_rule(rule))
     return batch.to_schedule(cols, cluster, "C1", {"seed": seed_label(seed)})
 
 
-def c4(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0) -> TaskSchedule:
+def c4(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0, *, rule: str = "sqrt") -> TaskSchedule:
     """C4 (RR-7224 §4.2, Zhao et al.): shorter PTGs grafted onto the longest, HCPA on the composite, backfilling.
 
     See the module docstring for the grafting rule and the use of ``seed``.
@@ -168,7 +169,8 @@ def c4(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0) -> TaskSchedule:
     rng = make_rng(seed)
     tie = rng.permutation(batch.total + 2)
     ptg_tie = rng.permutation(len(batch.ptgs))
-    _, _, _, alone_end, cstar = batch.core.hcpa_standalone(cluster.procs, cluster.speed)
+    rule = check_rule(rule)
+    _, _, _, alone_end, cstar = batch.core.hcpa_standalone(cluster.procs, cluster.speed, rule)
     order = [int(i) for i in np.lexsort((ptg_tie, -cstar))]
     base = order[0]
     ends = batch.split(alone_end)[base]
@@ -177,35 +179,35 @@ def c4(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0) -> TaskSchedule:
         fits = np.flatnonzero(ends <= cstar[base] - cstar[k])
         if fits.size:
             graft[k] = (base, int(fits[np.argmax(ends[fits])]))
-    cols = _schedule_composite(batch, cluster, order, graft, tie)
+    cols = _schedule_composite(batch, cluster, order, graft, tie, rule)
     options = {"seed": seed_label(seed), "graft": [graft.get(i) for i in range(len(batch.ptgs))]}
     return batch.to_schedule(cols, cluster, "C4", options)
 
 
-def _fairness(ptgs: Sequence[PTG], cluster: Cluster, seed: Any, variant: str) -> TaskSchedule:
+def _fairness(ptgs: Sequence[PTG], cluster: Cluster, seed: Any, variant: str, rule: str) -> TaskSchedule:
     batch = Batch(ptgs)
     cluster = check_cluster(cluster, batch.ptgs)
     rng = make_rng(seed)
     P, speed = cluster.procs, cluster.speed
     task_tie = rng.permutation(batch.total).astype(np.uint64)
     ptg_tie = rng.permutation(len(batch.ptgs)).astype(np.uint64)
-    alloc, bl, alone_start, alone_end, _ = batch.core.hcpa_standalone(P, speed)
+    alloc, bl, alone_start, alone_end, _ = batch.core.hcpa_standalone(P, speed, check_rule(rule))
     cols = batch.core.fairness_schedule(alloc, bl, task_tie, ptg_tie, alone_start, alone_end, P, speed, variant)
     packed = batch.core.backfill(*cols, P, speed)
     return batch.to_schedule(packed, cluster, variant, {"seed": seed_label(seed)})
 
 
-def f1(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0) -> TaskSchedule:
+def f1(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0, *, rule: str = "sqrt") -> TaskSchedule:
     """F1 (RR-7224 §4.2, Zhao et al.): the most stretched PTG places its next task; its stretch from that task alone.
 
     See the module docstring for the rules and the use of ``seed``.
     """
-    return _fairness(ptgs, cluster, seed, "F1")
+    return _fairness(ptgs, cluster, seed, "F1", rule)
 
 
-def f2(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0) -> TaskSchedule:
+def f2(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0, *, rule: str = "sqrt") -> TaskSchedule:
     """F2 (RR-7224 §4.2, Zhao et al.): as :func:`f1`, every PTG's stretch re-estimated after each placement.
 
     See the module docstring for the rules and the use of ``seed``.
     """
-    return _fairness(ptgs, cluster, seed, "F2")
+    return _fairness(ptgs, cluster, seed, "F2", rule)

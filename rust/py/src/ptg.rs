@@ -2,7 +2,7 @@
 //! class built once per list of PTGs, whose methods run the kernels without
 //! the GIL. `clustersched.ptg` is the public interface.
 
-use clustersched_core::ptg::{self, HcpaLimits, Readiness, StretchEstimate};
+use clustersched_core::ptg::{self, HcpaLimits, HcpaRule, Readiness, StretchEstimate};
 use clustersched_core::Error;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
@@ -39,6 +39,15 @@ fn counts(name: &str, a: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<u32>> {
                 .map_err(|_| PyValueError::new_err(format!("{name}[{k}] == {x}, must be in 0..={}", u32::MAX)))
         })
         .collect()
+}
+
+/// HCPA's stopping rule by its Python name.
+fn hcpa_rule(rule: &str) -> PyResult<HcpaRule> {
+    match rule {
+        "sqrt" => Ok(HcpaRule::Sqrt),
+        "cpa" => Ok(HcpaRule::Cpa),
+        _ => Err(PyValueError::new_err(format!("rule == '{rule}', must be 'sqrt' or 'cpa'"))),
+    }
 }
 
 fn procs_u32(procs: i64) -> PyResult<u32> {
@@ -111,9 +120,10 @@ impl PtgSet {
         self.inner.num_tasks()
     }
 
-    /// HCPA allocation of PTG `i` on `procs` processors (optionally capped
-    /// per task and per precedence level).
-    #[pyo3(signature = (i, procs, speed, max_task_procs=None, max_level_procs=None))]
+    /// HCPA allocation of PTG `i` on `procs` processors under `rule`
+    /// ("sqrt" or "cpa"), optionally capped per task and per precedence level.
+    #[pyo3(signature = (i, procs, speed, max_task_procs=None, max_level_procs=None, rule="sqrt"))]
+    #[allow(clippy::too_many_arguments)]
     fn hcpa_allocation<'py>(
         &self,
         py: Python<'py>,
@@ -122,9 +132,10 @@ impl PtgSet {
         speed: f64,
         max_task_procs: Option<u32>,
         max_level_procs: Option<u32>,
+        rule: &str,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let g = self.graph(i)?;
-        let limits = HcpaLimits { procs: procs_u32(procs)?, max_task_procs, max_level_procs };
+        let limits = HcpaLimits { procs: procs_u32(procs)?, max_task_procs, max_level_procs, rule: hcpa_rule(rule)? };
         let alloc = py.detach(|| ptg::hcpa_allocation(g, speed, &limits)).map_err(to_py)?;
         Ok(as_i64(alloc).into_pyarray(py))
     }
@@ -163,13 +174,16 @@ impl PtgSet {
         Ok(ptg::bottom_levels(g, &alloc, speed).map_err(to_py)?.into_pyarray(py))
     }
 
-    /// Every PTG alone by HCPA: (alloc, bl, start, end) per global task, makespan per PTG.
+    /// Every PTG alone by HCPA under `rule`: (alloc, bl, start, end) per
+    /// global task, makespan per PTG.
+    #[pyo3(signature = (procs, speed, rule="sqrt"))]
     #[allow(clippy::type_complexity)]
     fn hcpa_standalone<'py>(
         &self,
         py: Python<'py>,
         procs: i64,
         speed: f64,
+        rule: &str,
     ) -> PyResult<(
         Bound<'py, PyArray1<i64>>,
         Bound<'py, PyArray1<f64>>,
@@ -178,8 +192,9 @@ impl PtgSet {
         Bound<'py, PyArray1<f64>>,
     )> {
         let procs = procs_u32(procs)?;
+        let rule = hcpa_rule(rule)?;
         let set = &self.inner;
-        let s = py.detach(|| ptg::hcpa_standalone(set, procs, speed)).map_err(to_py)?;
+        let s = py.detach(|| ptg::hcpa_standalone(set, procs, speed, rule)).map_err(to_py)?;
         Ok((
             as_i64(s.alloc).into_pyarray(py),
             s.bl.into_pyarray(py),

@@ -28,7 +28,7 @@ mod zhao;
 
 pub use backfill::backfill;
 pub use graph::{bottom_levels, check_speed, exec_time, Ptg, PtgSet};
-pub use hcpa::{hcpa_allocation, hcpa_budgets, hcpa_schedule, hcpa_standalone, HcpaLimits, Standalone};
+pub use hcpa::{hcpa_allocation, hcpa_budgets, hcpa_schedule, hcpa_standalone, HcpaLimits, HcpaRule, Standalone};
 pub use list::{list_schedule, Readiness};
 pub use schedule::TaskSchedule;
 pub use zhao::{fairness_schedule, Fairness, StretchEstimate};
