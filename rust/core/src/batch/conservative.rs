@@ -58,6 +58,8 @@ pub struct Conservative {
     /// is queued at most once a pass: only its own re-placement moves it).
     queued_in: Vec<u64>,
     pass: u64,
+    /// Scratch of [`Self::find_movers`].
+    found: Vec<u32>,
     /// The simulation's arrived / completed / started counts after the last pass.
     arrived: usize,
     completed: usize,
@@ -130,7 +132,8 @@ impl Conservative {
     fn find_movers(&mut self, sim: &BatchSim, start: f64, end: f64, gained: u32) {
         let profile = self.profile.as_ref().expect("made by replan");
         let jobs = sim.jobs();
-        let mut found = Vec::new();
+        let mut found = std::mem::take(&mut self.found);
+        found.clear();
         // The instant before the reservation is in the hole and now has room.
         let after = (Time(start), u32::MAX, u32::MAX);
         let until = (Time(end), u32::MAX, u32::MAX);
@@ -143,13 +146,14 @@ impl Conservative {
         // The hole has room for the job, long enough, before its reservation.
         let room = profile.room_around(start, end, self.reserved.narrowest());
         self.reserved.could_use(&room, gained, &mut found);
-        for job in found {
+        for &job in &found {
             if self.queued_in[job as usize] != self.pass {
                 self.queued_in[job as usize] = self.pass;
                 let key = (Time(self.planned[job as usize]), sim.queue().rank_of(job), job);
                 self.might_move.push(Reverse(key));
             }
         }
+        self.found = found;
     }
 
     /// Re-places the jobs that might move, in reservation order; each move

@@ -15,6 +15,11 @@ pub struct ReservedJobs {
     narrowest: Vec<u32>,
     widest: Vec<u32>,
     shortest: Vec<f64>,
+    /// Scratch of [`Self::could_use`], kept to spare allocations: nodes to
+    /// visit, and the runs of each width asked for (width, range in `runs`).
+    stack: Vec<usize>,
+    widths: Vec<(u32, usize, usize)>,
+    runs: Vec<(f64, f64)>,
 }
 
 /// An empty leaf: it starts never, is narrower and wider than nothing, and
@@ -31,6 +36,7 @@ impl ReservedJobs {
             narrowest: vec![NONE.1; 2 * leaves],
             widest: vec![0; 2 * leaves],
             shortest: vec![NONE.2; 2 * leaves],
+            ..Default::default()
         }
     }
 
@@ -63,35 +69,39 @@ impl ReservedJobs {
     /// its widest is not wider than the hole's fewest before, or its
     /// shortest estimate exceeds the room for its narrowest width up to its
     /// latest start (wider jobs get no more room, and none is shorter).
-    pub fn could_use(&self, room: &Room, gained: u32, out: &mut Vec<u32>) {
+    pub fn could_use(&mut self, room: &Room, gained: u32, out: &mut Vec<u32>) {
         let start = room.start();
         let fewest_before = room.least.saturating_sub(gained);
-        // The runs of each width asked for, computed once per hole.
-        let mut runs_of: Vec<(u32, Vec<(f64, f64)>)> = Vec::new();
-        let mut stack = vec![1usize];
-        while let Some(node) = stack.pop() {
+        // The runs of each width asked for are computed once per hole.
+        self.widths.clear();
+        self.runs.clear();
+        let mut runs = Vec::new();
+        self.stack.clear();
+        self.stack.push(1);
+        while let Some(node) = self.stack.pop() {
             let (width, latest) = (self.narrowest[node], self.latest_start[node]);
             if latest <= start || width > room.most || self.widest[node] <= fewest_before {
                 continue;
             }
-            let k = match runs_of.iter().position(|(w, _)| *w == width) {
-                Some(k) => k,
+            let (from, to) = match self.widths.iter().find(|&&(w, _, _)| w == width) {
+                Some(&(_, from, to)) => (from, to),
                 None => {
-                    let mut runs = Vec::new();
                     room.runs(width, &mut runs);
-                    runs_of.push((width, runs));
-                    runs_of.len() - 1
+                    let from = self.runs.len();
+                    self.runs.extend_from_slice(&runs);
+                    self.widths.push((width, from, self.runs.len()));
+                    (from, self.runs.len())
                 }
             };
-            let longest = runs_of[k].1.iter().map(|&(from, to)| to.min(latest) - from).fold(0.0, f64::max);
+            let longest = self.runs[from..to].iter().map(|&(a, b)| b.min(latest) - a).fold(0.0, f64::max);
             if self.shortest[node] > longest {
                 continue;
             }
             if node >= self.leaves {
                 out.push((node - self.leaves) as u32);
             } else {
-                stack.push(2 * node + 1);
-                stack.push(2 * node);
+                self.stack.push(2 * node + 1);
+                self.stack.push(2 * node);
             }
         }
     }
