@@ -280,3 +280,24 @@ def test_conservative_replans_after_a_user_start():
     result = simulate(jobs, StartFirstThenConservative())
     validate_batch(result.schedule, result.jobs)
     assert result.schedule.start.tolist() == [0, 0, 5, 3]
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_conservative_compression_agrees_with_reference_on_deep_queues(data):
+    # Long queues of jobs that mostly end far before their estimates: each
+    # early end opens a hole that moves a chain of reservations, some of them
+    # into windows away from their own slot; the kept plan must move exactly
+    # the jobs the rule re-places.
+    procs = data.draw(st.integers(2, 16))
+    n = data.draw(st.integers(20, 80))
+    submit = sorted(data.draw(st.lists(st.integers(0, 60), min_size=n, max_size=n)))
+    runtime = data.draw(st.lists(st.integers(0, 40), min_size=n, max_size=n))
+    width = data.draw(st.lists(st.integers(1, procs), min_size=n, max_size=n))
+    slack = data.draw(st.lists(st.sampled_from([0, 1, 5, 30, 200]), min_size=n, max_size=n))
+    jobs = JobTable({"submit": submit, "runtime": runtime, "procs": width,
+                     "time_requested": [r + s for r, s in zip(runtime, slack)]},
+                    metadata={"MaxProcs": str(procs)})
+    result = simulate(jobs, "conservative")
+    validate_batch(result.schedule, result.jobs)
+    assert result.schedule.start.tolist() == reference_starts(result, "conservative", "requested")
