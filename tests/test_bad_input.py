@@ -485,6 +485,28 @@ def test_cra_budgets_survive_huge_sums() -> None:
     assert budgets.tolist() == [6, 5]  # shares 1/4 + 2/6 and 1/4 + 1/6 of 12, rounded down
 
 
+@pytest.mark.parametrize(
+    ("durations", "message"),
+    [
+        ([1.0, 2.0], r"durations has shape \(2,\), must be \(4,\)"),
+        ([[1.0, 2.0, 3.0, 4.0]], r"durations has shape \(1, 4\), must be \(4,\)"),
+        (5.0, r"durations has shape \(\), must be \(4,\)"),
+        ([1.0, -1.0, 2.0, 0.0], r"durations\[1\] == -1, must be >= 0 \(seconds\)"),
+        ([1.0, 2.0, 3.0, np.nan], r"durations\[3\] == NaN, must be >= 0 \(seconds\)"),
+        ([-np.inf, 2.0, 3.0, 4.0], r"durations\[0\] == -inf, must be >= 0 \(seconds\)"),
+    ],
+)
+def test_ptg_bottom_levels_durations(durations: object, message: str) -> None:
+    import networkx as nx
+
+    from clustersched.workload.ptg import PTG
+
+    g = nx.DiGraph([("a", "b"), ("a", "c")])
+    nx.set_node_attributes(g, 1.0, "work")
+    with pytest.raises(ValueError, match=message):
+        PTG.from_networkx(g).bottom_levels(durations)
+
+
 # -- SWF mutation fuzzing -------------------------------------------------------------------------
 
 _WEIRD_TOKENS = [
