@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from clustersched._checks import MAX_PROCS
 from clustersched.errors import ClusterschedError, InvalidWorkloadError
 from clustersched.workload.jobs import JobTable
 from clustersched.workload.swf import read_swf, write_swf
@@ -292,7 +293,12 @@ def test_simulate_wants_a_job_table(jobs: object, message: str) -> None:
         (True, TypeError, r"procs == True, must be an integer"),
         (2.0, TypeError, r"procs == 2.0, must be an integer"),
         (0, ValueError, r"procs == 0, must be >= 1"),
+        (-1, ValueError, r"procs == -1, must be >= 1"),
+        (2**32, ValueError, r"procs == 4294967296, must be <= 4294967295"),
         (2**63 - 1, ValueError, r"procs == 9223372036854775807, must be <= 4294967295"),
+        (2**63, ValueError, r"procs == 9223372036854775808, must be <= 4294967295"),
+        (2**64, ValueError, r"procs == 18446744073709551616, must be <= 4294967295"),
+        (np.uint64(2**64 - 1), ValueError, r"procs == 18446744073709551615, must be <= 4294967295"),
     ],
 )
 def test_simulate_procs(procs: object, error: type, message: str) -> None:
@@ -300,6 +306,50 @@ def test_simulate_procs(procs: object, error: type, message: str) -> None:
 
     with pytest.raises(error, match=message):
         simulate(small_table(), procs=procs)  # type: ignore[arg-type]
+
+
+def _first_fit():
+    """A Python policy that starts every waiting job that fits, in queue order."""
+    from clustersched.batch import Policy
+
+    class FirstFit(Policy):
+        name = "first-fit"
+
+        def schedule(self, state):
+            for job in state.queue():
+                if state.width[job] <= state.free:
+                    state.start(job)
+
+    return FirstFit()
+
+
+@pytest.mark.parametrize("policy", ["fcfs", "easy", "conservative", "sjf", "dpsa-p", "dpsa-n", "dpsa-w", "python"])
+@pytest.mark.parametrize("procs", [MAX_PROCS, np.int64(MAX_PROCS), np.uint32(MAX_PROCS)])
+def test_largest_machine_runs_a_job_as_wide_as_it(policy: str, procs: int) -> None:
+    # The core's waiting queue took a width of 2**32 - 1 for an empty slot and lost
+    # that job: simulate then failed with a raw IndexError.
+    from clustersched import simulate
+
+    table = JobTable({"submit": [0, 1, 1], "runtime": [5, 5, 2], "procs": [MAX_PROCS, 1, MAX_PROCS - 1]})
+    result = simulate(table, _first_fit() if policy == "python" else policy, procs=procs, validate=True)
+    assert result.schedule.start.tolist() == [0.0, 5.0, 5.0]
+    assert result.schedule.total_procs == MAX_PROCS
+
+
+@pytest.mark.parametrize("width", [MAX_PROCS, 2**32, 2**40, 2**63 - 1])
+def test_largest_machine_clips_and_skips_wider_jobs(width: int) -> None:
+    from clustersched import simulate
+
+    table = JobTable({"submit": [0, 1, 1], "runtime": [5, 5, 2], "procs": [width, 1, 1]})
+    clipped = simulate(table, "easy", procs=MAX_PROCS, oversized="clip", validate=True)
+    assert clipped.schedule.start.tolist() == [0.0, 5.0, 5.0]
+    assert clipped.jobs.width().tolist() == [MAX_PROCS, 1, 1]
+    skipped = simulate(table, "easy", procs=MAX_PROCS, oversized="skip", validate=True)
+    wider = width > MAX_PROCS
+    assert skipped.schedule.start.tolist() == ([1.0, 1.0] if wider else [0.0, 5.0, 5.0])
+    assert [d.reason for d in clipped.dropped + skipped.dropped] == (
+        ["clipped to machine size", "wider than machine"] if wider else []
+    )
 
 
 class _Probe:
@@ -483,6 +533,28 @@ def test_cra_budgets_survive_huge_sums() -> None:
     h.add_node("x", work=1e308)
     budgets = cra_budgets([PTG.from_networkx(g), PTG.from_networkx(h)], Cluster("c", 12, 1.0), "WORK")
     assert budgets.tolist() == [6, 5]  # shares 1/4 + 2/6 and 1/4 + 1/6 of 12, rounded down
+
+
+@pytest.mark.parametrize(
+    ("durations", "message"),
+    [
+        ([1.0, 2.0], r"durations has shape \(2,\), must be \(4,\)"),
+        ([[1.0, 2.0, 3.0, 4.0]], r"durations has shape \(1, 4\), must be \(4,\)"),
+        (5.0, r"durations has shape \(\), must be \(4,\)"),
+        ([1.0, -1.0, 2.0, 0.0], r"durations\[1\] == -1, must be >= 0 \(seconds\)"),
+        ([1.0, 2.0, 3.0, np.nan], r"durations\[3\] == NaN, must be >= 0 \(seconds\)"),
+        ([-np.inf, 2.0, 3.0, 4.0], r"durations\[0\] == -inf, must be >= 0 \(seconds\)"),
+    ],
+)
+def test_ptg_bottom_levels_durations(durations: object, message: str) -> None:
+    import networkx as nx
+
+    from clustersched.workload.ptg import PTG
+
+    g = nx.DiGraph([("a", "b"), ("a", "c")])
+    nx.set_node_attributes(g, 1.0, "work")
+    with pytest.raises(ValueError, match=message):
+        PTG.from_networkx(g).bottom_levels(durations)
 
 
 # -- SWF mutation fuzzing -------------------------------------------------------------------------

@@ -85,6 +85,20 @@ def test_hcpa_allocation_is_the_reference(ptg, procs, rule):
     assert bottom_levels(ptg, alloc, c).tolist() == ref.bottom_levels(ptg, alloc.tolist(), SPEED)
 
 
+@SETTINGS
+@given(small_ptgs(), st.data())
+def test_levels_width_and_duration_bottom_levels_are_the_reference(ptg, data):
+    durations = data.draw(st.lists(
+        st.sampled_from([0.0, -0.0, 1.0, 2.5, math.inf]) | st.floats(0.0, 1e12), min_size=len(ptg), max_size=len(ptg)
+    ))
+    levels = ref.levels(ptg)
+    assert ptg.levels().tolist() == levels
+    assert ptg.width() == max(levels.count(lv) for lv in levels)
+    # float.hex tells -0.0 from 0.0: the values must be the same bits, not only equal.
+    got = ptg.bottom_levels(durations).tolist()
+    assert list(map(float.hex, got)) == list(map(float.hex, ref.duration_bottom_levels(ptg, durations)))
+
+
 @pytest.mark.parametrize("rule", ["sqrt", "cpa"])
 @pytest.mark.parametrize("name", ["chti", "grillon", "gdx"])
 def test_hcpa_on_the_populations_is_the_reference(name, rule):

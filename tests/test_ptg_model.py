@@ -316,7 +316,7 @@ def test_cluster_is_frozen_and_normalised():
 
 
 def test_width_from_the_core_agrees_with_levels():
-    # PTG.width() asks the Rust core; PTG.levels() is Python: one definition of a level.
+    # PTG.width() and PTG.levels() are two core functions: the width is the largest level.
     from clustersched.workload.ptg_generators import ptg_population
 
     ptgs = ptg_population("random", 30, seed=5) + ptg_population("fft", 6, seed=5)

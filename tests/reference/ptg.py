@@ -47,16 +47,32 @@ def _graph(ptg):
 
 def bottom_levels(ptg, alloc, speed):
     """Bottom level of every task of ``ptg`` with allocation ``alloc`` (list of float)."""
-    work, alpha, succ, _ = _graph(ptg)
-    n = len(work)
+    work, alpha, _, _ = _graph(ptg)
+    return duration_bottom_levels(ptg, [exec_time(work[v], alpha[v], alloc[v], speed) for v in range(len(work))])
+
+
+def duration_bottom_levels(ptg, durations):
+    """Bottom level of every task of ``ptg`` whose task ``v`` takes ``durations[v]`` (list of float)."""
+    _, _, succ, _ = _graph(ptg)
+    n = len(succ)
     bl = [0.0] * n
     for v in range(n - 1, -1, -1):
         longest = 0.0
         for s in succ[v]:
             if bl[s] > longest:
                 longest = bl[s]
-        bl[v] = exec_time(work[v], alpha[v], alloc[v], speed) + longest
+        bl[v] = durations[v] + longest
     return bl
+
+
+def levels(ptg):
+    """Precedence level of every task: 0 for the entry, else 1 + its deepest predecessor's (list of int)."""
+    _, _, _, pred = _graph(ptg)
+    level = [0] * len(pred)
+    for v in range(len(pred)):
+        for u in pred[v]:
+            level[v] = max(level[v], level[u] + 1)
+    return level
 
 
 # -- (a) HCPA allocation ----------------------------------------------------------------

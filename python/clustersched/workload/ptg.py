@@ -434,25 +434,11 @@ class PTG:
         >>> PTG.from_networkx(g).levels().tolist()
         [0, 1, 2]
         """
-        # The Rust core has the same loop (ptg/graph.rs, Ptg::levels) but no binding
-        # for it yet; this is the one Python implementation.
-        level = np.zeros(len(self), dtype=np.int64)
-        for v in range(len(self)):  # index order is topological
-            preds = self.predecessors(v)
-            if preds.size:
-                level[v] = level[preds].max() + 1
-        return level
+        return self._core_set().levels(0)
 
     def width(self) -> int:
-        """Largest number of tasks in one precedence level (the width of RR-7224 §4.3).
-
-        Computed by the Rust core (``clustersched._core.PtgSet.widths``, the
-        code CRA_WIDTH uses), so that a PTG has one width everywhere.
-        """
-        from .. import _core  # lazily: reading and building PTGs needs no compiled code
-
-        offsets = np.array([0, len(self)], dtype=np.int64)
-        return int(_core.PtgSet(offsets, self.work, self.alpha, self.succ_offsets, self.succ).widths()[0])
+        """Largest number of tasks in one precedence level (the width of RR-7224 §4.3)."""
+        return int(self._core_set().widths()[0])
 
     def bottom_levels(self, durations: Any) -> np.ndarray:
         """Bottom level of every task for the given task durations (seconds).
@@ -463,6 +449,12 @@ class PTG:
         ``bl(v)`` is one float addition, so any implementation that follows
         this definition gets identical values.
 
+        Raises
+        ------
+        ValueError
+            ``durations`` is not one value per task, or a duration is
+            negative or NaN (the message gives its index and value).
+
         Examples
         --------
         >>> import networkx as nx
@@ -471,17 +463,21 @@ class PTG:
         >>> PTG.from_networkx(g).bottom_levels([1.0, 2.0, 5.0, 0.0]).tolist()
         [6.0, 2.0, 5.0, 0.0]
         """
-        d = np.asarray(durations, dtype=np.float64)
+        d = np.asarray(durations, dtype=np.float64)  # not ascontiguousarray: it makes a scalar 1-D
         if d.shape != (len(self),):
             raise ValueError(f"durations has shape {d.shape}, must be ({len(self)},)")
-        # The Rust core computes bottom levels from an allocation (PtgSet.bottom_levels,
-        # clustersched.ptg.bottom_levels); for arbitrary durations this is the one
-        # Python implementation until a binding taking durations exists.
-        bl = np.zeros(len(self), dtype=np.float64)
-        for v in range(len(self) - 1, -1, -1):
-            succ = self.successors(v)
-            bl[v] = d[v] + (bl[succ].max() if succ.size else 0.0)
-        return bl
+        return self._core_set().duration_bottom_levels(0, np.ascontiguousarray(d))
+
+    def _core_set(self) -> Any:
+        """This PTG as a one-graph ``clustersched._core.PtgSet``.
+
+        Levels, width and bottom levels come from the Rust core only, the code
+        the schedulers run, so that each has one implementation.
+        """
+        from .. import _core  # lazily: reading and building PTGs needs no compiled code
+
+        offsets = np.array([0, len(self)], dtype=np.int64)
+        return _core.PtgSet(offsets, self.work, self.alpha, self.succ_offsets, self.succ)
 
     def sequential_time(self, speed: float) -> float:
         """Sum of the one-processor execution times, seconds (the ``omega`` of CRA_WORK, §4.3)."""

@@ -161,6 +161,26 @@ impl PtgSet {
         self.inner.graphs().iter().map(|g| g.width() as i64).collect::<Vec<_>>().into_pyarray(py)
     }
 
+    /// Precedence level of every task of PTG `i`.
+    fn levels<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let g = self.graph(i)?;
+        let levels = py.detach(|| g.levels());
+        Ok(levels.into_iter().map(|l| l as i64).collect::<Vec<_>>().into_pyarray(py))
+    }
+
+    /// Bottom levels of PTG `i` whose tasks take `durations` seconds.
+    fn duration_bottom_levels<'py>(
+        &self,
+        py: Python<'py>,
+        i: usize,
+        durations: PyReadonlyArray1<'py, f64>,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let g = self.graph(i)?;
+        let durations = owned("durations", &durations)?;
+        let bl = py.detach(|| ptg::duration_bottom_levels(g, &durations)).map_err(to_py)?;
+        Ok(bl.into_pyarray(py))
+    }
+
     /// Bottom levels of PTG `i` with allocation `alloc`.
     fn bottom_levels<'py>(
         &self,

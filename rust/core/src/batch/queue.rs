@@ -20,7 +20,9 @@ pub struct Waiting {
     pub estimate: f64,
 }
 
-const EMPTY_WIDTH: u32 = u32::MAX;
+/// The width of an empty slot: above every `u32` width, so that a job as wide
+/// as the largest machine (`u32::MAX` processors) is not taken for no job.
+const EMPTY_WIDTH: u64 = u64::MAX;
 
 /// The waiting queue, in priority order, searchable by width and estimate.
 ///
@@ -36,7 +38,7 @@ pub struct WaitQueue {
     rank: Vec<u32>,
     job_at: Vec<u32>,
     leaves: usize,
-    min_width: Vec<u32>,
+    min_width: Vec<u64>,
     min_estimate: Vec<f64>,
     len: usize,
     by_width: Option<ByWidth>,
@@ -99,9 +101,9 @@ impl WaitQueue {
     }
 
     pub(crate) fn insert(&mut self, job: u32, width: u32, estimate: f64) {
-        debug_assert!(!self.contains(job as usize) && width != EMPTY_WIDTH);
+        debug_assert!(!self.contains(job as usize));
         self.len += 1;
-        self.set(self.rank[job as usize] as usize, width, estimate);
+        self.set(self.rank[job as usize] as usize, u64::from(width), estimate);
         if let Some(index) = &mut self.by_width {
             index.set(job, estimate);
         }
@@ -178,7 +180,7 @@ impl WaitQueue {
         (out, complete)
     }
 
-    fn set(&mut self, rank: usize, width: u32, estimate: f64) {
+    fn set(&mut self, rank: usize, width: u64, estimate: f64) {
         let mut k = self.leaves + rank;
         self.min_width[k] = width;
         self.min_estimate[k] = estimate;
@@ -199,8 +201,9 @@ impl WaitQueue {
 
     /// Leftmost matching leaf of node `k`, which covers ranks `lo..hi`.
     fn search(&self, k: usize, lo: usize, hi: usize, from: usize, fits: &impl Fn(u32, f64) -> bool) -> Option<usize> {
-        if hi <= from || self.min_width[k] == EMPTY_WIDTH || !fits(self.min_width[k], self.min_estimate[k]) {
-            return None;
+        match self.width_at(k) {
+            Some(width) if hi > from && fits(width, self.min_estimate[k]) => {}
+            _ => return None,
         }
         if k >= self.leaves {
             return Some(k);
@@ -214,9 +217,14 @@ impl WaitQueue {
         Waiting {
             job: self.job_at[rank],
             rank: rank as u32,
-            width: self.min_width[leaf],
+            width: self.width_at(leaf).expect("a job waits at this leaf"),
             estimate: self.min_estimate[leaf],
         }
+    }
+
+    /// The smallest width below node `k`, `None` when no job waits there.
+    fn width_at(&self, k: usize) -> Option<u32> {
+        u32::try_from(self.min_width[k]).ok()
     }
 }
 
@@ -316,6 +324,18 @@ mod tests {
         assert_eq!(q.head(), Some(job(3, 4, 30.0)));
         assert_eq!(q.len(), 2);
         assert!(!q.contains(1) && q.contains(4) && !q.contains(99));
+    }
+
+    #[test]
+    fn a_job_as_wide_as_the_largest_machine_waits() {
+        let mut q = arrival_order(2);
+        q.insert(1, u32::MAX, 5.0);
+        assert!(q.contains(1) && q.len() == 1);
+        assert_eq!(q.head(), Some(job(1, u32::MAX, 5.0)));
+        assert_eq!(q.first_from(0, |_, e| e <= 5.0), Some(job(1, u32::MAX, 5.0)));
+        assert_eq!(q.first_from(0, |w, _| w < u32::MAX), None);
+        q.remove(1);
+        assert_eq!(q.head(), None);
     }
 
     #[test]

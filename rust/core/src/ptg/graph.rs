@@ -173,7 +173,7 @@ impl Ptg {
 
     /// Precedence level of every task: the number of edges on a longest
     /// path from the entry (entry 0, each task one below its deepest
-    /// predecessor), as `PTG.levels()`.
+    /// predecessor); `PTG.levels()` calls it.
     pub fn levels(&self) -> Vec<usize> {
         let mut level = vec![0usize; self.len()];
         for v in 0..self.len() {
@@ -225,6 +225,30 @@ pub fn bottom_levels(g: &Ptg, alloc: &[u32], speed: f64) -> Result<Vec<f64>> {
     let durations: Vec<f64> = (0..g.len()).map(|v| g.time(v, alloc[v], speed)).collect();
     let mut bl = vec![0.0; g.len()];
     fill_bottom_levels(g, &durations, &mut bl);
+    Ok(bl)
+}
+
+/// Bottom level of every task of `g` whose task `v` takes `durations[v]`
+/// seconds: the recurrence of [`bottom_levels`] on given durations;
+/// `PTG.bottom_levels()` calls it.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] when there is not one duration per task or a
+/// duration is not `>= 0` (NaN included; `+inf` is a duration).
+pub fn duration_bottom_levels(g: &Ptg, durations: &[f64]) -> Result<Vec<f64>> {
+    if durations.len() != g.len() {
+        return Err(Error::InvalidArgument(format!("{} durations for {} tasks", durations.len(), g.len())));
+    }
+    // A negative duration would be clamped by the `0.0` the maxima start from, and a NaN
+    // skipped by `>`: neither is a longest path, so both are refused.
+    if let Some(v) = durations.iter().position(|d| d.is_nan() || *d < 0.0) {
+        return Err(Error::InvalidArgument(format!(
+            "durations[{v}] == {}, must be >= 0 (seconds)",
+            durations[v]
+        )));
+    }
+    let mut bl = vec![0.0; g.len()];
+    fill_bottom_levels(g, durations, &mut bl);
     Ok(bl)
 }
 
@@ -510,6 +534,31 @@ pub(crate) mod tests {
         assert!(bottom_levels(&g, &[1, 1, 0, 1], 1.0).is_err());
         assert!(bottom_levels(&g, &[1, 1, 1], 1.0).is_err());
         assert!(bottom_levels(&g, &[1, 1, 1, 1], 0.0).is_err());
+    }
+
+    #[test]
+    fn duration_bottom_levels_by_hand() {
+        let g = fork_join();
+        assert_eq!(duration_bottom_levels(&g, &[1.0, 5.0, 2.0, 0.5]).unwrap(), vec![6.5, 5.5, 2.5, 0.5]);
+        let inf = duration_bottom_levels(&g, &[1.0, f64::INFINITY, 2.0, 0.0]).unwrap();
+        assert_eq!(inf, vec![f64::INFINITY, f64::INFINITY, 2.0, 0.0]);
+        let err = |d: &[f64]| duration_bottom_levels(&g, d).unwrap_err().to_string();
+        assert!(err(&[1.0, 1.0, 1.0]).contains("3 durations for 4 tasks"));
+        assert!(err(&[1.0, -1.0, 1.0, 1.0]).contains("durations[1] == -1, must be >= 0"));
+        assert!(err(&[1.0, 1.0, 1.0, f64::NAN]).contains("durations[3] == NaN"));
+    }
+
+    proptest! {
+        #[test]
+        fn bottom_levels_are_the_bottom_levels_of_their_durations(
+            (g, alloc) in arb_ptg().prop_flat_map(|g| {
+                let n = g.len();
+                (Just(g), prop::collection::vec(1u32..9, n))
+            }),
+        ) {
+            let durations: Vec<f64> = (0..g.len()).map(|v| g.time(v, alloc[v], 3.0)).collect();
+            prop_assert_eq!(bottom_levels(&g, &alloc, 3.0).unwrap(), duration_bottom_levels(&g, &durations).unwrap());
+        }
     }
 
     #[test]

@@ -6,8 +6,9 @@
 //!
 //! * [`hcpa_allocation`]: HCPA's allocation loop (§4.1), optionally under the
 //!   processor budgets of the CRA algorithms (§4.3);
-//! * [`bottom_levels`]; [`hcpa_standalone`]: each PTG alone by HCPA (its
-//!   `C*_max`);
+//! * [`bottom_levels`] of an allocation or of given durations
+//!   ([`duration_bottom_levels`]), and precedence levels ([`Ptg::levels`]);
+//! * [`hcpa_standalone`]: each PTG alone by HCPA (its `C*_max`);
 //! * [`list_schedule`]: allocated tasks onto concrete processors by priority,
 //!   with either classic readiness or "ready tasks only" ([`Readiness`]);
 //! * [`fairness_schedule`]: the same placement driven by Zhao et al.'s
@@ -27,7 +28,7 @@ mod schedule;
 mod zhao;
 
 pub use backfill::backfill;
-pub use graph::{bottom_levels, check_speed, exec_time, Ptg, PtgSet};
+pub use graph::{bottom_levels, check_speed, duration_bottom_levels, exec_time, Ptg, PtgSet};
 pub use hcpa::{hcpa_allocation, hcpa_budgets, hcpa_schedule, hcpa_standalone, HcpaLimits, HcpaRule, Standalone};
 pub use list::{list_schedule, Readiness};
 pub use schedule::TaskSchedule;
