@@ -192,7 +192,11 @@ impl Conservative {
         self.profile =
             Some(Profile::new(now, machine.free(), machine.running().map(|(end, _, w)| (end.0.max(now), w))));
         self.planned.resize(sim.jobs().len(), f64::NAN);
-        self.reserved = ReservedJobs::new(sim.jobs().len());
+        if self.reserved.jobs() == sim.jobs().len() {
+            self.reserved.clear_all();
+        } else {
+            self.reserved = ReservedJobs::new(&sim.jobs().width, &sim.jobs().estimate);
+        }
         self.queued_in.resize(sim.jobs().len(), 0);
         self.order.clear();
         let mut waiting: Vec<_> = sim.queue().iter().collect();

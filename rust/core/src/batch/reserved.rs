@@ -4,13 +4,19 @@
 
 use super::profile::Room;
 
-/// Start, width and estimate of every reserved job, in a segment tree over
-/// job numbers that keeps per subtree the latest start, the narrowest and
-/// widest width and the shortest estimate.
+/// Start, width and estimate of every reserved job, in a segment tree that
+/// keeps per subtree the latest start, the narrowest and widest width and
+/// the shortest estimate. Its leaves hold the jobs by width, then estimate
+/// (both fixed), so that a subtree holds jobs alike and its bounds are
+/// tight: a hole skips the jobs too wide, too narrow or too long for it in
+/// whole subtrees.
 #[derive(Debug, Clone, Default)]
 pub struct ReservedJobs {
     /// Leaves: `leaves` (a power of two, at least the job count).
     leaves: usize,
+    /// Each job's leaf, and the job at each leaf.
+    leaf_of: Vec<u32>,
+    job_at: Vec<u32>,
     latest_start: Vec<f64>,
     narrowest: Vec<u32>,
     widest: Vec<u32>,
@@ -27,17 +33,41 @@ pub struct ReservedJobs {
 const NONE: (f64, u32, f64) = (f64::NEG_INFINITY, u32::MAX, f64::INFINITY);
 
 impl ReservedJobs {
-    /// An empty index for jobs `0..jobs`.
-    pub fn new(jobs: usize) -> Self {
-        let leaves = jobs.max(1).next_power_of_two();
+    /// An empty index for the jobs of these widths and estimates.
+    pub fn new(width: &[u32], estimate: &[f64]) -> Self {
+        let leaves = width.len().max(1).next_power_of_two();
+        let mut job_at: Vec<u32> = (0..width.len() as u32).collect();
+        job_at.sort_by(|&a, &b| {
+            let (a, b) = (a as usize, b as usize);
+            width[a].cmp(&width[b]).then(estimate[a].total_cmp(&estimate[b])).then(a.cmp(&b))
+        });
+        let mut leaf_of = vec![0; width.len()];
+        for (leaf, &job) in job_at.iter().enumerate() {
+            leaf_of[job as usize] = leaf as u32;
+        }
         ReservedJobs {
             leaves,
+            leaf_of,
+            job_at,
             latest_start: vec![NONE.0; 2 * leaves],
             narrowest: vec![NONE.1; 2 * leaves],
             widest: vec![0; 2 * leaves],
             shortest: vec![NONE.2; 2 * leaves],
             ..Default::default()
         }
+    }
+
+    /// Forgets every reservation (the jobs stay the same).
+    pub fn clear_all(&mut self) {
+        self.latest_start.fill(NONE.0);
+        self.narrowest.fill(NONE.1);
+        self.widest.fill(0);
+        self.shortest.fill(NONE.2);
+    }
+
+    /// How many jobs the index is for.
+    pub fn jobs(&self) -> usize {
+        self.leaf_of.len()
     }
 
     /// Records that `job` (`width` processors for `estimate` seconds) is
@@ -98,7 +128,7 @@ impl ReservedJobs {
                 continue;
             }
             if node >= self.leaves {
-                out.push((node - self.leaves) as u32);
+                out.push(self.job_at[node - self.leaves]);
             } else {
                 self.stack.push(2 * node + 1);
                 self.stack.push(2 * node);
@@ -107,7 +137,7 @@ impl ReservedJobs {
     }
 
     fn update(&mut self, job: u32, (start, width, estimate): (f64, u32, f64)) {
-        let mut node = self.leaves + job as usize;
+        let mut node = self.leaves + self.leaf_of[job as usize] as usize;
         self.latest_start[node] = start;
         self.narrowest[node] = width;
         self.widest[node] = if width == u32::MAX { 0 } else { width };
@@ -133,7 +163,7 @@ mod tests {
         // 4 processors: 1 free until 100, then 4; a hole of 2 more over [10, 50)
         let mut p = Profile::new(0.0, 1, [(100.0, 3)]);
         p.release(10.0, 50.0, 2);
-        let mut jobs = ReservedJobs::new(6);
+        let mut jobs = ReservedJobs::new(&[3, 3, 1, 2, 4, 2], &[40.0, 41.0, 5.0, 5.0, 1.0, 25.0]);
         jobs.set(0, 100.0, 3, 40.0); // fits [10, 50): found
         jobs.set(1, 100.0, 3, 41.0); // too long for the 3-wide room
         jobs.set(2, 100.0, 1, 5.0); // fitted before the hole opened
