@@ -3,8 +3,9 @@
 //! Modules depend only downward, in this order (no two use each other):
 //! - state: [`Machine`] (processors, running jobs by estimated end),
 //!   [`WaitQueue`] (waiting jobs in priority order), [`Profile`] (free
-//!   processors over future time), and [`BatchSim`], the event loop over
-//!   machine and queue;
+//!   processors over future time), [`ReservedJobs`] (conservative
+//!   backfilling's reservations, indexed for the holes that open in its
+//!   plan), and [`BatchSim`], the event loop over machine and queue;
 //! - decisions: [`dpsa`]'s subset search, [`Conservative`] backfilling, and
 //!   `policy.rs`, where the [`Builtin`] policies and their [`Runner`] live.
 //!
