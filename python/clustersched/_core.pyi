@@ -86,6 +86,7 @@ class PtgSet:
     def hcpa_budgets(
         self, budgets: npt.NDArray[np.int64], speed: float, per_level: bool
     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]: ...
+    def moldable_profiles(self, procs: int, speed: float, rule: str = "sqrt") -> npt.NDArray[np.float64]: ...
     def widths(self) -> npt.NDArray[np.int64]: ...
     def bottom_levels(self, i: int, alloc: npt.NDArray[np.int64], speed: float) -> npt.NDArray[np.float64]: ...
     def hcpa_standalone(
@@ -127,3 +128,16 @@ class PtgSet:
         procs: int,
         speed: float,
     ) -> _Columns: ...
+
+def dutot_allocation(
+    times: npt.NDArray[np.float64], procs: int, epsilon: float
+) -> tuple[float, float, npt.NDArray[np.int64], npt.NDArray[np.int64], float, int]: ...
+def k_shelves(
+    times: npt.NDArray[np.float64], procs: int, cmax: float
+) -> tuple[
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.float64],
+]: ...
