@@ -193,6 +193,7 @@ def moldable_profiles(
     Returns
     -------
     numpy.ndarray of float64, shape (len(ptgs), cluster.procs)
+        A new array (the cache keeps its own rows).
 
     Examples
     --------
@@ -209,11 +210,17 @@ def moldable_profiles(
     for i, p in enumerate(ptgs):
         if not isinstance(p, PTG):
             raise TypeError(f"ptgs[{i}] == {p!r}, must be a clustersched PTG")
-    cluster = check_cluster(cluster, ptgs)
-    rule = check_rule(rule)
-    rows = cache.raw(ptgs, cluster, rule) if cache is not None else _compute(ptgs, cluster, rule)
+    rows = _raw_rows(ptgs, cluster, rule, cache)
     table = np.stack(rows) if rows else np.empty((0, cluster.procs))
     return np.minimum.accumulate(table, axis=1) if monotone else table
+
+
+def _raw_rows(ptgs: list[PTG], cluster: Cluster, rule: str, cache: ProfileCache | None) -> list[np.ndarray]:
+    cluster = check_cluster(cluster, ptgs)
+    rule = check_rule(rule)
+    if cache is not None and not isinstance(cache, ProfileCache):
+        raise TypeError(f"cache == {cache!r}, must be a ProfileCache or None")
+    return cache.raw(ptgs, cluster, rule) if cache is not None else _compute(ptgs, cluster, rule)
 
 
 def moldable_profile(
@@ -227,7 +234,7 @@ def moldable_profile(
     """The profile of one PTG: ``out[p - 1]`` = its time on ``p = 1..cluster.procs`` processors.
 
     :func:`moldable_profiles` for ``[ptg]`` (same parameters), as a 1-D
-    array; read-only when it comes from the cache.
+    array, always read-only (the raw one is the cached array itself).
 
     Examples
     --------
@@ -244,7 +251,7 @@ def moldable_profile(
     """
     if not isinstance(ptg, PTG):
         raise TypeError(f"ptg == {ptg!r}, must be a clustersched PTG")
-    row = moldable_profiles([ptg], cluster, rule=rule, monotone=False, cache=cache)[0]
+    row = _raw_rows([ptg], cluster, rule, cache)[0]
     return _monotone(row) if monotone else row
 
 
