@@ -5,7 +5,7 @@ from typing import final
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["BatchSim", "PtgSet", "__version__", "dpsa_select"]
+__all__ = ["BatchSim", "PtgSet", "__version__", "dpsa_select", "dutot_allocation", "k_shelves"]
 
 __version__: str
 
