@@ -15,10 +15,11 @@ The Rust kernels alone: ``cargo bench -p clustersched-core --bench ptg``.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from clustersched.platform import cluster
-from clustersched.ptg import ALGORITHMS, evaluate, validate_ptgs
+from clustersched.ptg import ALGORITHMS, evaluate, hcpa_cmax_star, validate_ptgs
 from clustersched.workload.ptg_generators import ptg_population
 
 #: Seconds per schedule in RR-7224 §5.2.7.
@@ -46,3 +47,29 @@ def test_ten_random_ptgs_on_gdx(benchmark, scenario, name):
         speedup = PAPER_SECONDS[name] / benchmark.stats.stats.mean
         benchmark.extra_info["speedup_vs_paper"] = speedup
         assert speedup >= SPEEDUP_TARGET, f"{name} only {speedup:.0f}x faster than RR-7224's {PAPER_SECONDS[name]} s"
+
+
+#: CAFM's first steps in RR-7224 §5.2.7: ~85% of ~50 s per schedule; the target here (issue 9).
+CAFM_KERNELS_TARGET_SECONDS = 0.5
+
+
+def _cafm_kernels(ptgs, gdx):
+    """Moldable profiles computed afresh (no cache), the 3/2 + eps allocations, the K shelves."""
+    from clustersched.ptg import dutot_allocation, k_shelves, moldable_profiles
+
+    table = moldable_profiles(ptgs, gdx, cache=None)
+    d = dutot_allocation(table)
+    return table, d, k_shelves(table, d.cmax)
+
+
+def test_cafm_kernels_ten_random_ptgs_on_gdx(benchmark, scenario):
+    ptgs, gdx = scenario
+    table, d, k = benchmark.pedantic(_cafm_kernels, args=(ptgs, gdx), rounds=5, iterations=1, warmup_rounds=1)
+    assert table.shape == (10, 216) and (np.diff(table, axis=1) <= 0).all()
+    assert (table[:, -1] <= hcpa_cmax_star(ptgs, gdx)).all()  # the running minimum never exceeds C*_max
+    assert d.lower <= d.cmax <= 1.01 * d.lower and d.work <= 216 * d.cmax
+    assert d.cmax >= table.min(axis=1).max() and ((d.alloc >= 1) & (d.alloc <= 216)).all()
+    assert (k.duration <= k.length[k.shelf]).all() and k.length[-1] <= d.cmax
+    benchmark.extra_info.update(cmax=d.cmax, guesses=d.guesses, shelves=len(k.length))
+    if not benchmark.disabled:
+        assert benchmark.stats.stats.mean <= CAFM_KERNELS_TARGET_SECONDS

@@ -5,7 +5,7 @@ from typing import final
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["BatchSim", "PtgSet", "__version__", "dpsa_select"]
+__all__ = ["BatchSim", "PtgSet", "__version__", "dpsa_select", "dutot_allocation", "k_shelves"]
 
 __version__: str
 
@@ -86,6 +86,7 @@ class PtgSet:
     def hcpa_budgets(
         self, budgets: npt.NDArray[np.int64], speed: float, per_level: bool
     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]: ...
+    def moldable_profiles(self, procs: int, speed: float, rule: str = "sqrt") -> npt.NDArray[np.float64]: ...
     def widths(self) -> npt.NDArray[np.int64]: ...
     def levels(self, i: int) -> npt.NDArray[np.int64]: ...
     def duration_bottom_levels(self, i: int, durations: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]: ...
@@ -129,3 +130,16 @@ class PtgSet:
         procs: int,
         speed: float,
     ) -> _Columns: ...
+
+def dutot_allocation(
+    times: npt.NDArray[np.float64], procs: int, epsilon: float
+) -> tuple[float, float, npt.NDArray[np.int64], npt.NDArray[np.int64], float, int]: ...
+def k_shelves(
+    times: npt.NDArray[np.float64], procs: int, cmax: float
+) -> tuple[
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.float64],
+]: ...

@@ -3,7 +3,9 @@
 Building blocks (Rust kernels, identical to the slow references in
 ``tests/reference/ptg.py``): :func:`hcpa_allocation`, :func:`bottom_levels`,
 :func:`hcpa_schedule` / :func:`hcpa_cmax_star` (each PTG alone),
-:func:`list_schedule`, :func:`backfill`.
+:func:`list_schedule`, :func:`backfill`; for the CAFM family (§4.4)
+:func:`moldable_profile` / :func:`moldable_profiles` (cached),
+:func:`dutot_allocation` and :func:`k_shelves`.
 
 Algorithms, each ``(ptgs, cluster, seed) -> TaskSchedule``, registered by
 their paper names in :data:`ALGORITHMS`: SELFISH, SELFISH_ORDER,
@@ -30,6 +32,10 @@ from .._lazy import lazy_exports
 __all__ = [
     "ALGORITHMS",
     "CRA_STRATEGIES",
+    "DutotAllocation",
+    "KShelves",
+    "PROFILE_CACHE",
+    "ProfileCache",
     "HCPA_RULES",
     "PTGMetrics",
     "PTGRun",
@@ -48,13 +54,17 @@ __all__ = [
     "cra_width_weight",
     "cra_work",
     "cra_work_weight",
+    "dutot_allocation",
     "evaluate",
     "f1",
     "f2",
     "hcpa_allocation",
     "hcpa_cmax_star",
     "hcpa_schedule",
+    "k_shelves",
     "list_schedule",
+    "moldable_profile",
+    "moldable_profiles",
     "ptg_metrics",
     "ptg_violations",
     "run_algorithm",
@@ -86,6 +96,14 @@ __getattr__, __dir__ = lazy_exports(
         "hcpa_allocation": ".hcpa",
         "hcpa_cmax_star": ".hcpa",
         "hcpa_schedule": ".hcpa",
+        "DutotAllocation": ".moldable",
+        "KShelves": ".moldable",
+        "PROFILE_CACHE": ".moldable",
+        "ProfileCache": ".moldable",
+        "dutot_allocation": ".moldable",
+        "k_shelves": ".moldable",
+        "moldable_profile": ".moldable",
+        "moldable_profiles": ".moldable",
         "READINESS": ".mapping",
         "backfill": ".mapping",
         "list_schedule": ".mapping",
@@ -120,6 +138,16 @@ if TYPE_CHECKING:
     )
     from .hcpa import HCPA_RULES, bottom_levels, hcpa_allocation, hcpa_cmax_star, hcpa_schedule
     from .mapping import READINESS, backfill, list_schedule
+    from .moldable import (
+        PROFILE_CACHE,
+        DutotAllocation,
+        KShelves,
+        ProfileCache,
+        dutot_allocation,
+        k_shelves,
+        moldable_profile,
+        moldable_profiles,
+    )
     from .metrics import PTGMetrics, cmax_star, ptg_metrics
     from .schedule import TaskSchedule
     from .selfish import selfish, selfish_order, selfish_weight

@@ -2,7 +2,7 @@
 //! class built once per list of PTGs, whose methods run the kernels without
 //! the GIL. `clustersched.ptg` is the public interface.
 
-use clustersched_core::ptg::{self, HcpaLimits, HcpaRule, Readiness, StretchEstimate};
+use clustersched_core::ptg::{self, HcpaLimits, HcpaRule, Profiles, Readiness, Shelf, StretchEstimate};
 use clustersched_core::Error;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
@@ -154,6 +154,23 @@ impl PtgSet {
         let set = &self.inner;
         let (alloc, bl) = py.detach(|| ptg::hcpa_budgets(set, &budgets, speed, per_level)).map_err(to_py)?;
         Ok((as_i64(alloc).into_pyarray(py), bl.into_pyarray(py)))
+    }
+
+    /// Moldable profile of every PTG (its HCPA makespan on 1..=procs
+    /// processors under `rule`), row-major len x procs, flat.
+    #[pyo3(signature = (procs, speed, rule="sqrt"))]
+    fn moldable_profiles<'py>(
+        &self,
+        py: Python<'py>,
+        procs: i64,
+        speed: f64,
+        rule: &str,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let procs = procs_u32(procs)?;
+        let rule = hcpa_rule(rule)?;
+        let set = &self.inner;
+        let flat = py.detach(|| ptg::moldable_profiles(set, procs, speed, rule)).map_err(to_py)?;
+        Ok(flat.into_pyarray(py))
     }
 
     /// Width (tasks of the largest precedence level) of every PTG.
@@ -329,7 +346,65 @@ impl PtgSet {
     }
 }
 
+/// A profile table (row-major jobs x procs) for the moldable kernels;
+/// a bad time is named by its job (row).
+fn profiles(times: &PyReadonlyArray1<'_, f64>, procs: i64) -> PyResult<Profiles> {
+    Profiles::new(owned("times", times)?, procs_u32(procs)?).map_err(super::to_py)
+}
+
+/// The 3/2 + eps dual approximation on a profile table:
+/// (cmax, lower, alloc, shelf: 0 small / 1 first / 2 second, work, guesses).
+#[pyfunction(name = "dutot_allocation")]
+#[allow(clippy::type_complexity)]
+fn dutot_allocation_py<'py>(
+    py: Python<'py>,
+    times: PyReadonlyArray1<'py, f64>,
+    procs: i64,
+    epsilon: f64,
+) -> PyResult<(f64, f64, Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>, f64, u32)> {
+    let table = profiles(&times, procs)?;
+    let d = py.detach(|| ptg::dutot_allocation(&table, epsilon)).map_err(super::to_py)?;
+    let shelf: Vec<i64> = d
+        .shelf
+        .iter()
+        .map(|s| match s {
+            Shelf::Small => 0,
+            Shelf::First => 1,
+            Shelf::Second => 2,
+        })
+        .collect();
+    Ok((d.cmax, d.lower, as_i64(d.alloc).into_pyarray(py), shelf.into_pyarray(py), d.work, d.guesses))
+}
+
+/// K-shelves packing up to `cmax`: (length, start) per shelf, (shelf, alloc, duration) per job.
+#[pyfunction(name = "k_shelves")]
+#[allow(clippy::type_complexity)]
+fn k_shelves_py<'py>(
+    py: Python<'py>,
+    times: PyReadonlyArray1<'py, f64>,
+    procs: i64,
+    cmax: f64,
+) -> PyResult<(
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<f64>>,
+)> {
+    let table = profiles(&times, procs)?;
+    let k = py.detach(|| ptg::k_shelves(&table, cmax)).map_err(super::to_py)?;
+    Ok((
+        k.length.into_pyarray(py),
+        k.start.into_pyarray(py),
+        k.shelf.into_iter().map(|s| s as i64).collect::<Vec<_>>().into_pyarray(py),
+        as_i64(k.alloc).into_pyarray(py),
+        k.duration.into_pyarray(py),
+    ))
+}
+
 /// Adds the PTG kernels to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PtgSet>()
+    m.add_class::<PtgSet>()?;
+    m.add_function(wrap_pyfunction!(dutot_allocation_py, m)?)?;
+    m.add_function(wrap_pyfunction!(k_shelves_py, m)?)
 }

@@ -580,12 +580,23 @@ pub fn hcpa_schedule(
     speed: f64,
     limits: &HcpaLimits,
 ) -> Result<(Vec<u32>, Vec<f64>, TaskSchedule)> {
+    schedule_alone(&PtgSet::new(vec![g.clone()])?, procs, speed, limits)
+}
+
+/// [`hcpa_schedule`] of the only PTG of `one`, so that a caller scheduling
+/// the same PTG many times (the moldable profile) builds the set once.
+pub(crate) fn schedule_alone(
+    one: &PtgSet,
+    procs: u32,
+    speed: f64,
+    limits: &HcpaLimits,
+) -> Result<(Vec<u32>, Vec<f64>, TaskSchedule)> {
+    let g = one.graph(0);
     let alloc = hcpa_allocation(g, speed, limits)?;
     let durations: Vec<f64> = (0..g.len()).map(|v| g.time(v, alloc[v], speed)).collect();
     let mut bl = vec![0.0; g.len()];
     fill_bottom_levels(g, &durations, &mut bl);
-    let one = PtgSet::new(vec![g.clone()])?;
-    let schedule = list_schedule(&one, &alloc, &bl, procs, speed, Readiness::Placed)?;
+    let schedule = list_schedule(one, &alloc, &bl, procs, speed, Readiness::Placed)?;
     Ok((alloc, bl, schedule))
 }
 

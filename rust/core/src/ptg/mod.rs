@@ -13,7 +13,10 @@
 //!   with either classic readiness or "ready tasks only" ([`Readiness`]);
 //! * [`fairness_schedule`]: the same placement driven by Zhao et al.'s
 //!   current-stretch estimates (F1, F2; §4.2);
-//! * [`backfill`]: the conservative-backfilling compaction (§4.1).
+//! * [`backfill`]: the conservative-backfilling compaction (§4.1);
+//! * [`moldable_profile`]: a PTG as a moldable job (its HCPA makespan on
+//!   `1..P` processors), [`dutot_allocation`] (the 3/2 + ε allocations of
+//!   Mounié, Rapine & Trystram) and [`k_shelves`]: CAFM's kernels (§4.4).
 //!
 //! Each follows, rule for rule and float operation for float operation, the
 //! slow reference in `tests/reference/ptg.py` (differential tests compare
@@ -21,15 +24,21 @@
 //! seconds, `T(v, p)` is [`exec_time`].
 
 mod backfill;
+mod dutot;
 mod graph;
 mod hcpa;
 mod list;
+mod moldable;
 mod schedule;
+mod shelves;
 mod zhao;
 
 pub use backfill::backfill;
 pub use graph::{bottom_levels, check_speed, duration_bottom_levels, exec_time, Ptg, PtgSet};
 pub use hcpa::{hcpa_allocation, hcpa_budgets, hcpa_schedule, hcpa_standalone, HcpaLimits, HcpaRule, Standalone};
 pub use list::{list_schedule, Readiness};
+pub use dutot::{dutot_allocation, Dutot, Shelf};
+pub use moldable::{moldable_profile, moldable_profiles, monotone_profile, Profiles};
+pub use shelves::{k_shelves, unit_knapsack, KShelves};
 pub use schedule::TaskSchedule;
 pub use zhao::{fairness_schedule, Fairness, StretchEstimate};
