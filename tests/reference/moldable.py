@@ -139,3 +139,27 @@ def k_shelves(rows, procs, cmax):
         starts.append(clock)
         clock += length
     return lengths, starts, shelf, alloc, duration
+
+
+def list_schedule_boxes(width, duration, order, procs):
+    """Graham's list scheduling of rigid boxes, the slow way: at each candidate time
+    (0 and every end so far), in list order, start every waiting box for which
+    enough processors are idle at that instant; lowest idle ids first."""
+    n = len(width)
+    start, ids = [None] * n, [None] * n
+    t = 0.0
+    while any(s is None for s in start):
+        busy = set()
+        for i in range(n):
+            if start[i] is not None and start[i] <= t < start[i] + duration[i]:
+                busy.update(ids[i])
+        for i in order:
+            if start[i] is None:
+                idle = [q for q in range(procs) if q not in busy]
+                if len(idle) >= width[i]:
+                    start[i], ids[i] = t, idle[: width[i]]
+                    busy.update(ids[i])
+        ends = [start[i] + duration[i] for i in range(n) if start[i] is not None and start[i] + duration[i] > t]
+        if ends:
+            t = min(ends)
+    return start, ids

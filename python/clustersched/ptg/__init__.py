@@ -46,6 +46,13 @@ __all__ = [
     "bottom_levels",
     "c1",
     "c4",
+    "cafm_cra",
+    "cafm_cra_weight",
+    "cafm_k_shelves",
+    "cafm_lptf",
+    "cafm_saf",
+    "cafm_sptf",
+    "list_schedule_boxes",
     "cmax_star",
     "cra_budgets",
     "cra_ndags",
@@ -83,6 +90,13 @@ __getattr__, __dir__ = lazy_exports(
         "algorithm": ".algorithms",
         "evaluate": ".algorithms",
         "run_algorithm": ".algorithms",
+        "cafm_cra": ".cafm",
+        "cafm_cra_weight": ".cafm",
+        "cafm_k_shelves": ".cafm",
+        "cafm_lptf": ".cafm",
+        "cafm_saf": ".cafm",
+        "cafm_sptf": ".cafm",
+        "list_schedule_boxes": ".cafm",
         "CRA_STRATEGIES": ".cra",
         "cra_budgets": ".cra",
         "cra_ndags": ".cra",
@@ -126,6 +140,15 @@ __getattr__, __dir__ = lazy_exports(
 
 if TYPE_CHECKING:
     from .algorithms import ALGORITHMS, PTGRun, algorithm, evaluate, run_algorithm
+    from .cafm import (
+        cafm_cra,
+        cafm_cra_weight,
+        cafm_k_shelves,
+        cafm_lptf,
+        cafm_saf,
+        cafm_sptf,
+        list_schedule_boxes,
+    )
     from .cra import (
         CRA_STRATEGIES,
         cra_budgets,

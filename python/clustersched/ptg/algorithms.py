@@ -13,6 +13,7 @@ from typing import Any, Callable, Sequence
 
 from ..platform import Cluster
 from ..workload.ptg import PTG
+from .cafm import cafm_cra, cafm_cra_weight, cafm_k_shelves, cafm_lptf, cafm_saf, cafm_sptf
 from .cra import cra_ndags, cra_ndags_weight, cra_width, cra_width_weight, cra_work, cra_work_weight
 from .hcpa import hcpa_cmax_star
 from .metrics import PTGMetrics, ptg_metrics
@@ -26,7 +27,7 @@ __all__ = ["ALGORITHMS", "PTGRun", "algorithm", "evaluate", "run_algorithm"]
 #: A multi-PTG scheduler: ``(ptgs, cluster, seed, *, rule)``.
 Algorithm = Callable[..., TaskSchedule]
 
-#: The 13 algorithms of RR-7224 §4.1-4.3, by the paper's names (CAFM comes separately).
+#: The 19 algorithms of RR-7224 §4.1-4.4, by the paper's names.
 ALGORITHMS: dict[str, Algorithm] = {
     "SELFISH": selfish,
     "SELFISH_ORDER": selfish_order,
@@ -41,6 +42,12 @@ ALGORITHMS: dict[str, Algorithm] = {
     "CRA_WORK_WEIGHT": cra_work_weight,
     "CRA_WIDTH": cra_width,
     "CRA_WIDTH_WEIGHT": cra_width_weight,
+    "CAFM_CRA": cafm_cra,
+    "CAFM_CRA_WEIGHT": cafm_cra_weight,
+    "CAFM_SAF": cafm_saf,
+    "CAFM_SPTF": cafm_sptf,
+    "CAFM_LPTF": cafm_lptf,
+    "CAFM_K_SHELVES": cafm_k_shelves,
 }
 
 

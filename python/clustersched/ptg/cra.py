@@ -116,8 +116,21 @@ def _cra(ptgs: Sequence[PTG], cluster: Cluster, seed: Any, strategy: str, weight
     cluster = check_cluster(cluster, batch.ptgs)
     rng = make_rng(seed)
     rule = check_rule(rule)
-    P, speed = cluster.procs, cluster.speed
     budget = _budgets(batch, cluster, strategy)
+    name = f"CRA_{strategy}" + ("_WEIGHT" if weight else "")
+    return constrained_mapping(batch, cluster, budget, weight, rng, rule, name,
+                               {"seed": seed_label(seed), "budget": budget.tolist()})
+
+
+def constrained_mapping(batch: Batch, cluster: Cluster, budget: np.ndarray, weight: bool, rng: np.random.Generator,
+                        rule: str, name: str, options: dict[str, Any]) -> TaskSchedule:
+    """The CRA mapping of PTGs with processor budgets ``budget`` (shared with CAFM_CRA, §4.4).
+
+    Constrained HCPA per PTG, then all tasks by ready-task list scheduling by
+    decreasing bottom level (``bl / C*^2`` with ``weight``), ties by one draw
+    of ``rng.permutation``, then backfilling: the module docstring's rules.
+    """
+    P, speed = cluster.procs, cluster.speed
     tie = rng.permutation(batch.total)
     alloc, bl = batch.core.hcpa_budgets(budget, speed, True)
     if weight:
@@ -127,8 +140,7 @@ def _cra(ptgs: Sequence[PTG], cluster: Cluster, seed: Any, strategy: str, weight
         priority = rank_priority(bl, tie=tie)
     listed = batch.core.list_schedule(alloc, priority, P, speed, "completed")
     packed = batch.core.backfill(*listed, P, speed)
-    name = f"CRA_{strategy}" + ("_WEIGHT" if weight else "")
-    return batch.to_schedule(packed, cluster, name, {"seed": seed_label(seed), "budget": budget.tolist()})
+    return batch.to_schedule(packed, cluster, name, options)
 
 
 def cra_ndags(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0, *, rule: str = "sqrt") -> TaskSchedule:
