@@ -259,7 +259,7 @@ def _commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()):
 
 def test_every_option_states_its_default():
     commands = dict(_commands(_parser()))
-    assert {("simulate",), ("compare",), ("lublin",), ("ptg",), ("reproduce", "dpsa")} <= set(commands)
+    assert {("simulate",), ("compare",), ("lublin",), ("ptg",), ("reproduce", "dpsa"), ("reproduce", "ptg")} <= set(commands)
     for path, parser in commands.items():
         text = parser.format_help()  # formats every help string (and fails on a bad one)
         assert text

@@ -4,6 +4,7 @@ Usage::
 
     clustersched reproduce dpsa [--traces DIR] [--scale small|full] [--estimates requested|exact]
                                 [--workers N | --dask ADDRESS] --out DIR
+    clustersched reproduce ptg [--scale small|full] [--seed S] [--workers N | --dask ADDRESS] --out DIR
 
 :func:`add_parser` adds ``reproduce`` to the ``clustersched`` parser; the
 experiments themselves (and the campaign runner they use) are imported when a
@@ -46,16 +47,48 @@ def add_parser(subparsers: Any) -> None:
     dpsa.add_argument("--estimates", choices=LazyChoices("clustersched.batch.simulator", "ESTIMATES"),
                       default="requested", metavar="KIND",
                       help="run times the policies believe: %(choices)s (default: %(default)s)")
-    where = dpsa.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=integer(1), metavar="N",
-                       help="local worker processes (default: one per core)")
-    where.add_argument("--dask", metavar="ADDRESS",
-                       help="run on a Dask scheduler instead, e.g. tcp://host:8786 (default: local processes)")
+    _add_where(dpsa)
     dpsa.add_argument("--out", required=True, metavar="DIR",
                       help="folder for summary.csv, fig3.png, fig4.png and campaign.sqlite, created if missing; "
                            "rerunning with the same folder resumes (required)")
     dpsa.add_argument("--no-progress", action="store_true", help="no progress bar (default: a progress bar)")
     dpsa.set_defaults(run=dpsa_command)
+
+    ptg = papers.add_parser(
+        "ptg", help="multi-PTG scheduling algorithms (Casanova, Desprez & Suter, RR-7224, §5)",
+        description="Every multi-PTG algorithm on the 1,500 scenarios of RR-7224 §5.1: results.csv, Figs. 2-8, "
+                    "Table 2 and the scheduling times (see docs/reproduce-ptg.md).",
+    )
+    ptg.add_argument("--scale", choices=LazyChoices("clustersched.reproduce.ptg", "SCALES"), default="full",
+                     metavar="SCALE",
+                     help="%(choices)s: small runs one set of 2 and of 4 PTGs per population and cluster "
+                          "(24 scenarios), full the paper's 1,500 (default: %(default)s)")
+    ptg.add_argument("--seed", type=integer(0), default=0, metavar="S",
+                     help="draws the PTG populations, the sets and the algorithms' tie-breaks (default: %(default)s)")
+    _add_where(ptg)
+    ptg.add_argument("--out", required=True, metavar="DIR",
+                     help="folder for results.csv, the figures, the tables and campaign.sqlite, created if missing; "
+                          "rerunning with the same folder resumes (required)")
+    ptg.add_argument("--no-progress", action="store_true", help="no progress bar (default: a progress bar)")
+    ptg.set_defaults(run=ptg_command)
+
+
+def _add_where(parser: argparse.ArgumentParser) -> None:
+    """``--workers N | --dask ADDRESS``: where a campaign runs."""
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=integer(1), metavar="N",
+                       help="local worker processes (default: one per core)")
+    where.add_argument("--dask", metavar="ADDRESS",
+                       help="run on a Dask scheduler instead, e.g. tcp://host:8786 (default: local processes)")
+
+
+def _check_out(option: str, value: str, outputs: tuple[str, ...]) -> Path:
+    """The output folder, checked (see check_output_folder), none of whose output files may be a folder."""
+    out = check_output_folder(option, value)
+    for name in outputs:
+        if (out / name).is_dir():
+            raise InvalidOptionError(option, os.fspath(value), f"holds a folder named {name}, an output file")
+    return out
 
 
 def dpsa_command(args: argparse.Namespace) -> int:
@@ -72,11 +105,7 @@ def dpsa_command(args: argparse.Namespace) -> int:
         if dpsa.is_bundled(traces):
             print("note: no trace folder found (--traces, $CLUSTERSCHED_TRACES, shared/data/swf); "
                   "using the one week of HPC2N bundled with the package", file=sys.stderr)
-    out = check_output_folder("--out", args.out)
-    for name in ("summary.csv", "fig3.png", "fig4.png", "campaign.sqlite"):
-        if (out / name).is_dir():
-            raise InvalidOptionError("--out", os.fspath(args.out), f"holds a folder named {name}, an output file")
-
+    out = _check_out("--out", args.out, ("summary.csv", "fig3.png", "fig4.png", "campaign.sqlite"))
     rows = dpsa.reproduce_dpsa(out, traces=traces, scale=args.scale, estimates=args.estimates,
                                workers=args.workers, dask=args.dask, progress=not args.no_progress)
     print(f"{'trace':<28} {'policy':<7} {'jobs':>7} {'avg bsld':>10} {'avg wait':>10} {'util':>6} {'vs EASY':>8}")
@@ -89,6 +118,34 @@ def dpsa_command(args: argparse.Namespace) -> int:
               f"{r['avg_wait']:>10.0f} {r['utilization']:>6.3f} {change:>8}")
     print(f"wrote {os.path.join(args.out, 'summary.csv')}, fig3.png, fig4.png")
     return 0
+
+
+def ptg_command(args: argparse.Namespace) -> int:
+    """The ``reproduce ptg`` handler: checks the folder, runs the study, prints the headline numbers."""
+    from . import ptg
+
+    out = _check_out("--out", args.out, ptg.OUTPUTS)
+    missing = ptg.missing_algorithms()
+    if missing:
+        print(f"note: not in clustersched.ptg.ALGORITHMS yet, so not run: {', '.join(missing)}", file=sys.stderr)
+    rows = ptg.reproduce_ptg(out, scale=args.scale, seed=args.seed, workers=args.workers, dask=args.dask,
+                             progress=not args.no_progress)
+    print(f"{'algorithm':<18} {'runs':>5} {'med avg str':>11} {'med makespan':>12} {'med max str':>11} "
+          f"{'rel makespan':>12} {'rel avg str':>11}")
+    for s in ptg.summary(rows):
+        print(f"{s['algorithm']:<18} {s['runs']:>5} {s['average_stretch_median']:>11.2f} "
+              f"{s['makespan_median']:>12.1f} {s['max_stretch_median']:>11.2f} "
+              f"{_cell(s['relative_makespan']):>12} {_cell(s['relative_average_stretch']):>11}")
+    failed = sum(r["status"] != "ok" for r in rows)
+    if failed:
+        print(f"{failed} runs failed: see the status and error columns of results.csv", file=sys.stderr)
+    print(f"wrote {os.path.join(args.out, 'results.csv')}, report.md, the figures and tables")
+    return 1 if failed else 0
+
+
+def _cell(value: float | None) -> str:
+    """A relative value with 3 decimals ('' when SELFISH did not run)."""
+    return "" if value is None else f"{value:.3f}"
 
 
 def _trace_folder(option: str, value: str) -> Path:

@@ -1,0 +1,481 @@
+"""Reproduction of the multi-PTG study (Casanova, Desprez & Suter, INRIA RR-7224, 2010, §5).
+
+Every algorithm of :data:`clustersched.ptg.algorithms.ALGORITHMS` on the
+1,500 scenarios of §5.1, written as ``results.csv`` (one row per scenario and
+algorithm), the figures of §5.2 and the tables of §5.2.6-5.2.7.
+
+The scenarios (§5.1.2, last paragraph): "For each of our three classes of
+PTGs we consider problem instances for N = 2, 4, 6, 8, and 10 concurrent PTGs.
+For each value of N we generate 25 random sets of PTGs. Since we consider 4
+different platforms, we have 25 x 4 = 100 instances [...] for each class of
+PTGs [...] a total of 1,500 simulation scenarios".  So a scenario holds PTGs
+of one population only (random, FFT or Strassen; no mixed sets), and the same
+25 sets of a population and N are scheduled on each of the four clusters.
+
+Choices the paper leaves open, made here:
+
+* **Populations** are fixed: the 1,296 random, 120 FFT and 100 Strassen PTGs
+  of :func:`~clustersched.workload.ptg_generators.ptg_population` drawn once
+  from ``seed``; a set is ``N`` distinct members drawn uniformly from one of
+  them, with ``SeedSequence(seed, spawn_key=(2, population, N, set))``.
+* **Ties** inside an algorithm are broken by a Generator from
+  ``SeedSequence(seed, spawn_key=(3, population, N, set))``, the same for
+  every algorithm and cluster of a set.
+* **HCPA** (inside SELFISH and Zhao, and for every ``C*_max``) uses the
+  library's default stopping rule (see ``docs/hcpa.md``).
+* **Utilization** is busy processor-time / (P x makespan)
+  (:mod:`clustersched.ptg.metrics`); Table 2 is its mean per cluster, in %.
+* **Relative values** (Figs. 5-7) are per scenario, algorithm / SELFISH on the
+  same scenario, then averaged over the scenarios (§5.2.4).
+* **Fig. 8** shows the algorithms the paper shows (:data:`FIG8_ALGORITHMS`).
+* **Scheduling times** are the wall time of the algorithm alone (metrics and
+  validation excluded), measured where the scenario ran; §5.2.7's setting is
+  10 random PTGs on gdx.
+* Every schedule is checked by :func:`clustersched.ptg.validate_ptgs`; a
+  failure is stored as that run's error row (and retried on the next run).
+
+``scale="small"`` runs one set for N = 2 and 4 on each cluster and
+population (24 scenarios), for CI and quick checks; ``"full"`` the 1,500.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from collections import defaultdict
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+
+import numpy as np
+
+from ..campaign import Store, grid, run_campaign
+from ..platform import CLUSTERS, cluster
+from ..workload.ptg import PTG
+from ..workload.ptg_generators import POPULATIONS, ptg_population
+
+__all__ = [
+    "FIG8_ALGORITHMS",
+    "PAPER_ALGORITHMS",
+    "PAPER_UTILIZATION",
+    "SCALES",
+    "algorithm_order",
+    "missing_algorithms",
+    "reproduce_ptg",
+    "run_scenario",
+    "scenarios",
+    "summary",
+]
+
+#: The 19 algorithms of RR-7224 in the order of its figures and Table 2.
+PAPER_ALGORITHMS = (
+    "SELFISH", "SELFISH_ORDER", "SELFISH_WEIGHT",
+    "C1", "C4", "F1", "F2",
+    "CRA_NDAGS", "CRA_NDAGS_WEIGHT", "CRA_WORK", "CRA_WORK_WEIGHT", "CRA_WIDTH", "CRA_WIDTH_WEIGHT",
+    "CAFM_CRA", "CAFM_CRA_WEIGHT", "CAFM_SAF", "CAFM_SPTF", "CAFM_LPTF", "CAFM_K_SHELVES",
+)
+#: The fairest algorithm of each family, plus C4 and F2, as in Fig. 8 (§5.2.5).
+FIG8_ALGORITHMS = ("SELFISH", "SELFISH_ORDER", "C4", "F2", "CRA_WORK_WEIGHT", "CAFM_K_SHELVES")
+#: The baseline of the relative values of Figs. 5-7.
+BASELINE = "SELFISH"
+SCALES = ("small", "full")
+#: Clusters in Table 2's order (smallest to largest).
+CLUSTER_ORDER = ("chti", "grillon", "grelon", "gdx")
+N_PTGS = {"small": (2, 4), "full": (2, 4, 6, 8, 10)}
+SETS = {"small": 1, "full": 25}
+#: Box order within each algorithm in Figs. 2-4 (the paper's), then all PTGs.
+FIGURE_POPULATIONS = ("random", "strassen", "fft")
+#: Table 2 of RR-7224 (utilization in %, per algorithm and cluster), for the report.
+PAPER_UTILIZATION = {
+    "SELFISH": (100.00, 99.82, 98.78, 96.20),
+    "SELFISH_ORDER": (100.00, 99.77, 97.72, 94.30),
+    "SELFISH_WEIGHT": (100.00, 99.77, 97.78, 94.40),
+    "C1": (99.87, 99.44, 95.85, 89.47),
+    "C4": (99.96, 99.47, 96.38, 90.88),
+    "F1": (100.00, 99.82, 98.68, 96.18),
+    "F2": (100.00, 99.82, 98.68, 96.15),
+    "CRA_NDAGS": (99.85, 99.93, 99.88, 99.87),
+    "CRA_NDAGS_WEIGHT": (99.33, 98.146, 99.02, 98.80),
+    "CRA_WORK": (99.96, 99.92, 99.87, 99.91),
+    "CRA_WORK_WEIGHT": (99.96, 99.48, 99.10, 99.10),
+    "CRA_WIDTH": (99.83, 99.85, 99.82, 99.81),
+    "CRA_WIDTH_WEIGHT": (99.24, 98.14, 98.81, 98.74),
+    "CAFM_CRA": (99.79, 98.89, 91.63, 78.30),
+    "CAFM_CRA_WEIGHT": (99.72, 98.55, 89.82, 75.62),
+    "CAFM_SAF": (99.77, 98.64, 90.34, 76.76),
+    "CAFM_SPTF": (99.77, 98.63, 90.26, 76.67),
+    "CAFM_LPTF": (99.66, 98.50, 90.05, 76.05),
+    "CAFM_K_SHELVES": (99.88, 99.38, 94.98, 88.07),
+}
+#: §5.2.7: seconds per schedule of 10 random PTGs on gdx (Intel 2.2 GHz, mean of 5).
+PAPER_SECONDS = {
+    "SELFISH": 0.29, "F1": 0.20, "F2": 0.20, "C1": 2.22, "C4": 2.22,
+    **dict.fromkeys(("CRA_NDAGS", "CRA_NDAGS_WEIGHT", "CRA_WORK", "CRA_WORK_WEIGHT", "CRA_WIDTH",
+                     "CRA_WIDTH_WEIGHT"), 0.09),
+    **dict.fromkeys(("CAFM_CRA", "CAFM_CRA_WEIGHT", "CAFM_SAF", "CAFM_SPTF", "CAFM_LPTF", "CAFM_K_SHELVES"), 50.0),
+}
+#: Campaign name in the store: change it when a scenario's computation changes.
+CAMPAIGN = "ptg-v1"
+COLUMNS = (
+    "scenario", "population", "n_ptgs", "cluster", "procs", "set", "seed", "algorithm",
+    "average_stretch", "makespan", "max_stretch", "min_stretch", "utilization", "seconds", "status", "error",
+)
+FIGURES = (
+    "fig2_average_stretch.png", "fig3_makespan.png", "fig4_max_stretch.png", "fig5_pareto_makespan_average_stretch.png",
+    "fig6_pareto_makespan_max_stretch.png", "fig7_pareto_average_stretch_max_stretch.png",
+    "fig8_max_stretch_vs_n.png",
+)
+TABLES = ("summary.csv", "table2_utilization.csv", "scheduling_times.csv", "report.md")
+#: Every file :func:`reproduce_ptg` writes into its folder.
+OUTPUTS = ("results.csv", *FIGURES, *TABLES, "campaign.sqlite")
+
+
+def algorithm_order() -> list[str]:
+    """The registered algorithms: those of the paper in its order, then any others in registry order."""
+    from ..ptg.algorithms import ALGORITHMS
+
+    return [a for a in PAPER_ALGORITHMS if a in ALGORITHMS] + [a for a in ALGORITHMS if a not in PAPER_ALGORITHMS]
+
+
+def missing_algorithms() -> list[str]:
+    """The paper's algorithms not (yet) in the registry, which the reproduction skips."""
+    from ..ptg.algorithms import ALGORITHMS
+
+    return [a for a in PAPER_ALGORITHMS if a not in ALGORITHMS]
+
+
+def scenarios(scale: str = "full", *, seed: int = 0, algorithms: Iterable[str] | None = None) -> list[dict[str, Any]]:
+    """The campaign's scenarios: population x N x cluster x set x algorithm (one run each).
+
+    Examples
+    --------
+    >>> len(scenarios("full", algorithms=["SELFISH"])), len(scenarios("small", algorithms=["SELFISH"]))
+    (1500, 24)
+    >>> scenarios("small", algorithms=["C1"])[0]
+    {'population': 'random', 'n_ptgs': 2, 'cluster': 'chti', 'set': 0, 'seed': 0, 'algorithm': 'C1'}
+    """
+    if scale not in SCALES:
+        raise ValueError(f"scale == {scale!r}, must be one of {SCALES}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed == {seed!r}, must be an int >= 0")
+    return grid(
+        population=list(POPULATIONS),
+        n_ptgs=list(N_PTGS[scale]),
+        cluster=list(CLUSTER_ORDER),
+        set=range(SETS[scale]),
+        seed=[int(seed)],
+        algorithm=list(algorithm_order() if algorithms is None else algorithms),
+    )
+
+
+def scenario_name(s: dict[str, Any]) -> str:
+    """The scenario column of results.csv: ``random-n04-grelon-s07`` (one name for all algorithms)."""
+    return f"{s['population']}-n{s['n_ptgs']:02d}-{s['cluster']}-s{s['set']:02d}"
+
+
+@lru_cache(maxsize=3)
+def _population(kind: str, seed: int) -> list[PTG]:
+    """A whole §5.1.2 population (cached per worker process: every set of it draws from it)."""
+    return ptg_population(kind, seed=seed)
+
+
+def _spawn(seed: int, stream: int, s: dict[str, Any]) -> np.random.SeedSequence:
+    """The seed of one stream of a set: the cluster and the algorithm are not in it (same set everywhere)."""
+    return np.random.SeedSequence(seed, spawn_key=(stream, POPULATIONS.index(s["population"]), s["n_ptgs"], s["set"]))
+
+
+def instance(s: dict[str, Any]) -> list[PTG]:
+    """The PTGs of scenario ``s``: ``n_ptgs`` distinct members of its population (see the module docstring)."""
+    population = _population(s["population"], s["seed"])
+    pick = np.random.default_rng(_spawn(s["seed"], 2, s))
+    return [population[k] for k in pick.choice(len(population), size=s["n_ptgs"], replace=False)]
+
+
+def run_scenario(s: dict[str, Any]) -> dict[str, Any]:
+    """One algorithm on one scenario, validated: the campaign's scenario function."""
+    from ..ptg.algorithms import run_algorithm
+
+    ptgs = instance(s)
+    run = run_algorithm(s["algorithm"], ptgs, cluster(s["cluster"]), np.random.default_rng(_spawn(s["seed"], 3, s)),
+                        validate=True)
+    m = run.metrics
+    return {
+        "average_stretch": m.average_stretch,
+        "makespan": m.makespan,
+        "max_stretch": m.max_stretch,
+        # below 1: a PTG finished earlier than alone on the cluster (§5.2.1's 6% of CRA scenarios)
+        "min_stretch": float(m.stretch.min()),
+        "utilization": m.utilization,
+        "scheduling_seconds": run.scheduling_seconds,
+    }
+
+
+def reproduce_ptg(
+    out: str | os.PathLike[str],
+    *,
+    scale: str = "full",
+    seed: int = 0,
+    workers: int | None = None,
+    dask: Any = None,
+    progress: bool = True,
+) -> list[dict[str, Any]]:
+    """Runs the study and writes ``results.csv``, the figures and the tables into ``out``.
+
+    Results are kept in ``out/campaign.sqlite``: running again resumes and
+    computes only the missing runs (e.g. those of algorithms registered
+    since).  Returns the rows of results.csv.
+
+    Files (see ``docs/reproduce-ptg.md``): ``results.csv``; ``fig2`` .. ``fig8``
+    (:data:`FIGURES`); ``summary.csv`` (per algorithm: quartiles of the three
+    metrics over all scenarios, means relative to SELFISH, scheduling time);
+    ``table2_utilization.csv``; ``scheduling_times.csv``; ``report.md`` (the
+    three tables, with the paper's values where it gives them).
+    """
+    if scale not in SCALES:
+        raise ValueError(f"scale == {scale!r}, must be one of {SCALES}")
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    todo = scenarios(scale, seed=seed)
+    if type(workers) is int and workers > len(todo):
+        workers = len(todo)  # more would only start idle processes (spawned all at once)
+    with Store(out / "campaign.sqlite") as store:
+        runs = run_campaign(CAMPAIGN, todo, run_scenario, store=store, workers=workers, dask=dask, progress=progress)
+    rows = [_row(r) for r in runs]
+    _write_csv(rows, out / "results.csv", COLUMNS)
+    ok = [r for r in rows if r["status"] == "ok"]
+    algorithms = _algorithms(ok)
+    per_algorithm = summary(rows)
+    _write_csv(per_algorithm, out / "summary.csv", tuple(per_algorithm[0]) if per_algorithm else ("algorithm",))
+    utilization = _utilization_table(ok, algorithms)
+    _write_csv(utilization, out / "table2_utilization.csv", ("algorithm", *CLUSTER_ORDER))
+    times = _times_table(ok, algorithms)
+    _write_csv(times, out / "scheduling_times.csv", tuple(times[0]) if times else ("algorithm",))
+    (out / "report.md").write_text(_report(rows, per_algorithm, utilization, times))
+    _figures(ok, algorithms, out)
+    return rows
+
+
+def _row(r: dict[str, Any]) -> dict[str, Any]:
+    """A campaign row as a results.csv row (the store's ``seconds`` is the whole run's; ours the algorithm's)."""
+    return {
+        **{k: r.get(k) for k in COLUMNS},
+        "scenario": scenario_name(r),
+        "procs": CLUSTERS[r["cluster"]].procs,
+        "seconds": r.get("scheduling_seconds"),
+    }
+
+
+def _write_csv(rows: list[dict[str, Any]], path: Path, columns: tuple[str, ...]) -> None:
+    with open(path, "w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(columns))
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: "" if row.get(k) is None else row[k] for k in columns})
+
+
+def _instance_key(r: dict[str, Any]) -> tuple[Any, ...]:
+    return (r["population"], r["n_ptgs"], r["cluster"], r["set"], r["seed"])
+
+
+def relative_means(rows: list[dict[str, Any]], algorithms: list[str]) -> dict[str, dict[str, float]]:
+    """Per algorithm, the mean over scenarios of each metric divided by SELFISH's on the same scenario (§5.2.4).
+
+    Scenarios where SELFISH has no result are left out; without SELFISH at all the result is empty.
+    """
+    base = {_instance_key(r): r for r in rows if r["algorithm"] == BASELINE}
+    ratios: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for r in rows:
+        b = base.get(_instance_key(r))
+        if b is None:
+            continue
+        for metric in ("makespan", "average_stretch", "max_stretch"):
+            ratios[r["algorithm"]][metric].append(r[metric] / b[metric])
+    return {a: {m: float(np.mean(v)) for m, v in ratios[a].items()} for a in algorithms if a in ratios}
+
+
+def _algorithms(ok: list[dict[str, Any]]) -> list[str]:
+    """The algorithms with results, in :func:`algorithm_order`."""
+    done = {r["algorithm"] for r in ok}
+    return [a for a in algorithm_order() if a in done]
+
+
+def summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per algorithm (rows of results.csv, failed runs ignored): quartiles over all scenarios of the three
+    metrics, means relative to SELFISH, mean utilization, share of runs with a PTG earlier than alone, time.
+    """
+    rows = [r for r in rows if r["status"] == "ok"]
+    algorithms = _algorithms(rows)
+    relative = relative_means(rows, algorithms)
+    out = []
+    for a in algorithms:
+        mine = [r for r in rows if r["algorithm"] == a]
+        row: dict[str, Any] = {"algorithm": a, "runs": len(mine)}
+        for metric in ("average_stretch", "makespan", "max_stretch"):
+            q = np.percentile([r[metric] for r in mine], [0, 25, 50, 75, 100])
+            for name, value in zip(("min", "q1", "median", "q3", "max"), q):
+                row[f"{metric}_{name}"] = float(value)
+        for metric in ("makespan", "average_stretch", "max_stretch"):
+            row[f"relative_{metric}"] = relative.get(a, {}).get(metric)
+        row["mean_utilization"] = float(np.mean([r["utilization"] for r in mine]))
+        row["share_earlier_than_alone"] = float(np.mean([r["min_stretch"] < 1 for r in mine]))
+        row["mean_seconds"] = float(np.mean([r["seconds"] for r in mine]))
+        out.append(row)
+    return out
+
+
+def _utilization_table(rows: list[dict[str, Any]], algorithms: list[str]) -> list[dict[str, Any]]:
+    """Table 2: mean utilization (%) per algorithm and cluster (empty where a cluster has no run)."""
+    table = []
+    for a in algorithms:
+        row: dict[str, Any] = {"algorithm": a}
+        for c in CLUSTER_ORDER:
+            values = [r["utilization"] for r in rows if r["algorithm"] == a and r["cluster"] == c]
+            row[c] = round(100 * float(np.mean(values)), 2) if values else None
+        table.append(row)
+    return table
+
+
+def _times_table(rows: list[dict[str, Any]], algorithms: list[str]) -> list[dict[str, Any]]:
+    """§5.2.7: seconds per schedule on 10 random PTGs on gdx (the paper's setting), over all runs, and the paper's."""
+    table = []
+    for a in algorithms:
+        mine = [r["seconds"] for r in rows if r["algorithm"] == a]
+        hardest = [r["seconds"] for r in rows
+                   if r["algorithm"] == a and r["population"] == "random" and r["n_ptgs"] == 10 and r["cluster"] == "gdx"]
+        table.append({
+            "algorithm": a,
+            "mean_seconds_10_random_gdx": float(np.mean(hardest)) if hardest else None,
+            "paper_seconds_10_random_gdx": PAPER_SECONDS.get(a),
+            "mean_seconds": float(np.mean(mine)),
+            "max_seconds": float(np.max(mine)),
+            "total_seconds": float(np.sum(mine)),
+        })
+    return table
+
+
+def _fmt(value: Any, digits: int = 2) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def _report(rows: list[dict[str, Any]], per_algorithm: list[dict[str, Any]], utilization: list[dict[str, Any]],
+            times: list[dict[str, Any]]) -> str:
+    """report.md: the headline numbers, Table 2 (ours / paper) and the scheduling times, as markdown."""
+    instances = {_instance_key(r) for r in rows}
+    errors = [r for r in rows if r["status"] != "ok"]
+    lines = [
+        "# Multi-PTG study (RR-7224 §5): results",
+        "",
+        f"{len(instances)} scenarios, {len(rows)} runs, {len(errors)} failed.",
+    ]
+    missing = missing_algorithms()
+    if missing:
+        lines.append(f"Not in the registry, so not run: {', '.join(missing)}.")
+    lines += [
+        "",
+        "## Per algorithm, over all scenarios",
+        "",
+        "Medians; means relative to SELFISH on the same scenario (Figs. 5-7); share of runs in which a PTG "
+        "finishes earlier than alone (stretch < 1).",
+        "",
+        "| algorithm | median average stretch | median makespan (s) | median max stretch | relative makespan "
+        "| relative average stretch | relative max stretch | earlier than alone |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for s in per_algorithm:
+        lines.append(
+            f"| {s['algorithm']} | {_fmt(s['average_stretch_median'])} | {_fmt(s['makespan_median'], 1)} "
+            f"| {_fmt(s['max_stretch_median'])} | {_fmt(s['relative_makespan'], 3)} "
+            f"| {_fmt(s['relative_average_stretch'], 3)} | {_fmt(s['relative_max_stretch'], 3)} "
+            f"| {100 * s['share_earlier_than_alone']:.1f}% |"
+        )
+    lines += [
+        "",
+        "## Table 2: utilization (%), ours / paper",
+        "",
+        "Busy processor-time / (P x makespan), mean over the scenarios of a cluster.",
+        "",
+        "| algorithm | " + " | ".join(CLUSTER_ORDER) + " |",
+        "|---|" + "---:|" * len(CLUSTER_ORDER),
+    ]
+    for u in utilization:
+        paper = PAPER_UTILIZATION.get(u["algorithm"])
+        cells = [f"{_fmt(u[c])} / {_fmt(paper[i]) if paper else '—'}" for i, c in enumerate(CLUSTER_ORDER)]
+        lines.append(f"| {u['algorithm']} | " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        "## Scheduling times (§5.2.7), seconds per schedule",
+        "",
+        "| algorithm | 10 random PTGs on gdx | paper (same setting) | mean, all runs | max, all runs |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for t in times:
+        lines.append(
+            f"| {t['algorithm']} | {_fmt(t['mean_seconds_10_random_gdx'], 4)} | {_fmt(t['paper_seconds_10_random_gdx'])} "
+            f"| {_fmt(t['mean_seconds'], 4)} | {_fmt(t['max_seconds'], 4)} |"
+        )
+    if errors:
+        lines += ["", "## Failed runs", ""]
+        lines += [f"* {scenario_name(r)} {r['algorithm']}: {r['error']}" for r in errors]
+    return "\n".join(lines) + "\n"
+
+
+def _figures(rows: list[dict[str, Any]], algorithms: list[str], out: Path) -> None:
+    """Figs. 2-8 of §5.2 into ``out`` (see :data:`FIGURES`)."""
+    from .. import plot
+
+    metrics = (("average_stretch", "average stretch", False), ("makespan", "overall makespan (s)", True),
+               ("max_stretch", "maximum stretch", True))
+    for (metric, label, log), name, number in zip(metrics, FIGURES[:3], (2, 3, 4)):
+        groups = {
+            a: {
+                **{p: [r[metric] for r in rows if r["algorithm"] == a and r["population"] == p]
+                   for p in FIGURE_POPULATIONS},
+                "all": [r[metric] for r in rows if r["algorithm"] == a],
+            }
+            for a in algorithms
+        }
+        plot.grouped_boxplot(groups, out / name, ylabel=label, log=log,
+                             title=f"Fig. {number}: {label} per algorithm (random, Strassen, FFT, all PTGs)")
+
+    relative = relative_means(rows, algorithms)
+    ms, avg, mx = "makespan", "average_stretch", "max_stretch"
+    fig5 = {a: (v[ms], v[avg]) for a, v in relative.items()}
+    plot.pareto(fig5, out / FIGURES[3], xlabel="mean makespan relative to SELFISH",
+                ylabel="mean average stretch relative to SELFISH", reference=(1.0, 1.0),
+                title="Fig. 5: average stretch vs makespan, relative to SELFISH")
+    # Figs. 6 and 7 narrow down as the paper's do: each shows the previous figure's non-dominated algorithms
+    shown6 = plot.non_dominated(fig5)
+    fig6 = {a: (relative[a][ms], relative[a][mx]) for a in shown6}
+    plot.pareto(fig6, out / FIGURES[4], xlabel="mean makespan relative to SELFISH",
+                ylabel="mean maximum stretch relative to SELFISH", reference=(1.0, 1.0), log=True,
+                title="Fig. 6: maximum stretch vs makespan (Fig. 5's non-dominated), relative to SELFISH")
+    fig7 = {a: (relative[a][avg], relative[a][mx]) for a in plot.non_dominated(fig6)}
+    plot.pareto(fig7, out / FIGURES[5], xlabel="mean average stretch relative to SELFISH",
+                ylabel="mean maximum stretch relative to SELFISH", reference=(1.0, 1.0), log=True,
+                title="Fig. 7: maximum stretch vs average stretch (Fig. 6's non-dominated), relative to SELFISH")
+    _fig8(rows, [a for a in FIG8_ALGORITHMS if a in algorithms], out / FIGURES[6])
+
+
+def _fig8(rows: list[dict[str, Any]], algorithms: list[str], path: Path) -> None:
+    """Fig. 8: mean maximum stretch over the scenarios of each N, per algorithm."""
+    from ..plot import _pyplot
+
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4.5), constrained_layout=True)
+    ns = sorted({r["n_ptgs"] for r in rows})
+    for a in algorithms:
+        means = [np.mean([r["max_stretch"] for r in rows if r["algorithm"] == a and r["n_ptgs"] == n]) for n in ns]
+        ax.plot(ns, means, marker="o", label=a)
+    ax.set_xticks(ns)
+    ax.set_yscale("log")
+    ax.set_xlabel("number of concurrent PTGs")
+    ax.set_ylabel("mean maximum stretch")
+    ax.set_title("Fig. 8: mean maximum stretch vs number of PTGs")
+    ax.grid(linewidth=0.3)
+    ax.legend(fontsize=8)
+    fig.savefig(path, dpi=130)
+    plt.close(fig)
