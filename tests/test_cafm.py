@@ -81,3 +81,38 @@ def test_k_shelves_is_fairer_than_selfish_on_a_crowded_cluster():
         return max(s.end[s.ptg == i].max() / star[i] for i in range(len(ptgs)))
 
     assert max_stretch(cafm_k_shelves(ptgs, c)) < max_stretch(selfish(ptgs, c)) / 5
+
+
+def test_backfill_keeps_precedence_on_times_shifted_by_a_box():
+    # A chain u -> v shifted by a box start b: u runs [b + s, b + (s + d)) and v
+    # starts at b + (s + d), but (b + s) + d rounds one ulp above it. Backfill
+    # must not end u later than it did (it used to, and v stayed put: a
+    # precedence violation found by the full `reproduce ptg`).
+    import networkx as nx
+
+    from clustersched.platform import Cluster
+    from clustersched.ptg import backfill
+    from clustersched.ptg.schedule import TaskSchedule
+    from clustersched.workload.ptg import PTG
+
+    rng = np.random.default_rng(0)
+    while True:
+        b, s, d = (float(x) for x in rng.uniform(1, 200, 3))
+        if (b + s) + d > b + (s + d):
+            break
+    chain = nx.DiGraph([("u", "v")])
+    nx.set_node_attributes(chain, {"u": d, "v": 1.0}, "work")
+    nx.set_node_attributes(chain, 0.0, "alpha")
+    blocker = nx.DiGraph()  # both processors until b + s, so u cannot move
+    blocker.add_node("x", work=2 * (b + s), alpha=0.0)
+    ptgs = [PTG.from_networkx(chain), PTG.from_networkx(blocker)]
+    c = Cluster("two", 2, 1.0)
+    shifted = TaskSchedule.from_rows(
+        [(1, 0, 0.0, b + s, [0, 1]), (0, 0, b + s, b + (s + d), [0]), (0, 1, b + (s + d), b + (s + d) + 1.0, [1])],
+        total_procs=2,
+    )
+    validate_ptgs(shifted, ptgs, c)
+    packed = backfill(shifted, ptgs, c)
+    validate_ptgs(packed, ptgs, c)
+    u, v = packed.rows()[1], packed.rows()[2]
+    assert u[3] <= v[2]

@@ -306,7 +306,9 @@ def backfill(schedule, ptgs, procs, speed):
        ``prev_end(q)`` first, ties by increasing ``q``, where ``prev_end(q)``
        is the largest ``end_y <= t`` of a positive-length task ``y != x`` on
        ``q`` (``0.0`` if none): the tightest fit after the previous task.
-    5. ``x`` now runs ``[t, t + d)`` there.
+    5. ``x`` now runs ``[t, min(t + d, e0))`` there, ``e0`` its old end (the
+       same as ``t + d`` when the input's ends are start + ``d``; on times
+       shifted and rounded, it keeps successors' starts after its end).
 
     Moving a task earlier never breaks precedence for its successors (they
     start after its old, later end), so the result is feasible.
@@ -323,7 +325,7 @@ def backfill(schedule, ptgs, procs, speed):
     row_of = {(r[0], r[1]): k for k, r in enumerate(rows)}
     order = sorted(range(len(rows)), key=lambda k: (rows[k][2], rows[k][0], rows[k][1]))
     for k in order:
-        i, v, s0, _, ids = rows[k]
+        i, v, s0, e0, ids = rows[k]
         work, alpha, succ, pred = graphs[i]
         a = len(ids)
         d = exec_time(work[v], alpha[v], a, speed)
@@ -363,7 +365,7 @@ def backfill(schedule, ptgs, procs, speed):
                 return best
 
             chosen = sorted(eligible, key=lambda q: (-prev_end(q), q))[:a]
-        rows[k] = [i, v, t, t + d, sorted(chosen)]
+        rows[k] = [i, v, t, min(t + d, e0), sorted(chosen)]
     return TaskSchedule.from_rows(
         [tuple(r) for r in rows], total_procs=P, policy=(schedule.policy + "+backfill").lstrip("+")
     )

@@ -210,8 +210,11 @@ fn bit(union: &[u64], q: u32) -> bool {
 /// idle then; otherwise it takes the `a` idle ones with the latest end of a
 /// previous task at or before `t` (`0.0` if none), ties by increasing id.
 /// (Should no candidate qualify, which a feasible schedule rules out, the
-/// task keeps its row.) Moving a task earlier never breaks precedence: its
-/// successors start after its old, later end.
+/// task keeps its row.) The task then runs `[t, min(t + d, old end))`: the
+/// same as `t + d` when the input's ends are its starts plus `d` (list
+/// scheduling's are), and no later than the old end when the input's times
+/// were shifted and rounded (CAFM's boxes). Moving a task earlier never
+/// breaks precedence: its successors start after its old, later end.
 ///
 /// Returns the same rows, in the same order, with new start, end and ids.
 ///
@@ -281,7 +284,10 @@ pub fn backfill(set: &PtgSet, schedule: &TaskSchedule, procs: u32, speed: f64) -
             ids[own.clone()].sort_unstable();
         }
         rows.start[k] = t;
-        rows.end[k] = t + d;
+        // Never past its old end: on a schedule whose times were shifted
+        // (CAFM's boxes), `s0 + d` can round one ulp above the end the
+        // successors start at.
+        rows.end[k] = (t + d).min(rows.end[k]);
         rows.occupy(k, &ids[own]);
     }
     Ok(TaskSchedule {
