@@ -28,6 +28,13 @@ def _pyplot() -> Any:
     return plt
 
 
+def _figure_and_axes(plt: Any, ax: Any, figsize: tuple[float, float]) -> tuple[Any, Any]:
+    """The given axes and their figure, or a new figure of ``figsize`` inches and its axes."""
+    if ax is None:
+        return plt.subplots(figsize=figsize, constrained_layout=True)
+    return ax.figure, ax
+
+
 def gantt(
     schedule: Schedule,
     path: str | os.PathLike[str] | None = None,
@@ -58,10 +65,7 @@ def gantt(
     plt = _pyplot()
     from matplotlib.collections import PolyCollection
 
-    if ax is None:
-        fig, ax = plt.subplots(figsize=(12, 5), constrained_layout=True)
-    else:
-        fig = ax.figure
+    fig, ax = _figure_and_axes(plt, ax, (12, 5))
     start, end = np.asarray(schedule.start, float), np.asarray(schedule.end, float)
     lo, hi = window if window is not None else (float(start.min()), float(end.max()))
     shown = np.flatnonzero((end > lo) & (start < hi) & (end > start))
@@ -126,11 +130,7 @@ def grouped_boxplot(
     """
     plt = _pyplot()
     series = list(dict.fromkeys(name for boxes in groups.values() for name in boxes))
-    if ax is None:
-        width = max(6.0, 0.18 * len(groups) * max(1, len(series)) + 2)
-        fig, ax = plt.subplots(figsize=(width, 4.8), constrained_layout=True)
-    else:
-        fig = ax.figure
+    fig, ax = _figure_and_axes(plt, ax, (max(6.0, 0.18 * len(groups) * max(1, len(series)) + 2), 4.8))
     cmap = plt.get_cmap("tab10")
     step = 0.8 / max(1, len(series))
     for k, name in enumerate(series):
@@ -217,10 +217,7 @@ def pareto(
     matplotlib.figure.Figure
     """
     plt = _pyplot()
-    if ax is None:
-        fig, ax = plt.subplots(figsize=(7.5, 5.5), constrained_layout=True)
-    else:
-        fig = ax.figure
+    fig, ax = _figure_and_axes(plt, ax, (7.5, 5.5))
     finite = {name: xy for name, xy in points.items() if np.isfinite(xy).all()}
     front = non_dominated(finite)
     for k, (name, (x, y)) in enumerate(finite.items()):

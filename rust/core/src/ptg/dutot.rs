@@ -190,13 +190,9 @@ pub fn dutot_allocation(prof: &Profiles, epsilon: f64) -> Result<Dutot> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::moldable::tests::table;
     use super::*;
     use proptest::prelude::*;
-
-    fn table(rows: &[&[f64]]) -> Profiles {
-        let procs = rows[0].len() as u32;
-        Profiles::new(rows.iter().flat_map(|r| r.iter().copied()).collect(), procs).unwrap()
-    }
 
     #[test]
     fn two_shelves_by_hand() {

@@ -161,11 +161,17 @@ impl Profiles {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::super::graph::tests::{arb_ptg, fork_join};
     use super::super::hcpa::hcpa_schedule;
     use super::*;
     use proptest::prelude::*;
+
+    /// A profile table from its rows (one per job, all of the same length).
+    pub(crate) fn table(rows: &[&[f64]]) -> Profiles {
+        let procs = rows[0].len() as u32;
+        Profiles::new(rows.iter().flat_map(|r| r.iter().copied()).collect(), procs).unwrap()
+    }
 
     #[test]
     fn fork_join_profile_by_hand() {

@@ -133,13 +133,9 @@ pub fn k_shelves(prof: &Profiles, cmax: f64) -> Result<KShelves> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::moldable::tests::table;
     use super::*;
     use proptest::prelude::*;
-
-    fn table(rows: &[&[f64]]) -> Profiles {
-        let procs = rows[0].len() as u32;
-        Profiles::new(rows.iter().flat_map(|r| r.iter().copied()).collect(), procs).unwrap()
-    }
 
     #[test]
     fn shelves_by_hand() {
