@@ -592,6 +592,12 @@ pub fn check_cluster_schedule(
     if s.cluster.len() != rows || s.start.len() != rows || s.end.len() != rows || s.proc_offsets.len() != rows + 1 {
         return Err(Error::InvalidArgument("schedule columns differ in length".into()));
     }
+    if s.proc_offsets[0] != 0 || s.proc_offsets[rows] != s.proc_ids.len() || s.proc_offsets.windows(2).any(|w| w[0] > w[1]) {
+        return Err(Error::InvalidArgument("proc_offsets must rise from 0 to the number of processor ids".into()));
+    }
+    if let Some(a) = alloc {
+        g.check_alloc(0, a, u32::MAX)?;
+    }
     let bad = |m: String| Err(Error::Infeasible(m));
     let mut row_of = vec![usize::MAX; n];
     for (r, &v) in s.task.iter().enumerate() {
