@@ -55,6 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _parser() -> argparse.ArgumentParser:
     from .batch.cli import add_parser as add_batch
     from .ptg.cli import add_parser as add_ptg
+    from .ptg.scrap_cli import add_parser as add_scrap
     from .reproduce.cli import add_parser as add_reproduce
 
     from . import __version__
@@ -70,6 +71,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(required=True, metavar="COMMAND")
     add_batch(sub)
     add_ptg(sub)
+    add_scrap(sub)
     add_reproduce(sub)
     return parser
 

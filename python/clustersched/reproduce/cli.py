@@ -5,6 +5,7 @@ Usage::
     clustersched reproduce dpsa [--traces DIR] [--scale small|full] [--estimates requested|exact]
                                 [--workers N | --dask ADDRESS] --out DIR
     clustersched reproduce ptg [--scale small|full] [--seed S] [--workers N | --dask ADDRESS] --out DIR
+    clustersched reproduce scrap [--scale small|full] [--seed S] [--workers N | --dask ADDRESS] --out DIR
 
 :func:`add_parser` adds ``reproduce`` to the ``clustersched`` parser; the
 experiments themselves (and the campaign runner they use) are imported when a
@@ -71,6 +72,10 @@ def add_parser(subparsers: Any) -> None:
                           "rerunning with the same folder resumes (required)")
     ptg.add_argument("--no-progress", action="store_true", help="no progress bar (default: a progress bar)")
     ptg.set_defaults(run=ptg_command)
+
+    from .scrap_cli import add_parser as add_scrap
+
+    add_scrap(papers, _add_where, _check_out)
 
 
 def _add_where(parser: argparse.ArgumentParser) -> None:
