@@ -2,8 +2,9 @@
 //! shaped like RR-7224's random PTGs (§5.1.2) on gdx (216 processors).
 
 use clustersched_core::ptg::{
-    backfill, bottom_levels, hcpa_allocation, hcpa_standalone, list_schedule, HcpaLimits, HcpaRule, Ptg, PtgSet,
-    Readiness,
+    backfill, beta_estimate, bottom_levels, check_cluster_schedule, hcpa_allocation, hcpa_standalone, list_schedule,
+    mheft_max, place_reference, scrap_allocation, Comms, HcpaLimits, HcpaRule, MultiCluster, Network, Ptg, PtgSet,
+    Readiness, Scrap,
 };
 use criterion::{criterion_group, criterion_main, Criterion};
 
@@ -109,5 +110,54 @@ fn bench(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench);
+/// SCRAP (PDCS 2007) on a 50-task PTG and an 8-cluster platform of the
+/// paper's kind (16..128 processors per cluster, speeds in [0.5, 2.5] GFlop/s,
+/// half the clusters on 10 Gb/s links), with the network model on.
+fn bench_scrap(c: &mut Criterion) {
+    let mut rng = Lcg(0x5c7a_9f00_d1e5_2007);
+    let g = random_ptg(&mut rng, 50, 4);
+    let procs: Vec<u32> = (0..8).map(|_| 16 + (rng.next() * 113.0) as u32).collect();
+    let speed: Vec<f64> = (0..8).map(|_| (0.5 + rng.next() * 2.0) * 1e9).collect();
+    let platform = MultiCluster::new(procs, speed).unwrap();
+    let gbit = 1e9 / 8.0;
+    let network = Network {
+        link_bw: (0..8).map(|k| if k % 2 == 0 { gbit } else { 10.0 * gbit }).collect(),
+        link_lat: vec![1e-4; 8],
+        uplink_bw: gbit,
+        uplink_lat: 1e-4,
+        backbone_bw: 25.0 * gbit,
+        backbone_lat: 0.05,
+    };
+    let bytes: Vec<f64> = (0..g.len()).map(|v| if g.work()[v] > 0.0 { 8.0 * 60e6 } else { 0.0 }).collect();
+    let comms = Some(Comms { network: &network, bytes: &bytes });
+    for (name, variant) in [("scrap", Scrap::Scrap), ("scrap_max", Scrap::ScrapMax)] {
+        c.bench_function(&format!("{name}_allocation_50_tasks_8_clusters_beta_0.5"), |b| {
+            b.iter(|| {
+                let a = scrap_allocation(&g, &platform, 0.5, variant).unwrap();
+                assert!(beta_estimate(&g, &platform, &a).unwrap() <= 0.5 * (1.0 + 1e-9));
+                a
+            })
+        });
+    }
+    let alloc = scrap_allocation(&g, &platform, 0.5, Scrap::Scrap).unwrap();
+    c.bench_function("scrap_allocation_and_placement_50_tasks_8_clusters", |b| {
+        b.iter(|| {
+            let a = scrap_allocation(&g, &platform, 0.5, Scrap::Scrap).unwrap();
+            let s = place_reference(&g, &platform, &a, comms).unwrap();
+            assert_eq!(s.len(), g.len());
+            s
+        })
+    });
+    let placed = place_reference(&g, &platform, &alloc, comms).unwrap();
+    check_cluster_schedule(&g, &platform, &placed, Some(&alloc), comms).unwrap();
+    c.bench_function("mheft_max_50_tasks_8_clusters_fraction_0.5", |b| {
+        b.iter(|| {
+            let s = mheft_max(&g, &platform, 0.5, comms).unwrap();
+            assert_eq!(s.len(), g.len());
+            s
+        })
+    });
+}
+
+criterion_group!(benches, bench, bench_scrap);
 criterion_main!(benches);

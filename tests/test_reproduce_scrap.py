@@ -1,0 +1,170 @@
+"""The SCRAP reproduction (PDCS 2007 §4) at small scale, the one-run command, and the documented commands."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from clustersched.campaign import Store
+from clustersched.cli import main
+from clustersched.ptg import validate_multicluster
+from clustersched.reproduce import scrap
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULT_COLUMNS = {"platform", "ptg", "tasks", "scenario", "beta", "algorithm", "makespan", "power_fraction",
+                  "slowdown"}
+
+
+def read_csv(path):
+    with open(path, newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("scrap") / "out"
+    assert main(["reproduce", "scrap", "--scale", "small", "--workers", "1", "--no-progress", "--out", str(out)]) == 0
+    return out
+
+
+def test_small_scale_writes_every_output(small_run):
+    for name in scrap.OUTPUTS:
+        assert (small_run / name).is_file(), name
+    rows = read_csv(small_run / "results.csv")
+    assert RESULT_COLUMNS <= set(rows[0])
+    assert {r["status"] for r in rows} == {"ok"}
+    pairs = {(r["platform"], r["ptg"]) for r in rows}
+    assert len(pairs) == 8 * 24  # 8 platforms x 2 shapes x 4 complexity scenarios x 3 samples
+    assert len(rows) == len(pairs) * 4 * 10  # 4 algorithms x 10 betas
+    assert {r["algorithm"] for r in rows} == set(scrap.ALGORITHMS)
+    assert {float(r["beta"]) for r in rows} == set(scrap.BETAS)
+    assert {r["tasks"] for r in rows} == {"10", "20"}
+    for r in rows:
+        pf, beta = float(r["power_fraction"]), float(r["beta"])
+        assert 0 < pf <= float(r["peak_power_fraction"]) <= 1 + 1e-12
+        assert (r["violation"] == "True") == (pf > beta * (1 + scrap.RTOL))
+        if r["algorithm"] in ("SCRAP", "SCRAP-MAX") and r["initial_violation"] == "False":
+            assert float(r["beta_estimate"]) <= beta * (1 + 1e-9)
+        if beta == 1.0 and r["algorithm"] != "HCPA":
+            assert float(r["slowdown"]) == 1.0
+    # HCPA's one schedule per pair, judged against each beta
+    hcpa = {}
+    for r in rows:
+        if r["algorithm"] == "HCPA":
+            hcpa.setdefault((r["platform"], r["ptg"]), set()).add(r["makespan"])
+    assert all(len(v) == 1 for v in hcpa.values())
+    report = (small_run / "report.md").read_text()
+    assert "| SCRAP respects β, worst β ≥ 0.2 | ≥ 99% |" in report
+    summary = read_csv(small_run / "summary.csv")
+    assert len(summary) == 4 * 10
+
+
+def test_every_schedule_is_validated(monkeypatch, tmp_path):
+    """At small scale every schedule goes through the independent validator (and the Rust checker)."""
+    import clustersched.ptg.validate_multicluster as vm
+
+    calls = []
+    real = vm.validate_multicluster
+
+    def counted(schedule, ptg):
+        calls.append(schedule.algorithm)
+        real(schedule, ptg)
+
+    monkeypatch.setattr(vm, "validate_multicluster", counted)
+    s = {"platform": scrap._small_platforms()[0], "shape": scrap._small_shapes()[0], "seed": 0, "scale": "small"}
+    packed = scrap.run_scenario(s)
+    assert len(calls) == 12 * 31  # 12 PTGs x (HCPA + 3 algorithms x 10 betas)
+    assert len(scrap._unpack(packed["ptg"], "<i4")) == 12 * 40
+
+
+def test_resume_computes_nothing_twice(small_run, capsys):
+    with Store(small_run / "campaign.sqlite") as store:
+        before = {(k, r["finished_at"]) for k, r in store._rows(scrap.CAMPAIGN).items()}
+    assert main(["reproduce", "scrap", "--scale", "small", "--workers", "1", "--no-progress",
+                 "--out", str(small_run)]) == 0
+    with Store(small_run / "campaign.sqlite") as store:
+        after = {(k, r["finished_at"]) for k, r in store._rows(scrap.CAMPAIGN).items()}
+    assert before == after
+    assert "The paper's findings" in capsys.readouterr().out
+
+
+def test_scenarios_and_populations():
+    assert len(scrap.scenarios("full")) == 200 * 108
+    assert len(scrap.ptg_configs()) == 1296
+    with pytest.raises(ValueError, match="scale"):
+        scrap.scenarios("huge")
+    with pytest.raises(ValueError, match="seed"):
+        scrap.scenarios("small", seed=-1)
+    # a PTG is the same wherever it is drawn
+    config = scrap.ptg_configs()[500]
+    assert scrap.make_ptg(config, 3) == scrap.make_ptg(config, 3)
+    assert scrap.make_ptg(config, 3).num_real_tasks == config["tasks"]
+
+
+def test_bad_options(tmp_path, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["reproduce", "scrap", "--scale", "medium", "--out", str(tmp_path)])
+    assert e.value.code == 2
+    assert main(["reproduce", "scrap", "--scale", "small", "--out", str(tmp_path / "no" / "such")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_one_run_command(capsys):
+    assert main(["scrap", "--algorithm", "scrap-max", "--beta", "0.2", "--tasks", "15", "--clusters", "3",
+                 "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["algorithm"] == "SCRAP-MAX" and report["tasks"] == 15 and len(report["platform"]["clusters"]) == 3
+    assert report["initial_violation"] or report["beta_estimate"] <= 0.2 * (1 + 1e-9)
+    assert report["violation"] == (report["power_fraction"] > 0.2 * (1 + 1e-9))
+    assert main(["scrap", "--algorithm", "HCPA", "--beta", "1", "--no-comms"]) == 0
+    assert "HCPA beta=1" in capsys.readouterr().out
+    for bad in (["--beta", "0"], ["--beta", "1.5"], ["--beta", "x"], ["--tasks", "0"], ["--algorithm", "CPA"]):
+        args = {"--algorithm": "SCRAP", "--beta": "0.5"}
+        args.update(dict(zip(bad[::2], bad[1::2])))
+        with pytest.raises(SystemExit) as e:
+            main(["scrap", *[x for kv in args.items() for x in kv]])
+        assert e.value.code == 2
+    with pytest.raises(SystemExit, match="heterogeneity"):
+        main(["scrap", "--algorithm", "SCRAP", "--beta", "0.5", "--heterogeneity", "0.5"])
+
+
+def _documented_commands() -> list[list[str]]:
+    """The ``clustersched scrap`` / ``reproduce scrap --scale small`` commands of the README and the doc."""
+    found = []
+    for path in (ROOT / "README.md", ROOT / "docs" / "reproduce-scrap.md"):
+        text = path.read_text()
+        for block in re.findall(r"```sh\n(.*?)```", text, flags=re.S):
+            for line in block.splitlines():
+                line = line.split("#")[0].strip()
+                if line.startswith("clustersched scrap ") or ("reproduce scrap" in line and "small" in line):
+                    found.append(shlex.split(line)[1:])
+    return found
+
+
+def test_documented_commands_run(tmp_path, monkeypatch, capsys):
+    commands = _documented_commands()
+    assert len(commands) >= 3
+    monkeypatch.chdir(tmp_path)
+    for argv in commands:
+        if argv[0] == "reproduce":
+            argv = [*argv, "--workers", "1", "--no-progress"]
+        assert main(argv) == 0, argv
+    capsys.readouterr()
+
+
+def test_results_validate_again(small_run):
+    """A schedule rebuilt from a stored run's inputs passes the validator (spot check of determinism)."""
+    from clustersched.ptg import run_scrap
+
+    rows = [r for r in read_csv(small_run / "results.csv") if r["algorithm"] == "SCRAP" and r["beta"] == "0.3"]
+    r = rows[0]
+    platform = next(p for p in scrap._platforms(0) if p.name == r["platform"])
+    ptg = scrap.make_ptg(scrap.ptg_configs()[int(r["ptg"])], 0)
+    run = run_scrap("SCRAP", ptg, platform, 0.3)
+    validate_multicluster(run.schedule, ptg)
+    assert repr(run.metrics.makespan) == r["makespan"]
