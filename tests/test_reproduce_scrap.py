@@ -66,7 +66,7 @@ def test_small_scale_writes_every_output(small_run):
 
 def test_every_schedule_is_validated(monkeypatch, tmp_path):
     """At small scale every schedule goes through the independent validator (and the Rust checker)."""
-    import clustersched.ptg.validate_multicluster as vm
+    import clustersched.ptg.multicluster_validate as vm
 
     calls = []
     real = vm.validate_multicluster
@@ -110,8 +110,12 @@ def test_bad_options(tmp_path, capsys):
     with pytest.raises(SystemExit) as e:
         main(["reproduce", "scrap", "--scale", "medium", "--out", str(tmp_path)])
     assert e.value.code == 2
-    assert main(["reproduce", "scrap", "--scale", "small", "--out", str(tmp_path / "no" / "such")]) == 2
-    assert "does not exist" in capsys.readouterr().err
+    (tmp_path / "afile").write_text("not a folder\n")
+    assert main(["reproduce", "scrap", "--scale", "small", "--out", str(tmp_path / "afile")]) == 2
+    assert "is a file, not a folder" in capsys.readouterr().err
+    (tmp_path / "withdir" / "results.csv").mkdir(parents=True)
+    assert main(["reproduce", "scrap", "--scale", "small", "--out", str(tmp_path / "withdir")]) == 2
+    assert "results.csv" in capsys.readouterr().err
 
 
 def test_one_run_command(capsys):
@@ -141,6 +145,8 @@ def _documented_commands() -> list[list[str]]:
         for block in re.findall(r"```sh\n(.*?)```", text, flags=re.S):
             for line in block.splitlines():
                 line = line.split("#")[0].strip()
+                if "[" in line or "|" in line:  # a synopsis, not a command
+                    continue
                 if line.startswith("clustersched scrap ") or ("reproduce scrap" in line and "small" in line):
                     found.append(shlex.split(line)[1:])
     return found

@@ -170,8 +170,8 @@ __getattr__, __dir__ = lazy_exports(
         "scrap_allocation": ".scrap",
         "MultiClusterMetrics": ".metrics_multicluster",
         "multicluster_metrics": ".metrics_multicluster",
-        "multicluster_violations": ".validate_multicluster",
-        "validate_multicluster": ".validate_multicluster",
+        "multicluster_violations": ".multicluster_validate",
+        "validate_multicluster": ".multicluster_validate",
     },
     public=__all__,
 )
@@ -224,4 +224,4 @@ if TYPE_CHECKING:
         run_scrap,
         scrap_allocation,
     )
-    from .validate_multicluster import multicluster_violations, validate_multicluster
+    from .multicluster_validate import multicluster_violations, validate_multicluster

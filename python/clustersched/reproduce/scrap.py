@@ -29,7 +29,7 @@ Choices the paper leaves open, made here:
   (``check_cluster_schedule``: capacity, precedence with transfer times,
   each task on one cluster with its translated allocation); at ``--scale
   small`` also through the independent Python validator
-  :func:`clustersched.ptg.validate_multicluster`.
+  :func:`clustersched.ptg.multicluster_validate`.
 * **Seeds**: platform ``k`` from ``SeedSequence(seed, spawn_key=(k,))``, PTG
   ``j`` from ``SeedSequence(seed, spawn_key=(1, j))``.
 
@@ -200,7 +200,7 @@ def run_scenario(s: dict[str, Any]) -> dict[str, Any]:
     """
     from ..ptg.multicluster import problem
     from ..ptg.scrap import run_scrap
-    from ..ptg.validate_multicluster import validate_multicluster
+    from ..ptg.multicluster_validate import validate_multicluster
 
     platform = _platforms(s["seed"])[s["platform"]]
     configs = [c for c in ptg_configs() if c["shape"] == s["shape"]]
