@@ -374,3 +374,19 @@ def test_bad_arguments():
         mheft_max(ptg, p, 0.0)
     with pytest.raises(ValueError, match="allocation == 11"):
         place_reference(ptg, p, [1, 11, 1, 1])
+
+
+@pytest.mark.parametrize("module", [
+    "clustersched.platform",
+    "clustersched.ptg.multicluster",
+    "clustersched.ptg.scrap",
+    "clustersched.ptg.metrics_multicluster",
+    "clustersched.ptg.multicluster_validate",
+    "clustersched.reproduce.scrap",
+])
+def test_docstring_examples(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0

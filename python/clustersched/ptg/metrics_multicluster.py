@@ -30,6 +30,7 @@ the constrained schedule is longer.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
 
@@ -83,21 +84,26 @@ def multicluster_metrics(schedule: ClusterSchedule) -> MultiClusterMetrics:
     return MultiClusterMetrics(makespan, energy, fraction, peak / total)
 
 
-def deviation_above(power_fraction: float, beta: float) -> float:
-    """``power_fraction / beta - 1`` if positive, else 0.
+def deviation_above(power_fraction: Any, beta: Any) -> Any:
+    """``power_fraction / beta - 1`` where positive, else 0 (floats or numpy arrays, elementwise).
 
     >>> deviation_above(0.21, 0.2), deviation_above(0.1, 0.2)
     (0.04999999999999982, 0.0)
+    >>> deviation_above(np.array([0.3, 0.1]), np.array([0.2, 0.2])).tolist()
+    [0.4999999999999998, 0.0]
     """
-    return max(0.0, power_fraction / beta - 1.0)
+    out = np.maximum(0.0, np.asarray(power_fraction, dtype=np.float64) / beta - 1.0)
+    return float(out) if out.ndim == 0 else out
 
 
-def slowdown(reference_makespan: float, makespan: float) -> float:
-    """``M_ref / M`` (PDCS 2007 Eq. 1); 1 for two empty schedules.
+def slowdown(reference_makespan: Any, makespan: Any) -> Any:
+    """``M_ref / M`` (PDCS 2007 Eq. 1), floats or numpy arrays (elementwise); makespans must be > 0.
 
     >>> slowdown(10.0, 12.5)
     0.8
     """
-    if makespan <= 0:
-        return 1.0 if reference_makespan <= 0 else float("inf")
-    return reference_makespan / makespan
+    m = np.asarray(makespan, dtype=np.float64)
+    if np.any(m <= 0):
+        raise ValueError("makespan must be > 0")
+    out = np.asarray(reference_makespan, dtype=np.float64) / m
+    return float(out) if out.ndim == 0 else out

@@ -198,9 +198,10 @@ def run_scenario(s: dict[str, Any]) -> dict[str, Any]:
     :data:`ALGORITHMS`, ``initial_violation`` -1 for "not applicable", and
     ``beta_estimate`` NaN for MHEFT-MAX.
     """
+    from ..ptg.metrics_multicluster import slowdown
     from ..ptg.multicluster import problem
-    from ..ptg.scrap import run_scrap
     from ..ptg.multicluster_validate import validate_multicluster
+    from ..ptg.scrap import run_scrap
 
     platform = _platforms(s["seed"])[s["platform"]]
     configs = [c for c in ptg_configs() if c["shape"] == s["shape"]]
@@ -232,14 +233,16 @@ def run_scenario(s: dict[str, Any]) -> dict[str, Any]:
                 cols["energy"].append(m.energy)
                 cols["beta_estimate"].append(np.nan if run.beta_estimate is None else run.beta_estimate)
                 cols["initial_violation"].append(-1 if run.initial_violation is None else int(run.initial_violation))
-                cols["slowdown"].append(full.metrics.makespan / m.makespan)
-                cols["slowdown_vs_hcpa"].append(hcpa.metrics.makespan / m.makespan)
+                cols["slowdown"].append(slowdown(full.metrics.makespan, m.makespan))
+                cols["slowdown_vs_hcpa"].append(slowdown(hcpa.metrics.makespan, m.makespan))
     return {name: _pack(cols[name], dtype) for name, dtype in RUN_COLUMNS.items()}
 
 
 def load_columns(stored: list[dict[str, Any]], seed: int) -> tuple[dict[str, np.ndarray], list[dict[str, Any]]]:
     """The campaign's rows unpacked into one array per results.csv column (one entry per run), and the
     failed scenarios' rows."""
+    from ..ptg.metrics_multicluster import deviation_above
+
     cfgs = scrap_platform_configs()
     configs = ptg_configs()
     parts: dict[str, list[np.ndarray]] = defaultdict(list)
@@ -264,7 +267,7 @@ def load_columns(stored: list[dict[str, Any]], seed: int) -> tuple[dict[str, np.
     out["scenario_index"] = np.array([SCENARIOS.index(c["costs"]) for c in configs], dtype=np.int8)[out["ptg"]]
     beta = out["beta"]
     out["violation"] = out["power_fraction"] > beta * (1 + RTOL)
-    out["deviation"] = np.maximum(0.0, out["power_fraction"] / beta - 1.0)
+    out["deviation"] = deviation_above(out["power_fraction"], beta)
     return out, failed
 
 
@@ -542,7 +545,7 @@ def _figures(cols: dict[str, np.ndarray], out: Path) -> None:
     respect(out / FIGURES[1], [("MHEFT-MAX-β", "MHEFT-MAX", False), ("HCPA", "HCPA", False)],
             "Fig. 2: respect of β by MHEFT-MAX and HCPA")
 
-    def slowdown(path: Path, key: str, title: str) -> None:
+    def slowdown_figure(path: Path, key: str, title: str) -> None:
         fig, ax = plt.subplots(figsize=(7, 4.5), constrained_layout=True)
         for algorithm in ("SCRAP", "SCRAP-MAX"):
             means = [float(cols[key][select(algorithm, b)].mean()) if select(algorithm, b).any() else np.nan
@@ -557,5 +560,5 @@ def _figures(cols: dict[str, np.ndarray], out: Path) -> None:
         fig.savefig(path, dpi=130)
         plt.close(fig)
 
-    slowdown(out / FIGURES[2], "slowdown", "Fig. 3: average slowdown M(β=1) / M(β)")
-    slowdown(out / FIGURES[3], "slowdown_vs_hcpa", "Fig. 4: average slowdown M(HCPA) / M(β)")
+    slowdown_figure(out / FIGURES[2], "slowdown", "Fig. 3: average slowdown M(β=1) / M(β)")
+    slowdown_figure(out / FIGURES[3], "slowdown_vs_hcpa", "Fig. 4: average slowdown M(HCPA) / M(β)")

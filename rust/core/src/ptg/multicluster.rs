@@ -562,7 +562,8 @@ pub fn mheft_max(g: &Ptg, platform: &MultiCluster, fraction: f64, comms: Option<
                 }
             }
         }
-        Ok(best.expect("q = 1 fits every cluster"))
+        // q = 1 fits every cluster, so there is always a choice
+        best.ok_or_else(|| Error::InvalidArgument(format!("task {v}: no cluster to run it on")))
     })
 }
 
