@@ -61,7 +61,10 @@ def test_every_schedule_is_valid(name):
             assert s.policy == name and s.options["seed"] == 7
             assert len(s) == sum(len(p) for p in ptgs)
             m = evaluate(s, ptgs, c)
-            assert m.makespan == s.end.max() and 0.0 < m.utilization <= 1.0
+            assert m.makespan == s.end.max() and 0.0 < m.utilization <= m.peak_utilization + 1e-9 <= 1.0 + 1e-9
+            # the peak, by brute force: processors busy at every start instant (half-open intervals)
+            busy_at = [int(s.procs[(s.start <= t) & (t < s.end)].sum()) for t in s.start]
+            assert m.peak_utilization == max(busy_at) / c.procs
 
 
 @pytest.mark.parametrize("name", PAPER_NAMES)
