@@ -120,7 +120,7 @@ PAPER_SECONDS = {
     **dict.fromkeys(("CAFM_CRA", "CAFM_CRA_WEIGHT", "CAFM_SAF", "CAFM_SPTF", "CAFM_LPTF", "CAFM_K_SHELVES"), 50.0),
 }
 #: Campaign name in the store: change it when a scenario's computation changes.
-CAMPAIGN = "ptg-v2"
+CAMPAIGN = "ptg-v3"
 COLUMNS = (
     "scenario", "population", "n_ptgs", "cluster", "procs", "set", "seed", "algorithm",
     "average_stretch", "makespan", "max_stretch", "min_stretch", "utilization", "peak_utilization", "seconds", "status", "error",
