@@ -5,7 +5,7 @@ from typing import final
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["BatchSim", "PtgSet", "__version__", "dpsa_select", "dutot_allocation", "k_shelves"]
+__all__ = ["BatchSim", "MultiClusterPtg", "PtgSet", "__version__", "dpsa_select", "dutot_allocation", "k_shelves"]
 
 __version__: str
 
@@ -143,3 +143,46 @@ def k_shelves(
     npt.NDArray[np.int64],
     npt.NDArray[np.float64],
 ]: ...
+
+_ClusterColumns = tuple[
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+]
+
+@final
+class MultiClusterPtg:
+    def __new__(
+        cls,
+        work: npt.NDArray[np.float64],
+        alpha: npt.NDArray[np.float64],
+        succ_offsets: npt.NDArray[np.int64],
+        succ: npt.NDArray[np.int64],
+        procs: npt.NDArray[np.int64],
+        speed: npt.NDArray[np.float64],
+        network: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], float, float, float, float] | None = None,
+        bytes: npt.NDArray[np.float64] | None = None,
+    ) -> MultiClusterPtg: ...
+    @property
+    def reference(self) -> tuple[float, float, int]: ...
+    def caps(self) -> npt.NDArray[np.int64]: ...
+    def translate(self, alloc: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]: ...
+    def scrap_allocation(self, beta: float, variant: str) -> npt.NDArray[np.int64]: ...
+    def hcpa_allocation(self, rule: str) -> npt.NDArray[np.int64]: ...
+    def beta_estimate(self, alloc: npt.NDArray[np.int64]) -> float: ...
+    def place(self, alloc: npt.NDArray[np.int64], comms: bool) -> _ClusterColumns: ...
+    def mheft_max(self, fraction: float, comms: bool) -> _ClusterColumns: ...
+    def check(
+        self,
+        task: npt.NDArray[np.int64],
+        cluster: npt.NDArray[np.int64],
+        start: npt.NDArray[np.float64],
+        end: npt.NDArray[np.float64],
+        proc_offsets: npt.NDArray[np.int64],
+        proc_ids: npt.NDArray[np.int64],
+        alloc: npt.NDArray[np.int64] | None,
+        comms: bool,
+    ) -> None: ...

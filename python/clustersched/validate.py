@@ -1,7 +1,7 @@
 """Independent feasibility checks of every kind of schedule, in one namespace.
 
 Each scheduling problem owns its validator (:mod:`clustersched.batch.validate`,
-:mod:`clustersched.ptg.validate`); this module only gathers them, so that
+:mod:`clustersched.ptg.validate`, :mod:`clustersched.ptg.validate_multicluster`); this module only gathers them, so that
 ``from clustersched.validate import validate_batch, validate_ptgs`` works for
 both.  ``validate_*`` raise :class:`~clustersched.errors.InvalidScheduleError`
 listing every violation; ``*_violations`` return the list.
@@ -11,5 +11,13 @@ from __future__ import annotations
 
 from .batch.validate import batch_violations, validate_batch
 from .ptg.validate import ptg_violations, validate_ptgs
+from .ptg.validate_multicluster import multicluster_violations, validate_multicluster
 
-__all__ = ["batch_violations", "ptg_violations", "validate_batch", "validate_ptgs"]
+__all__ = [
+    "batch_violations",
+    "multicluster_violations",
+    "ptg_violations",
+    "validate_batch",
+    "validate_multicluster",
+    "validate_ptgs",
+]

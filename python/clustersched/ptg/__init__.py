@@ -13,6 +13,12 @@ SELFISH_WEIGHT (§4.1); C1, C4, F1, F2 (§4.2); CRA_NDAGS, CRA_WORK, CRA_WIDTH
 and their _WEIGHT variants (§4.3).  :func:`run_algorithm` times one and
 measures it (:func:`evaluate`); :func:`validate_ptgs` checks any schedule.
 
+One PTG on a heterogeneous multi-cluster platform (N'takpé & Suter, PDCS
+2007): :func:`scrap_allocation` (SCRAP, SCRAP-MAX) and
+:func:`hcpa_reference_allocation` on the same allocation loop,
+:func:`place_reference`, :func:`mheft_max`, :func:`run_scrap`,
+:func:`validate_multicluster`, :func:`multicluster_metrics`.
+
 Example
 -------
 >>> from clustersched.platform import cluster
@@ -79,6 +85,22 @@ __all__ = [
     "selfish_order",
     "selfish_weight",
     "validate_ptgs",
+    "ClusterSchedule",
+    "mheft_max",
+    "place_reference",
+    "reference_caps",
+    "task_bytes",
+    "translate",
+    "SCRAP_ALGORITHMS",
+    "ScrapRun",
+    "beta_estimate",
+    "hcpa_reference_allocation",
+    "run_scrap",
+    "scrap_allocation",
+    "MultiClusterMetrics",
+    "multicluster_metrics",
+    "multicluster_violations",
+    "validate_multicluster",
 ]
 
 # Imported on first use (see clustersched._lazy): the algorithms pull in networkx.
@@ -134,6 +156,22 @@ __getattr__, __dir__ = lazy_exports(
         "c4": ".zhao",
         "f1": ".zhao",
         "f2": ".zhao",
+        "ClusterSchedule": ".multicluster",
+        "mheft_max": ".multicluster",
+        "place_reference": ".multicluster",
+        "reference_caps": ".multicluster",
+        "task_bytes": ".multicluster",
+        "translate": ".multicluster",
+        "SCRAP_ALGORITHMS": ".scrap",
+        "ScrapRun": ".scrap",
+        "beta_estimate": ".scrap",
+        "hcpa_reference_allocation": ".scrap",
+        "run_scrap": ".scrap",
+        "scrap_allocation": ".scrap",
+        "MultiClusterMetrics": ".metrics_multicluster",
+        "multicluster_metrics": ".metrics_multicluster",
+        "multicluster_violations": ".validate_multicluster",
+        "validate_multicluster": ".validate_multicluster",
     },
     public=__all__,
 )
@@ -176,3 +214,14 @@ if TYPE_CHECKING:
     from .selfish import selfish, selfish_order, selfish_weight
     from .validate import ptg_violations, validate_ptgs
     from .zhao import c1, c4, f1, f2
+    from .metrics_multicluster import MultiClusterMetrics, multicluster_metrics
+    from .multicluster import ClusterSchedule, mheft_max, place_reference, reference_caps, task_bytes, translate
+    from .scrap import (
+        SCRAP_ALGORITHMS,
+        ScrapRun,
+        beta_estimate,
+        hcpa_reference_allocation,
+        run_scrap,
+        scrap_allocation,
+    )
+    from .validate_multicluster import multicluster_violations, validate_multicluster

@@ -72,7 +72,10 @@ scenario    work                 example (paper) / daggen ``--ccr``
 ==========  ===================  =========================================
 
 with ``a`` uniform in ``[2**6, 2**9)`` (the paper: "between 2^6 and 2^9";
-daggen draws it continuously), and ``alpha`` uniform in ``[0, 0.25)``.  The
+daggen draws it continuously), and ``alpha`` uniform in ``[0, 0.25)``.
+Generated tasks carry ``d`` as the node attribute ``data`` (elements): the
+volume a task sends to each successor on a platform with a network is
+``8 * data`` bytes (SCRAP's model, :mod:`clustersched.ptg.multicluster`).  The
 logarithm is base 2, as in daggen (``2 a m^2 log2 m`` with ``d = m^2``).  The
 four scenarios are :data:`SCENARIOS`; daggen's integer codes are accepted too.
 
@@ -204,10 +207,17 @@ def task_costs(
     """
     n = check_int("n", n, 0)
     scenario = _check_scenario(scenario)
+    work, alpha, kind, _ = _draw_costs(n, scenario, make_rng(seed), alpha_range)
+    return work, alpha, kind
+
+
+def _draw_costs(
+    n: int, scenario: str, rng: np.random.Generator, alpha_range: tuple[float, float] = ALPHA_RANGE
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`task_costs`' draws, with the data size ``d`` (elements) of each task as well."""
     lo, hi = (float(x) for x in alpha_range)
     if not 0.0 <= lo <= hi <= 1.0:
         raise ValueError(f"alpha_range == {alpha_range!r}, must satisfy 0 <= lo <= hi <= 1")
-    rng = make_rng(seed)
     d = rng.integers(D_MIN, D_MAX, size=n, endpoint=True).astype(np.float64)
     a = rng.uniform(A_MIN, A_MAX, size=n)
     kind = rng.integers(0, len(COMPLEXITIES), size=n)
@@ -215,15 +225,15 @@ def task_costs(
     if scenario != "mixed":
         kind = np.full(n, COMPLEXITIES.index(scenario))
     work = np.select([kind == 0, kind == 1], [a * d, a * d * np.log2(d)], d**1.5)
-    return work, alpha, np.array(COMPLEXITIES)[kind]
+    return work, alpha, np.array(COMPLEXITIES)[kind], d
 
 
 def _with_costs(
     graph: nx.DiGraph, order: list[Any], scenario: str | int, rng: np.random.Generator, name: str
 ) -> PTG:
-    work, alpha, kind = task_costs(len(order), scenario, rng)
-    for label, w, a, k in zip(order, work.tolist(), alpha.tolist(), kind.tolist()):
-        graph.nodes[label].update(work=w, alpha=a, complexity=k)
+    work, alpha, kind, data = _draw_costs(len(order), _check_scenario(scenario), rng)
+    for label, w, a, k, d in zip(order, work.tolist(), alpha.tolist(), kind.tolist(), data.tolist()):
+        graph.nodes[label].update(work=w, alpha=a, complexity=k, data=d)
     return PTG.from_networkx(graph, name=name)
 
 

@@ -12,6 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 mod ptg;
+mod scrap;
 
 pyo3::import_exception!(clustersched.errors, InvalidWorkloadError);
 pyo3::import_exception!(clustersched.errors, InfeasibleError);
@@ -324,6 +325,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<BatchSim>()?;
     m.add_function(wrap_pyfunction!(dpsa_select, m)?)?;
     ptg::register(m)?;
+    scrap::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

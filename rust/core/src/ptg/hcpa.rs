@@ -31,7 +31,7 @@ pub enum HcpaRule {
 
 impl HcpaRule {
     /// The processor count `T_A` divides the area by for `g` on `procs` processors.
-    fn divisor(self, g: &Ptg, procs: u32) -> u32 {
+    pub(crate) fn divisor(self, g: &Ptg, procs: u32) -> u32 {
         match self {
             HcpaRule::Cpa => procs,
             HcpaRule::Sqrt => {
@@ -136,20 +136,111 @@ pub fn hcpa_allocation(g: &Ptg, speed: f64, limits: &HcpaLimits) -> Result<Vec<u
     if limits.max_level_procs == Some(0) {
         return Err(Error::InvalidArgument("max_level_procs == 0, must be >= 1".into()));
     }
+    let bounds = LoopBounds {
+        divisor: f64::from(limits.rule.divisor(g, procs)),
+        caps: TaskCaps::Uniform(cap),
+        level_bound: limits.max_level_procs.map(f64::from),
+        undo_overshoot: false,
+    };
+    allocation_loop(g, speed, &bounds)
+}
+
+/// Which tasks may take one more processor: task `v` only while `p[v] < cap(v)`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum TaskCaps<'a> {
+    /// The same cap for every task (HCPA on one cluster, CRA).
+    Uniform(u32),
+    /// One cap per task (a heterogeneous platform: the largest reference
+    /// allocation some cluster can still accommodate, see SCRAP).
+    PerTask(&'a [u32]),
+}
+
+impl TaskCaps<'_> {
+    #[inline]
+    fn of(&self, v: usize) -> u32 {
+        match self {
+            TaskCaps::Uniform(c) => *c,
+            TaskCaps::PerTask(caps) => caps[v],
+        }
+    }
+}
+
+/// The stopping condition and candidate guards of the one allocation loop
+/// HCPA, CRA, SCRAP and SCRAP-MAX share ([`allocation_loop`]).
+///
+/// * HCPA / CRA: `divisor` = `D` of [`HcpaRule`] (or the budget `P_i`), a
+///   uniform cap, an optional integer level bound, no undo.
+/// * SCRAP (N'takpé & Suter 2007, Algorithm 1): `divisor = β · P_ref`, so
+///   that "go on while `T_CP > area / divisor`" is "go on while
+///   `β' = area / (T_CP · P_ref) < β`"; per-task caps from the clusters
+///   (saturated critical path); `undo_overshoot` (the addition that makes
+///   `β'` exceed `β` is cancelled).
+/// * SCRAP-MAX (Algorithm 2): SCRAP plus `level_bound = β · P_ref`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LoopBounds<'a> {
+    /// The average area is `T_A = area / divisor`; the loop goes on while
+    /// `T_CP > T_A`. Finite and `> 0`.
+    pub divisor: f64,
+    /// Per-task caps on the allocation.
+    pub caps: TaskCaps<'a>,
+    /// A task is a candidate only while the allocations of its precedence
+    /// level sum to less than this (`None`: no bound). `> 0`.
+    pub level_bound: Option<f64>,
+    /// When the loop stops because `T_CP < T_A` after an addition, cancel
+    /// that addition (SCRAP's "the last processor addition canceled"); at
+    /// `T_CP == T_A` exactly (`β' == β`, not exceeding) it is kept.
+    pub undo_overshoot: bool,
+}
+
+/// Processors per task of `g` by the allocation loop under `bounds`: the
+/// loop of [`hcpa_allocation`] (whose documentation gives every rule), with
+/// the stopping divisor, caps, level bound and overshoot undo taken from
+/// `bounds`. [`hcpa_allocation`] is this function with the bounds of
+/// [`HcpaLimits`]; SCRAP and SCRAP-MAX call it with theirs.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for a bad speed, a divisor that is not finite
+/// and `> 0`, a cap of 0 or a cap list of the wrong length, or a level bound
+/// that is not `> 0`.
+pub fn allocation_loop(g: &Ptg, speed: f64, bounds: &LoopBounds<'_>) -> Result<Vec<u32>> {
+    check_speed(speed)?;
     let n = g.len();
+    if !(bounds.divisor.is_finite() && bounds.divisor > 0.0) {
+        return Err(Error::InvalidArgument(format!("divisor == {}, must be finite and > 0", bounds.divisor)));
+    }
+    match bounds.caps {
+        TaskCaps::Uniform(0) => return Err(Error::InvalidArgument("cap == 0, must be >= 1".into())),
+        TaskCaps::PerTask(caps) if caps.len() != n => {
+            return Err(Error::InvalidArgument(format!("{} caps for {n} tasks", caps.len())))
+        }
+        TaskCaps::PerTask(caps) => {
+            if let Some(v) = caps.iter().position(|&c| c == 0) {
+                return Err(Error::InvalidArgument(format!("task {v}: cap == 0, must be >= 1")));
+            }
+        }
+        TaskCaps::Uniform(_) => {}
+    }
+    if let Some(bound) = bounds.level_bound {
+        if !(bound > 0.0) {
+            return Err(Error::InvalidArgument(format!("level bound == {bound}, must be > 0")));
+        }
+    }
+    let caps = bounds.caps;
     let (work, alpha) = (g.work(), g.alpha());
-    let levels = limits.max_level_procs.map(|_| g.levels());
+    let levels = bounds.level_bound.map(|_| g.levels());
     let mut held = vec![0u32; levels.as_ref().map_or(0, |l| l.iter().max().map_or(0, |&m| m + 1))];
     if let Some(levels) = &levels {
         for &l in levels {
             held[l] += 1;
         }
     }
-    let level_room = |v: usize, held: &[u32]| match (limits.max_level_procs, &levels) {
-        (Some(bound), Some(levels)) => held[levels[v]] < bound,
+    let level_room = |v: usize, held: &[u32]| match (bounds.level_bound, &levels) {
+        (Some(bound), Some(levels)) => f64::from(held[levels[v]]) < bound,
         _ => true,
     };
-    let divisor = f64::from(limits.rule.divisor(g, procs));
+    let divisor = bounds.divisor;
+    // The task that grew last, for SCRAP's undo.
+    let mut last: Option<usize> = None;
     // Each task's T and gain for its next few allocations are computed
     // ahead in one batch (independent divisions pipeline well).
     let mut lanes: Vec<Lane> = (0..n).map(|v| Lane::new(1, work[v] / speed, alpha[v])).collect();
@@ -208,6 +299,11 @@ pub fn hcpa_allocation(g: &Ptg, speed: f64, limits: &HcpaLimits) -> Result<Vec<u
         let t_cp = bl[0];
         // CPA's criterion: go on only while T_CP > T_A (never NaN: T is finite or +inf).
         if t_cp <= area / divisor {
+            if let Some(v) = last {
+                if bounds.undo_overshoot && t_cp < area / divisor {
+                    p[v] -= 1;
+                }
+            }
             return Ok(p);
         }
         // The critical path, and at each of its tasks the lead of the path
@@ -240,7 +336,7 @@ pub fn hcpa_allocation(g: &Ptg, speed: f64, limits: &HcpaLimits) -> Result<Vec<u
         // The selection: the first path task of largest gain among the
         // candidates with a gain > 0.
         let key = |v: usize, p: &[u32], held: &[u32], gains: &[f64]| {
-            if p[v] < cap && level_room(v, held) {
+            if p[v] < caps.of(v) && level_room(v, held) {
                 gains[v]
             } else {
                 f64::NEG_INFINITY
@@ -282,6 +378,7 @@ pub fn hcpa_allocation(g: &Ptg, speed: f64, limits: &HcpaLimits) -> Result<Vec<u
             let v = path[at];
             let (old_t, old_area) = (t[v], t[v] * f64::from(p[v]));
             p[v] += 1;
+            last = Some(v);
             (t[v], gains[v]) = lanes[v].at(p[v], work[v] / speed, alpha[v]);
             changed.push(v);
             if let Some(levels) = &levels {
@@ -325,9 +422,15 @@ pub fn hcpa_allocation(g: &Ptg, speed: f64, limits: &HcpaLimits) -> Result<Vec<u
                     let mut q = p[u];
                     let mut dropped = 0.0;
                     if key(u, &p, &held, &gains) > gamma {
-                        let limit = match (limits.max_level_procs, &levels) {
-                            (Some(bound), Some(levels)) => cap.min(q.saturating_add(bound - held[levels[u]])),
-                            _ => cap,
+                        let limit = match (bounds.level_bound, &levels) {
+                            (Some(bound), Some(levels)) => {
+                                // additions before the level holds `bound`:
+                                // ceil(bound - held) (exact for integer bounds)
+                                let room = (bound - f64::from(held[levels[u]])).ceil();
+                                let room = if room >= f64::from(u32::MAX) { u32::MAX } else { room as u32 };
+                                caps.of(u).min(q.saturating_add(room))
+                            }
+                            _ => caps.of(u),
                         };
                         let (scaled, a) = (work[u] / speed, alpha[u]);
                         let time = |q: u32| scaled * (a + (1.0 - a) / f64::from(q));

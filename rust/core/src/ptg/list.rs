@@ -26,18 +26,81 @@ pub enum Readiness {
     Completed,
 }
 
+/// Processors grouped by the time they become available: the state of the
+/// best-fit placement rule every list scheduler shares (rule (b) of
+/// `tests/reference/ptg.py::list_schedule`). One pool per cluster: the
+/// heterogeneous list scheduling of SCRAP keeps one per cluster of the
+/// platform, whose ids are global.
+#[derive(Debug, Clone)]
+pub(crate) struct Pool {
+    /// The processors grouped by the time they become available, each
+    /// group's ids increasing.
+    avail: BTreeMap<Time, Vec<u32>>,
+    /// Scratch: the processors chosen by the last [`Pool::select`], by group.
+    taken: Vec<(Time, usize)>,
+    /// The ids chosen by the last [`Pool::select`], increasing.
+    pub(crate) chosen: Vec<u32>,
+}
+
+impl Pool {
+    /// Processors `first..first + count`, all available at 0.
+    pub(crate) fn new(first: u32, count: u32) -> Self {
+        Pool {
+            avail: BTreeMap::from([(Time(0.0), (first..first + count).collect())]),
+            taken: Vec::new(),
+            chosen: Vec::new(),
+        }
+    }
+
+    /// Chooses `a` processors for a task ready at `r` (at most as many as
+    /// the pool holds): first those available at or before `r` by
+    /// *decreasing* availability (best fit), then the later ones by
+    /// increasing availability, ties by increasing id. Returns the latest
+    /// availability among them; [`Pool::chosen`] holds their ids, sorted.
+    pub(crate) fn select(&mut self, a: usize, r: f64) -> f64 {
+        self.taken.clear();
+        self.chosen.clear();
+        let mut need = a;
+        let mut latest = 0.0f64;
+        let early = self.avail.range(..=Time(r)).rev();
+        let late = self.avail.range((Excluded(Time(r)), Unbounded));
+        for (&t, ids) in early.chain(late) {
+            if need == 0 {
+                break;
+            }
+            let k = need.min(ids.len());
+            self.chosen.extend_from_slice(&ids[..k]);
+            self.taken.push((t, k));
+            latest = latest.max(t.0);
+            need -= k;
+        }
+        self.chosen.sort_unstable();
+        latest
+    }
+
+    /// Makes the processors of the last [`Pool::select`] busy until `finish`.
+    pub(crate) fn occupy(&mut self, finish: f64) {
+        for &(t, k) in &self.taken {
+            if let Some(ids) = self.avail.get_mut(&t) {
+                ids.drain(..k);
+                if ids.is_empty() {
+                    self.avail.remove(&t);
+                }
+            }
+        }
+        let group = self.avail.entry(Time(finish)).or_default();
+        group.extend_from_slice(&self.chosen);
+        group.sort_unstable();
+    }
+}
+
 /// The placement rule shared by every list scheduler (rule (b) of
 /// `tests/reference/ptg.py::list_schedule`), with the processors' state.
 pub(crate) struct Mapper<'a> {
     set: &'a PtgSet,
     alloc: &'a [u32],
     speed: f64,
-    /// The processors grouped by the time they become available, each
-    /// group's ids increasing.
-    avail: BTreeMap<Time, Vec<u32>>,
-    /// Scratch: the processors chosen for the current task, by group.
-    taken: Vec<(Time, usize)>,
-    chosen: Vec<u32>,
+    pool: Pool,
     /// Start of each placed global task (NaN before).
     pub(crate) start: Vec<f64>,
     /// End of each placed global task (NaN before).
@@ -59,9 +122,7 @@ impl<'a> Mapper<'a> {
             set,
             alloc,
             speed,
-            avail: BTreeMap::from([(Time(0.0), (0..procs).collect())]),
-            taken: Vec::new(),
-            chosen: Vec::new(),
+            pool: Pool::new(0, procs),
             start: vec![f64::NAN; total],
             end: vec![f64::NAN; total],
             out: TaskSchedule::with_capacity(total),
@@ -83,9 +144,7 @@ impl<'a> Mapper<'a> {
     /// Places global task `g`, whose predecessors are all placed:
     ///
     /// 1. `r` = [`Self::ready_time`], `d = T(g, a)` with `a = alloc[g]`;
-    /// 2. the processors in order: first those available at or before `r`
-    ///    by *decreasing* availability (best fit), then the later ones by
-    ///    increasing availability, ties by increasing id; the first `a`;
+    /// 2. the processors of [`Pool::select`]`(a, r)`;
     /// 3. `d > 0`: `start = max(r, their latest availability)`,
     ///    `end = start + d`, and they are available again at `end`;
     ///    `d == 0`: `start = end = r`, availability unchanged;
@@ -94,46 +153,18 @@ impl<'a> Mapper<'a> {
         let a = self.alloc[g] as usize;
         let r = self.ready_time(g);
         let d = self.set.time(g, self.alloc[g], self.speed);
-        // Best fit: groups available at or before r, latest first, then the
-        // later ones, earliest first; ids increasing within a group.
-        self.taken.clear();
-        self.chosen.clear();
-        let mut need = a;
-        let mut latest = 0.0f64;
-        let early = self.avail.range(..=Time(r)).rev();
-        let late = self.avail.range((Excluded(Time(r)), Unbounded));
-        for (&t, ids) in early.chain(late) {
-            if need == 0 {
-                break;
-            }
-            let k = need.min(ids.len());
-            self.chosen.extend_from_slice(&ids[..k]);
-            self.taken.push((t, k));
-            latest = latest.max(t.0);
-            need -= k;
-        }
-        self.chosen.sort_unstable();
+        let latest = self.pool.select(a, r);
         let (start, finish) = if d > 0.0 {
             let start = if latest > r { latest } else { r };
             let finish = start + d;
-            for &(t, k) in &self.taken {
-                if let Some(ids) = self.avail.get_mut(&t) {
-                    ids.drain(..k);
-                    if ids.is_empty() {
-                        self.avail.remove(&t);
-                    }
-                }
-            }
-            let group = self.avail.entry(Time(finish)).or_default();
-            group.extend_from_slice(&self.chosen);
-            group.sort_unstable();
+            self.pool.occupy(finish);
             (start, finish)
         } else {
             (r, r)
         };
         self.start[g] = start;
         self.end[g] = finish;
-        self.out.push(g, start, finish, &self.chosen);
+        self.out.push(g, start, finish, &self.pool.chosen);
     }
 }
 

@@ -16,7 +16,11 @@
 //! * [`backfill`]: the conservative-backfilling compaction (§4.1);
 //! * [`moldable_profile`]: a PTG as a moldable job (its HCPA makespan on
 //!   `1..P` processors), [`dutot_allocation`] (the 3/2 + ε allocations of
-//!   Mounié, Rapine & Trystram) and [`k_shelves`]: CAFM's kernels (§4.4).
+//!   Mounié, Rapine & Trystram) and [`k_shelves`]: CAFM's kernels (§4.4);
+//! * one PTG on a heterogeneous [`MultiCluster`] (N'takpé & Suter, PDCS 2007):
+//!   [`scrap_allocation`] (SCRAP, SCRAP-MAX) and [`hcpa_reference_allocation`]
+//!   on the same [`allocation_loop`], [`place_reference`] (list scheduling of
+//!   translated allocations), [`mheft_max`], [`check_cluster_schedule`].
 //!
 //! Each follows, rule for rule and float operation for float operation, the
 //! slow reference in `tests/reference/ptg.py` (differential tests compare
@@ -29,15 +33,24 @@ mod graph;
 mod hcpa;
 mod list;
 mod moldable;
+mod multicluster;
 mod schedule;
+mod scrap;
 mod shelves;
 mod zhao;
 
 pub use backfill::backfill;
 pub use graph::{bottom_levels, check_speed, duration_bottom_levels, exec_time, Ptg, PtgSet};
-pub use hcpa::{hcpa_allocation, hcpa_budgets, hcpa_schedule, hcpa_standalone, HcpaLimits, HcpaRule, Standalone};
+pub use hcpa::{
+    allocation_loop, hcpa_allocation, hcpa_budgets, hcpa_schedule, hcpa_standalone, HcpaLimits, HcpaRule, LoopBounds,
+    Standalone, TaskCaps,
+};
 pub use list::{list_schedule, Readiness};
 pub use dutot::{dutot_allocation, Dutot, Shelf};
+pub use multicluster::{
+    check_cluster_schedule, mheft_max, place_reference, ClusterSchedule, Comms, MultiCluster, Network,
+};
+pub use scrap::{beta_estimate, hcpa_reference_allocation, scrap_allocation, Scrap};
 pub use moldable::{moldable_profile, moldable_profiles, monotone_profile, Profiles};
 pub use shelves::{k_shelves, unit_knapsack, KShelves};
 pub use schedule::TaskSchedule;

@@ -1,0 +1,248 @@
+//! Bindings of the multi-cluster PTG kernels (SCRAP, SCRAP-MAX, HCPA on the
+//! reference cluster, MHEFT-MAX, placement, the schedule check): one
+//! `MultiClusterPtg` object per (PTG, platform) pair, converted once.
+//! `clustersched.ptg.scrap` is the public interface.
+
+use clustersched_core::ptg::{self, ClusterSchedule, Comms, HcpaRule, MultiCluster, Network, Scrap};
+use clustersched_core::Error;
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use super::{owned, InvalidWorkloadError};
+
+fn to_py(err: Error) -> PyErr {
+    match err {
+        Error::InvalidJob { message, .. } => InvalidWorkloadError::new_err(message),
+        other => super::to_py(other),
+    }
+}
+
+fn usizes(name: &str, a: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<usize>> {
+    owned(name, a)?
+        .into_iter()
+        .enumerate()
+        .map(|(k, x)| usize::try_from(x).map_err(|_| PyValueError::new_err(format!("{name}[{k}] == {x}, must be >= 0"))))
+        .collect()
+}
+
+fn u32s(name: &str, a: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<u32>> {
+    owned(name, a)?
+        .into_iter()
+        .enumerate()
+        .map(|(k, x)| {
+            u32::try_from(x).map_err(|_| PyValueError::new_err(format!("{name}[{k}] == {x}, must be in 0..={}", u32::MAX)))
+        })
+        .collect()
+}
+
+type Columns<'py> = (
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+);
+
+fn columns(py: Python<'_>, s: ClusterSchedule) -> Columns<'_> {
+    let ints = |v: Vec<usize>| v.into_iter().map(|x| x as i64).collect::<Vec<_>>();
+    (
+        ints(s.task).into_pyarray(py),
+        ints(s.cluster).into_pyarray(py),
+        s.start.into_pyarray(py),
+        s.end.into_pyarray(py),
+        ints(s.proc_offsets).into_pyarray(py),
+        s.proc_ids.into_iter().map(i64::from).collect::<Vec<_>>().into_pyarray(py),
+    )
+}
+
+fn as_i64(v: Vec<u32>) -> Vec<i64> {
+    v.into_iter().map(i64::from).collect()
+}
+
+/// One PTG on one heterogeneous multi-cluster platform, with its network and
+/// the bytes each task sends to its successors (both optional).
+#[pyclass(module = "clustersched._core", name = "MultiClusterPtg", frozen)]
+struct MultiClusterPtg {
+    g: ptg::Ptg,
+    platform: MultiCluster,
+    network: Option<Network>,
+    bytes: Option<Vec<f64>>,
+}
+
+impl MultiClusterPtg {
+    fn comms(&self, on: bool) -> PyResult<Option<Comms<'_>>> {
+        if !on {
+            return Ok(None);
+        }
+        match (&self.network, &self.bytes) {
+            (Some(network), Some(bytes)) => Ok(Some(Comms { network, bytes })),
+            _ => Err(PyValueError::new_err("communications need a network and the bytes of every task")),
+        }
+    }
+
+    fn alloc(&self, alloc: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<u32>> {
+        u32s("alloc", alloc)
+    }
+}
+
+#[pymethods]
+impl MultiClusterPtg {
+    #[new]
+    #[pyo3(signature = (work, alpha, succ_offsets, succ, procs, speed, network=None, bytes=None))]
+    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
+    fn new(
+        work: PyReadonlyArray1<'_, f64>,
+        alpha: PyReadonlyArray1<'_, f64>,
+        succ_offsets: PyReadonlyArray1<'_, i64>,
+        succ: PyReadonlyArray1<'_, i64>,
+        procs: PyReadonlyArray1<'_, i64>,
+        speed: PyReadonlyArray1<'_, f64>,
+        network: Option<(PyReadonlyArray1<'_, f64>, PyReadonlyArray1<'_, f64>, f64, f64, f64, f64)>,
+        bytes: Option<PyReadonlyArray1<'_, f64>>,
+    ) -> PyResult<Self> {
+        let g = ptg::Ptg::new(owned("work", &work)?, owned("alpha", &alpha)?, &usizes("succ_offsets", &succ_offsets)?, &usizes("succ", &succ)?)
+            .map_err(to_py)?;
+        let platform = MultiCluster::new(u32s("procs", &procs)?, owned("speed", &speed)?).map_err(to_py)?;
+        let network = match network {
+            Some((link_bw, link_lat, uplink_bw, uplink_lat, backbone_bw, backbone_lat)) => {
+                let n = Network {
+                    link_bw: owned("link_bw", &link_bw)?,
+                    link_lat: owned("link_lat", &link_lat)?,
+                    uplink_bw,
+                    uplink_lat,
+                    backbone_bw,
+                    backbone_lat,
+                };
+                n.check(platform.len()).map_err(to_py)?;
+                Some(n)
+            }
+            None => None,
+        };
+        let bytes = bytes.map(|b| owned("bytes", &b)).transpose()?;
+        if let Some(b) = &bytes {
+            if b.len() != g.len() {
+                return Err(PyValueError::new_err(format!("{} byte counts for {} tasks", b.len(), g.len())));
+            }
+            if let Some(v) = b.iter().position(|x| !(x.is_finite() && *x >= 0.0)) {
+                return Err(PyValueError::new_err(format!("task {v}: bytes == {}, must be finite and >= 0", b[v])));
+            }
+        }
+        Ok(MultiClusterPtg { g, platform, network, bytes })
+    }
+
+    /// (s_ref in flop/s, P_ref as real power, reference cluster's processors).
+    #[getter]
+    fn reference(&self) -> (f64, f64, u32) {
+        (self.platform.ref_speed(), self.platform.ref_power(), self.platform.ref_procs())
+    }
+
+    /// Per-task caps on the reference allocation (saturated critical path).
+    fn caps<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        as_i64(self.platform.caps(&self.g)).into_pyarray(py)
+    }
+
+    /// f(alloc[v], v, k) for every task and cluster, row-major (tasks x clusters).
+    fn translate<'py>(&self, py: Python<'py>, alloc: PyReadonlyArray1<'py, i64>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let alloc = self.alloc(&alloc)?;
+        if alloc.len() != self.g.len() || alloc.contains(&0) {
+            return Err(PyValueError::new_err(format!(
+                "alloc must hold one count >= 1 per task ({} tasks)",
+                self.g.len()
+            )));
+        }
+        let c = self.platform.len();
+        let out: Vec<i64> = (0..self.g.len())
+            .flat_map(|v| (0..c).map(move |k| (v, k)))
+            .map(|(v, k)| i64::from(self.platform.translate(&self.g, v, alloc[v], k)))
+            .collect();
+        Ok(out.into_pyarray(py))
+    }
+
+    /// SCRAP ("SCRAP") or SCRAP-MAX ("SCRAP-MAX") reference allocation under `beta`.
+    fn scrap_allocation<'py>(&self, py: Python<'py>, beta: f64, variant: &str) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let variant = match variant {
+            "SCRAP" => Scrap::Scrap,
+            "SCRAP-MAX" => Scrap::ScrapMax,
+            _ => return Err(PyValueError::new_err(format!("variant == '{variant}', must be 'SCRAP' or 'SCRAP-MAX'"))),
+        };
+        let a = py.detach(|| ptg::scrap_allocation(&self.g, &self.platform, beta, variant)).map_err(to_py)?;
+        Ok(as_i64(a).into_pyarray(py))
+    }
+
+    /// HCPA's reference allocation under `rule` ("sqrt" or "cpa").
+    fn hcpa_allocation<'py>(&self, py: Python<'py>, rule: &str) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let rule = match rule {
+            "sqrt" => HcpaRule::Sqrt,
+            "cpa" => HcpaRule::Cpa,
+            _ => return Err(PyValueError::new_err(format!("rule == '{rule}', must be 'sqrt' or 'cpa'"))),
+        };
+        let a = py.detach(|| ptg::hcpa_reference_allocation(&self.g, &self.platform, rule)).map_err(to_py)?;
+        Ok(as_i64(a).into_pyarray(py))
+    }
+
+    /// β' of a reference allocation.
+    fn beta_estimate(&self, alloc: PyReadonlyArray1<'_, i64>) -> PyResult<f64> {
+        ptg::beta_estimate(&self.g, &self.platform, &self.alloc(&alloc)?).map_err(to_py)
+    }
+
+    /// List placement of a reference allocation: (task, cluster, start, end, proc_offsets, proc_ids).
+    fn place<'py>(&self, py: Python<'py>, alloc: PyReadonlyArray1<'py, i64>, comms: bool) -> PyResult<Columns<'py>> {
+        let alloc = self.alloc(&alloc)?;
+        let comms = self.comms(comms)?;
+        let s = py.detach(|| ptg::place_reference(&self.g, &self.platform, &alloc, comms)).map_err(to_py)?;
+        Ok(columns(py, s))
+    }
+
+    /// MHEFT-MAX with the processor fraction `fraction`.
+    fn mheft_max<'py>(&self, py: Python<'py>, fraction: f64, comms: bool) -> PyResult<Columns<'py>> {
+        let comms = self.comms(comms)?;
+        let s = py.detach(|| ptg::mheft_max(&self.g, &self.platform, fraction, comms)).map_err(to_py)?;
+        Ok(columns(py, s))
+    }
+
+    /// Checks a schedule (columns as `place` returns them); raises InfeasibleError.
+    #[pyo3(signature = (task, cluster, start, end, proc_offsets, proc_ids, alloc, comms))]
+    #[allow(clippy::too_many_arguments)]
+    fn check(
+        &self,
+        task: PyReadonlyArray1<'_, i64>,
+        cluster: PyReadonlyArray1<'_, i64>,
+        start: PyReadonlyArray1<'_, f64>,
+        end: PyReadonlyArray1<'_, f64>,
+        proc_offsets: PyReadonlyArray1<'_, i64>,
+        proc_ids: PyReadonlyArray1<'_, i64>,
+        alloc: Option<PyReadonlyArray1<'_, i64>>,
+        comms: bool,
+    ) -> PyResult<()> {
+        let s = ClusterSchedule {
+            task: usizes("task", &task)?,
+            cluster: usizes("cluster", &cluster)?,
+            start: owned("start", &start)?,
+            end: owned("end", &end)?,
+            proc_offsets: usizes("proc_offsets", &proc_offsets)?,
+            proc_ids: u32s("proc_ids", &proc_ids)?,
+        };
+        if s.proc_offsets.first() != Some(&0)
+            || s.proc_offsets.last() != Some(&s.proc_ids.len())
+            || s.proc_offsets.windows(2).any(|w| w[0] > w[1])
+        {
+            return Err(PyValueError::new_err("proc_offsets must rise from 0 to the number of processor ids"));
+        }
+        let alloc = alloc.map(|a| self.alloc(&a)).transpose()?;
+        if let Some(a) = &alloc {
+            if a.len() != self.g.len() || a.contains(&0) {
+                return Err(PyValueError::new_err("alloc must hold one count >= 1 per task"));
+            }
+        }
+        let comms = self.comms(comms)?;
+        ptg::check_cluster_schedule(&self.g, &self.platform, &s, alloc.as_deref(), comms).map_err(to_py)?;
+        Ok(())
+    }
+}
+
+/// Adds the multi-cluster kernels to the module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<MultiClusterPtg>()
+}

@@ -1,0 +1,376 @@
+"""SCRAP, SCRAP-MAX, HCPA on the reference cluster, MHEFT-MAX and the multi-cluster validator (PDCS 2007).
+
+Differential tests against ``tests/reference/scrap.py`` on hypothesis-generated
+small PTGs and platforms (identity, not closeness), the validator on every
+schedule, and proofs that the validator rejects broken schedules.
+"""
+
+from __future__ import annotations
+
+import math
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from clustersched.errors import InfeasibleError, InvalidScheduleError
+from clustersched.platform import (
+    GBIT,
+    Cluster,
+    MultiCluster,
+    Network,
+    random_multicluster,
+    scrap_platform_configs,
+    scrap_platforms,
+)
+from clustersched.ptg import (
+    ClusterSchedule,
+    beta_estimate,
+    hcpa_allocation,
+    hcpa_reference_allocation,
+    mheft_max,
+    multicluster_metrics,
+    multicluster_violations,
+    place_reference,
+    reference_caps,
+    run_scrap,
+    scrap_allocation,
+    task_bytes,
+    translate,
+    validate_multicluster,
+)
+from clustersched.ptg.multicluster import problem
+from clustersched.validate import validate_multicluster as validate_from_namespace
+from clustersched.workload.ptg import PTG
+from clustersched.workload.ptg_generators import random_ptg
+
+from reference import ptg as ref_ptg
+from reference import scrap as ref
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def small_ptgs(draw, max_tasks=7):
+    n = draw(st.integers(1, max_tasks))
+    g = nx.DiGraph()
+    for v in range(n):
+        g.add_node(v, work=draw(st.floats(1e8, 5e10)), alpha=draw(st.sampled_from([0.0, 0.05, 0.2, 0.25])),
+                   data=float(draw(st.integers(0, 50_000_000))))
+    for v in range(1, n):
+        for u in range(v):
+            if draw(st.integers(0, 3)) == 0:
+                g.add_edge(u, v)
+    return PTG.from_networkx(g)
+
+
+@st.composite
+def platforms(draw, network=None):
+    c = draw(st.integers(1, 3))
+    procs = [draw(st.integers(1, 10)) for _ in range(c)]
+    speeds = [draw(st.sampled_from([1e9, 1.25e9, 2e9, 3.7e9, 5e9])) for _ in range(c)]
+    with_net = draw(st.booleans()) if network is None else network
+    net = Network.paper([draw(st.sampled_from(["1G", "10G"])) for _ in range(c)]) if with_net else None
+    return MultiCluster("h", tuple(Cluster(f"k{k}", procs[k], speeds[k]) for k in range(c)), net)
+
+
+def lists(platform):
+    return list(platform.procs), list(platform.speeds)
+
+
+def rows_of(schedule: ClusterSchedule):
+    return [(v, k, s, e, ids) for v, k, s, e, ids in schedule.rows()]
+
+
+# -- platform ------------------------------------------------------------------------------------
+def test_paper_platforms():
+    configs = scrap_platform_configs()
+    assert len(configs) == 40
+    assert sum(c["clusters"] == 1 for c in configs) == 4
+    ps = scrap_platforms(3)
+    assert len(ps) == 200 and len({p.name for p in ps}) == 200
+    for p, cfg in zip(ps[::5], configs):
+        assert len(p) == cfg["clusters"]
+        assert all(16 <= c.procs <= 128 for c in p.clusters)
+        lo, hi = cfg["min_speed"] * 1e9, cfg["min_speed"] * cfg["heterogeneity"] * 1e9
+        assert all(lo <= c.speed <= hi for c in p.clusters)
+        fast = sum(b == 10 * GBIT for b in p.network.link_bw)
+        assert fast == (cfg["clusters"] // 2 if cfg["clusters"] > 1 else fast)
+        assert p.network.backbone_bw == 25 * GBIT and p.network.backbone_lat == 0.05
+    # the same seed gives the same platforms; a platform does not depend on the others
+    assert scrap_platforms(3)[17] == ps[17]
+    assert scrap_platforms(4)[17] != ps[17]
+
+
+def test_reference_cluster_matches_reference():
+    for p in scrap_platforms(1)[::13]:
+        s_ref, power, size = ref.reference_cluster(*lists(p))
+        assert (p.ref_speed, p.ref_power, p.ref_procs) == (s_ref, power, size)
+
+
+def test_bad_platforms():
+    with pytest.raises(TypeError):
+        MultiCluster("x", ())
+    with pytest.raises(ValueError, match="network has links for 1 clusters"):
+        MultiCluster("x", (Cluster("a", 2, 1.0), Cluster("b", 2, 1.0)), Network.paper(["1G"]))
+    with pytest.raises(ValueError, match="technology == '5G'"):
+        Network.paper(["5G"])
+    with pytest.raises(ValueError, match="min_speed == 0"):
+        random_multicluster(2, 0, 2.0, seed=0)
+    with pytest.raises(ValueError, match="heterogeneity == 0.5"):
+        random_multicluster(2, 1.0, 0.5, seed=0)
+
+
+# -- translation and caps -----------------------------------------------------------------------
+@SETTINGS
+@given(small_ptgs(), platforms(network=False), st.integers(1, 40))
+def test_translation_is_the_smallest_allocation_meeting_the_reference_time(ptg, platform, p_ref):
+    got = translate(ptg, platform, np.full(len(ptg), p_ref))
+    s_ref = platform.ref_speed
+    for v in range(len(ptg)):
+        w, a = float(ptg.work[v]), float(ptg.alpha[v])
+        target = ref_ptg.exec_time(w, a, p_ref, s_ref)
+        for k, speed in enumerate(platform.speeds):
+            q = int(got[v, k])
+            assert q == ref.translate(w, a, p_ref, s_ref, speed)
+            assert 1 <= q <= p_ref
+            assert ref_ptg.exec_time(w, a, q, speed) <= target
+            assert q == 1 or ref_ptg.exec_time(w, a, q - 1, speed) > target
+
+
+@SETTINGS
+@given(small_ptgs(), platforms(network=False))
+def test_caps_match_reference(ptg, platform):
+    assert reference_caps(ptg, platform).tolist() == ref.caps(ptg, *lists(platform))
+
+
+# -- allocations ----------------------------------------------------------------------------------
+@SETTINGS
+@given(small_ptgs(), st.integers(1, 30), st.sampled_from(["sqrt", "cpa"]))
+def test_reference_loop_with_uniform_caps_is_the_hcpa_reference(ptg, procs, rule):
+    # the generalised reference loop reproduces the PTG issue's reference HCPA
+    real = sum(1 for w in ptg.work if w > 0)
+    D = min(procs, math.isqrt(procs * real - 1) + 1) if (rule == "sqrt" and real > 0) else procs
+    assert ref.allocation_loop(ptg, 2e9, float(D), [procs] * len(ptg)) == ref_ptg.hcpa_allocation(
+        ptg, procs, 2e9, rule=rule)
+
+
+@SETTINGS
+@given(small_ptgs(), platforms(network=False), st.sampled_from([0.05, 0.1, 0.2, 0.35, 0.5, 0.8, 1.0]),
+       st.sampled_from(["SCRAP", "SCRAP-MAX"]))
+def test_scrap_matches_reference(ptg, platform, beta, variant):
+    got = scrap_allocation(ptg, platform, beta, variant=variant).tolist()
+    assert got == ref.scrap_allocation(ptg, *lists(platform), beta, variant)
+    caps = reference_caps(ptg, platform)
+    assert all(1 <= a <= c for a, c in zip(got, caps))
+    estimate = beta_estimate(ptg, platform, got)
+    assert estimate == pytest.approx(ref.beta_estimate(ptg, *lists(platform), got), rel=1e-12)
+    if any(a > 1 for a in got):
+        assert estimate <= beta * (1 + 1e-9)  # the addition that exceeds β is cancelled
+    if variant == "SCRAP-MAX":
+        levels = ptg.levels()
+        budget = beta * platform.ref_power
+        for lev in set(levels.tolist()):
+            members = [v for v in range(len(ptg)) if levels[v] == lev]
+            held = sum(got[v] for v in members)
+            # a level grows only while it holds less than the budget: at most one addition beyond it
+            assert held < budget + 1 or held == len(members)
+
+
+@SETTINGS
+@given(small_ptgs(), platforms(network=False), st.sampled_from(["sqrt", "cpa"]))
+def test_hcpa_reference_allocation_matches_reference(ptg, platform, rule):
+    got = hcpa_reference_allocation(ptg, platform, rule=rule).tolist()
+    assert got == ref.hcpa_reference_allocation(ptg, *lists(platform), rule)
+
+
+@SETTINGS
+@given(small_ptgs(), st.integers(1, 40), st.sampled_from([1e9, 3.3e9]), st.sampled_from(["sqrt", "cpa"]))
+def test_one_homogeneous_cluster_gives_hcpa(ptg, procs, speed, rule):
+    c = Cluster("c", procs, speed)
+    got = hcpa_reference_allocation(ptg, MultiCluster("one", (c,)), rule=rule)
+    assert got.tolist() == hcpa_allocation(ptg, c, rule=rule).tolist()
+
+
+def test_overshoot_and_initial_violation_by_hand():
+    g = nx.DiGraph()
+    g.add_node("t", work=1e10)  # perfectly parallel: β' = p / P_ref
+    ptg = PTG.from_networkx(g)
+    p = MultiCluster("p", (Cluster("a", 10, 1e9),))
+    assert scrap_allocation(ptg, p, 0.35).tolist() == [3]
+    assert scrap_allocation(ptg, p, 1.0).tolist() == [10]  # β' == β is kept, not exceeded
+    run = run_scrap("scrap", ptg, p, 0.05)
+    assert run.alloc.tolist() == [1] and run.initial_violation
+    assert not run_scrap("SCRAP", ptg, p, 0.35).initial_violation
+
+
+def test_scrap_max_bounds_each_level_by_hand():
+    # a fork of four equal perfectly parallel tasks on 40 reference processors, β = 0.25:
+    # SCRAP-MAX stops each level at 10 processors
+    g = nx.DiGraph()
+    g.add_nodes_from(range(4), work=1e10)
+    ptg = PTG.from_networkx(g)  # synthetic entry and exit
+    p = MultiCluster("p", (Cluster("a", 40, 1e9),))
+    scrap = scrap_allocation(ptg, p, 0.25, variant="SCRAP")
+    smax = scrap_allocation(ptg, p, 0.25, variant="SCRAP-MAX")
+    middle = [v for v in range(len(ptg)) if not ptg.synthetic[v]]
+    assert sum(smax[v] for v in middle) <= 10
+    assert sum(scrap[v] for v in middle) >= sum(smax[v] for v in middle)
+    assert smax.tolist() == ref.scrap_allocation(ptg, [40], [1e9], 0.25, "SCRAP-MAX")
+
+
+# -- placement and MHEFT-MAX -----------------------------------------------------------------------
+@SETTINGS
+@given(small_ptgs(), platforms(), st.integers(1, 12), st.booleans())
+def test_placement_matches_reference_and_validates(ptg, platform, top, comms):
+    caps = reference_caps(ptg, platform)
+    alloc = np.minimum(caps, top)
+    s = place_reference(ptg, platform, alloc, comms=comms)
+    on = comms and platform.network is not None
+    assert s.comms == on
+    expected = ref.place_reference(ptg, *lists(platform), alloc.tolist(),
+                                   platform.network if on else None, task_bytes(ptg).tolist())
+    assert rows_of(s) == expected
+    validate_multicluster(s, ptg)
+    problem(ptg, platform).check(*s.columns(), s.alloc, on)  # the Rust checker agrees
+
+
+@SETTINGS
+@given(small_ptgs(), platforms(), st.sampled_from([0.1, 0.3, 0.5, 1.0]), st.booleans())
+def test_mheft_max_matches_reference_and_validates(ptg, platform, fraction, comms):
+    s = mheft_max(ptg, platform, fraction, comms=comms)
+    on = comms and platform.network is not None
+    expected = ref.mheft_max(ptg, *lists(platform), fraction, platform.network if on else None,
+                             task_bytes(ptg).tolist())
+    assert rows_of(s) == expected
+    for k, q in zip(s.cluster, s.procs):
+        assert q <= max(1, math.floor(fraction * platform.procs[k]))
+    validate_multicluster(s, ptg)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 199), st.sampled_from([10, 20]), st.integers(0, 10**6),
+       st.sampled_from([0.1, 0.3, 1.0]))
+def test_every_algorithm_on_paper_platforms_validates(k, n, seed, beta):
+    platform = scrap_platforms(0)[k]
+    ptg = random_ptg(n, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=seed)
+    for algorithm in ("SCRAP", "SCRAP-MAX", "HCPA", "MHEFT-MAX"):
+        run = run_scrap(algorithm, ptg, platform, beta)
+        validate_multicluster(run.schedule, ptg)
+        m = run.metrics
+        assert 0 < m.power_fraction <= m.peak_power_fraction <= 1 + 1e-12
+        if algorithm in ("SCRAP", "SCRAP-MAX") and not run.initial_violation:
+            assert run.beta_estimate <= beta * (1 + 1e-9)
+
+
+def test_communications_delay_successors():
+    g = nx.DiGraph([("a", "b")])
+    nx.set_node_attributes(g, 1e9, "work")
+    nx.set_node_attributes(g, {"a": 125e6 / 8, "b": 0.0}, "data")  # a sends 125 MB
+    ptg = PTG.from_networkx(g)
+    p = MultiCluster("p", (Cluster("k", 4, 1e9),), Network.paper(["1G"]))
+    with_comms = place_reference(ptg, p, [1, 1])
+    without = place_reference(ptg, p, [1, 1], comms=False)
+    # 125 MB over one 1 Gb/s flow: 1 s, plus three 100 us latencies
+    assert with_comms.start[1] - with_comms.end[0] == pytest.approx(1.0003)
+    assert without.start[1] == without.end[0]
+    validate_multicluster(with_comms, ptg)
+    validate_multicluster(without, ptg)
+    # the schedule without transfers is infeasible once transfers are modelled
+    claimed = ClusterSchedule(*without.columns(), p, "x", without.alloc, True)
+    assert any("data of task 0" in m for m in multicluster_violations(claimed, ptg))
+
+
+# -- the validator --------------------------------------------------------------------------------
+def _fixture():
+    g = nx.DiGraph([("a", "b"), ("a", "c"), ("b", "d"), ("c", "d")])
+    nx.set_node_attributes(g, {"a": 2e9, "b": 8e9, "c": 4e9, "d": 2e9}, "work")
+    nx.set_node_attributes(g, 0.1, "alpha")
+    ptg = PTG.from_networkx(g)
+    p = MultiCluster("p", (Cluster("slow", 4, 1e9), Cluster("fast", 3, 2e9)))
+    s = place_reference(ptg, p, [2, 4, 2, 1])
+    validate_multicluster(s, ptg)
+    return ptg, p, s
+
+
+def _broken(s, **changes):
+    cols = dict(zip(("task", "cluster", "start", "end", "proc_offsets", "proc_ids"), (c.copy() for c in s.columns())))
+    cols.update(changes)
+    return ClusterSchedule(**cols, platform=s.platform, algorithm="broken", alloc=s.alloc, comms=s.comms)
+
+
+def test_validator_rejects_broken_schedules():
+    ptg, p, s = _fixture()
+    d = _broken(s)
+    d.start[-1] -= 0.5
+    d.end[-1] -= 0.5
+    assert any("before its predecessor" in m for m in multicluster_violations(d, ptg))
+    longer = _broken(s)
+    longer.end[0] += 1.0
+    assert any("its time there is" in m for m in multicluster_violations(longer, ptg))
+    wrong_cluster = _broken(s, cluster=1 - s.cluster)
+    assert any("ids of cluster" in m for m in multicluster_violations(wrong_cluster, ptg))
+    missing = _broken(s, task=np.where(s.task == 3, 2, s.task))
+    assert any("never scheduled" in m for m in multicluster_violations(missing, ptg))
+    assert any("scheduled twice" in m for m in multicluster_violations(missing, ptg))
+    # two rows on the same processors at once
+    # b and c (one level) on the same single processor at once
+    same = _broken(s, cluster=np.zeros(len(s), dtype=np.int64), proc_offsets=np.arange(len(s) + 1),
+                   proc_ids=np.zeros(len(s), dtype=np.int64))
+    same.start[:] = [0.0, 10.0, 10.0, 50.0]
+    same.end[:] = same.start + [ref_ptg.exec_time(float(ptg.work[v]), 0.1, 1, 1e9) for v in same.task]
+    found = multicluster_violations(ClusterSchedule(*same.columns(), p, "x", None, False), ptg)
+    assert found == ["processor 0 runs task 1 ('b') and task 2 ('c') at once"]
+    # a processor count that is not the translation of the reference allocation
+    other = ClusterSchedule(*s.columns(), p, "x", np.array([1, 1, 1, 1]), s.comms)
+    assert any("translation of its" in m for m in multicluster_violations(other, ptg))
+    with pytest.raises(InvalidScheduleError):
+        validate_from_namespace(d, ptg)
+    # the Rust checker rejects what the Python validator rejects
+    core = problem(ptg, p)
+    for broken in (d, longer, wrong_cluster, missing):
+        with pytest.raises(InfeasibleError):
+            core.check(*broken.columns(), broken.alloc, broken.comms)
+    with pytest.raises(InfeasibleError, match="translation"):
+        core.check(*s.columns(), np.array([1, 1, 1, 1]), s.comms)
+
+
+# -- metrics ---------------------------------------------------------------------------------------
+def test_metrics_by_hand():
+    g = nx.DiGraph([("a", "b")])
+    nx.set_node_attributes(g, 4e9, "work")
+    ptg = PTG.from_networkx(g)
+    p = MultiCluster("p", (Cluster("a", 4, 1e9), Cluster("b", 4, 1e9)))
+    s = place_reference(ptg, p, [4, 2])
+    m = multicluster_metrics(s)
+    # a: 1 s on 4 processors, b: 2 s on 2: energy 8 Gflop over 3 s of 8 Gflop/s
+    assert (m.makespan, m.energy) == (3.0, 8e9)
+    assert m.power_fraction == pytest.approx(1 / 3)
+    assert m.peak_power_fraction == 0.5
+
+
+# -- bad input -------------------------------------------------------------------------------------
+def test_bad_arguments():
+    ptg, p, s = _fixture()
+    with pytest.raises(ValueError, match="beta == 0"):
+        scrap_allocation(ptg, p, 0)
+    with pytest.raises(ValueError, match="beta == 1.5"):
+        run_scrap("SCRAP", ptg, p, 1.5)
+    with pytest.raises(ValueError, match="algorithm"):
+        run_scrap("CPA", ptg, p, 0.5)
+    with pytest.raises(ValueError, match="variant"):
+        scrap_allocation(ptg, p, 0.5, variant="MAX")
+    with pytest.raises(TypeError, match="MultiCluster"):
+        scrap_allocation(ptg, Cluster("c", 4, 1.0), 0.5)
+    with pytest.raises(ValueError, match="alloc has shape"):
+        place_reference(ptg, p, [1, 2])
+    with pytest.raises(ValueError, match="alloc\\[1\\] == 0"):
+        place_reference(ptg, p, [1, 0, 1, 1])
+    with pytest.raises(ValueError, match="no cluster can host"):
+        place_reference(ptg, p, [1, 10, 1, 1])
+    with pytest.raises(ValueError, match="fraction == 0"):
+        mheft_max(ptg, p, 0.0)
+    with pytest.raises(ValueError, match="allocation == 11"):
+        place_reference(ptg, p, [1, 11, 1, 1])
