@@ -6,6 +6,7 @@
 
 pub mod batch;
 pub mod error;
+pub mod grid;
 pub mod ptg;
 pub mod time;
 
