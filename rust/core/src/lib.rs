@@ -7,6 +7,7 @@
 pub mod batch;
 pub mod dfrs;
 pub mod error;
+pub mod grid;
 pub mod ptg;
 pub mod time;
 

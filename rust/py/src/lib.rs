@@ -12,6 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 mod dfrs_bound;
+mod grid;
 mod ptg;
 mod scrap;
 
@@ -328,6 +329,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     ptg::register(m)?;
     scrap::register(m)?;
     dfrs_bound::register(m)?;
+    grid::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
