@@ -61,7 +61,10 @@ def test_every_schedule_is_valid(name):
             assert s.policy == name and s.options["seed"] == 7
             assert len(s) == sum(len(p) for p in ptgs)
             m = evaluate(s, ptgs, c)
-            assert m.makespan == s.end.max() and 0.0 < m.utilization <= 1.0
+            assert m.makespan == s.end.max() and 0.0 < m.utilization <= m.peak_utilization + 1e-9 <= 1.0 + 1e-9
+            # the peak, by brute force: processors busy at every start instant (half-open intervals)
+            busy_at = [int(s.procs[(s.start <= t) & (t < s.end)].sum()) for t in s.start]
+            assert m.peak_utilization == max(busy_at) / c.procs
 
 
 @pytest.mark.parametrize("name", PAPER_NAMES)
@@ -181,13 +184,33 @@ def test_c4_grafts_shorter_ptgs_onto_the_longest():
     base = int(np.argmax(stars))
     graft = s.options["graft"]
     assert graft[base] is None
+    alone = hcpa_schedule(ptgs[base], c)
+    alone_end = dict(zip(alone.task.tolist(), alone.end.tolist()))
     start = {(int(i), int(v)): float(t) for i, v, t in zip(s.ptg, s.task, s.start)}
     end = {(int(i), int(v)): float(t) for i, v, t in zip(s.ptg, s.task, s.end)}
-    for k, g in enumerate(graft):
-        if g is not None:
-            host, u = g
-            assert host == base
-            assert start[(k, 0)] >= end[(host, u)]  # the grafting edge holds in the result
+    grafted = [(k, g) for k, g in enumerate(graft) if g is not None]
+    assert grafted
+    for k, (host, u) in grafted:
+        assert host == base
+        # the host task is the latest to end alone by C*_L - C*_k
+        fits = [v for v, t in alone_end.items() if t <= stars[base] - stars[k]]
+        assert u == max(fits, key=lambda v: (alone_end[v], -v))
+    # backfilling obeys the PTGs' precedence only: grafted PTGs move ahead of their host task
+    assert any(start[(k, 0)] < end[(host, u)] for k, (host, u) in grafted)
+
+
+def test_c4_is_fairer_than_selfish():
+    """§5.2.5, Fig. 8: C4's maximum stretch is well below SELFISH's (it was the least fair with grafting edges kept)."""
+    population = ptg_population("random", 40, seed=5)
+    worst = {"SELFISH": [], "C4": []}
+    for k in range(4):
+        ptgs, c = population[10 * k : 10 * k + 10], cluster("grelon")
+        stars = hcpa_cmax_star(ptgs, c)
+        for algo in worst:
+            s = ALGORITHMS[algo](ptgs, c, k)
+            validate_ptgs(s, ptgs, c)
+            worst[algo].append(ptg_metrics(s, stars).max_stretch)
+    assert np.mean(worst["C4"]) < np.mean(worst["SELFISH"]) / 2
 
 
 def test_metrics_and_runner():

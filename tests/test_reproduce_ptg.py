@@ -58,21 +58,22 @@ def test_small_scale_writes_every_output(small_run):
     assert {r["cluster"] for r in rows} == {"chti", "grillon", "grelon", "gdx"}
     for r in rows:
         assert float(r["max_stretch"]) >= float(r["min_stretch"]) > 0
-        assert 0 < float(r["utilization"]) <= 1 + 1e-9
+        assert 0 < float(r["utilization"]) <= float(r["peak_utilization"]) + 1e-9 <= 1 + 1e-9
         assert float(r["seconds"]) >= 0
     for name in ptg.OUTPUTS:
         assert (small_run / name).stat().st_size > 0, name
     for figure in ptg.FIGURES:
         assert (small_run / figure).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    table2 = read_csv(small_run / "table2_utilization.csv")
-    assert [r["algorithm"] for r in table2] == names
-    assert set(table2[0]) == {"algorithm", "chti", "grillon", "grelon", "gdx"}
+    for reading in ("utilization", "peak_utilization"):
+        table2 = read_csv(small_run / f"table2_{reading}.csv")
+        assert [r["algorithm"] for r in table2] == names
+        assert set(table2[0]) == {"algorithm", "chti", "grillon", "grelon", "gdx"}
     summary = {r["algorithm"]: r for r in read_csv(small_run / "summary.csv")}
     assert float(summary["SELFISH"]["relative_makespan"]) == 1.0
     times = read_csv(small_run / "scheduling_times.csv")
     assert {"algorithm", "mean_seconds_10_random_gdx", "paper_seconds_10_random_gdx", "mean_seconds"} <= set(times[0])
     report = (small_run / "report.md").read_text()
-    assert "Table 2" in report and "| SELFISH_ORDER |" in report
+    assert "Table 2 (peak_utilization" in report and "| SELFISH_ORDER |" in report
 
 
 def test_every_schedule_is_validated_and_a_rerun_recomputes_nothing(tmp_path, counted_validation, capsys):

@@ -17,6 +17,7 @@ from __future__ import annotations
 __all__ = [
     "ClusterschedError",
     "InvalidWorkloadError",
+    "InvalidGraphError",
     "InvalidScheduleError",
     "InfeasibleError",
     "InvalidOptionError",
@@ -66,6 +67,29 @@ class InvalidWorkloadError(ClusterschedError, ValueError):
             where.append(f"field {field!r}")
         prefix = ", ".join(where)
         super().__init__(f"{prefix}: {message}" if prefix else message)
+
+
+class InvalidGraphError(InvalidWorkloadError):
+    """A graph model (a task interaction graph, a grid of LANs) has a bad node, edge or value.
+
+    Attributes
+    ----------
+    node : object
+        The label of the offending node (task or LAN), when the problem is one node's.
+    edge : tuple
+        The two labels of the offending edge (communication or link), when it is one edge's.
+    field, value :
+        The attribute concerned (``"mcr"``, ``"mbr"``, ``"bandwidth"``, ...) and its value.
+    """
+
+    def __init__(
+        self, message: str, *, node: object = None, edge: tuple[object, object] | None = None,
+        field: str | None = None, value: object = None,
+    ) -> None:
+        super().__init__(message, value=value)
+        self.node = node
+        self.edge = edge
+        self.field = field
 
 
 class InvalidScheduleError(ClusterschedError):

@@ -5,7 +5,9 @@
 //! panicking, so the bindings can turn any failure into a typed Python exception.
 
 pub mod batch;
+pub mod dfrs;
 pub mod error;
+pub mod grid;
 pub mod ptg;
 pub mod time;
 

@@ -1,0 +1,391 @@
+"""Seeded random TIGs and grids of LANs with the parameters of §5 (Tables 1 and 2).
+
+Table 1 (TIGs) and Table 2 (grids) give, per size, the bounds of a uniform
+distribution for each parameter; §5 draws every parameter's size on its own,
+so a study has 3^3 x 3^4 = 2,187 combinations (:data:`TIG_SIZES`,
+:data:`GRID_SIZES`, :func:`tig_ranges`, :func:`grid_ranges`):
+
+=======  ========  ============  ==========
+size     # task    MCR (Mflop/s) MBR (Mb/s)
+=======  ========  ============  ==========
+small    8 - 32    100 - 200     10 - 30
+medium   32 - 48   200 - 400     20 - 40
+large    48 - 64   400 - 600     30 - 50
+=======  ========  ============  ==========
+
+=======  =======  ==============  ==============  ============
+size     # LAN    hosts per LAN   power (Mflop/s) LAN bw (Mb/s)
+=======  =======  ==============  ==============  ============
+small    8 - 16   4 - 12          600 - 800       20 - 40
+medium   12 - 24  8 - 24          800 - 1000      30 - 50
+large    16 - 32  16 - 48         1000 - 1300     40 - 60
+=======  =======  ==============  ==============  ============
+
+What the paper does not say, and we chose (§5 is all it says about the generators):
+
+* **Counts** (tasks, LANs, hosts of each LAN) are integers drawn uniformly
+  between the bounds, both included; the hosts of each LAN are drawn apart.
+  **Values** (MCR, MBR, power, bandwidths) are uniform reals between the bounds.
+* **TIG shape.** A random recursive tree (task ``k`` of a random permutation
+  joins one of the ``k`` before it, uniformly), so the TIG is connected, plus
+  ``round(n / 4)`` extra edges between distinct non-adjacent pairs drawn
+  uniformly (:data:`EXTRA_EDGES_PER_TASK`), so that it has cycles (§4.1's
+  cycle rule is about them) and ``1.25 n - 1`` edges on average.
+* **LAN interconnection.** A random recursive tree over the LANs (the
+  topology is connected, as §3 assumes), plus every other pair of LANs
+  linked with probability :data:`LINK_PROBABILITY` = 0.2; so many pairs of
+  LANs are not directly linked (§3).  A link's bandwidth is drawn from the
+  same Table 2 range as the LANs' ("LAN bw" is the only bandwidth Table 2
+  gives).
+* **Feasible instances** (:func:`feasible_instance`; §5: "generating TIGs and
+  Grids in such a way that a valid solution exists").  A hidden mapping is
+  planted first, then the grid's bandwidths are raised so that it is valid:
+
+  1. draw the TIG and the grid as above;
+  2. visit the TIG breadth-first from a random task, and the LANs
+     breadth-first (over the links) from a random LAN; put each task on the
+     host of the current LAN with the most power left if that covers its MCR,
+     else move on to the next LAN (never back); if the LANs run out, draw the
+     grid again (at most :data:`MAX_GRID_DRAWS` times, then
+     :class:`~clustersched.errors.InfeasibleError`);
+  3. every LAN's bandwidth becomes its drawn value **plus** the MBRs of the
+     hidden mapping's communications inside it, and every link's bandwidth
+     its drawn value plus the MBRs it carries; a pair of LANs the hidden
+     mapping makes communicate without a link gets one (bandwidth drawn from
+     the same range, plus its MBRs).
+
+  So the drawn Table 2 bandwidth is the room left beyond the hidden mapping.
+  Why not the Table 2 values themselves: with cumulative bandwidth (§4.4
+  decreases a LAN's bandwidth by every MBR placed on it), a LAN of 20-60 Mb/s
+  holds one or two communications of 10-50 Mb/s, while a TIG of ``n`` tasks
+  has about ``1.25 n`` of them; no grid of Table 2 could host most TIGs of
+  Table 1 (``docs/reproduce-qlse.md`` works this out).
+
+The instances of :func:`random_instance` are drawn without planting; they are
+rarely feasible.
+
+Examples
+--------
+>>> inst = feasible_instance(tig_ranges("small"), grid_ranges("small"), seed=7)
+>>> len(inst.tig) >= 8, inst.grid.num_lans >= 8
+(True, True)
+>>> from clustersched.grid import validate_mapping
+>>> validate_mapping(inst.planted, inst.tig, inst.grid)   # the hidden mapping is valid
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._checks import check_int, make_rng
+from ..errors import InfeasibleError
+from .model import LanGrid, TIG
+
+__all__ = [
+    "EXTRA_EDGES_PER_TASK",
+    "GRID_PARAMETERS",
+    "GRID_SIZES",
+    "LINK_PROBABILITY",
+    "MAX_GRID_DRAWS",
+    "SIZES",
+    "TIG_PARAMETERS",
+    "TIG_SIZES",
+    "GridRanges",
+    "Instance",
+    "TigRanges",
+    "feasible_instance",
+    "grid_ranges",
+    "random_grid",
+    "random_instance",
+    "random_tig",
+    "tig_ranges",
+]
+
+SIZES = ("small", "medium", "large")
+#: Table 1: per size, the bounds of (# tasks, MCR in Mflop/s, MBR in Mb/s).
+TIG_SIZES = {
+    "small": {"tasks": (8, 32), "mcr": (100.0, 200.0), "mbr": (10.0, 30.0)},
+    "medium": {"tasks": (32, 48), "mcr": (200.0, 400.0), "mbr": (20.0, 40.0)},
+    "large": {"tasks": (48, 64), "mcr": (400.0, 600.0), "mbr": (30.0, 50.0)},
+}
+#: Table 2: per size, the bounds of (# LANs, hosts per LAN, host power in Mflop/s, LAN bandwidth in Mb/s).
+GRID_SIZES = {
+    "small": {"lans": (8, 16), "hosts_per_lan": (4, 12), "power": (600.0, 800.0), "bandwidth": (20.0, 40.0)},
+    "medium": {"lans": (12, 24), "hosts_per_lan": (8, 24), "power": (800.0, 1000.0), "bandwidth": (30.0, 50.0)},
+    "large": {"lans": (16, 32), "hosts_per_lan": (16, 48), "power": (1000.0, 1300.0), "bandwidth": (40.0, 60.0)},
+}
+TIG_PARAMETERS = ("tasks", "mcr", "mbr")
+GRID_PARAMETERS = ("lans", "hosts_per_lan", "power", "bandwidth")
+#: Extra edges beyond the spanning tree, per task (rounded): the TIG's cycles.
+EXTRA_EDGES_PER_TASK = 0.25
+#: Probability that two LANs not joined by the spanning tree are linked.
+LINK_PROBABILITY = 0.2
+#: Grids drawn at most for one feasible instance before giving up.
+MAX_GRID_DRAWS = 100
+
+
+@dataclass(frozen=True)
+class TigRanges:
+    """Bounds of the uniform distributions of a TIG's parameters (a row of Table 1, or a mix)."""
+
+    tasks: tuple[int, int]
+    mcr: tuple[float, float]
+    mbr: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class GridRanges:
+    """Bounds of the uniform distributions of a grid's parameters (a row of Table 2, or a mix)."""
+
+    lans: tuple[int, int]
+    hosts_per_lan: tuple[int, int]
+    power: tuple[float, float]
+    bandwidth: tuple[float, float]
+
+
+def _size(name: str, value: str) -> str:
+    if value not in SIZES:
+        raise ValueError(f"{name} == {value!r}, must be one of {', '.join(map(repr, SIZES))}")
+    return value
+
+
+def tig_ranges(tasks: str = "small", mcr: str | None = None, mbr: str | None = None) -> TigRanges:
+    """Table 1 ranges, each parameter from its own size (``mcr`` and ``mbr`` default to ``tasks``'s).
+
+    Examples
+    --------
+    >>> tig_ranges("large", mbr="small")
+    TigRanges(tasks=(48, 64), mcr=(400.0, 600.0), mbr=(10.0, 30.0))
+    """
+    mcr = tasks if mcr is None else mcr
+    mbr = tasks if mbr is None else mbr
+    return TigRanges(TIG_SIZES[_size("tasks", tasks)]["tasks"], TIG_SIZES[_size("mcr", mcr)]["mcr"],  # type: ignore[arg-type]
+                     TIG_SIZES[_size("mbr", mbr)]["mbr"])  # type: ignore[arg-type]
+
+
+def grid_ranges(lans: str = "small", hosts_per_lan: str | None = None, power: str | None = None,
+                bandwidth: str | None = None) -> GridRanges:
+    """Table 2 ranges, each parameter from its own size (the others default to ``lans``'s).
+
+    Examples
+    --------
+    >>> grid_ranges("small", power="large")
+    GridRanges(lans=(8, 16), hosts_per_lan=(4, 12), power=(1000.0, 1300.0), bandwidth=(20.0, 40.0))
+    """
+    sizes = {"lans": lans, "hosts_per_lan": hosts_per_lan or lans, "power": power or lans,
+             "bandwidth": bandwidth or lans}
+    return GridRanges(**{p: GRID_SIZES[_size(p, s)][p] for p, s in sizes.items()})  # type: ignore[arg-type]
+
+
+def _ranges(value: Any, kind: type, make: Any) -> Any:
+    if isinstance(value, str):
+        return make(value)
+    if not isinstance(value, kind):
+        raise TypeError(f"ranges == {value!r}, must be a {kind.__name__} or a size name")
+    return value
+
+
+def _count(name: str, fixed: int | None, bounds: tuple[int, int], rng: np.random.Generator) -> int:
+    if fixed is not None:
+        return check_int(name, fixed, 1)
+    return int(rng.integers(bounds[0], bounds[1] + 1))
+
+
+def _recursive_tree(n: int, rng: np.random.Generator) -> list[tuple[int, int]]:
+    """The edges of a random recursive tree on 0..n-1 (node k of a random permutation joins one before it)."""
+    perm = rng.permutation(n)
+    return [(int(perm[int(rng.integers(k))]), int(perm[k])) for k in range(1, n)]
+
+
+def random_tig(ranges: TigRanges | str = "small", seed: int | np.random.Generator = 0, *,
+               tasks: int | None = None) -> TIG:
+    """A connected random TIG (see the module docstring for its shape).
+
+    Parameters
+    ----------
+    ranges : TigRanges or str
+        Bounds of the parameters, or a Table 1 size name.
+    seed : int or numpy.random.Generator
+    tasks : int, optional
+        The number of tasks, instead of drawing it.
+
+    Examples
+    --------
+    >>> t = random_tig("medium", seed=1)
+    >>> 32 <= len(t) <= 48, t.is_connected(), bool((t.mcr >= 200).all() and (t.mcr <= 400).all())
+    (True, True, True)
+    """
+    r = _ranges(ranges, TigRanges, tig_ranges)
+    rng = make_rng(seed)
+    n = _count("tasks", tasks, r.tasks, rng)
+    edges = {tuple(sorted(e)) for e in _recursive_tree(n, rng)}
+    extra = min(int(round(EXTRA_EDGES_PER_TASK * n)), n * (n - 1) // 2 - len(edges))
+    while extra > 0:
+        a, b = (int(x) for x in rng.integers(n, size=2))
+        if a != b and (min(a, b), max(a, b)) not in edges:
+            edges.add((min(a, b), max(a, b)))
+            extra -= 1
+    pairs = sorted(edges)
+    mcr = rng.uniform(*r.mcr, size=n)
+    mbr = rng.uniform(*r.mbr, size=len(pairs))
+    return TIG.from_arrays(mcr, pairs, mbr)
+
+
+def _grid_parts(r: GridRanges, rng: np.random.Generator, lans: int | None,
+                hosts_per_lan: int | None) -> tuple[list[np.ndarray], np.ndarray, dict[tuple[int, int], float]]:
+    n = _count("lans", lans, r.lans, rng)
+    counts = [_count("hosts_per_lan", hosts_per_lan, r.hosts_per_lan, rng) for _ in range(n)]
+    hosts = [rng.uniform(*r.power, size=c) for c in counts]
+    lan_bw = rng.uniform(*r.bandwidth, size=n)
+    pairs = {tuple(sorted(e)) for e in _recursive_tree(n, rng)}
+    coin = rng.random(n * (n - 1) // 2)
+    k = 0
+    for a in range(n):
+        for b in range(a + 1, n):
+            if coin[k] < LINK_PROBABILITY:
+                pairs.add((a, b))
+            k += 1
+    ordered = sorted(pairs)
+    links = dict(zip(ordered, rng.uniform(*r.bandwidth, size=len(ordered)).tolist()))
+    return hosts, lan_bw, links  # type: ignore[return-value]
+
+
+def random_grid(ranges: GridRanges | str = "small", seed: int | np.random.Generator = 0, *,
+                lans: int | None = None, hosts_per_lan: int | None = None) -> LanGrid:
+    """A random grid of LANs (see the module docstring for its topology).
+
+    Parameters
+    ----------
+    ranges : GridRanges or str
+        Bounds of the parameters, or a Table 2 size name.
+    seed : int or numpy.random.Generator
+    lans, hosts_per_lan : int, optional
+        The number of LANs, and of hosts in every LAN, instead of drawing them.
+
+    Examples
+    --------
+    >>> g = random_grid("large", seed=1, lans=4, hosts_per_lan=2)
+    >>> g.num_lans, g.num_hosts, g.num_links >= 3
+    (4, 8, True)
+    """
+    r = _ranges(ranges, GridRanges, grid_ranges)
+    hosts, lan_bw, links = _grid_parts(r, make_rng(seed), lans, hosts_per_lan)
+    return LanGrid.from_arrays(hosts, lan_bw, list(links), list(links.values()))
+
+
+@dataclass(frozen=True, eq=False)
+class Instance:
+    """A TIG and a grid to map it on; ``planted`` is the hidden valid mapping (host per task), if one was planted."""
+
+    tig: TIG
+    grid: LanGrid
+    planted: np.ndarray | None
+
+
+def random_instance(tig: TigRanges | str = "small", grid: GridRanges | str = "small",
+                    seed: int | np.random.Generator = 0, *, tasks: int | None = None, lans: int | None = None,
+                    hosts_per_lan: int | None = None) -> Instance:
+    """A TIG and a grid drawn independently: no guarantee that a valid mapping exists."""
+    rng = make_rng(seed)
+    t = random_tig(tig, rng, tasks=tasks)
+    g = random_grid(grid, rng, lans=lans, hosts_per_lan=hosts_per_lan)
+    return Instance(t, g, None)
+
+
+def _bfs(start: int, neighbors: Any, n: int) -> list[int]:
+    order, seen = [start], {start}
+    queue = deque([start])
+    while queue:
+        x = queue.popleft()
+        for y in neighbors(x):
+            if y not in seen:
+                seen.add(y)
+                order.append(y)
+                queue.append(y)
+    return order + [x for x in range(n) if x not in seen]
+
+
+def _plant(t: TIG, hosts: list[np.ndarray], links: dict[tuple[int, int], float],
+           rng: np.random.Generator) -> np.ndarray | None:
+    """The hidden mapping (global host per task), or None when the LANs run out (step 2 of the module docstring)."""
+    n_lans = len(hosts)
+    adjacent: list[list[int]] = [[] for _ in range(n_lans)]
+    for a, b in links:
+        adjacent[a].append(b)
+        adjacent[b].append(a)
+    lan_order = _bfs(int(rng.integers(n_lans)), lambda l: sorted(adjacent[l]), n_lans)
+    task_order = _bfs(int(rng.integers(len(t))), lambda x: t.neighbors(x).tolist(), len(t))
+    offsets = np.concatenate([[0], np.cumsum([len(h) for h in hosts])])
+    left = [h.copy() for h in hosts]
+    planted = np.empty(len(t), dtype=np.int64)
+    at = 0
+    for task in task_order:
+        need = t.mcr[task]
+        while True:
+            if at == n_lans:
+                return None
+            lan = lan_order[at]
+            k = int(np.argmax(left[lan]))
+            if left[lan][k] >= need:
+                left[lan][k] -= need
+                planted[task] = offsets[lan] + k
+                break
+            at += 1
+    return planted
+
+
+def feasible_instance(tig: TigRanges | str = "small", grid: GridRanges | str = "small",
+                      seed: int | np.random.Generator = 0, *, tasks: int | None = None, lans: int | None = None,
+                      hosts_per_lan: int | None = None) -> Instance:
+    """A TIG and a grid on which a valid mapping exists: ``planted`` (see the module docstring).
+
+    Parameters
+    ----------
+    tig, grid : ranges or size names
+        Table 1 and Table 2 bounds (:func:`tig_ranges`, :func:`grid_ranges`).
+    seed : int or numpy.random.Generator
+    tasks, lans, hosts_per_lan : int, optional
+        Fixed counts instead of drawn ones.
+
+    Raises
+    ------
+    InfeasibleError
+        :data:`MAX_GRID_DRAWS` grids in a row cannot host the TIG's MCRs
+        (e.g. 64 tasks of 600 Mflop/s on 2 LANs of 2 hosts).
+    """
+    rt = _ranges(tig, TigRanges, tig_ranges)
+    rg = _ranges(grid, GridRanges, grid_ranges)
+    rng = make_rng(seed)
+    t = random_tig(rt, rng, tasks=tasks)
+    for _ in range(MAX_GRID_DRAWS):
+        hosts, lan_bw, links = _grid_parts(rg, rng, lans, hosts_per_lan)
+        planted = _plant(t, hosts, links, rng)
+        if planted is not None:
+            break
+    else:
+        raise InfeasibleError(
+            f"{MAX_GRID_DRAWS} grids drawn from {rg} could not host the {len(t)} tasks "
+            f"({t.mcr.sum():.0f} Mflop/s in all); give more LANs or hosts")
+    host_lan = np.repeat(np.arange(len(hosts)), [len(h) for h in hosts])
+    lan = host_lan[planted]
+    lan_bw = lan_bw.copy()
+    traffic: dict[tuple[int, int], float] = {}
+    for u, v, w in zip(t.edge_u, t.edge_v, t.mbr):
+        a, b = int(lan[u]), int(lan[v])
+        if a == b:
+            lan_bw[a] += w
+        else:
+            key = (min(a, b), max(a, b))
+            traffic[key] = traffic.get(key, 0.0) + float(w)
+    missing = sorted(k for k in traffic if k not in links)
+    links.update(zip(missing, rng.uniform(*rg.bandwidth, size=len(missing)).tolist()))
+    for key, used in traffic.items():
+        links[key] += used
+    ordered = sorted(links)
+    g = LanGrid.from_arrays(hosts, lan_bw, ordered, [links[k] for k in ordered])
+    planted.setflags(write=False)
+    return Instance(t, g, planted)

@@ -1,0 +1,103 @@
+"""What a mapping algorithm returns: a complete :class:`Mapping`, or :class:`NoFeasibleMapping`.
+
+An algorithm never returns a partial mapping: either every task has a host
+(:class:`Mapping`, ``found`` is True) or the result says that no feasible
+mapping was found (:class:`NoFeasibleMapping`, ``found`` is False), so code
+that forgets to check cannot mistake a failure for a mapping.  ``unwrap()``
+gives the mapping or raises :class:`~clustersched.errors.InfeasibleError`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Hashable, Union
+
+import numpy as np
+
+from ..errors import InfeasibleError
+
+__all__ = ["STEP_LABELS", "Mapping", "MappingResult", "NoFeasibleMapping"]
+
+#: QLSE's tentative mappings (§4.3), by the quantile of link bandwidth that cuts them.
+STEP_LABELS = ("x1.00", "x.75", "x.50", "x.25", "x.00")
+
+
+@dataclass(frozen=True, eq=False)
+class Mapping:
+    """Every task of a TIG mapped onto a host of a grid.
+
+    Attributes
+    ----------
+    algorithm : str
+    host : numpy.ndarray of int64
+        The (global) host of each task.
+    lan : numpy.ndarray of int64
+        The LAN of each task.
+    step : int or None
+        QLSE: the tentative mapping that succeeded, an index of :data:`STEP_LABELS`.
+    cluster : tuple of int
+        QLSE: the LANs of the cluster it succeeded on.
+    attempts : int
+        Tentative mappings tried (one per cluster; 1 for the baseline).
+    seconds : float
+        Wall time of the algorithm.
+    """
+
+    algorithm: str
+    host: np.ndarray
+    lan: np.ndarray
+    step: int | None = None
+    cluster: tuple[int, ...] = ()
+    attempts: int = 1
+    seconds: float = 0.0
+    found: ClassVar[bool] = True
+
+    @property
+    def step_label(self) -> str | None:
+        """``"x1.00"`` ... ``"x.00"`` for QLSE, None otherwise."""
+        return None if self.step is None else STEP_LABELS[self.step]
+
+    @property
+    def lans_used(self) -> int:
+        """Number of distinct LANs holding tasks."""
+        return int(np.unique(self.lan).size)
+
+    def unwrap(self) -> Mapping:
+        """This mapping (see :meth:`NoFeasibleMapping.unwrap`)."""
+        return self
+
+    def by_label(self, tig: Any, grid: Any) -> dict[Hashable, tuple[Hashable, int]]:
+        """``{task label: (LAN label, host index in its LAN)}``."""
+        return {label: grid.host_name(int(h)) for label, h in zip(tig.labels, self.host)}
+
+    def __repr__(self) -> str:
+        where = f", step {self.step_label}" if self.step is not None else ""
+        return f"Mapping({self.algorithm}: {len(self.host)} tasks on {self.lans_used} LANs{where})"
+
+
+@dataclass(frozen=True)
+class NoFeasibleMapping:
+    """The algorithm found no mapping meeting every MCR and MBR (a scheduling failure, §5).
+
+    Attributes
+    ----------
+    algorithm : str
+    attempts : int
+        Tentative mappings tried.
+    seconds : float
+    reason : str
+    """
+
+    algorithm: str
+    attempts: int = 1
+    seconds: float = 0.0
+    reason: str = field(default="no feasible mapping found")
+    found: ClassVar[bool] = False
+
+    def unwrap(self) -> Mapping:
+        """Raises :class:`~clustersched.errors.InfeasibleError`: there is no mapping."""
+        raise InfeasibleError(f"{self.algorithm}: {self.reason} ({self.attempts} tentative mapping(s))")
+
+
+#: What :func:`clustersched.grid.qlse` and :func:`clustersched.grid.greedy_best_fit` return.
+MappingResult = Union[Mapping, NoFeasibleMapping]

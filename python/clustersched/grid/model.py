@@ -1,0 +1,525 @@
+"""The two inputs of a QoS-constrained launch-time mapping: a task interaction graph and a grid of LANs.
+
+The model is that of Baraglia, Ferrini, Tonellotto, Ricci & Yahyapour,
+*QoS-constrained List Scheduling Heuristics for Parallel Applications on
+Grids* (§3).
+
+Task interaction graph (:class:`TIG`)
+-------------------------------------
+An application is a set of tasks that run continuously and communicate in
+both directions at any time.  It is an undirected graph: a node is a task
+whose weight is its *minimum computational requirement* (MCR, Mflop/s, the
+power it needs), an edge a communication whose weight is its *minimum
+bandwidth requirement* (MBR, Mb/s).  From a :class:`networkx.Graph`:
+
+* node attribute ``mcr``: a finite real ``> 0`` (required);
+* edge attribute ``mbr``: a finite real ``>= 0`` (required);
+* no self-loop (a task does not communicate with itself); directed and
+  multi-graphs are refused (communications are bidirectional, one per pair).
+
+Tasks are numbered in the graph's node order (``labels[i]`` is task ``i``);
+edges are stored once, ``edge_u < edge_v``, sorted.  A TIG need not be
+connected, but QLSE's layers start from one task and reach only its
+component, so :func:`clustersched.grid.qlse` refuses a disconnected TIG
+(:meth:`TIG.unreachable` says which task it cannot reach).
+
+Grid of LANs (:class:`LanGrid`)
+-------------------------------
+Every host belongs to one LAN; a LAN is a shared bus with a nominal bandwidth
+(Mb/s); some pairs of LANs are joined by a link whose bandwidth (Mb/s) is
+known, and two LANs without a direct link cannot communicate at all, even
+through a third (§3).  From a :class:`networkx.Graph` whose nodes are LANs:
+
+* node attribute ``bandwidth``: the LAN's bandwidth, finite ``>= 0``;
+* node attribute ``hosts``: the computational power (Mflop/s, finite
+  ``>= 0``) of each of its hosts, a non-empty sequence;
+* edge attribute ``bandwidth``: the link's bandwidth, finite ``>= 0``;
+* no self-loop.
+
+LANs are numbered in the graph's node order, hosts LAN by LAN (the hosts of
+LAN ``l`` are ``host_offsets[l]:host_offsets[l + 1]``, host ``k`` of a LAN is
+named ``(lan label, k)``), links once with ``link_a < link_b``, sorted.
+
+Bad values raise :class:`~clustersched.errors.InvalidGraphError` naming the
+task, LAN, edge or link and the value.
+
+Example
+-------
+>>> import networkx as nx
+>>> app = nx.Graph()
+>>> app.add_nodes_from([("a", {"mcr": 150.0}), ("b", {"mcr": 120.0}), ("c", {"mcr": 180.0})])
+>>> app.add_edge("a", "b", mbr=20.0); app.add_edge("b", "c", mbr=15.0)
+>>> tig = TIG.from_networkx(app)
+>>> tig.labels, tig.mcr.tolist(), tig.mbr.tolist()
+(('a', 'b', 'c'), [150.0, 120.0, 180.0], [20.0, 15.0])
+>>> net = nx.Graph()
+>>> net.add_node("pisa", bandwidth=100.0, hosts=[700.0, 650.0])
+>>> net.add_node("dortmund", bandwidth=80.0, hosts=[900.0])
+>>> net.add_edge("pisa", "dortmund", bandwidth=30.0)
+>>> grid = LanGrid.from_networkx(net)
+>>> grid.host_lan.tolist(), grid.lan_power.tolist()
+([0, 0, 1], [1350.0, 900.0])
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any, Hashable, Iterable, Sequence
+
+import numpy as np
+
+from ..errors import InvalidGraphError
+
+__all__ = ["LanGrid", "TIG"]
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
+
+
+def _real(value: Any) -> float | None:
+    """``value`` as a float if it is a real number (bool refused), else None."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        return None
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf
+
+
+def _check_graph(graph: Any, what: str) -> None:
+    import networkx as nx
+
+    if not isinstance(graph, nx.Graph) or graph.is_directed() or graph.is_multigraph():
+        raise TypeError(f"{what} == {graph!r}, must be an undirected networkx.Graph (not a DiGraph or a MultiGraph)")
+
+
+class TIG:
+    """A task interaction graph (see the module docstring for the model).
+
+    Build one with :meth:`from_networkx`, :meth:`from_arrays` or a generator
+    of :mod:`clustersched.grid.generators`.
+
+    Attributes
+    ----------
+    name : str
+    labels : tuple
+        ``labels[i]`` is the node label of task ``i``.
+    mcr : numpy.ndarray of float64
+        Minimum computational requirement of each task, Mflop/s.
+    edge_u, edge_v : numpy.ndarray of int64
+        The tasks of each edge, ``edge_u < edge_v``, sorted by ``(u, v)``.
+    mbr : numpy.ndarray of float64
+        Minimum bandwidth requirement of each edge, Mb/s.
+    adj_offsets, adj, adj_edge : numpy.ndarray of int64
+        Neighbours in CSR form: the neighbours of ``i`` are
+        ``adj[adj_offsets[i]:adj_offsets[i + 1]]`` (increasing), joined by
+        edges ``adj_edge[...]``.
+    """
+
+    __slots__ = ("name", "labels", "mcr", "edge_u", "edge_v", "mbr", "adj_offsets", "adj", "adj_edge",
+                 "_index", "_core")
+
+    def __init__(self, *, name: str, labels: Sequence[Hashable], mcr: np.ndarray, edge_u: np.ndarray,
+                 edge_v: np.ndarray, mbr: np.ndarray) -> None:
+        # internal: the arrays are already checked, edges u < v, sorted, distinct
+        n = len(labels)
+        self.name = name
+        self.labels = tuple(labels)
+        self._index = {label: i for i, label in enumerate(self.labels)}
+        self.mcr = _frozen(np.ascontiguousarray(mcr, dtype=np.float64))
+        self.edge_u = _frozen(np.ascontiguousarray(edge_u, dtype=np.int64))
+        self.edge_v = _frozen(np.ascontiguousarray(edge_v, dtype=np.int64))
+        self.mbr = _frozen(np.ascontiguousarray(mbr, dtype=np.float64))
+        ends = np.concatenate([self.edge_u, self.edge_v])
+        others = np.concatenate([self.edge_v, self.edge_u])
+        ids = np.concatenate([np.arange(len(self.mbr)), np.arange(len(self.mbr))])
+        order = np.lexsort((others, ends))
+        self.adj_offsets = _frozen(np.concatenate([[0], np.cumsum(np.bincount(ends, minlength=n))]).astype(np.int64))
+        self.adj = _frozen(np.ascontiguousarray(others[order], dtype=np.int64))
+        self.adj_edge = _frozen(np.ascontiguousarray(ids[order], dtype=np.int64))
+        self._core: Any = None
+
+    # -- construction ---------------------------------------------------------------
+    @classmethod
+    def from_networkx(cls, graph: Any, name: str | None = None) -> TIG:
+        """Validates ``graph`` (node attribute ``mcr``, edge attribute ``mbr``) and converts it.
+
+        Raises
+        ------
+        TypeError
+            ``graph`` is not an undirected, simple :class:`networkx.Graph`.
+        InvalidGraphError
+            No task, a missing or bad MCR or MBR, a self-loop.
+        """
+        _check_graph(graph, "graph")
+        labels = list(graph.nodes)
+        index = {label: i for i, label in enumerate(labels)}
+        mcr = [graph.nodes[v].get("mcr") for v in labels]
+        edges = [(u, v, d.get("mbr")) for u, v, d in graph.edges(data=True)]
+        return cls._build(
+            labels,
+            mcr,
+            [index[u] for u, _, _ in edges],
+            [index[v] for _, v, _ in edges],
+            [w for _, _, w in edges],
+            name=graph.graph.get("name", "") if name is None else name,
+        )
+
+    @classmethod
+    def from_arrays(cls, mcr: Iterable[float], edges: Iterable[tuple[int, int]], mbr: Iterable[float], *,
+                    labels: Sequence[Hashable] | None = None, name: str = "") -> TIG:
+        """A TIG from task MCRs, edges as pairs of task indices, and their MBRs.
+
+        Examples
+        --------
+        >>> t = TIG.from_arrays([100.0, 200.0, 150.0], [(1, 0), (1, 2)], [10.0, 30.0])
+        >>> t.edge_u.tolist(), t.edge_v.tolist(), t.mbr.tolist()
+        ([0, 1], [1, 2], [10.0, 30.0])
+        >>> TIG.from_arrays([100.0, -5.0], [], [])
+        Traceback (most recent call last):
+        ...
+        clustersched.errors.InvalidGraphError: task 1: MCR == -5.0, must be a finite real > 0 (Mflop/s)
+        """
+        mcr = list(mcr.tolist() if isinstance(mcr, np.ndarray) else mcr)
+        pairs = [tuple(e) for e in (edges.tolist() if isinstance(edges, np.ndarray) else edges)]
+        for k, e in enumerate(pairs):
+            if len(e) != 2 or not all(isinstance(x, numbers.Integral) and not isinstance(x, bool) for x in e):
+                raise ValueError(f"edges[{k}] == {e!r}, must be a pair of task indices")
+            if not (0 <= e[0] < len(mcr) and 0 <= e[1] < len(mcr)):
+                raise ValueError(f"edges[{k}] == {e!r}: the TIG has tasks 0..{len(mcr) - 1}")
+        mbr = list(mbr.tolist() if isinstance(mbr, np.ndarray) else mbr)
+        if len(mbr) != len(pairs):
+            raise ValueError(f"mbr has {len(mbr)} values for {len(pairs)} edges")
+        labels = list(range(len(mcr))) if labels is None else list(labels)
+        if len(labels) != len(mcr):
+            raise ValueError(f"labels has {len(labels)} values for {len(mcr)} tasks")
+        return cls._build(labels, mcr, [int(e[0]) for e in pairs], [int(e[1]) for e in pairs], mbr, name=name)
+
+    @classmethod
+    def _build(cls, labels: list[Hashable], mcr: list[Any], u: list[int], v: list[int], mbr: list[Any], *,
+               name: str) -> TIG:
+        if not isinstance(name, str):
+            raise TypeError(f"name == {name!r}, must be a str")
+        if not labels:
+            raise InvalidGraphError("the TIG has no task")
+        if len(set(labels)) != len(labels):
+            raise ValueError("task labels must be distinct")
+        for i, m in enumerate(mcr):
+            x = _real(m)
+            if x is None or not (math.isfinite(x) and x > 0):
+                what = "has no MCR (node attribute 'mcr')" if m is None else f"MCR == {m!r}, must be a finite real > 0 (Mflop/s)"
+                raise InvalidGraphError(f"task {labels[i]!r}: {what}", node=labels[i], field="mcr", value=m)
+        seen: dict[tuple[int, int], int] = {}
+        for k, (a, b, w) in enumerate(zip(u, v, mbr)):
+            edge = (labels[a], labels[b])
+            if a == b:
+                raise InvalidGraphError(f"task {labels[a]!r} communicates with itself (a self-loop)",
+                                        node=labels[a], edge=edge, field="mbr", value=w)
+            x = _real(w)
+            if x is None or not (math.isfinite(x) and x >= 0):
+                what = "has no MBR (edge attribute 'mbr')" if w is None else f"MBR == {w!r}, must be a finite real >= 0 (Mb/s)"
+                raise InvalidGraphError(f"edge {edge!r}: {what}", edge=edge, field="mbr", value=w)
+            key = (min(a, b), max(a, b))
+            if key in seen:
+                raise InvalidGraphError(f"edge {edge!r} is given twice", edge=edge, field="mbr", value=w)
+            seen[key] = k
+        keys = sorted(seen)
+        return cls(
+            name=name,
+            labels=labels,
+            mcr=np.array([float(m) for m in mcr]),
+            edge_u=np.array([a for a, _ in keys], dtype=np.int64),
+            edge_v=np.array([b for _, b in keys], dtype=np.int64),
+            mbr=np.array([float(mbr[seen[key]]) for key in keys], dtype=np.float64),
+        )
+
+    def to_networkx(self) -> Any:
+        """The TIG as a :class:`networkx.Graph` (node attribute ``mcr``, edge attribute ``mbr``); round-trips."""
+        import networkx as nx
+
+        g = nx.Graph(name=self.name)
+        g.add_nodes_from((label, {"mcr": float(m)}) for label, m in zip(self.labels, self.mcr))
+        g.add_edges_from((self.labels[a], self.labels[b], {"mbr": float(w)})
+                         for a, b, w in zip(self.edge_u, self.edge_v, self.mbr))
+        return g
+
+    # -- queries ------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def __repr__(self) -> str:
+        return f"TIG({self.name!r}, {len(self)} tasks, {self.num_edges} edges)"
+
+    @property
+    def num_edges(self) -> int:
+        return len(self.mbr)
+
+    def index(self, label: Hashable) -> int:
+        """The index of the task labelled ``label`` (KeyError if none)."""
+        return self._index[label]
+
+    def neighbors(self, i: int) -> np.ndarray:
+        """The neighbours of task ``i`` by increasing index."""
+        return self.adj[self.adj_offsets[i]:self.adj_offsets[i + 1]]
+
+    def unreachable(self) -> int | None:
+        """The first task (by index) that task 0 cannot reach, or None when the TIG is connected."""
+        seen = np.zeros(len(self), dtype=bool)
+        seen[0] = True
+        stack = [0]
+        while stack:
+            t = stack.pop()
+            for j in self.neighbors(t):
+                if not seen[j]:
+                    seen[j] = True
+                    stack.append(int(j))
+        missing = np.flatnonzero(~seen)
+        return int(missing[0]) if missing.size else None
+
+    def is_connected(self) -> bool:
+        return self.unreachable() is None
+
+    def require_connected(self, why: str) -> None:
+        """Raises InvalidGraphError naming a task out of reach when the TIG is not connected."""
+        t = self.unreachable()
+        if t is not None:
+            raise InvalidGraphError(
+                f"the TIG is not connected: task {self.labels[t]!r} cannot be reached from task "
+                f"{self.labels[0]!r} ({why})", node=self.labels[t])
+
+    @property
+    def core(self) -> Any:
+        """The TIG in the Rust core (built on first use)."""
+        if self._core is None:
+            from .. import _core
+
+            self._core = _core.Tig(self.mcr, self.edge_u, self.edge_v, self.mbr)
+        return self._core
+
+
+class LanGrid:
+    """A grid of LANs (see the module docstring for the model).
+
+    Attributes
+    ----------
+    name : str
+    labels : tuple
+        ``labels[l]`` is the node label of LAN ``l``.
+    host_offsets : numpy.ndarray of int64
+        The hosts of LAN ``l`` are ``host_offsets[l]:host_offsets[l + 1]``.
+    host_power : numpy.ndarray of float64
+        Computational power of each host, Mflop/s.
+    host_lan : numpy.ndarray of int64
+        The LAN of each host.
+    lan_bandwidth : numpy.ndarray of float64
+        Bandwidth of each LAN, Mb/s.
+    lan_power : numpy.ndarray of float64
+        Total power of each LAN's hosts.
+    link_a, link_b : numpy.ndarray of int64
+        The LANs of each link, ``link_a < link_b``, sorted by ``(a, b)``.
+    link_bandwidth : numpy.ndarray of float64
+        Bandwidth of each link, Mb/s.
+    """
+
+    __slots__ = ("name", "labels", "host_offsets", "host_power", "host_lan", "lan_bandwidth", "lan_power",
+                 "link_a", "link_b", "link_bandwidth", "_links", "_core")
+
+    def __init__(self, *, name: str, labels: Sequence[Hashable], host_offsets: np.ndarray, host_power: np.ndarray,
+                 lan_bandwidth: np.ndarray, link_a: np.ndarray, link_b: np.ndarray,
+                 link_bandwidth: np.ndarray) -> None:
+        self.name = name
+        self.labels = tuple(labels)
+        self.host_offsets = _frozen(np.ascontiguousarray(host_offsets, dtype=np.int64))
+        self.host_power = _frozen(np.ascontiguousarray(host_power, dtype=np.float64))
+        self.host_lan = _frozen(np.repeat(np.arange(len(self.labels), dtype=np.int64), np.diff(self.host_offsets)))
+        self.lan_bandwidth = _frozen(np.ascontiguousarray(lan_bandwidth, dtype=np.float64))
+        # summed in host order from 0.0, as the Rust core does
+        self.lan_power = _frozen(np.array([_sum_in_order(self.host_power[a:b])
+                                           for a, b in zip(self.host_offsets[:-1], self.host_offsets[1:])]))
+        self.link_a = _frozen(np.ascontiguousarray(link_a, dtype=np.int64))
+        self.link_b = _frozen(np.ascontiguousarray(link_b, dtype=np.int64))
+        self.link_bandwidth = _frozen(np.ascontiguousarray(link_bandwidth, dtype=np.float64))
+        self._links = {(int(a), int(b)): k for k, (a, b) in enumerate(zip(self.link_a, self.link_b))}
+        self._core: Any = None
+
+    # -- construction ---------------------------------------------------------------
+    @classmethod
+    def from_networkx(cls, graph: Any, name: str | None = None) -> LanGrid:
+        """Validates ``graph`` (LAN nodes with ``bandwidth`` and ``hosts``, links with ``bandwidth``) and converts it.
+
+        Raises
+        ------
+        TypeError
+            ``graph`` is not an undirected, simple :class:`networkx.Graph`.
+        InvalidGraphError
+            No LAN, a LAN without hosts, a missing or bad power or bandwidth, a self-loop.
+        """
+        _check_graph(graph, "graph")
+        labels = list(graph.nodes)
+        index = {label: i for i, label in enumerate(labels)}
+        links = [(index[a], index[b], d.get("bandwidth")) for a, b, d in graph.edges(data=True)]
+        return cls._build(
+            labels,
+            [graph.nodes[v].get("hosts") for v in labels],
+            [graph.nodes[v].get("bandwidth") for v in labels],
+            [(a, b) for a, b, _ in links],
+            [w for _, _, w in links],
+            name=graph.graph.get("name", "") if name is None else name,
+        )
+
+    @classmethod
+    def from_arrays(cls, hosts: Sequence[Sequence[float]], lan_bandwidth: Iterable[float],
+                    links: Iterable[tuple[int, int]], link_bandwidth: Iterable[float], *,
+                    labels: Sequence[Hashable] | None = None, name: str = "") -> LanGrid:
+        """A grid from the host powers of each LAN, the LAN bandwidths, links as pairs of LAN indices and their bandwidths.
+
+        Examples
+        --------
+        >>> g = LanGrid.from_arrays([[700.0, 650.0], [900.0]], [100.0, 80.0], [(0, 1)], [30.0])
+        >>> g.num_hosts, g.link(1, 0), g.link_bandwidth.tolist()
+        (3, 0, [30.0])
+        >>> LanGrid.from_arrays([[700.0], []], [100.0, 80.0], [], [])
+        Traceback (most recent call last):
+        ...
+        clustersched.errors.InvalidGraphError: LAN 1: has no host
+        """
+        hosts = [list(h) if h is not None and not isinstance(h, (str, bytes)) else h for h in hosts]
+        lan_bandwidth = list(lan_bandwidth)
+        if len(lan_bandwidth) != len(hosts):
+            raise ValueError(f"lan_bandwidth has {len(lan_bandwidth)} values for {len(hosts)} LANs")
+        pairs = [tuple(e) for e in (links.tolist() if isinstance(links, np.ndarray) else links)]
+        for k, e in enumerate(pairs):
+            if len(e) != 2 or not all(isinstance(x, numbers.Integral) and not isinstance(x, bool) for x in e):
+                raise ValueError(f"links[{k}] == {e!r}, must be a pair of LAN indices")
+            if not (0 <= e[0] < len(hosts) and 0 <= e[1] < len(hosts)):
+                raise ValueError(f"links[{k}] == {e!r}: the grid has LANs 0..{len(hosts) - 1}")
+        link_bandwidth = list(link_bandwidth)
+        if len(link_bandwidth) != len(pairs):
+            raise ValueError(f"link_bandwidth has {len(link_bandwidth)} values for {len(pairs)} links")
+        labels = list(range(len(hosts))) if labels is None else list(labels)
+        if len(labels) != len(hosts):
+            raise ValueError(f"labels has {len(labels)} values for {len(hosts)} LANs")
+        return cls._build(labels, hosts, lan_bandwidth, [(int(a), int(b)) for a, b in pairs], link_bandwidth,
+                          name=name)
+
+    @classmethod
+    def _build(cls, labels: list[Hashable], hosts: list[Any], lan_bandwidth: list[Any], links: list[tuple[int, int]],
+               link_bandwidth: list[Any], *, name: str) -> LanGrid:
+        if not isinstance(name, str):
+            raise TypeError(f"name == {name!r}, must be a str")
+        if not labels:
+            raise InvalidGraphError("the grid has no LAN")
+        if len(set(labels)) != len(labels):
+            raise ValueError("LAN labels must be distinct")
+        powers: list[float] = []
+        counts = []
+        for lan, (label, h, bw) in enumerate(zip(labels, hosts, lan_bandwidth)):
+            if h is None:
+                raise InvalidGraphError(f"LAN {label!r}: has no hosts (node attribute 'hosts')", node=label,
+                                        field="hosts", value=h)
+            if isinstance(h, (str, bytes)) or not isinstance(h, Iterable):
+                raise InvalidGraphError(f"LAN {label!r}: hosts == {h!r}, must be a sequence of powers (Mflop/s)",
+                                        node=label, field="hosts", value=h)
+            h = list(h)
+            if not h:
+                raise InvalidGraphError(f"LAN {label!r}: has no host", node=label, field="hosts", value=h)
+            for k, p in enumerate(h):
+                x = _real(p)
+                if x is None or not (math.isfinite(x) and x >= 0):
+                    raise InvalidGraphError(
+                        f"LAN {label!r} host {k}: power == {p!r}, must be a finite real >= 0 (Mflop/s)",
+                        node=label, field="hosts", value=p)
+                powers.append(float(p))
+            counts.append(len(h))
+            x = _real(bw)
+            if x is None or not (math.isfinite(x) and x >= 0):
+                what = ("has no bandwidth (node attribute 'bandwidth')" if bw is None
+                        else f"bandwidth == {bw!r}, must be a finite real >= 0 (Mb/s)")
+                raise InvalidGraphError(f"LAN {label!r}: {what}", node=label, field="bandwidth", value=bw)
+        seen: dict[tuple[int, int], int] = {}
+        for k, ((a, b), w) in enumerate(zip(links, link_bandwidth)):
+            edge = (labels[a], labels[b])
+            if a == b:
+                raise InvalidGraphError(f"LAN {labels[a]!r} is linked to itself (a self-loop)", node=labels[a],
+                                        edge=edge, field="bandwidth", value=w)
+            x = _real(w)
+            if x is None or not (math.isfinite(x) and x >= 0):
+                what = ("has no bandwidth (edge attribute 'bandwidth')" if w is None
+                        else f"bandwidth == {w!r}, must be a finite real >= 0 (Mb/s)")
+                raise InvalidGraphError(f"link {edge!r}: {what}", edge=edge, field="bandwidth", value=w)
+            key = (min(a, b), max(a, b))
+            if key in seen:
+                raise InvalidGraphError(f"link {edge!r} is given twice", edge=edge, field="bandwidth", value=w)
+            seen[key] = k
+        keys = sorted(seen)
+        return cls(
+            name=name,
+            labels=labels,
+            host_offsets=np.concatenate([[0], np.cumsum(counts)]),
+            host_power=np.array(powers, dtype=np.float64),
+            lan_bandwidth=np.array([float(b) for b in lan_bandwidth]),
+            link_a=np.array([a for a, _ in keys], dtype=np.int64),
+            link_b=np.array([b for _, b in keys], dtype=np.int64),
+            link_bandwidth=np.array([float(link_bandwidth[seen[key]]) for key in keys], dtype=np.float64),
+        )
+
+    def to_networkx(self) -> Any:
+        """The grid as a :class:`networkx.Graph` (LAN ``bandwidth`` and ``hosts``, link ``bandwidth``); round-trips."""
+        import networkx as nx
+
+        g = nx.Graph(name=self.name)
+        for lan, label in enumerate(self.labels):
+            g.add_node(label, bandwidth=float(self.lan_bandwidth[lan]), hosts=self.hosts(lan).tolist())
+        g.add_edges_from((self.labels[a], self.labels[b], {"bandwidth": float(w)})
+                         for a, b, w in zip(self.link_a, self.link_b, self.link_bandwidth))
+        return g
+
+    # -- queries ------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        return f"LanGrid({self.name!r}, {self.num_lans} LANs, {self.num_hosts} hosts, {self.num_links} links)"
+
+    @property
+    def num_lans(self) -> int:
+        return len(self.labels)
+
+    @property
+    def num_hosts(self) -> int:
+        return len(self.host_power)
+
+    @property
+    def num_links(self) -> int:
+        return len(self.link_bandwidth)
+
+    def hosts(self, lan: int) -> np.ndarray:
+        """The powers of the hosts of LAN ``lan``."""
+        return self.host_power[self.host_offsets[lan]:self.host_offsets[lan + 1]]
+
+    def host_name(self, host: int) -> tuple[Hashable, int]:
+        """``(LAN label, index in its LAN)`` of global host ``host``."""
+        lan = int(self.host_lan[host])
+        return self.labels[lan], int(host - self.host_offsets[lan])
+
+    def link(self, a: int, b: int) -> int | None:
+        """The index of the link between LANs ``a`` and ``b``, or None when they are not directly linked."""
+        return self._links.get((a, b) if a < b else (b, a))
+
+    @property
+    def core(self) -> Any:
+        """The grid in the Rust core (built on first use)."""
+        if self._core is None:
+            from .. import _core
+
+            self._core = _core.LanGrid(self.host_offsets, self.host_power, self.lan_bandwidth, self.link_a,
+                                       self.link_b, self.link_bandwidth)
+        return self._core
+
+
+def _sum_in_order(values: np.ndarray) -> float:
+    """Left-to-right sum from 0.0 (numpy's pairwise sum may round differently)."""
+    total = 0.0
+    for v in values.tolist():
+        total += v
+    return total

@@ -1,0 +1,247 @@
+"""QLSE (Baraglia, Ferrini, Tonellotto, Ricci & Yahyapour, §4) and its greedy best-fit baseline (§5).
+
+Both run in the Rust core (``rust/core/src/grid/``), which follows the slow
+reference ``tests/reference/grid.py`` rule for rule; the differential tests
+compare their mappings for identity.
+
+QLSE, as implemented (section numbers of the paper)
+---------------------------------------------------
+**Task order (§4.1).**  Every task gets the score of eq. (1),
+``score_i = MCR_i + Σ_{j ~ i} (α_T MBR_ij + β_T MCR_j)`` with α_T = 1 and
+β_T = 0.25.  The highest-score task (ties: lowest index) forms layer 0;
+layer ``k + 1`` holds the tasks adjacent to layer ``k`` that are in no
+earlier layer (a breadth-first search, so the TIG must be connected).  The
+tasks of a layer are grouped into subsets of directly connected tasks, and
+the cycle rule forces "all the cycle's tasks but the first" into one subset.
+*Choice:* we apply the rule to every simple cycle and take its transitive
+closure, which is exactly "every biconnected block of three or more tasks,
+minus the block's task nearest the first task, is one subset"; a subset is
+ordered in the layer of its shallowest task, its deeper tasks moving up with
+it.  Subsets are ordered by decreasing size (§4.1), *then* by decreasing best
+score, *then* lowest task index (our tie-breaks); inside a subset tasks go by
+decreasing score, then lowest index.  See :func:`task_order`.
+
+**LANs and hosts (§4.2).**  The LANs of a cluster are ordered by eq. (2),
+``prio_i = Σ_h r_ih + Σ_{(i, j)} (α_L bw_ij + β_L Σ_h r_jh)`` with α_L = 1 and
+β_L = 0.25, decreasing (ties: lowest index).  *Choice:* the links summed are
+those of the current tentative mapping (the others cannot be used in it).
+Hosts of a LAN are taken in decreasing order of computational power: the host
+receiving a task is the one with the most power left (ties: lowest index).
+
+**Clusters (§4.3).**  Five tentative mappings, cut at the quartiles of the
+bandwidths of the grid's links (linear interpolation, numpy's default): x1.00
+removes every link (one LAN must host the whole TIG); x.75, x.50 and x.25
+remove the links with less bandwidth than that quartile; x.00 keeps every
+link.  The LAN clusters left (connected components) are tried by decreasing
+priority, the sum of their LANs' computational power and bandwidth and of
+their kept links' bandwidths (ties: lowest first LAN), each from fresh
+resources; the first one that hosts every task gives the mapping.
+*Choice:* a cluster with the same LANs and links as one already tried is not
+tried again (it would fail again).
+
+**Allocation (§4.4).**  Each task, in order, goes to the first LAN of the
+cluster, in priority order, where (1) a host has at least its MCR left,
+(2) the MBRs of its edges to tasks already on that LAN fit in the LAN's
+remaining bandwidth, and (3) for every other LAN holding a task it
+communicates with, the MBRs of those edges fit in the remaining bandwidth of
+the kept link between the two LANs (no kept link: the LANs cannot
+communicate, §3).  Then the host loses the MCR and the LAN and links lose the
+MBRs.  *Choices:* communication between two tasks of the same LAN (even of
+the same host) uses the LAN's bandwidth, and communication between LANs uses
+only their link (not the two LANs' own bandwidths), as the conditions state;
+a task that finds no LAN makes the cluster fail (no backtracking).
+
+The baseline (§5)
+-----------------
+"A best fit heuristics to map the queued tasks on the LANs' hosts" that
+"selects first the LANs with a greater aggregate computational power": tasks
+in queue (index) order, LANs by decreasing total nominal power (ties: lowest
+index), every link usable; each task goes to the first LAN where the same
+three conditions hold, on the host with the least power left that still
+covers its MCR (ties: lowest index).  One pass; a task without a LAN is a
+failure.  See :func:`greedy_best_fit`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .._checks import check_float
+from .mapping import Mapping, MappingResult, NoFeasibleMapping
+
+if TYPE_CHECKING:
+    from .model import LanGrid, TIG
+
+__all__ = ["ALPHA", "BETA", "TaskOrder", "greedy_best_fit", "qlse", "qlse_step", "task_order"]
+
+#: α_T = α_L = 1 (§4.1, §4.2).
+ALPHA = 1.0
+#: β_T = β_L = 0.25 (§4.1, §4.2).
+BETA = 0.25
+
+
+def _weights(alpha: float, beta: float, what: str) -> tuple[float, float]:
+    a = check_float(f"alpha_{what}", alpha, minimum=0.0)
+    b = check_float(f"beta_{what}", beta, minimum=0.0, maximum=1.0)
+    return a, b
+
+
+def qlse(tig: TIG, grid: LanGrid, *, alpha_t: float = ALPHA, beta_t: float = BETA, alpha_l: float = ALPHA,
+         beta_l: float = BETA) -> MappingResult:
+    """Maps ``tig`` onto ``grid`` with QLSE (§4; every rule and choice in the module docstring).
+
+    Parameters
+    ----------
+    tig : TIG
+        Must be connected (QLSE's layers start from one task).
+    grid : LanGrid
+    alpha_t, beta_t : float
+        Weights of eq. (1) (α_T >= 0, β_T in [0, 1]); the paper's 1 and 0.25 by default.
+    alpha_l, beta_l : float
+        Weights of eq. (2); the paper's 1 and 0.25 by default.
+
+    Returns
+    -------
+    Mapping or NoFeasibleMapping
+        A mapping meeting every MCR and MBR (``step`` and ``cluster`` say
+        where it was found), or the typed failure.
+
+    Raises
+    ------
+    InvalidGraphError
+        The TIG is not connected (the message names a task out of reach).
+
+    Examples
+    --------
+    >>> from clustersched.grid import TIG, LanGrid, validate_mapping
+    >>> tig = TIG.from_arrays([100.0, 100.0, 100.0], [(0, 1), (1, 2)], [10.0, 10.0])
+    >>> grid = LanGrid.from_arrays([[250.0], [250.0]], [10.0, 10.0], [(0, 1)], [20.0])
+    >>> m = qlse(tig, grid)
+    >>> m.found, m.step_label, m.lan.tolist()
+    (True, 'x.75', [0, 0, 1])
+    >>> validate_mapping(m, tig, grid)
+    """
+    at, bt = _weights(alpha_t, beta_t, "t")
+    al, bl = _weights(alpha_l, beta_l, "l")
+    tig.require_connected("QLSE orders the tasks in layers from one task")
+    from .. import _core
+
+    began = time.perf_counter()
+    host, step, cluster, attempts = _core.qlse_map(tig.core, grid.core, at, bt, al, bl)
+    seconds = time.perf_counter() - began
+    if host is None:
+        return NoFeasibleMapping("QLSE", attempts=attempts, seconds=seconds,
+                                 reason="no cluster of any tentative mapping hosts every task")
+    return Mapping("QLSE", host=_frozen(host), lan=_frozen(grid.host_lan[host]), step=step,
+                   cluster=tuple(int(c) for c in cluster), attempts=attempts, seconds=seconds)
+
+
+def greedy_best_fit(tig: TIG, grid: LanGrid) -> MappingResult:
+    """Maps ``tig`` onto ``grid`` with the greedy best-fit baseline of §5 (see the module docstring).
+
+    Returns
+    -------
+    Mapping or NoFeasibleMapping
+
+    Examples
+    --------
+    >>> from clustersched.grid import TIG, LanGrid
+    >>> tig = TIG.from_arrays([100.0, 100.0, 100.0], [(0, 1), (1, 2)], [10.0, 10.0])
+    >>> grid = LanGrid.from_arrays([[250.0], [250.0]], [10.0, 10.0], [(0, 1)], [20.0])
+    >>> greedy_best_fit(tig, grid).lan.tolist()
+    [0, 0, 1]
+    """
+    from .. import _core
+
+    began = time.perf_counter()
+    host, _, _, _ = _core.greedy_map(tig.core, grid.core)
+    seconds = time.perf_counter() - began
+    if host is None:
+        return NoFeasibleMapping("greedy", seconds=seconds, reason="a task found no LAN meeting the conditions")
+    return Mapping("greedy", host=_frozen(host), lan=_frozen(grid.host_lan[host]), seconds=seconds)
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a = np.ascontiguousarray(a, dtype=np.int64)
+    a.setflags(write=False)
+    return a
+
+
+@dataclass(frozen=True, eq=False)
+class TaskOrder:
+    """QLSE's task order and how it was built (§4.1; see :func:`task_order`).
+
+    Attributes
+    ----------
+    scores : numpy.ndarray of float64
+        Eq. (1) score of each task.
+    order : numpy.ndarray of int64
+        Tasks in allocation order.
+    layer : numpy.ndarray of int64
+        Breadth-first layer of each task.
+    subset : numpy.ndarray of int64
+        Subset of each task, subsets numbered in allocation order.
+    subset_layer : numpy.ndarray of int64
+        The layer each subset is ordered in.
+    """
+
+    scores: np.ndarray
+    order: np.ndarray
+    layer: np.ndarray
+    subset: np.ndarray
+    subset_layer: np.ndarray
+
+
+def task_order(tig: TIG, *, alpha_t: float = ALPHA, beta_t: float = BETA) -> TaskOrder:
+    """QLSE's task order (§4.1): scores, layers, subsets with the cycle rule.
+
+    Examples
+    --------
+    >>> from clustersched.grid import TIG
+    >>> square = TIG.from_arrays([300.0, 100.0, 100.0, 100.0, 100.0], [(0, 1), (1, 2), (2, 3), (3, 0), (0, 4)],
+    ...                          [10.0] * 5)
+    >>> o = task_order(square)
+    >>> o.order.tolist(), o.layer.tolist()   # 2 (layer 2) moves up with its cycle's subset {1, 2, 3}
+    ([0, 1, 3, 2, 4], [0, 1, 2, 1, 1])
+    """
+    at, bt = _weights(alpha_t, beta_t, "t")
+    tig.require_connected("QLSE orders the tasks in layers from one task")
+    from .. import _core
+
+    return TaskOrder(*_core.qlse_task_order(tig.core, at, bt))
+
+
+@dataclass(frozen=True, eq=False)
+class Step:
+    """One tentative mapping of QLSE (§4.3; see :func:`qlse_step`)."""
+
+    label: str
+    kept: np.ndarray
+    lan_priority: np.ndarray
+    clusters: list[np.ndarray]
+    cluster_priority: np.ndarray
+
+
+def qlse_step(grid: LanGrid, step: int, *, alpha_l: float = ALPHA, beta_l: float = BETA) -> Step:
+    """Tentative mapping ``step`` (0 for x1.00 ... 4 for x.00): kept links, eq. (2) priorities, clusters in order.
+
+    Examples
+    --------
+    >>> from clustersched.grid import LanGrid
+    >>> g = LanGrid.from_arrays([[100.0], [200.0], [300.0]], [1.0, 2.0, 3.0], [(0, 1), (1, 2)], [10.0, 50.0])
+    >>> s = qlse_step(g, 1)
+    >>> s.label, s.kept.tolist(), [c.tolist() for c in s.clusters]
+    ('x.75', [False, True], [[1, 2], [0]])
+    """
+    from .. import _core
+    from .mapping import STEP_LABELS
+
+    al, bl = _weights(alpha_l, beta_l, "l")
+    if isinstance(step, bool) or not isinstance(step, (int, np.integer)) or not 0 <= step < len(STEP_LABELS):
+        raise ValueError(f"step == {step!r}, must be an int in 0..{len(STEP_LABELS) - 1}")
+    kept, prio, clusters, cprio = _core.qlse_step(grid.core, int(step), al, bl)
+    return Step(STEP_LABELS[step], kept, prio, list(clusters), cprio)

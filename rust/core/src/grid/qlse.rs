@@ -1,0 +1,159 @@
+//! QLSE (Baraglia, Ferrini, Tonellotto, Ricci & Yahyapour, "QoS-constrained
+//! List Scheduling Heuristics for Parallel Applications on Grids", §4) and the
+//! greedy best-fit baseline of §5.
+
+use std::collections::BTreeMap;
+
+use super::alloc::{Allocation, HostChoice};
+use super::cluster::{clusters, kept_links, lan_priorities, STEP_QUANTILES};
+use super::model::{LanGrid, Tig};
+use super::order::{task_order, Weights};
+use crate::error::Result;
+
+/// What a mapping algorithm found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    /// The host of every task, or `None` when no feasible mapping was found
+    /// (never a partial mapping).
+    pub hosts: Option<Vec<usize>>,
+    /// QLSE: the tentative mapping that succeeded (an index of
+    /// [`STEP_QUANTILES`]); `None` for the baseline or a failure.
+    pub step: Option<usize>,
+    /// QLSE: the LANs of the cluster the TIG was mapped on (empty otherwise).
+    pub cluster: Vec<usize>,
+    /// Tentative mappings tried (one per cluster attempted; 1 for the baseline).
+    pub attempts: usize,
+}
+
+/// QLSE's parameters: the weights of eq. (1) and eq. (2).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct QlseParams {
+    /// α_T and β_T of eq. (1).
+    pub tasks: Weights,
+    /// α_L and β_L of eq. (2).
+    pub lans: Weights,
+}
+
+impl Default for QlseParams {
+    /// The paper's values: α_T = α_L = 1, β_T = β_L = 0.25.
+    fn default() -> Self {
+        QlseParams { tasks: Weights::PAPER, lans: Weights::PAPER }
+    }
+}
+
+/// Maps `tig` onto `grid` with QLSE (§4).
+///
+/// The tasks are ordered once ([`task_order`]). Then five tentative mappings
+/// are tried in turn (§4.3, [`kept_links`]); in each, the LAN clusters left
+/// by the kept links are tried by decreasing priority ([`clusters`]), each
+/// with fresh resources. Inside a cluster the LANs are ordered by decreasing
+/// eq. (2) priority over the kept links (ties: lowest index), and every task,
+/// in order, goes to the first LAN where the three allocation conditions of
+/// §4.4 hold, on its most powerful host ([`HostChoice::MostPower`]); the
+/// only links a cluster may use are its kept links. The first cluster where
+/// every task finds a LAN gives the mapping; if a task finds none, the
+/// cluster fails and the next one is tried.
+///
+/// Choices the paper leaves open, made here: a task takes the first LAN of
+/// the priority order that accepts it (list scheduling; the paper names the
+/// orders and the conditions, not a look-ahead); a cluster whose LANs and
+/// kept links were already tried in an earlier step is not tried again (the
+/// attempt is deterministic, so it would fail again).
+///
+/// # Errors
+/// [`crate::Error::InvalidArgument`] for weights out of range or a TIG
+/// that is not connected (see [`task_order`]).
+pub fn qlse(tig: &Tig, grid: &LanGrid, params: QlseParams) -> Result<Outcome> {
+    params.lans.check("L")?;
+    let order = task_order(tig, params.tasks)?;
+    let mut tried: BTreeMap<Vec<usize>, usize> = BTreeMap::new();
+    let mut attempts = 0;
+    for step in 0..STEP_QUANTILES.len() {
+        let kept = kept_links(grid, step);
+        let priority = lan_priorities(grid, &kept, params.lans);
+        for cluster in clusters(grid, &kept) {
+            if tried.get(&cluster.lans) == Some(&cluster.links) {
+                continue;
+            }
+            tried.insert(cluster.lans.clone(), cluster.links);
+            attempts += 1;
+            let mut lans = cluster.lans.clone();
+            lans.sort_by(|&a, &b| priority[b].total_cmp(&priority[a]).then(a.cmp(&b)));
+            let mut alloc = Allocation::new(tig, grid, &kept);
+            let placed_all =
+                order.order.iter().all(|&t| lans.iter().any(|&l| alloc.try_place(t, l, HostChoice::MostPower)));
+            if placed_all {
+                return Ok(Outcome { hosts: Some(alloc.into_hosts()), step: Some(step), cluster: cluster.lans, attempts });
+            }
+        }
+    }
+    Ok(Outcome { hosts: None, step: None, cluster: Vec::new(), attempts })
+}
+
+/// The greedy best-fit baseline of §5.
+///
+/// The paper describes it in two sentences: it "performs a best fit
+/// heuristics to map the queued tasks on the LANs' hosts" and "selects first
+/// the LANs with a greater aggregate computational power". So: the tasks in
+/// queue order (their index in the TIG), the LANs in decreasing order of the
+/// nominal power of their hosts (ties: lowest index), every link of the grid
+/// usable; each task goes to the first LAN where the allocation conditions of
+/// §4.4 hold (the same conditions as QLSE: a mapping it returns is
+/// feasible), on the host that fits it most tightly ([`HostChoice::BestFit`]).
+/// One pass, no retry: the first task that finds no LAN ends in failure.
+pub fn greedy_best_fit(tig: &Tig, grid: &LanGrid) -> Outcome {
+    let power = grid.lan_power();
+    let mut lans: Vec<usize> = (0..grid.num_lans()).collect();
+    lans.sort_by(|&a, &b| power[b].total_cmp(&power[a]).then(a.cmp(&b)));
+    let usable = vec![true; grid.num_links()];
+    let mut alloc = Allocation::new(tig, grid, &usable);
+    let placed_all = (0..tig.len()).all(|t| lans.iter().any(|&l| alloc.try_place(t, l, HostChoice::BestFit)));
+    Outcome { hosts: placed_all.then(|| alloc.into_hosts()), step: None, cluster: Vec::new(), attempts: 1 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A path of `n` tasks of MCR 100 and MBR 10.
+    fn path(n: usize) -> Tig {
+        let u: Vec<usize> = (0..n - 1).collect();
+        let v: Vec<usize> = (1..n).collect();
+        Tig::new(vec![100.0; n], &u, &v, &vec![10.0; n - 1]).unwrap()
+    }
+
+    #[test]
+    fn one_lan_first_when_it_can_host_everything() {
+        // LAN 0: 2 hosts of 200 (room for 4 tasks); LAN 1: 1 host of 1000 but 5 Mb/s
+        let grid = LanGrid::new(vec![0, 2, 3], vec![200.0, 200.0, 1000.0], vec![30.0, 5.0], &[0], &[1], vec![100.0]).unwrap();
+        let out = qlse(&path(4), &grid, QlseParams::default()).unwrap();
+        assert_eq!(out.step, Some(0));
+        assert_eq!(out.cluster, vec![0]);
+        let hosts = out.hosts.unwrap();
+        assert!(hosts.iter().all(|&h| h < 2));
+        // LAN 1 is tried first (priority 1005 > 430) and fails on bandwidth
+        assert_eq!(out.attempts, 2);
+    }
+
+    #[test]
+    fn spreads_over_linked_lans_when_needed() {
+        // two LANs of one host of 250 each (two tasks each), link of 20
+        let grid = LanGrid::new(vec![0, 1, 2], vec![250.0, 250.0], vec![10.0, 10.0], &[0], &[1], vec![20.0]).unwrap();
+        let out = qlse(&path(4), &grid, QlseParams::default()).unwrap();
+        assert_eq!(out.step, Some(1)); // one link: it is its own upper quartile
+        // order 1, 2, 0, 3: 1 and 2 on LAN 0, 0 and 3 on LAN 1, each using 10 of the link
+        assert_eq!(out.hosts, Some(vec![1, 0, 0, 1]));
+        assert_eq!(out.attempts, 3);
+        let g = greedy_best_fit(&path(4), &grid);
+        assert!(g.hosts.is_some());
+    }
+
+    #[test]
+    fn no_feasible_mapping_is_reported_as_such() {
+        let grid = LanGrid::new(vec![0, 1], vec![150.0], vec![100.0], &[], &[], vec![]).unwrap();
+        let out = qlse(&path(2), &grid, QlseParams::default()).unwrap();
+        assert_eq!(out.hosts, None);
+        assert_eq!(out.attempts, 1);
+        assert_eq!(greedy_best_fit(&path(2), &grid).hosts, None);
+    }
+}
