@@ -48,18 +48,21 @@ What the paper does not say, and we chose (§5 is all it says about the generato
      else move on to the next LAN (never back); if the LANs run out, draw the
      grid again (at most :data:`MAX_GRID_DRAWS` times, then
      :class:`~clustersched.errors.InfeasibleError`);
-  3. every LAN's bandwidth becomes its drawn value **plus** the MBRs of the
-     hidden mapping's communications inside it, and every link's bandwidth
-     its drawn value plus the MBRs it carries; a pair of LANs the hidden
-     mapping makes communicate without a link gets one (bandwidth drawn from
-     the same range, plus its MBRs).
+  3. a pair of LANs the hidden mapping makes communicate without a link gets
+     one (bandwidth drawn from the same range); then the bandwidths are
+     raised just enough for the hidden mapping, under the bandwidth model
+     (:data:`~clustersched.grid.mapping.BANDWIDTH_MODELS`):
 
-  So the drawn Table 2 bandwidth is the room left beyond the hidden mapping.
-  Why not the Table 2 values themselves: with cumulative bandwidth (§4.4
-  decreases a LAN's bandwidth by every MBR placed on it), a LAN of 20-60 Mb/s
-  holds one or two communications of 10-50 Mb/s, while a TIG of ``n`` tasks
-  has about ``1.25 n`` of them; no grid of Table 2 could host most TIGs of
-  Table 1 (``docs/reproduce-qlse.md`` works this out).
+     * ``"shared"``: every LAN's bandwidth becomes its drawn value **plus**
+       the MBRs of the hidden mapping's communications inside it, and every
+       link's its drawn value plus the MBRs it carries.  So the drawn Table 2
+       bandwidth is the room left beyond the hidden mapping.  (The Table 2
+       values alone cannot do: when bandwidth is used up, a LAN of 20-60 Mb/s
+       holds one or two communications of 10-50 Mb/s, while a TIG of ``n``
+       tasks has about ``1.25 n`` of them; ``docs/reproduce-qlse.md``.)
+     * ``"dedicated"``: a LAN's or link's bandwidth becomes the larger of its
+       drawn value and the largest MBR the hidden mapping puts on it; all
+       other values stay as drawn from Table 2.
 
 The instances of :func:`random_instance` are drawn without planting; they are
 rarely feasible.
@@ -83,6 +86,7 @@ import numpy as np
 
 from .._checks import check_int, make_rng
 from ..errors import InfeasibleError
+from .mapping import check_bandwidth
 from .model import LanGrid, TIG
 
 __all__ = [
@@ -340,7 +344,7 @@ def _plant(t: TIG, hosts: list[np.ndarray], links: dict[tuple[int, int], float],
 
 def feasible_instance(tig: TigRanges | str = "small", grid: GridRanges | str = "small",
                       seed: int | np.random.Generator = 0, *, tasks: int | None = None, lans: int | None = None,
-                      hosts_per_lan: int | None = None) -> Instance:
+                      hosts_per_lan: int | None = None, bandwidth: str = "shared") -> Instance:
     """A TIG and a grid on which a valid mapping exists: ``planted`` (see the module docstring).
 
     Parameters
@@ -350,6 +354,10 @@ def feasible_instance(tig: TigRanges | str = "small", grid: GridRanges | str = "
     seed : int or numpy.random.Generator
     tasks, lans, hosts_per_lan : int, optional
         Fixed counts instead of drawn ones.
+    bandwidth : {"shared", "dedicated"}
+        The bandwidth model under which ``planted`` must be valid.  The same
+        seed gives the same TIG, hosts and drawn values under both; only the
+        raised bandwidths differ.
 
     Raises
     ------
@@ -359,6 +367,7 @@ def feasible_instance(tig: TigRanges | str = "small", grid: GridRanges | str = "
     """
     rt = _ranges(tig, TigRanges, tig_ranges)
     rg = _ranges(grid, GridRanges, grid_ranges)
+    check_bandwidth(bandwidth)
     rng = make_rng(seed)
     t = random_tig(rt, rng, tasks=tasks)
     for _ in range(MAX_GRID_DRAWS):
@@ -372,19 +381,26 @@ def feasible_instance(tig: TigRanges | str = "small", grid: GridRanges | str = "
             f"({t.mcr.sum():.0f} Mflop/s in all); give more LANs or hosts")
     host_lan = np.repeat(np.arange(len(hosts)), [len(h) for h in hosts])
     lan = host_lan[planted]
-    lan_bw = lan_bw.copy()
+    combine = (lambda x, y: x + y) if bandwidth == "shared" else max
+    inside = np.zeros(len(hosts))
     traffic: dict[tuple[int, int], float] = {}
-    for u, v, w in zip(t.edge_u, t.edge_v, t.mbr):
+    for u, v, w in zip(t.edge_u.tolist(), t.edge_v.tolist(), t.mbr.tolist()):
         a, b = int(lan[u]), int(lan[v])
         if a == b:
-            lan_bw[a] += w
+            inside[a] = combine(inside[a], w)
         else:
             key = (min(a, b), max(a, b))
-            traffic[key] = traffic.get(key, 0.0) + float(w)
+            traffic[key] = combine(traffic.get(key, 0.0), w)
     missing = sorted(k for k in traffic if k not in links)
     links.update(zip(missing, rng.uniform(*rg.bandwidth, size=len(missing)).tolist()))
-    for key, used in traffic.items():
-        links[key] += used
+    if bandwidth == "shared":
+        lan_bw = lan_bw + inside
+        for key, used in traffic.items():
+            links[key] += used
+    else:
+        lan_bw = np.maximum(lan_bw, inside)
+        for key, used in traffic.items():
+            links[key] = max(links[key], used)
     ordered = sorted(links)
     g = LanGrid.from_arrays(hosts, lan_bw, ordered, [links[k] for k in ordered])
     planted.setflags(write=False)

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use super::alloc::{Allocation, HostChoice};
+use super::alloc::{Allocation, Bandwidth, HostChoice};
 use super::cluster::{clusters, kept_links, lan_priorities, STEP_QUANTILES};
 use super::model::{LanGrid, Tig};
 use super::order::{task_order, Weights};
@@ -25,19 +25,21 @@ pub struct Outcome {
     pub attempts: usize,
 }
 
-/// QLSE's parameters: the weights of eq. (1) and eq. (2).
+/// QLSE's parameters: the weights of eq. (1) and eq. (2), and the bandwidth model.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct QlseParams {
     /// α_T and β_T of eq. (1).
     pub tasks: Weights,
     /// α_L and β_L of eq. (2).
     pub lans: Weights,
+    /// How communications use bandwidth.
+    pub bandwidth: Bandwidth,
 }
 
 impl Default for QlseParams {
-    /// The paper's values: α_T = α_L = 1, β_T = β_L = 0.25.
+    /// The paper's values: α_T = α_L = 1, β_T = β_L = 0.25; shared bandwidth (§4.4).
     fn default() -> Self {
-        QlseParams { tasks: Weights::PAPER, lans: Weights::PAPER }
+        QlseParams { tasks: Weights::PAPER, lans: Weights::PAPER, bandwidth: Bandwidth::Shared }
     }
 }
 
@@ -79,7 +81,7 @@ pub fn qlse(tig: &Tig, grid: &LanGrid, params: QlseParams) -> Result<Outcome> {
             attempts += 1;
             let mut lans = cluster.lans.clone();
             lans.sort_by(|&a, &b| priority[b].total_cmp(&priority[a]).then(a.cmp(&b)));
-            let mut alloc = Allocation::new(tig, grid, &kept);
+            let mut alloc = Allocation::new(tig, grid, &kept, params.bandwidth);
             let placed_all =
                 order.order.iter().all(|&t| lans.iter().any(|&l| alloc.try_place(t, l, HostChoice::MostPower)));
             if placed_all {
@@ -101,12 +103,13 @@ pub fn qlse(tig: &Tig, grid: &LanGrid, params: QlseParams) -> Result<Outcome> {
 /// §4.4 hold (the same conditions as QLSE: a mapping it returns is
 /// feasible), on the host that fits it most tightly ([`HostChoice::BestFit`]).
 /// One pass, no retry: the first task that finds no LAN ends in failure.
-pub fn greedy_best_fit(tig: &Tig, grid: &LanGrid) -> Outcome {
+/// `bandwidth` is the bandwidth model, as for QLSE.
+pub fn greedy_best_fit(tig: &Tig, grid: &LanGrid, bandwidth: Bandwidth) -> Outcome {
     let power = grid.lan_power();
     let mut lans: Vec<usize> = (0..grid.num_lans()).collect();
     lans.sort_by(|&a, &b| power[b].total_cmp(&power[a]).then(a.cmp(&b)));
     let usable = vec![true; grid.num_links()];
-    let mut alloc = Allocation::new(tig, grid, &usable);
+    let mut alloc = Allocation::new(tig, grid, &usable, bandwidth);
     let placed_all = (0..tig.len()).all(|t| lans.iter().any(|&l| alloc.try_place(t, l, HostChoice::BestFit)));
     Outcome { hosts: placed_all.then(|| alloc.into_hosts()), step: None, cluster: Vec::new(), attempts: 1 }
 }
@@ -144,7 +147,7 @@ mod tests {
         // order 1, 2, 0, 3: 1 and 2 on LAN 0, 0 and 3 on LAN 1, each using 10 of the link
         assert_eq!(out.hosts, Some(vec![1, 0, 0, 1]));
         assert_eq!(out.attempts, 3);
-        let g = greedy_best_fit(&path(4), &grid);
+        let g = greedy_best_fit(&path(4), &grid, Bandwidth::Shared);
         assert!(g.hosts.is_some());
     }
 
@@ -154,6 +157,6 @@ mod tests {
         let out = qlse(&path(2), &grid, QlseParams::default()).unwrap();
         assert_eq!(out.hosts, None);
         assert_eq!(out.attempts, 1);
-        assert_eq!(greedy_best_fit(&path(2), &grid).hosts, None);
+        assert_eq!(greedy_best_fit(&path(2), &grid, Bandwidth::Shared).hosts, None);
     }
 }
