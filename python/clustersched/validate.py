@@ -1,7 +1,8 @@
 """Independent feasibility checks of every kind of schedule, in one namespace.
 
 Each scheduling problem owns its validator (:mod:`clustersched.batch.validate`,
-:mod:`clustersched.ptg.validate`); this module only gathers them, so that
+:mod:`clustersched.ptg.validate`, :mod:`clustersched.grid.validate` for
+task-to-host mappings); this module only gathers them, so that
 ``from clustersched.validate import validate_batch, validate_ptgs`` works for
 both.  ``validate_*`` raise :class:`~clustersched.errors.InvalidScheduleError`
 listing every violation; ``*_violations`` return the list.
@@ -10,6 +11,8 @@ listing every violation; ``*_violations`` return the list.
 from __future__ import annotations
 
 from .batch.validate import batch_violations, validate_batch
+from .grid.validate import mapping_violations, validate_mapping
 from .ptg.validate import ptg_violations, validate_ptgs
 
-__all__ = ["batch_violations", "ptg_violations", "validate_batch", "validate_ptgs"]
+__all__ = ["batch_violations", "mapping_violations", "ptg_violations", "validate_batch", "validate_mapping",
+           "validate_ptgs"]

@@ -240,7 +240,7 @@ class TIG:
         """The TIG as a :class:`networkx.Graph` (node attribute ``mcr``, edge attribute ``mbr``); round-trips."""
         import networkx as nx
 
-        g = nx.Graph(name=self.name)
+        g = nx.Graph(name=self.name) if self.name else nx.Graph()
         g.add_nodes_from((label, {"mcr": float(m)}) for label, m in zip(self.labels, self.mcr))
         g.add_edges_from((self.labels[a], self.labels[b], {"mbr": float(w)})
                          for a, b, w in zip(self.edge_u, self.edge_v, self.mbr))
@@ -470,7 +470,7 @@ class LanGrid:
         """The grid as a :class:`networkx.Graph` (LAN ``bandwidth`` and ``hosts``, link ``bandwidth``); round-trips."""
         import networkx as nx
 
-        g = nx.Graph(name=self.name)
+        g = nx.Graph(name=self.name) if self.name else nx.Graph()
         for lan, label in enumerate(self.labels):
             g.add_node(label, bandwidth=float(self.lan_bandwidth[lan]), hosts=self.hosts(lan).tolist())
         g.add_edges_from((self.labels[a], self.labels[b], {"bandwidth": float(w)})
