@@ -376,9 +376,12 @@ def feasible_instance(tig: TigRanges | str = "small", grid: GridRanges | str = "
         if planted is not None:
             break
     else:
+        lan_count = f"{lans} LANs" if lans is not None else f"{rg.lans[0]}-{rg.lans[1]} LANs"
+        host_count = f"{hosts_per_lan}" if hosts_per_lan is not None else f"{rg.hosts_per_lan[0]}-{rg.hosts_per_lan[1]}"
         raise InfeasibleError(
-            f"{MAX_GRID_DRAWS} grids drawn from {rg} could not host the {len(t)} tasks "
-            f"({t.mcr.sum():.0f} Mflop/s in all); give more LANs or hosts")
+            f"{MAX_GRID_DRAWS} grids of {lan_count} of {host_count} hosts ({rg.power[0]:g}-{rg.power[1]:g} Mflop/s "
+            f"each) in a row could not host the {len(t)} tasks ({t.mcr.sum():.0f} Mflop/s in all); "
+            "give more LANs or hosts")
     host_lan = np.repeat(np.arange(len(hosts)), [len(h) for h in hosts])
     lan = host_lan[planted]
     combine = (lambda x, y: x + y) if bandwidth == "shared" else max
