@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from .mapping import MappingResult
+from .mapping import Mapping, MappingResult
 from .metrics import MappingMetrics, mapping_metrics
 from .model import LanGrid, TIG
 from .qlse import greedy_best_fit, qlse
@@ -63,7 +63,7 @@ def run_algorithm(name: str, tig: TIG, grid: LanGrid, *, bandwidth: str = "share
     (True, True)
     """
     result = algorithm(name)(tig, grid, bandwidth=bandwidth)
-    if not result.found:
+    if not isinstance(result, Mapping):
         return GridRun(result, None)
     if validate:
         validate_mapping(result, tig, grid, bandwidth=bandwidth)

@@ -76,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
     """The ``qlse`` command's handler; returns the exit status."""
     from .algorithms import algorithm
     from .generators import feasible_instance, grid_ranges, random_instance, tig_ranges
+    from .mapping import Mapping
     from .metrics import mapping_metrics
     from .validate import mapping_violations
 
@@ -87,8 +88,9 @@ def run(args: argparse.Namespace) -> int:
         inst = feasible_instance(**sizes, bandwidth=args.bandwidth)
     tig, grid = inst.tig, inst.grid
     result = algorithm(args.algorithm)(tig, grid, bandwidth=args.bandwidth)
-    violations = mapping_violations(result, tig, grid) if result.found else []
-    metrics = mapping_metrics(result, tig, grid).summary() if result.found else {}
+    mapped = result if isinstance(result, Mapping) else None
+    violations = mapping_violations(mapped, tig, grid) if mapped else []
+    metrics = mapping_metrics(mapped, tig, grid).summary() if mapped else {}
     report: dict[str, Any] = {
         "algorithm": args.algorithm,
         "bandwidth": args.bandwidth,
@@ -102,12 +104,12 @@ def run(args: argparse.Namespace) -> int:
         "found": result.found,
         "valid": result.found and not violations,
         "violations": violations,
-        "step": result.step_label if result.found else None,
+        "step": mapped.step_label if mapped else None,
         "attempts": result.attempts,
         **{k: metrics.get(k) for k in ("lans_used", "hosts_used", "lan_hit_ratio", "task_machine_ratio",
                                        "shared_task_machine_ratio")},
         "seconds": result.seconds,
-        "mapping": result.host.tolist() if result.found else None,
+        "mapping": mapped.host.tolist() if mapped else None,
     }
     if args.json:
         print(json.dumps(report))
@@ -115,11 +117,11 @@ def run(args: argparse.Namespace) -> int:
         kind = "feasible (hidden mapping planted)" if inst.planted is not None else "random"
         print(f"{args.algorithm} ({args.bandwidth} bandwidth): {len(tig)} tasks, {tig.num_edges} communications; "
               f"{grid.num_lans} LANs x {args.hosts} hosts, {grid.num_links} links; {kind} instance, seed {args.seed}")
-        if not result.found:
+        if mapped is None:
             print(f"  no feasible mapping found ({result.attempts} tentative mapping(s))")
         else:
             print(f"  mapping: {'valid' if not violations else 'INVALID'}"
-                  + (f", found at tentative mapping {result.step_label}" if result.step is not None else "")
+                  + (f", found at tentative mapping {mapped.step_label}" if mapped.step is not None else "")
                   + f" after {result.attempts} attempt(s)")
             for v in violations:
                 print(f"    {v}")

@@ -234,8 +234,8 @@ def random_tig(ranges: TigRanges | str = "small", seed: int | np.random.Generato
             edges.add((min(a, b), max(a, b)))
             extra -= 1
     pairs = sorted(edges)
-    mcr = rng.uniform(*r.mcr, size=n)
-    mbr = rng.uniform(*r.mbr, size=len(pairs))
+    mcr = rng.uniform(r.mcr[0], r.mcr[1], size=n)
+    mbr = rng.uniform(r.mbr[0], r.mbr[1], size=len(pairs))
     return TIG.from_arrays(mcr, pairs, mbr)
 
 
@@ -243,8 +243,8 @@ def _grid_parts(r: GridRanges, rng: np.random.Generator, lans: int | None,
                 hosts_per_lan: int | None) -> tuple[list[np.ndarray], np.ndarray, dict[tuple[int, int], float]]:
     n = _count("lans", lans, r.lans, rng)
     counts = [_count("hosts_per_lan", hosts_per_lan, r.hosts_per_lan, rng) for _ in range(n)]
-    hosts = [rng.uniform(*r.power, size=c) for c in counts]
-    lan_bw = rng.uniform(*r.bandwidth, size=n)
+    hosts = [rng.uniform(r.power[0], r.power[1], size=c) for c in counts]
+    lan_bw = rng.uniform(r.bandwidth[0], r.bandwidth[1], size=n)
     pairs = {tuple(sorted(e)) for e in _recursive_tree(n, rng)}
     coin = rng.random(n * (n - 1) // 2)
     k = 0
@@ -254,7 +254,7 @@ def _grid_parts(r: GridRanges, rng: np.random.Generator, lans: int | None,
                 pairs.add((a, b))
             k += 1
     ordered = sorted(pairs)
-    links = dict(zip(ordered, rng.uniform(*r.bandwidth, size=len(ordered)).tolist()))
+    links = dict(zip(ordered, rng.uniform(r.bandwidth[0], r.bandwidth[1], size=len(ordered)).tolist()))
     return hosts, lan_bw, links  # type: ignore[return-value]
 
 
@@ -395,7 +395,7 @@ def feasible_instance(tig: TigRanges | str = "small", grid: GridRanges | str = "
             key = (min(a, b), max(a, b))
             traffic[key] = combine(traffic.get(key, 0.0), w)
     missing = sorted(k for k in traffic if k not in links)
-    links.update(zip(missing, rng.uniform(*rg.bandwidth, size=len(missing)).tolist()))
+    links.update(zip(missing, rng.uniform(rg.bandwidth[0], rg.bandwidth[1], size=len(missing)).tolist()))
     if bandwidth == "shared":
         lan_bw = lan_bw + inside
         for key, used in traffic.items():

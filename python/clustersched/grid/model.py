@@ -169,7 +169,7 @@ class TIG:
         )
 
     @classmethod
-    def from_arrays(cls, mcr: Iterable[float], edges: Iterable[tuple[int, int]], mbr: Iterable[float], *,
+    def from_arrays(cls, mcr: Iterable[float], edges: Iterable[Sequence[int]], mbr: Iterable[float], *,
                     labels: Sequence[Hashable] | None = None, name: str = "") -> TIG:
         """A TIG from task MCRs, edges as pairs of task indices, and their MBRs.
 
@@ -371,8 +371,8 @@ class LanGrid:
         )
 
     @classmethod
-    def from_arrays(cls, hosts: Sequence[Sequence[float]], lan_bandwidth: Iterable[float],
-                    links: Iterable[tuple[int, int]], link_bandwidth: Iterable[float], *,
+    def from_arrays(cls, hosts: Sequence[Iterable[float]], lan_bandwidth: Iterable[float],
+                    links: Iterable[Sequence[int]], link_bandwidth: Iterable[float], *,
                     labels: Sequence[Hashable] | None = None, name: str = "") -> LanGrid:
         """A grid from the host powers of each LAN, the LAN bandwidths, links as pairs of LAN indices and their bandwidths.
 

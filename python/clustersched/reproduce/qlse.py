@@ -151,7 +151,7 @@ def run_scenario(s: dict[str, Any]) -> dict[str, Any]:
             rows["task_machine_ratio"].append(m.task_machine_ratio if m else None)
             rows["shared_task_machine_ratio"].append(m.shared_task_machine_ratio if m else None)
             rows["lans_used"].append(m.lans_used if m else None)
-            rows["step"].append(r.step_label if r.found else None)
+            rows["step"].append(getattr(r, "step_label", None))
             rows["attempts"].append(r.attempts)
             rows["algorithm_seconds"].append(r.seconds)
     return dict(rows)
