@@ -6,6 +6,20 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = ["BatchSim", "MultiClusterPtg", "PtgSet", "__version__", "dpsa_select", "dutot_allocation", "k_shelves"]
+__all__ = [
+    "BatchSim",
+    "LanGrid",
+    "PtgSet",
+    "Tig",
+    "__version__",
+    "dpsa_select",
+    "dutot_allocation",
+    "greedy_map",
+    "k_shelves",
+    "qlse_map",
+    "qlse_step",
+    "qlse_task_order",
+]
 
 __version__: str
 
@@ -208,3 +222,65 @@ class DfrsStretchBound:
     def max_flow(self, stretch: float) -> tuple[float, float, npt.NDArray[np.bool_], int]: ...
     def feasible(self, stretch: float) -> bool: ...
     def cut_capacity(self, in_cut: npt.NDArray[np.bool_], stretch: float) -> float: ...
+# -- grid (QLSE) ------------------------------------------------------------------------
+
+@final
+class Tig:
+    def __new__(
+        cls,
+        mcr: npt.NDArray[np.float64],
+        u: npt.NDArray[np.int64],
+        v: npt.NDArray[np.int64],
+        mbr: npt.NDArray[np.float64],
+    ) -> Tig: ...
+    def __len__(self) -> int: ...
+    @property
+    def num_edges(self) -> int: ...
+
+@final
+class LanGrid:
+    def __new__(
+        cls,
+        host_offsets: npt.NDArray[np.int64],
+        host_power: npt.NDArray[np.float64],
+        lan_bandwidth: npt.NDArray[np.float64],
+        a: npt.NDArray[np.int64],
+        b: npt.NDArray[np.int64],
+        link_bandwidth: npt.NDArray[np.float64],
+    ) -> LanGrid: ...
+    @property
+    def num_lans(self) -> int: ...
+    @property
+    def num_hosts(self) -> int: ...
+    @property
+    def num_links(self) -> int: ...
+
+_Mapped = tuple[npt.NDArray[np.int64] | None, int | None, npt.NDArray[np.int64], int]
+
+def qlse_map(
+    tig: Tig,
+    grid: LanGrid,
+    alpha_t: float = 1.0,
+    beta_t: float = 0.25,
+    alpha_l: float = 1.0,
+    beta_l: float = 0.25,
+    bandwidth: str = "shared",
+) -> _Mapped: ...
+def greedy_map(tig: Tig, grid: LanGrid, bandwidth: str = "shared") -> _Mapped: ...
+def qlse_task_order(
+    tig: Tig, alpha_t: float = 1.0, beta_t: float = 0.25
+) -> tuple[
+    npt.NDArray[np.float64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
+]: ...
+def qlse_step(
+    grid: LanGrid, step: int, alpha_l: float = 1.0, beta_l: float = 0.25
+) -> tuple[
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.float64],
+    list[npt.NDArray[np.int64]],
+    npt.NDArray[np.float64],
+]: ...

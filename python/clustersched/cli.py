@@ -5,7 +5,8 @@ a bundled week of the real HPC2N trace) and prints a comparison table;
 ``clustersched simulate`` runs one policy and can write the per-job schedule
 and a Gantt chart; ``clustersched lublin`` writes a synthetic SWF workload;
 ``clustersched ptg`` schedules several parallel task graphs with one of the
-multi-PTG algorithms; ``clustersched reproduce PAPER`` reruns a paper's
+multi-PTG algorithms; ``clustersched qlse`` maps a task interaction graph onto
+a grid of LANs with QLSE or the greedy baseline; ``clustersched reproduce PAPER`` reruns a paper's
 experiment.
 
 Each problem folder defines its own sub-commands in its ``cli.py``
@@ -54,6 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     from .batch.cli import add_parser as add_batch
+    from .grid.cli import add_parser as add_grid
     from .ptg.cli import add_parser as add_ptg
     from .ptg.scrap_cli import add_parser as add_scrap
     from .reproduce.cli import add_parser as add_reproduce
@@ -72,6 +74,7 @@ def _parser() -> argparse.ArgumentParser:
     add_batch(sub)
     add_ptg(sub)
     add_scrap(sub)
+    add_grid(sub)
     add_reproduce(sub)
     return parser
 

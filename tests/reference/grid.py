@@ -15,7 +15,9 @@ Float conventions (shared with the Rust core):
   from 0.0, plus the sum (from 0.0, by link index) of its kept links' bandwidths;
 * quartiles: ``x[k] + (x[k + 1] - x[k]) * (h - k)`` with ``h = (n - 1) q``;
 * an allocation's sums accumulate over the task's neighbours by increasing
-  index from 0.0; comparisons are exact.
+  index from 0.0; comparisons are exact;
+* ``bandwidth="dedicated"``: each MBR is compared on its own with the LAN's or
+  link's nominal bandwidth, and nothing is used up.
 
 The one rule written differently on purpose is the cycle rule (§4.1): the
 Rust core uses biconnected blocks; this reference applies the paper's words
@@ -215,8 +217,10 @@ def clusters(grid, kept):
 
 
 # -- §4.4 -------------------------------------------------------------------------------------
-def _try_place(task, lan, state, tig_parts, g, usable, choice):
+def _try_place(task, lan, state, tig_parts, g, usable, choice, bandwidth):
     """Places ``task`` on ``lan`` if the three allocation conditions hold; returns whether it did."""
+    if bandwidth == "dedicated":
+        return _try_place_dedicated(task, lan, state, tig_parts, g, usable, choice)
     _, mcr, adj = tig_parts
     need = mcr[task]
     left = state["power"]
@@ -257,12 +261,46 @@ def _try_place(task, lan, state, tig_parts, g, usable, choice):
     return True
 
 
+def _pick_host(lan, need, left, g, choice):
+    if choice == "most":
+        host = None
+        for h in g["hosts"][lan]:
+            if host is None or left[h] > left[host]:
+                host = h
+        return host if left[host] >= need else None
+    fitting = [h for h in g["hosts"][lan] if left[h] >= need]
+    return min(fitting, key=lambda h: (left[h], h)) if fitting else None
+
+
+def _try_place_dedicated(task, lan, state, tig_parts, g, usable, choice):
+    """The allocation conditions when every communication is checked on its own and nothing is used up."""
+    _, mcr, adj = tig_parts
+    host = _pick_host(lan, mcr[task], state["power"], g, choice)
+    if host is None:
+        return False
+    for j, w in adj[task]:
+        other = state["lan_of"][j]
+        if other is None:
+            continue
+        if other == lan:
+            if w > g["lan_bw"][lan]:
+                return False
+        else:
+            k = _link(g, lan, other)
+            if k is None or not usable[k] or w > g["link_bw"][k]:
+                return False
+    state["power"][host] -= mcr[task]
+    state["lan_of"][task] = lan
+    state["host_of"][task] = host
+    return True
+
+
 def _fresh(n, g):
     return {"power": list(g["power"]), "lan_bw": list(g["lan_bw"]), "link_bw": list(g["link_bw"]),
             "lan_of": [None] * n, "host_of": [None] * n}
 
 
-def qlse(tig, grid, alpha_t=1.0, beta_t=0.25, alpha_l=1.0, beta_l=0.25, trace=None):
+def qlse(tig, grid, alpha_t=1.0, beta_t=0.25, alpha_l=1.0, beta_l=0.25, bandwidth="shared", trace=None):
     """(hosts or None, step or None, cluster LANs, attempts); ``trace`` (a list) gets one dict per attempt."""
     parts = _tig(tig)
     g = _grid(grid)
@@ -281,7 +319,7 @@ def qlse(tig, grid, alpha_t=1.0, beta_t=0.25, alpha_l=1.0, beta_l=0.25, trace=No
             state = _fresh(parts[0], g)
             failed_at = None
             for t in order:
-                if not any(_try_place(t, l, state, parts, g, kept, "most") for l in ranked):
+                if not any(_try_place(t, l, state, parts, g, kept, "most", bandwidth) for l in ranked):
                     failed_at = t
                     break
             if trace is not None:
@@ -291,7 +329,7 @@ def qlse(tig, grid, alpha_t=1.0, beta_t=0.25, alpha_l=1.0, beta_l=0.25, trace=No
     return None, None, [], attempts
 
 
-def greedy(tig, grid):
+def greedy(tig, grid, bandwidth="shared"):
     """The baseline's hosts, or None."""
     parts = _tig(tig)
     g = _grid(grid)
@@ -299,6 +337,6 @@ def greedy(tig, grid):
     usable = [True] * len(g["link_bw"])
     state = _fresh(parts[0], g)
     for t in range(parts[0]):
-        if not any(_try_place(t, l, state, parts, g, usable, "best") for l in ranked):
+        if not any(_try_place(t, l, state, parts, g, usable, "best", bandwidth) for l in ranked):
             return None
     return state["host_of"]

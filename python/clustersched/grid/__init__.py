@@ -21,7 +21,7 @@ mapping puts every task on a host so that every requirement is met at once.
 Example
 -------
 >>> from clustersched.grid import feasible_instance, qlse, greedy_best_fit, validate_mapping, lan_hit_ratio
->>> inst = feasible_instance("medium", "medium", seed=1)
+>>> inst = feasible_instance("small", "medium", seed=1)
 >>> m = qlse(inst.tig, inst.grid)
 >>> validate_mapping(m, inst.tig, inst.grid)
 >>> m.found, 0.0 <= lan_hit_ratio(m, inst.tig, inst.grid) <= 1.0
@@ -34,6 +34,7 @@ from .._lazy import lazy_exports
 
 __all__ = [
     "ALGORITHMS",
+    "BANDWIDTH_MODELS",
     "GRID_SIZES",
     "GridRanges",
     "GridRun",
@@ -88,6 +89,7 @@ __getattr__, __dir__ = lazy_exports(
         "random_instance": ".generators",
         "random_tig": ".generators",
         "tig_ranges": ".generators",
+        "BANDWIDTH_MODELS": ".mapping",
         "Mapping": ".mapping",
         "MappingResult": ".mapping",
         "NoFeasibleMapping": ".mapping",
@@ -126,7 +128,7 @@ if TYPE_CHECKING:
         random_tig,
         tig_ranges,
     )
-    from .mapping import STEP_LABELS, Mapping, MappingResult, NoFeasibleMapping
+    from .mapping import BANDWIDTH_MODELS, STEP_LABELS, Mapping, MappingResult, NoFeasibleMapping
     from .metrics import (
         MappingMetrics,
         failure_rate,

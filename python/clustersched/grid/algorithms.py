@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from .mapping import MappingResult
+from .mapping import Mapping, MappingResult
 from .metrics import MappingMetrics, mapping_metrics
 from .model import LanGrid, TIG
 from .qlse import greedy_best_fit, qlse
@@ -14,10 +14,11 @@ from .validate import validate_mapping
 __all__ = ["ALGORITHMS", "GridRun", "algorithm", "run_algorithm"]
 
 #: The algorithms of the QLSE paper: QLSE (§4) and the greedy best-fit baseline (§5).
-ALGORITHMS: dict[str, Callable[[TIG, LanGrid], MappingResult]] = {"QLSE": qlse, "greedy": greedy_best_fit}
+#: Each is called as ``fn(tig, grid, bandwidth=...)``.
+ALGORITHMS: dict[str, Callable[..., MappingResult]] = {"QLSE": qlse, "greedy": greedy_best_fit}
 
 
-def algorithm(name: str) -> Callable[[TIG, LanGrid], MappingResult]:
+def algorithm(name: str) -> Callable[..., MappingResult]:
     """The algorithm called ``name`` (case-insensitive); ValueError listing the names otherwise.
 
     Examples
@@ -44,8 +45,9 @@ class GridRun:
         return self.result.found
 
 
-def run_algorithm(name: str, tig: TIG, grid: LanGrid, *, validate: bool = True) -> GridRun:
-    """Runs algorithm ``name``, checks its mapping with :func:`validate_mapping` and measures it.
+def run_algorithm(name: str, tig: TIG, grid: LanGrid, *, bandwidth: str = "shared", validate: bool = True) -> GridRun:
+    """Runs algorithm ``name`` under the ``bandwidth`` model, checks its mapping with :func:`validate_mapping`
+    and measures it.
 
     Raises
     ------
@@ -60,9 +62,9 @@ def run_algorithm(name: str, tig: TIG, grid: LanGrid, *, validate: bool = True) 
     >>> run.found, 0.0 <= run.metrics.lan_hit_ratio <= 1.0
     (True, True)
     """
-    result = algorithm(name)(tig, grid)
-    if not result.found:
+    result = algorithm(name)(tig, grid, bandwidth=bandwidth)
+    if not isinstance(result, Mapping):
         return GridRun(result, None)
     if validate:
-        validate_mapping(result, tig, grid)
+        validate_mapping(result, tig, grid, bandwidth=bandwidth)
     return GridRun(result, mapping_metrics(result, tig, grid))

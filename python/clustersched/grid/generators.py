@@ -48,18 +48,21 @@ What the paper does not say, and we chose (§5 is all it says about the generato
      else move on to the next LAN (never back); if the LANs run out, draw the
      grid again (at most :data:`MAX_GRID_DRAWS` times, then
      :class:`~clustersched.errors.InfeasibleError`);
-  3. every LAN's bandwidth becomes its drawn value **plus** the MBRs of the
-     hidden mapping's communications inside it, and every link's bandwidth
-     its drawn value plus the MBRs it carries; a pair of LANs the hidden
-     mapping makes communicate without a link gets one (bandwidth drawn from
-     the same range, plus its MBRs).
+  3. a pair of LANs the hidden mapping makes communicate without a link gets
+     one (bandwidth drawn from the same range); then the bandwidths are
+     raised just enough for the hidden mapping, under the bandwidth model
+     (:data:`~clustersched.grid.mapping.BANDWIDTH_MODELS`):
 
-  So the drawn Table 2 bandwidth is the room left beyond the hidden mapping.
-  Why not the Table 2 values themselves: with cumulative bandwidth (§4.4
-  decreases a LAN's bandwidth by every MBR placed on it), a LAN of 20-60 Mb/s
-  holds one or two communications of 10-50 Mb/s, while a TIG of ``n`` tasks
-  has about ``1.25 n`` of them; no grid of Table 2 could host most TIGs of
-  Table 1 (``docs/reproduce-qlse.md`` works this out).
+     * ``"shared"``: every LAN's bandwidth becomes its drawn value **plus**
+       the MBRs of the hidden mapping's communications inside it, and every
+       link's its drawn value plus the MBRs it carries.  So the drawn Table 2
+       bandwidth is the room left beyond the hidden mapping.  (The Table 2
+       values alone cannot do: when bandwidth is used up, a LAN of 20-60 Mb/s
+       holds one or two communications of 10-50 Mb/s, while a TIG of ``n``
+       tasks has about ``1.25 n`` of them; ``docs/reproduce-qlse.md``.)
+     * ``"dedicated"``: a LAN's or link's bandwidth becomes the larger of its
+       drawn value and the largest MBR the hidden mapping puts on it; all
+       other values stay as drawn from Table 2.
 
 The instances of :func:`random_instance` are drawn without planting; they are
 rarely feasible.
@@ -83,6 +86,7 @@ import numpy as np
 
 from .._checks import check_int, make_rng
 from ..errors import InfeasibleError
+from .mapping import check_bandwidth
 from .model import LanGrid, TIG
 
 __all__ = [
@@ -230,8 +234,8 @@ def random_tig(ranges: TigRanges | str = "small", seed: int | np.random.Generato
             edges.add((min(a, b), max(a, b)))
             extra -= 1
     pairs = sorted(edges)
-    mcr = rng.uniform(*r.mcr, size=n)
-    mbr = rng.uniform(*r.mbr, size=len(pairs))
+    mcr = rng.uniform(r.mcr[0], r.mcr[1], size=n)
+    mbr = rng.uniform(r.mbr[0], r.mbr[1], size=len(pairs))
     return TIG.from_arrays(mcr, pairs, mbr)
 
 
@@ -239,8 +243,8 @@ def _grid_parts(r: GridRanges, rng: np.random.Generator, lans: int | None,
                 hosts_per_lan: int | None) -> tuple[list[np.ndarray], np.ndarray, dict[tuple[int, int], float]]:
     n = _count("lans", lans, r.lans, rng)
     counts = [_count("hosts_per_lan", hosts_per_lan, r.hosts_per_lan, rng) for _ in range(n)]
-    hosts = [rng.uniform(*r.power, size=c) for c in counts]
-    lan_bw = rng.uniform(*r.bandwidth, size=n)
+    hosts = [rng.uniform(r.power[0], r.power[1], size=c) for c in counts]
+    lan_bw = rng.uniform(r.bandwidth[0], r.bandwidth[1], size=n)
     pairs = {tuple(sorted(e)) for e in _recursive_tree(n, rng)}
     coin = rng.random(n * (n - 1) // 2)
     k = 0
@@ -250,7 +254,7 @@ def _grid_parts(r: GridRanges, rng: np.random.Generator, lans: int | None,
                 pairs.add((a, b))
             k += 1
     ordered = sorted(pairs)
-    links = dict(zip(ordered, rng.uniform(*r.bandwidth, size=len(ordered)).tolist()))
+    links = dict(zip(ordered, rng.uniform(r.bandwidth[0], r.bandwidth[1], size=len(ordered)).tolist()))
     return hosts, lan_bw, links  # type: ignore[return-value]
 
 
@@ -340,7 +344,7 @@ def _plant(t: TIG, hosts: list[np.ndarray], links: dict[tuple[int, int], float],
 
 def feasible_instance(tig: TigRanges | str = "small", grid: GridRanges | str = "small",
                       seed: int | np.random.Generator = 0, *, tasks: int | None = None, lans: int | None = None,
-                      hosts_per_lan: int | None = None) -> Instance:
+                      hosts_per_lan: int | None = None, bandwidth: str = "shared") -> Instance:
     """A TIG and a grid on which a valid mapping exists: ``planted`` (see the module docstring).
 
     Parameters
@@ -350,6 +354,10 @@ def feasible_instance(tig: TigRanges | str = "small", grid: GridRanges | str = "
     seed : int or numpy.random.Generator
     tasks, lans, hosts_per_lan : int, optional
         Fixed counts instead of drawn ones.
+    bandwidth : {"shared", "dedicated"}
+        The bandwidth model under which ``planted`` must be valid.  The same
+        seed gives the same TIG, hosts and drawn values under both; only the
+        raised bandwidths differ.
 
     Raises
     ------
@@ -359,6 +367,7 @@ def feasible_instance(tig: TigRanges | str = "small", grid: GridRanges | str = "
     """
     rt = _ranges(tig, TigRanges, tig_ranges)
     rg = _ranges(grid, GridRanges, grid_ranges)
+    check_bandwidth(bandwidth)
     rng = make_rng(seed)
     t = random_tig(rt, rng, tasks=tasks)
     for _ in range(MAX_GRID_DRAWS):
@@ -367,24 +376,34 @@ def feasible_instance(tig: TigRanges | str = "small", grid: GridRanges | str = "
         if planted is not None:
             break
     else:
+        lan_count = f"{lans} LANs" if lans is not None else f"{rg.lans[0]}-{rg.lans[1]} LANs"
+        host_count = f"{hosts_per_lan}" if hosts_per_lan is not None else f"{rg.hosts_per_lan[0]}-{rg.hosts_per_lan[1]}"
         raise InfeasibleError(
-            f"{MAX_GRID_DRAWS} grids drawn from {rg} could not host the {len(t)} tasks "
-            f"({t.mcr.sum():.0f} Mflop/s in all); give more LANs or hosts")
+            f"{MAX_GRID_DRAWS} grids of {lan_count} of {host_count} hosts ({rg.power[0]:g}-{rg.power[1]:g} Mflop/s "
+            f"each) in a row could not host the {len(t)} tasks ({t.mcr.sum():.0f} Mflop/s in all); "
+            "give more LANs or hosts")
     host_lan = np.repeat(np.arange(len(hosts)), [len(h) for h in hosts])
     lan = host_lan[planted]
-    lan_bw = lan_bw.copy()
+    combine = (lambda x, y: x + y) if bandwidth == "shared" else max
+    inside = np.zeros(len(hosts))
     traffic: dict[tuple[int, int], float] = {}
-    for u, v, w in zip(t.edge_u, t.edge_v, t.mbr):
+    for u, v, w in zip(t.edge_u.tolist(), t.edge_v.tolist(), t.mbr.tolist()):
         a, b = int(lan[u]), int(lan[v])
         if a == b:
-            lan_bw[a] += w
+            inside[a] = combine(inside[a], w)
         else:
             key = (min(a, b), max(a, b))
-            traffic[key] = traffic.get(key, 0.0) + float(w)
+            traffic[key] = combine(traffic.get(key, 0.0), w)
     missing = sorted(k for k in traffic if k not in links)
-    links.update(zip(missing, rng.uniform(*rg.bandwidth, size=len(missing)).tolist()))
-    for key, used in traffic.items():
-        links[key] += used
+    links.update(zip(missing, rng.uniform(rg.bandwidth[0], rg.bandwidth[1], size=len(missing)).tolist()))
+    if bandwidth == "shared":
+        lan_bw = lan_bw + inside
+        for key, used in traffic.items():
+            links[key] += used
+    else:
+        lan_bw = np.maximum(lan_bw, inside)
+        for key, used in traffic.items():
+            links[key] = max(links[key], used)
     ordered = sorted(links)
     g = LanGrid.from_arrays(hosts, lan_bw, ordered, [links[k] for k in ordered])
     planted.setflags(write=False)

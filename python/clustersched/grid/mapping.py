@@ -16,10 +16,31 @@ import numpy as np
 
 from ..errors import InfeasibleError
 
-__all__ = ["STEP_LABELS", "Mapping", "MappingResult", "NoFeasibleMapping"]
+__all__ = ["BANDWIDTH_MODELS", "STEP_LABELS", "Mapping", "MappingResult", "NoFeasibleMapping", "check_bandwidth"]
 
 #: QLSE's tentative mappings (§4.3), by the quantile of link bandwidth that cuts them.
 STEP_LABELS = ("x1.00", "x.75", "x.50", "x.25", "x.00")
+
+#: How communications use the bandwidth of the LANs and links they cross.
+#:
+#: ``"shared"`` (the default): §4.4 as written.  A LAN or a link is a shared
+#: medium; every communication placed on it uses up its MBR, so the MBRs it
+#: carries add up to at most its bandwidth.
+#:
+#: ``"dedicated"``: each communication on its own; its MBR is at most the
+#: bandwidth of the LAN or link it crosses, and nothing is used up.  The
+#: allocation conditions compare the largest MBR instead of the sum.  This is
+#: the reading under which the parameter ranges of Tables 1 and 2 make sense
+#: (``docs/reproduce-qlse.md``), and the only one under which §5's results can
+#: hold; we offer it to reproduce them, under its own name.
+BANDWIDTH_MODELS = ("shared", "dedicated")
+
+
+def check_bandwidth(bandwidth: object) -> str:
+    """``bandwidth`` if it names a model of :data:`BANDWIDTH_MODELS`, else ValueError."""
+    if not isinstance(bandwidth, str) or bandwidth not in BANDWIDTH_MODELS:
+        raise ValueError(f"bandwidth == {bandwidth!r}, must be one of {', '.join(map(repr, BANDWIDTH_MODELS))}")
+    return bandwidth
 
 
 @dataclass(frozen=True, eq=False)
@@ -41,11 +62,14 @@ class Mapping:
         Tentative mappings tried (one per cluster; 1 for the baseline).
     seconds : float
         Wall time of the algorithm.
+    bandwidth : str
+        The bandwidth model it was computed under (:data:`BANDWIDTH_MODELS`).
     """
 
     algorithm: str
     host: np.ndarray
     lan: np.ndarray
+    bandwidth: str = "shared"
     step: int | None = None
     cluster: tuple[int, ...] = ()
     attempts: int = 1

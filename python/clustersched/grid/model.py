@@ -169,7 +169,7 @@ class TIG:
         )
 
     @classmethod
-    def from_arrays(cls, mcr: Iterable[float], edges: Iterable[tuple[int, int]], mbr: Iterable[float], *,
+    def from_arrays(cls, mcr: Iterable[float], edges: Iterable[Sequence[int]], mbr: Iterable[float], *,
                     labels: Sequence[Hashable] | None = None, name: str = "") -> TIG:
         """A TIG from task MCRs, edges as pairs of task indices, and their MBRs.
 
@@ -240,7 +240,7 @@ class TIG:
         """The TIG as a :class:`networkx.Graph` (node attribute ``mcr``, edge attribute ``mbr``); round-trips."""
         import networkx as nx
 
-        g = nx.Graph(name=self.name)
+        g = nx.Graph(name=self.name) if self.name else nx.Graph()
         g.add_nodes_from((label, {"mcr": float(m)}) for label, m in zip(self.labels, self.mcr))
         g.add_edges_from((self.labels[a], self.labels[b], {"mbr": float(w)})
                          for a, b, w in zip(self.edge_u, self.edge_v, self.mbr))
@@ -371,8 +371,8 @@ class LanGrid:
         )
 
     @classmethod
-    def from_arrays(cls, hosts: Sequence[Sequence[float]], lan_bandwidth: Iterable[float],
-                    links: Iterable[tuple[int, int]], link_bandwidth: Iterable[float], *,
+    def from_arrays(cls, hosts: Sequence[Iterable[float]], lan_bandwidth: Iterable[float],
+                    links: Iterable[Sequence[int]], link_bandwidth: Iterable[float], *,
                     labels: Sequence[Hashable] | None = None, name: str = "") -> LanGrid:
         """A grid from the host powers of each LAN, the LAN bandwidths, links as pairs of LAN indices and their bandwidths.
 
@@ -470,7 +470,7 @@ class LanGrid:
         """The grid as a :class:`networkx.Graph` (LAN ``bandwidth`` and ``hosts``, link ``bandwidth``); round-trips."""
         import networkx as nx
 
-        g = nx.Graph(name=self.name)
+        g = nx.Graph(name=self.name) if self.name else nx.Graph()
         for lan, label in enumerate(self.labels):
             g.add_node(label, bandwidth=float(self.lan_bandwidth[lan]), hosts=self.hosts(lan).tolist())
         g.add_edges_from((self.labels[a], self.labels[b], {"bandwidth": float(w)})

@@ -51,6 +51,12 @@ the same host) uses the LAN's bandwidth, and communication between LANs uses
 only their link (not the two LANs' own bandwidths), as the conditions state;
 a task that finds no LAN makes the cluster fail (no backtracking).
 
+**Bandwidth model.**  ``bandwidth="shared"`` (default) is §4.4 as written:
+bandwidths are used up.  ``bandwidth="dedicated"`` checks each communication
+on its own (the largest MBR instead of each sum; nothing used up), the
+reading under which Tables 1 and 2 make sense; see
+:data:`~clustersched.grid.mapping.BANDWIDTH_MODELS`.
+
 The baseline (§5)
 -----------------
 "A best fit heuristics to map the queued tasks on the LANs' hosts" that
@@ -71,7 +77,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._checks import check_float
-from .mapping import Mapping, MappingResult, NoFeasibleMapping
+from .mapping import Mapping, MappingResult, NoFeasibleMapping, check_bandwidth
 
 if TYPE_CHECKING:
     from .model import LanGrid, TIG
@@ -91,7 +97,7 @@ def _weights(alpha: float, beta: float, what: str) -> tuple[float, float]:
 
 
 def qlse(tig: TIG, grid: LanGrid, *, alpha_t: float = ALPHA, beta_t: float = BETA, alpha_l: float = ALPHA,
-         beta_l: float = BETA) -> MappingResult:
+         beta_l: float = BETA, bandwidth: str = "shared") -> MappingResult:
     """Maps ``tig`` onto ``grid`` with QLSE (§4; every rule and choice in the module docstring).
 
     Parameters
@@ -103,6 +109,8 @@ def qlse(tig: TIG, grid: LanGrid, *, alpha_t: float = ALPHA, beta_t: float = BET
         Weights of eq. (1) (α_T >= 0, β_T in [0, 1]); the paper's 1 and 0.25 by default.
     alpha_l, beta_l : float
         Weights of eq. (2); the paper's 1 and 0.25 by default.
+    bandwidth : {"shared", "dedicated"}
+        The bandwidth model (:data:`~clustersched.grid.mapping.BANDWIDTH_MODELS`).
 
     Returns
     -------
@@ -127,21 +135,24 @@ def qlse(tig: TIG, grid: LanGrid, *, alpha_t: float = ALPHA, beta_t: float = BET
     """
     at, bt = _weights(alpha_t, beta_t, "t")
     al, bl = _weights(alpha_l, beta_l, "l")
+    check_bandwidth(bandwidth)
     tig.require_connected("QLSE orders the tasks in layers from one task")
     from .. import _core
 
     began = time.perf_counter()
-    host, step, cluster, attempts = _core.qlse_map(tig.core, grid.core, at, bt, al, bl)
+    host, step, cluster, attempts = _core.qlse_map(tig.core, grid.core, at, bt, al, bl, bandwidth)
     seconds = time.perf_counter() - began
     if host is None:
         return NoFeasibleMapping("QLSE", attempts=attempts, seconds=seconds,
                                  reason="no cluster of any tentative mapping hosts every task")
-    return Mapping("QLSE", host=_frozen(host), lan=_frozen(grid.host_lan[host]), step=step,
+    return Mapping("QLSE", host=_frozen(host), lan=_frozen(grid.host_lan[host]), bandwidth=bandwidth, step=step,
                    cluster=tuple(int(c) for c in cluster), attempts=attempts, seconds=seconds)
 
 
-def greedy_best_fit(tig: TIG, grid: LanGrid) -> MappingResult:
+def greedy_best_fit(tig: TIG, grid: LanGrid, *, bandwidth: str = "shared") -> MappingResult:
     """Maps ``tig`` onto ``grid`` with the greedy best-fit baseline of §5 (see the module docstring).
+
+    ``bandwidth`` is the bandwidth model, as for :func:`qlse`.
 
     Returns
     -------
@@ -155,14 +166,16 @@ def greedy_best_fit(tig: TIG, grid: LanGrid) -> MappingResult:
     >>> greedy_best_fit(tig, grid).lan.tolist()
     [0, 0, 1]
     """
+    check_bandwidth(bandwidth)
     from .. import _core
 
     began = time.perf_counter()
-    host, _, _, _ = _core.greedy_map(tig.core, grid.core)
+    host, _, _, _ = _core.greedy_map(tig.core, grid.core, bandwidth)
     seconds = time.perf_counter() - began
     if host is None:
         return NoFeasibleMapping("greedy", seconds=seconds, reason="a task found no LAN meeting the conditions")
-    return Mapping("greedy", host=_frozen(host), lan=_frozen(grid.host_lan[host]), seconds=seconds)
+    return Mapping("greedy", host=_frozen(host), lan=_frozen(grid.host_lan[host]), bandwidth=bandwidth,
+                   seconds=seconds)
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidScheduleError
+from .mapping import check_bandwidth
 from .model import LanGrid, TIG
 
 __all__ = ["RTOL", "mapping_violations", "validate_mapping"]
@@ -25,11 +26,11 @@ RTOL = 1e-9
 _MAX_PER_KIND = 20
 
 
-def validate_mapping(mapping: Any, tig: TIG, grid: LanGrid) -> None:
+def validate_mapping(mapping: Any, tig: TIG, grid: LanGrid, *, bandwidth: str | None = None) -> None:
     """Raises :class:`InvalidScheduleError` listing every violation, or returns None.
 
     ``mapping`` is a :class:`~clustersched.grid.Mapping` or an array of one
-    host per task.  See :func:`mapping_violations` for the rules.
+    host per task.  See :func:`mapping_violations` for the rules and ``bandwidth``.
 
     Examples
     --------
@@ -42,12 +43,12 @@ def validate_mapping(mapping: Any, tig: TIG, grid: LanGrid) -> None:
     clustersched.errors.InvalidScheduleError: 1 violation(s):
       tasks 0 and 1 communicate (MBR 20.0) between LANs 0 and 1, which have no direct link
     """
-    violations = mapping_violations(mapping, tig, grid)
+    violations = mapping_violations(mapping, tig, grid, bandwidth=bandwidth)
     if violations:
         raise InvalidScheduleError(violations)
 
 
-def mapping_violations(mapping: Any, tig: TIG, grid: LanGrid) -> list[str]:
+def mapping_violations(mapping: Any, tig: TIG, grid: LanGrid, *, bandwidth: str | None = None) -> list[str]:
     """Every way ``mapping`` breaks the QoS constraints of mapping ``tig`` onto ``grid``.
 
     Rules (§3, §4.4):
@@ -62,6 +63,11 @@ def mapping_violations(mapping: Any, tig: TIG, grid: LanGrid) -> list[str]:
       for every link, the MBRs of the edges between its two LANs add up to at
       most its bandwidth.
 
+    Under the ``"dedicated"`` bandwidth model, "add up to at most" becomes
+    "each at most" for LANs and links (see
+    :data:`~clustersched.grid.mapping.BANDWIDTH_MODELS`).  ``bandwidth=None``
+    takes the model of ``mapping`` when it is a Mapping, else ``"shared"``.
+
     Capacities are compared with a relative tolerance of :data:`RTOL`
     (``used <= capacity * (1 + RTOL)``).
 
@@ -74,6 +80,9 @@ def mapping_violations(mapping: Any, tig: TIG, grid: LanGrid) -> list[str]:
     """
     if getattr(mapping, "found", True) is False:
         return [f"{mapping.algorithm} found no mapping: there is nothing to validate"]
+    model = check_bandwidth(getattr(mapping, "bandwidth", "shared") if bandwidth is None else bandwidth)
+    combine = np.add if model == "shared" else np.maximum
+    needs = "need" if model == "shared" else "include one of"
     host = np.asarray(getattr(mapping, "host", mapping))
     out: list[str] = []
     if host.ndim != 1 or len(host) != len(tig):
@@ -101,9 +110,9 @@ def mapping_violations(mapping: Any, tig: TIG, grid: LanGrid) -> list[str]:
     a, b = lan[tig.edge_u], lan[tig.edge_v]
     same = a == b
     lan_use = np.zeros(grid.num_lans)
-    np.add.at(lan_use, a[same], tig.mbr[same])
+    combine.at(lan_use, a[same], tig.mbr[same])
     for l in np.flatnonzero(lan_use > grid.lan_bandwidth * (1 + RTOL))[:_MAX_PER_KIND]:
-        out.append(f"LAN {grid.labels[l]!r}: communications inside it need {float(lan_use[l])!r} Mb/s, "
+        out.append(f"LAN {grid.labels[l]!r}: communications inside it {needs} {float(lan_use[l])!r} Mb/s, "
                    f"it has {float(grid.lan_bandwidth[l])!r}")
 
     # -- links --------------------------------------------------------------------------
@@ -119,9 +128,9 @@ def mapping_violations(mapping: Any, tig: TIG, grid: LanGrid) -> list[str]:
                            f"{grid.labels[x]!r} and {grid.labels[y]!r}, which have no direct link")
             unlinked += 1
             continue
-        link_use[link] += tig.mbr[k]
+        link_use[link] = combine(link_use[link], tig.mbr[k])
     for k in np.flatnonzero(link_use > grid.link_bandwidth * (1 + RTOL))[:_MAX_PER_KIND]:
         x, y = grid.labels[grid.link_a[k]], grid.labels[grid.link_b[k]]
-        out.append(f"link ({x!r}, {y!r}): communications across it need {float(link_use[k])!r} Mb/s, "
+        out.append(f"link ({x!r}, {y!r}): communications across it {needs} {float(link_use[k])!r} Mb/s, "
                    f"it has {float(grid.link_bandwidth[k])!r}")
     return out

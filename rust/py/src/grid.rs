@@ -3,7 +3,7 @@
 //! its parts and the best-fit baseline on them without the GIL.
 //! `clustersched.grid` is the public interface.
 
-use clustersched_core::grid::{self, QlseParams, Weights};
+use clustersched_core::grid::{self, Bandwidth, QlseParams, Weights};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -104,6 +104,14 @@ impl LanGrid {
     }
 }
 
+fn bandwidth_model(name: &str) -> PyResult<Bandwidth> {
+    match name {
+        "shared" => Ok(Bandwidth::Shared),
+        "dedicated" => Ok(Bandwidth::Dedicated),
+        _ => Err(PyValueError::new_err(format!("bandwidth == '{name}', must be 'shared' or 'dedicated'"))),
+    }
+}
+
 fn weights(alpha: f64, beta: f64) -> Weights {
     Weights { alpha, beta }
 }
@@ -121,7 +129,8 @@ fn outcome(py: Python<'_>, out: grid::Outcome) -> Mapped<'_> {
 
 /// QLSE: (hosts or None, step, cluster LANs, attempts).
 #[pyfunction]
-#[pyo3(signature = (tig, grid, alpha_t=1.0, beta_t=0.25, alpha_l=1.0, beta_l=0.25))]
+#[pyo3(signature = (tig, grid, alpha_t=1.0, beta_t=0.25, alpha_l=1.0, beta_l=0.25, bandwidth="shared"))]
+#[allow(clippy::too_many_arguments)]
 fn qlse_map<'py>(
     py: Python<'py>,
     tig: &Tig,
@@ -130,8 +139,13 @@ fn qlse_map<'py>(
     beta_t: f64,
     alpha_l: f64,
     beta_l: f64,
+    bandwidth: &str,
 ) -> PyResult<Mapped<'py>> {
-    let params = QlseParams { tasks: weights(alpha_t, beta_t), lans: weights(alpha_l, beta_l) };
+    let params = QlseParams {
+        tasks: weights(alpha_t, beta_t),
+        lans: weights(alpha_l, beta_l),
+        bandwidth: bandwidth_model(bandwidth)?,
+    };
     let (t, g) = (&tig.inner, &grid.inner);
     let out = py.detach(|| grid::qlse(t, g, params)).map_err(to_py)?;
     Ok(outcome(py, out))
@@ -139,10 +153,12 @@ fn qlse_map<'py>(
 
 /// The greedy best-fit baseline: (hosts or None, None, empty, 1).
 #[pyfunction]
-fn greedy_map<'py>(py: Python<'py>, tig: &Tig, grid: &LanGrid) -> Mapped<'py> {
+#[pyo3(signature = (tig, grid, bandwidth="shared"))]
+fn greedy_map<'py>(py: Python<'py>, tig: &Tig, grid: &LanGrid, bandwidth: &str) -> PyResult<Mapped<'py>> {
+    let model = bandwidth_model(bandwidth)?;
     let (t, g) = (&tig.inner, &grid.inner);
-    let out = py.detach(|| grid::greedy_best_fit(t, g));
-    outcome(py, out)
+    let out = py.detach(|| grid::greedy_best_fit(t, g, model));
+    Ok(outcome(py, out))
 }
 
 /// QLSE's task order: (scores, order, layer, subset, subset_layer).

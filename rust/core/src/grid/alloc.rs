@@ -17,28 +17,46 @@ pub enum HostChoice {
     BestFit,
 }
 
+/// How communications use the bandwidth of the LANs and links they cross.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Bandwidth {
+    /// §4.4 as written: a LAN or a link is a shared medium whose bandwidth is
+    /// used up by every communication placed on it; the MBRs it carries add
+    /// up to at most its bandwidth.
+    #[default]
+    Shared,
+    /// Each communication on its own: its MBR is at most the bandwidth of the
+    /// LAN or link it crosses, and nothing is used up. The allocation
+    /// conditions compare the largest MBR instead of the sum, and the
+    /// bandwidths are not decreased.
+    Dedicated,
+}
+
 /// Remaining resources of one tentative mapping and the placements made so far.
 pub(crate) struct Allocation<'a> {
     tig: &'a Tig,
     grid: &'a LanGrid,
     /// Links the mapping may use (the others are as absent).
     usable: &'a [bool],
+    bandwidth: Bandwidth,
     power: Vec<f64>,
     lan_bw: Vec<f64>,
     link_bw: Vec<f64>,
     lan_of_task: Vec<usize>,
     host_of_task: Vec<usize>,
-    /// Traffic of the task being checked towards each other LAN: (LAN, link, MBR sum).
+    /// Traffic of the task being checked towards each other LAN: (LAN, link,
+    /// MBR sum, or largest MBR when dedicated).
     remote: Vec<(usize, usize, f64)>,
 }
 
 impl<'a> Allocation<'a> {
     /// Fresh resources (the grid's nominal values), nothing placed.
-    pub(crate) fn new(tig: &'a Tig, grid: &'a LanGrid, usable: &'a [bool]) -> Allocation<'a> {
+    pub(crate) fn new(tig: &'a Tig, grid: &'a LanGrid, usable: &'a [bool], bandwidth: Bandwidth) -> Allocation<'a> {
         Allocation {
             tig,
             grid,
             usable,
+            bandwidth,
             power: grid.host_power().to_vec(),
             lan_bw: grid.lan_bandwidth().to_vec(),
             link_bw: grid.link_bandwidth().to_vec(),
@@ -62,11 +80,17 @@ impl<'a> Allocation<'a> {
     ///
     /// Sums run over the task's neighbours by increasing index from 0.0, and
     /// comparisons are exact (`sum <= remaining`). On success the host loses
-    /// the MCR, the LAN and each link lose their sums.
+    /// the MCR, the LAN and each link lose their sums. Under
+    /// [`Bandwidth::Dedicated`] the largest MBR takes the place of each sum
+    /// and bandwidths are never decreased.
     pub(crate) fn try_place(&mut self, task: usize, lan: usize, choice: HostChoice) -> bool {
         let mcr = self.tig.mcr()[task];
         let Some(host) = self.pick_host(lan, mcr, choice) else {
             return false;
+        };
+        let add = match self.bandwidth {
+            Bandwidth::Shared => |total: f64, mbr: f64| total + mbr,
+            Bandwidth::Dedicated => |total: f64, mbr: f64| total.max(mbr),
         };
         let mut local = 0.0;
         self.remote.clear();
@@ -76,9 +100,9 @@ impl<'a> Allocation<'a> {
                 continue;
             }
             if other == lan {
-                local += mbr;
+                local = add(local, mbr);
             } else if let Some(entry) = self.remote.iter_mut().find(|e| e.0 == other) {
-                entry.2 += mbr;
+                entry.2 = add(entry.2, mbr);
             } else {
                 match self.grid.link_between(lan, other) {
                     Some(link) if self.usable[link] => self.remote.push((other, link, mbr)),
@@ -90,9 +114,11 @@ impl<'a> Allocation<'a> {
             return false;
         }
         self.power[host] -= mcr;
-        self.lan_bw[lan] -= local;
-        for &(_, link, sum) in &self.remote {
-            self.link_bw[link] -= sum;
+        if self.bandwidth == Bandwidth::Shared {
+            self.lan_bw[lan] -= local;
+            for &(_, link, sum) in &self.remote {
+                self.link_bw[link] -= sum;
+            }
         }
         self.lan_of_task[task] = lan;
         self.host_of_task[task] = host;
@@ -137,7 +163,7 @@ mod tests {
         let grid = LanGrid::new(vec![0, 2, 3, 4], vec![10.0, 6.0, 8.0, 9.0], vec![5.0, 100.0, 100.0], &[0], &[1], vec![6.0])
             .unwrap();
         let usable = vec![true];
-        let mut a = Allocation::new(&tig, &grid, &usable);
+        let mut a = Allocation::new(&tig, &grid, &usable, Bandwidth::Shared);
         assert!(a.try_place(0, 0, HostChoice::BestFit)); // host 1 (6 >= 4, tighter than 10)
         assert_eq!(a.host_of_task[0], 1);
         assert!(!a.try_place(1, 2, HostChoice::MostPower)); // LAN 2 has no link to LAN 0
@@ -147,5 +173,13 @@ mod tests {
         assert!(!a.try_place(2, 0, HostChoice::MostPower)); // 7 > 0 left on LAN 0
         assert!(!a.try_place(2, 1, HostChoice::MostPower)); // 7 > 6 on link 0-1
         assert_eq!(a.power, vec![6.0, 2.0, 8.0, 9.0]);
+
+        // dedicated: each MBR on its own, nothing used up
+        let mut d = Allocation::new(&tig, &grid, &usable, Bandwidth::Dedicated);
+        assert!(d.try_place(0, 0, HostChoice::MostPower));
+        assert!(d.try_place(1, 0, HostChoice::MostPower)); // 5 <= 5
+        assert_eq!(d.lan_bw[0], 5.0);
+        assert!(!d.try_place(2, 0, HostChoice::MostPower)); // 7 > 5
+        assert!(!d.try_place(2, 1, HostChoice::MostPower)); // 7 > 6
     }
 }

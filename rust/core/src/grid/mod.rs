@@ -20,7 +20,7 @@ mod model;
 mod order;
 mod qlse;
 
-pub use alloc::HostChoice;
+pub use alloc::{Bandwidth, HostChoice};
 pub use cluster::{clusters, kept_links, lan_priorities, quantile, Cluster, STEP_QUANTILES};
 pub use model::{LanGrid, Tig};
 pub use order::{task_order, task_scores, TaskOrder, Weights};

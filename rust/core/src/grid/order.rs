@@ -111,8 +111,8 @@ pub fn task_order(tig: &Tig, w: Weights) -> Result<TaskOrder> {
     // Subsets: one per group, one per task outside every group.
     let mut members: Vec<Vec<usize>> = Vec::new();
     let mut subset_of_group = vec![NONE; n];
-    for t in 0..n {
-        match group[t] {
+    for (t, &g) in group.iter().enumerate() {
+        match g {
             NONE => members.push(vec![t]),
             g => {
                 if subset_of_group[g] == NONE {

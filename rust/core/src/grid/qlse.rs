@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use super::alloc::{Allocation, HostChoice};
+use super::alloc::{Allocation, Bandwidth, HostChoice};
 use super::cluster::{clusters, kept_links, lan_priorities, STEP_QUANTILES};
 use super::model::{LanGrid, Tig};
 use super::order::{task_order, Weights};
@@ -25,19 +25,21 @@ pub struct Outcome {
     pub attempts: usize,
 }
 
-/// QLSE's parameters: the weights of eq. (1) and eq. (2).
+/// QLSE's parameters: the weights of eq. (1) and eq. (2), and the bandwidth model.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct QlseParams {
     /// α_T and β_T of eq. (1).
     pub tasks: Weights,
     /// α_L and β_L of eq. (2).
     pub lans: Weights,
+    /// How communications use bandwidth.
+    pub bandwidth: Bandwidth,
 }
 
 impl Default for QlseParams {
-    /// The paper's values: α_T = α_L = 1, β_T = β_L = 0.25.
+    /// The paper's values: α_T = α_L = 1, β_T = β_L = 0.25; shared bandwidth (§4.4).
     fn default() -> Self {
-        QlseParams { tasks: Weights::PAPER, lans: Weights::PAPER }
+        QlseParams { tasks: Weights::PAPER, lans: Weights::PAPER, bandwidth: Bandwidth::Shared }
     }
 }
 
@@ -79,7 +81,7 @@ pub fn qlse(tig: &Tig, grid: &LanGrid, params: QlseParams) -> Result<Outcome> {
             attempts += 1;
             let mut lans = cluster.lans.clone();
             lans.sort_by(|&a, &b| priority[b].total_cmp(&priority[a]).then(a.cmp(&b)));
-            let mut alloc = Allocation::new(tig, grid, &kept);
+            let mut alloc = Allocation::new(tig, grid, &kept, params.bandwidth);
             let placed_all =
                 order.order.iter().all(|&t| lans.iter().any(|&l| alloc.try_place(t, l, HostChoice::MostPower)));
             if placed_all {
@@ -101,12 +103,13 @@ pub fn qlse(tig: &Tig, grid: &LanGrid, params: QlseParams) -> Result<Outcome> {
 /// §4.4 hold (the same conditions as QLSE: a mapping it returns is
 /// feasible), on the host that fits it most tightly ([`HostChoice::BestFit`]).
 /// One pass, no retry: the first task that finds no LAN ends in failure.
-pub fn greedy_best_fit(tig: &Tig, grid: &LanGrid) -> Outcome {
+/// `bandwidth` is the bandwidth model, as for QLSE.
+pub fn greedy_best_fit(tig: &Tig, grid: &LanGrid, bandwidth: Bandwidth) -> Outcome {
     let power = grid.lan_power();
     let mut lans: Vec<usize> = (0..grid.num_lans()).collect();
     lans.sort_by(|&a, &b| power[b].total_cmp(&power[a]).then(a.cmp(&b)));
     let usable = vec![true; grid.num_links()];
-    let mut alloc = Allocation::new(tig, grid, &usable);
+    let mut alloc = Allocation::new(tig, grid, &usable, bandwidth);
     let placed_all = (0..tig.len()).all(|t| lans.iter().any(|&l| alloc.try_place(t, l, HostChoice::BestFit)));
     Outcome { hosts: placed_all.then(|| alloc.into_hosts()), step: None, cluster: Vec::new(), attempts: 1 }
 }
@@ -144,7 +147,7 @@ mod tests {
         // order 1, 2, 0, 3: 1 and 2 on LAN 0, 0 and 3 on LAN 1, each using 10 of the link
         assert_eq!(out.hosts, Some(vec![1, 0, 0, 1]));
         assert_eq!(out.attempts, 3);
-        let g = greedy_best_fit(&path(4), &grid);
+        let g = greedy_best_fit(&path(4), &grid, Bandwidth::Shared);
         assert!(g.hosts.is_some());
     }
 
@@ -154,6 +157,96 @@ mod tests {
         let out = qlse(&path(2), &grid, QlseParams::default()).unwrap();
         assert_eq!(out.hosts, None);
         assert_eq!(out.attempts, 1);
-        assert_eq!(greedy_best_fit(&path(2), &grid).hosts, None);
+        assert_eq!(greedy_best_fit(&path(2), &grid, Bandwidth::Shared).hosts, None);
+    }
+
+    /// Every MCR and MBR met under `model` (the validator's rules, restated independently).
+    fn valid(tig: &Tig, grid: &LanGrid, hosts: &[usize], model: Bandwidth) -> bool {
+        let lan_of = grid.host_lans();
+        let mut load = vec![0.0; grid.num_hosts()];
+        for (t, &h) in hosts.iter().enumerate() {
+            load[h] += tig.mcr()[t];
+        }
+        let mut lan_use = vec![0.0; grid.num_lans()];
+        let mut link_use = vec![0.0; grid.num_links()];
+        let add = |x: f64, y: f64| if model == Bandwidth::Shared { x + y } else { x.max(y) };
+        for t in 0..tig.len() {
+            for (j, mbr) in tig.neighbors(t).filter(|&(j, _)| j > t) {
+                let (a, b) = (lan_of[hosts[t]], lan_of[hosts[j]]);
+                if a == b {
+                    lan_use[a] = add(lan_use[a], mbr);
+                } else {
+                    match grid.link_between(a, b) {
+                        Some(k) => link_use[k] = add(link_use[k], mbr),
+                        None => return false,
+                    }
+                }
+            }
+        }
+        let within = |used: &[f64], cap: &[f64]| used.iter().zip(cap).all(|(u, c)| *u <= c * (1.0 + 1e-9));
+        within(&load, grid.host_power()) && within(&lan_use, grid.lan_bandwidth()) && within(&link_use, grid.link_bandwidth())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+        #[test]
+        fn mappings_are_valid_or_absent(
+            n in 1usize..10,
+            parents in proptest::collection::vec(0usize..1000, 9),
+            extra in proptest::collection::vec((0usize..10, 0usize..10), 0..5),
+            mcr in proptest::collection::vec(1u32..6, 10),
+            mbr in proptest::collection::vec(0u32..4, 14),
+            hosts in proptest::collection::vec(proptest::collection::vec(0u32..8, 1..4), 1..6),
+            lan_bw in proptest::collection::vec(0u32..6, 6),
+            links in proptest::collection::vec((0usize..6, 0usize..6, 0u32..6), 0..10),
+            dedicated in proptest::bool::ANY,
+        ) {
+            let mut edges: Vec<(usize, usize)> = (1..n).map(|k| (parents[k - 1] % k, k)).collect();
+            for (a, b) in extra {
+                let (a, b) = (a % n, b % n);
+                if a != b && !edges.iter().any(|&(x, y)| (x.min(y), x.max(y)) == (a.min(b), a.max(b))) {
+                    edges.push((a, b));
+                }
+            }
+            let u: Vec<usize> = edges.iter().map(|e| e.0).collect();
+            let v: Vec<usize> = edges.iter().map(|e| e.1).collect();
+            let w: Vec<f64> = (0..edges.len()).map(|k| 10.0 * f64::from(mbr[k])).collect();
+            let tig = Tig::new((0..n).map(|t| 50.0 * f64::from(mcr[t])).collect(), &u, &v, &w).unwrap();
+            let lans = hosts.len();
+            let mut offsets = vec![0];
+            let mut power = Vec::new();
+            for h in &hosts {
+                power.extend(h.iter().map(|&p| 100.0 * f64::from(p)));
+                offsets.push(power.len());
+            }
+            let mut pairs: Vec<(usize, usize, f64)> = Vec::new();
+            for (a, b, bw) in links {
+                let (a, b) = (a % lans, b % lans);
+                if a != b && !pairs.iter().any(|&(x, y, _)| (x, y) == (a.min(b), a.max(b))) {
+                    pairs.push((a.min(b), a.max(b), 10.0 * f64::from(bw)));
+                }
+            }
+            let grid = LanGrid::new(
+                offsets,
+                power,
+                lan_bw[..lans].iter().map(|&b| 10.0 * f64::from(b)).collect(),
+                &pairs.iter().map(|p| p.0).collect::<Vec<_>>(),
+                &pairs.iter().map(|p| p.1).collect::<Vec<_>>(),
+                pairs.iter().map(|p| p.2).collect(),
+            )
+            .unwrap();
+            let model = if dedicated { Bandwidth::Dedicated } else { Bandwidth::Shared };
+            let out = qlse(&tig, &grid, QlseParams { bandwidth: model, ..QlseParams::default() }).unwrap();
+            if let Some(hosts) = &out.hosts {
+                proptest::prop_assert!(valid(&tig, &grid, hosts, model));
+                let lan_of = grid.host_lans();
+                proptest::prop_assert!(hosts.iter().all(|&h| out.cluster.contains(&lan_of[h])));
+            }
+            proptest::prop_assert_eq!(&out, &qlse(&tig, &grid, QlseParams { bandwidth: model, ..QlseParams::default() }).unwrap());
+            let g = greedy_best_fit(&tig, &grid, model);
+            if let Some(hosts) = &g.hosts {
+                proptest::prop_assert!(valid(&tig, &grid, hosts, model));
+            }
+        }
     }
 }

@@ -1,0 +1,348 @@
+"""Reproduction of the QLSE study (Baraglia, Ferrini, Tonellotto, Ricci & Yahyapour, §5).
+
+QLSE and the greedy best-fit baseline on TIGs and grids drawn from Tables 1
+and 2: every one of the 2,187 combinations of the seven parameters' sizes
+(3^3 for TIGs x 3^4 for grids), with 10 TIG-grid pairs each, so 21,870 test
+cases (§5: "for all the 2187 combinations [...] 10 TIGs and 10 Grids were
+randomly generated to run a test. In total, 21870 test cases").  Writes
+``results.csv`` (one row per case, bandwidth model and algorithm), the
+analogues of Figs. 3-5 and a report.
+
+Choices the paper leaves open, made here:
+
+* **Instances** are generated feasible (§5: "generating TIGs and Grids in
+  such a way that a valid solution exists"), by
+  :func:`clustersched.grid.feasible_instance`, which plants a hidden valid
+  mapping; case ``r`` of combination ``c`` draws from
+  ``SeedSequence(seed, spawn_key=(c, r))``.  A case is one TIG and one grid
+  (10 per combination: 21,870 in all, as §5 counts them).
+* **Bandwidth models.**  The study runs under both models of
+  :data:`clustersched.grid.BANDWIDTH_MODELS` by default: ``shared`` (§4.4 as
+  written) and ``dedicated`` (each communication on its own).  The same seed
+  gives the same TIG, hosts and hidden mapping under both; only the
+  bandwidths raised for the hidden mapping differ.  ``docs/reproduce-qlse.md``
+  explains why both are needed.
+* **Metrics** (:mod:`clustersched.grid.metrics`): a failure is a
+  :class:`~clustersched.grid.NoFeasibleMapping`; the LAN hit ratio and the
+  task-machine ratio are averaged, as in §5, only over the cases where both
+  algorithms found a mapping.  Every mapping is checked by
+  :func:`clustersched.grid.validate_mapping` (a violation is a bug and fails
+  the scenario).
+* **Figures** plot each measure against the exact number of tasks of the TIG
+  (8..64), one panel per bandwidth model.
+* ``seconds`` is the wall time of the algorithm alone.
+
+``scale="small"`` runs 9 combinations (the three TIG sizes x the three grid
+sizes, each with all its parameters of that size) with 2 cases each, for CI;
+``"full"`` the 21,870 cases.
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import os
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Iterable
+
+import numpy as np
+
+from ..campaign import Store, grid, run_campaign
+
+__all__ = [
+    "COLUMNS",
+    "FIGURES",
+    "OUTPUTS",
+    "SCALES",
+    "combinations",
+    "reproduce_qlse",
+    "run_scenario",
+    "scenarios",
+    "summary",
+]
+
+SCALES = ("small", "full")
+SIZES = ("small", "medium", "large")
+#: The seven parameters of Tables 1 and 2, in the order of a combination.
+PARAMETERS = ("tasks", "mcr", "mbr", "lans", "hosts_per_lan", "power", "bandwidth")
+CASES = {"small": 2, "full": 10}
+ALGORITHMS = ("QLSE", "greedy")
+#: Campaign name in the store: change it when a scenario's computation changes.
+CAMPAIGN = "qlse-v1"
+COLUMNS = (
+    "case", "combination", "replicate", "bandwidth", "algorithm",
+    "tasks_size", "mcr_size", "mbr_size", "lans_size", "hosts_per_lan_size", "power_size", "bandwidth_size",
+    "tasks", "edges", "lans", "hosts", "hosts_per_lan", "links",
+    "failed", "lan_hit_ratio", "task_machine_ratio", "shared_task_machine_ratio", "lans_used", "step", "attempts",
+    "seconds", "status", "error",
+)
+FIGURES = ("fig3_failures.png", "fig4_lan_hit_ratio.png", "fig5_task_machine_ratio.png")
+TABLES = ("summary.csv", "report.md")
+#: Every file :func:`reproduce_qlse` writes into its folder.
+OUTPUTS = ("results.csv", *FIGURES, *TABLES, "campaign.sqlite")
+#: Bins of tasks per TIG for the report's tables.
+TASK_BINS = ((8, 15), (16, 23), (24, 31), (32, 39), (40, 47), (48, 55), (56, 64))
+
+
+def combinations(scale: str = "full") -> list[tuple[str, ...]]:
+    """The size of each of the seven parameters, per combination (2,187 at full scale, 9 at small).
+
+    Examples
+    --------
+    >>> len(combinations("full")), combinations("full")[0]
+    (2187, ('small', 'small', 'small', 'small', 'small', 'small', 'small'))
+    >>> combinations("small")[1]
+    ('small', 'small', 'small', 'medium', 'medium', 'medium', 'medium')
+    """
+    if scale == "full":
+        return list(itertools.product(SIZES, repeat=len(PARAMETERS)))
+    if scale == "small":
+        return [(t,) * 3 + (g,) * 4 for t in SIZES for g in SIZES]
+    raise ValueError(f"scale == {scale!r}, must be one of {SCALES}")
+
+
+def scenarios(scale: str = "full", *, seed: int = 0, bandwidths: Iterable[str] = ("shared", "dedicated")
+              ) -> list[dict[str, Any]]:
+    """The campaign's scenarios: one per combination and bandwidth model, each running its cases.
+
+    Examples
+    --------
+    >>> len(scenarios("full")), scenarios("small", bandwidths=["dedicated"])[0]
+    (4374, {'combination': 0, 'bandwidth': 'dedicated', 'scale': 'small', 'seed': 0})
+    """
+    from ..grid.mapping import check_bandwidth
+
+    if scale not in SCALES:
+        raise ValueError(f"scale == {scale!r}, must be one of {SCALES}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed == {seed!r}, must be an int >= 0")
+    models = [check_bandwidth(b) for b in bandwidths]
+    if not models:
+        raise ValueError("bandwidths is empty, give at least one model")
+    return grid(combination=range(len(combinations(scale))), bandwidth=models, scale=[scale], seed=[int(seed)])
+
+
+def run_scenario(s: dict[str, Any]) -> dict[str, Any]:
+    """The cases of one combination under one bandwidth model, both algorithms: the campaign's scenario function.
+
+    Returns one list per field, one entry per (case, algorithm).
+    """
+    from ..grid import feasible_instance, grid_ranges, run_algorithm, tig_ranges
+
+    sizes = combinations(s["scale"])[s["combination"]]
+    rows: dict[str, list[Any]] = defaultdict(list)
+    for replicate in range(CASES[s["scale"]]):
+        rng = np.random.default_rng(np.random.SeedSequence(s["seed"], spawn_key=(s["combination"], replicate)))
+        inst = feasible_instance(tig_ranges(*sizes[:3]), grid_ranges(*sizes[3:]), rng, bandwidth=s["bandwidth"])
+        tig, lan_grid = inst.tig, inst.grid
+        for name in ALGORITHMS:
+            run = run_algorithm(name, tig, lan_grid, bandwidth=s["bandwidth"], validate=True)
+            r, m = run.result, run.metrics
+            rows["replicate"].append(replicate)
+            rows["algorithm"].append(name)
+            rows["tasks"].append(len(tig))
+            rows["edges"].append(tig.num_edges)
+            rows["lans"].append(lan_grid.num_lans)
+            rows["hosts"].append(lan_grid.num_hosts)
+            rows["links"].append(lan_grid.num_links)
+            rows["failed"].append(not r.found)
+            rows["lan_hit_ratio"].append(m.lan_hit_ratio if m else None)
+            rows["task_machine_ratio"].append(m.task_machine_ratio if m else None)
+            rows["shared_task_machine_ratio"].append(m.shared_task_machine_ratio if m else None)
+            rows["lans_used"].append(m.lans_used if m else None)
+            rows["step"].append(getattr(r, "step_label", None))
+            rows["attempts"].append(r.attempts)
+            rows["algorithm_seconds"].append(r.seconds)
+    return dict(rows)
+
+
+def reproduce_qlse(
+    out: str | os.PathLike[str],
+    *,
+    scale: str = "full",
+    seed: int = 0,
+    bandwidths: Iterable[str] = ("shared", "dedicated"),
+    workers: int | None = None,
+    dask: Any = None,
+    progress: bool = True,
+) -> list[dict[str, Any]]:
+    """Runs the study and writes ``results.csv``, Figs. 3-5, ``summary.csv`` and ``report.md`` into ``out``.
+
+    Results are kept in ``out/campaign.sqlite``: running again resumes and
+    computes only what is missing.  Returns the rows of results.csv.
+    """
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    todo = scenarios(scale, seed=seed, bandwidths=bandwidths)
+    if type(workers) is int and workers > len(todo):
+        workers = len(todo)
+    with Store(out / "campaign.sqlite") as store:
+        runs = run_campaign(CAMPAIGN, todo, run_scenario, store=store, workers=workers, dask=dask, progress=progress)
+    rows = _rows(runs)
+    _write_csv(rows, out / "results.csv", COLUMNS)
+    table = summary(rows)
+    _write_csv(table, out / "summary.csv", tuple(table[0]) if table else ("bandwidth",))
+    (out / "report.md").write_text(_report(rows, table))
+    _figures(rows, out)
+    return rows
+
+
+def _rows(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Campaign rows (one per scenario, lists inside) as results.csv rows (one per case and algorithm)."""
+    out = []
+    for r in runs:
+        sizes = combinations(r["scale"])[r["combination"]]
+        base = {
+            "combination": r["combination"], "bandwidth": r["bandwidth"],
+            **{f"{p}_size": size for p, size in zip(PARAMETERS, sizes)},
+        }
+        if r["status"] != "ok":
+            out.append({**base, "case": r["combination"] * CASES[r["scale"]], "status": r["status"],
+                        "error": r["error"]})
+            continue
+        for k in range(len(r["algorithm"])):
+            row = {**base, **{name: r[name][k] for name in ("replicate", "algorithm", "tasks", "edges", "lans",
+                                                            "hosts", "links", "failed", "lan_hit_ratio",
+                                                            "task_machine_ratio", "shared_task_machine_ratio",
+                                                            "lans_used", "step", "attempts")}}
+            row["case"] = r["combination"] * CASES[r["scale"]] + row["replicate"]
+            row["hosts_per_lan"] = round(row["hosts"] / row["lans"], 2)
+            row["seconds"] = r["algorithm_seconds"][k]
+            row["status"], row["error"] = "ok", None
+            out.append(row)
+    return out
+
+
+def _write_csv(rows: list[dict[str, Any]], path: Path, columns: tuple[str, ...]) -> None:
+    with open(path, "w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(columns))
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: "" if row.get(k) is None else row[k] for k in columns})
+
+
+def _both_found(rows: list[dict[str, Any]]) -> set[tuple[str, int]]:
+    """(bandwidth, case) where every algorithm found a mapping (§5 averages the ratios over these only)."""
+    failed = {(r["bandwidth"], r["case"]) for r in rows if r["failed"]}
+    return {(r["bandwidth"], r["case"]) for r in rows} - failed
+
+
+def _bin(tasks: int) -> str:
+    for lo, hi in TASK_BINS:
+        if lo <= tasks <= hi:
+            return f"{lo}-{hi}"
+    return "other"
+
+
+def summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per bandwidth model, algorithm and bin of tasks per TIG (and "all"): cases, failure %, and the two
+    ratios averaged over the cases both algorithms mapped.
+    """
+    rows = [r for r in rows if r["status"] == "ok"]
+    both = _both_found(rows)
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        for b in (_bin(r["tasks"]), "all"):
+            groups[(r["bandwidth"], r["algorithm"], b)].append(r)
+    bins = [f"{lo}-{hi}" for lo, hi in TASK_BINS] + ["all"]
+    out = []
+    for model in sorted({r["bandwidth"] for r in rows}, key=["shared", "dedicated"].index):
+        for name in ALGORITHMS:
+            for b in bins:
+                mine = groups.get((model, name, b), [])
+                if not mine:
+                    continue
+                mapped = [r for r in mine if (model, r["case"]) in both]
+                out.append({
+                    "bandwidth": model, "algorithm": name, "tasks": b, "cases": len(mine),
+                    "failure_pct": 100.0 * float(np.mean([r["failed"] for r in mine])),
+                    "both_mapped": len(mapped),
+                    "lan_hit_ratio_pct": 100.0 * float(np.mean([r["lan_hit_ratio"] for r in mapped])) if mapped else None,
+                    "task_machine_ratio": float(np.mean([r["task_machine_ratio"] for r in mapped])) if mapped else None,
+                    "shared_task_machine_ratio": (float(np.mean([r["shared_task_machine_ratio"] for r in mapped]))
+                                                  if mapped else None),
+                    "mean_lans_used": float(np.mean([r["lans_used"] for r in mapped])) if mapped else None,
+                    "mean_seconds": float(np.mean([r["seconds"] for r in mine])),
+                })
+    return out
+
+
+def _fmt(value: Any, digits: int = 2) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def _report(rows: list[dict[str, Any]], table: list[dict[str, Any]]) -> str:
+    """report.md: per bandwidth model, failures, LAN hit ratio and task-machine ratio by tasks per TIG."""
+    ok = [r for r in rows if r["status"] == "ok"]
+    errors = [r for r in rows if r["status"] != "ok"]
+    cases = {(r["bandwidth"], r["case"]) for r in ok}
+    lines = ["# QLSE study (Baraglia et al., §5): results", "",
+             f"{len({c for _, c in cases})} cases, {len(ok)} runs, {len(errors)} scenarios failed with an error.",
+             "Failure %: over all cases.  LAN hit ratio and task-machine ratio: over the cases both algorithms "
+             "mapped (as §5 does).", ""]
+    for model in ("shared", "dedicated"):
+        mine = [t for t in table if t["bandwidth"] == model]
+        if not mine:
+            continue
+        lines += [f"## Bandwidth model: {model}", "",
+                  "| tasks | cases | QLSE failures % | greedy failures % | both mapped | QLSE LAN hit % | greedy LAN hit % "
+                  "| QLSE task-machine | greedy task-machine | QLSE LANs used | greedy LANs used |",
+                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        by = {(t["algorithm"], t["tasks"]): t for t in mine}
+        for b in [f"{lo}-{hi}" for lo, hi in TASK_BINS] + ["all"]:
+            q, g = by.get(("QLSE", b)), by.get(("greedy", b))
+            if q is None or g is None:
+                continue
+            lines.append(
+                f"| {b} | {q['cases']} | {_fmt(q['failure_pct'], 1)} | {_fmt(g['failure_pct'], 1)} | {q['both_mapped']} "
+                f"| {_fmt(q['lan_hit_ratio_pct'])} | {_fmt(g['lan_hit_ratio_pct'])} | {_fmt(q['task_machine_ratio'])} "
+                f"| {_fmt(g['task_machine_ratio'])} | {_fmt(q['mean_lans_used'])} | {_fmt(g['mean_lans_used'])} |")
+        lines.append("")
+    if errors:
+        lines += ["## Scenarios that failed with an error", ""]
+        lines += [f"* combination {r['combination']} ({r['bandwidth']}): {r['error']}" for r in errors]
+    return "\n".join(lines) + "\n"
+
+
+def _figures(rows: list[dict[str, Any]], out: Path) -> None:
+    """Figs. 3-5: failures, LAN hit ratio, task-machine ratio vs tasks per TIG; QLSE vs greedy, a panel per model."""
+    from ..plot import _pyplot
+
+    plt = _pyplot()
+    ok = [r for r in rows if r["status"] == "ok"]
+    both = _both_found(ok)
+    models = [m for m in ("shared", "dedicated") if any(r["bandwidth"] == m for r in ok)] or ["shared"]
+    measures = (
+        ("failed", "scheduling failures (%)", False, 100.0, "Fig. 3: average percentage of scheduling failures"),
+        ("lan_hit_ratio", "LAN hit ratio (%)", True, 100.0, "Fig. 4: average LAN hit ratio"),
+        ("task_machine_ratio", "task-machine computational ratio", True, 1.0,
+         "Fig. 5: average task-machine computational ratio"),
+    )
+    for (field, label, only_both, scale, title), name in zip(measures, FIGURES):
+        fig, axes = plt.subplots(1, len(models), figsize=(6 * len(models), 4.2), constrained_layout=True,
+                                 squeeze=False)
+        for ax, model in zip(axes[0], models):
+            for algorithm_name, marker in zip(ALGORITHMS, ("o", "s")):
+                per_n: dict[int, list[float]] = defaultdict(list)
+                for r in ok:
+                    if r["bandwidth"] != model or r["algorithm"] != algorithm_name:
+                        continue
+                    if only_both and (model, r["case"]) not in both:
+                        continue
+                    per_n[r["tasks"]].append(float(r[field]))
+                ns = sorted(per_n)
+                ax.plot(ns, [scale * np.mean(per_n[n]) for n in ns], marker=marker, markersize=3, linewidth=1,
+                        label=algorithm_name)
+            ax.set_xlabel("tasks per TIG")
+            ax.set_ylabel(label)
+            ax.set_title(f"bandwidth: {model}", fontsize=10)
+            ax.grid(linewidth=0.3)
+            ax.legend(fontsize=8)
+        fig.suptitle(title)
+        fig.savefig(out / name, dpi=130)
+        plt.close(fig)

@@ -1,0 +1,108 @@
+"""The seeded TIG and grid generators: Table 1-2 ranges, shapes, determinism, planted feasible instances."""
+
+from __future__ import annotations
+
+import itertools
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from clustersched.errors import InfeasibleError
+from clustersched.grid import (
+    GRID_SIZES,
+    TIG_SIZES,
+    feasible_instance,
+    grid_ranges,
+    random_grid,
+    random_instance,
+    random_tig,
+    tig_ranges,
+    validate_mapping,
+)
+from clustersched.grid.generators import EXTRA_EDGES_PER_TASK
+
+
+def test_sizes_are_tables_1_and_2():
+    assert TIG_SIZES["small"] == {"tasks": (8, 32), "mcr": (100.0, 200.0), "mbr": (10.0, 30.0)}
+    assert TIG_SIZES["large"] == {"tasks": (48, 64), "mcr": (400.0, 600.0), "mbr": (30.0, 50.0)}
+    assert GRID_SIZES["medium"] == {"lans": (12, 24), "hosts_per_lan": (8, 24), "power": (800.0, 1000.0),
+                                    "bandwidth": (30.0, 50.0)}
+    assert GRID_SIZES["large"]["hosts_per_lan"] == (16, 48)
+    # 3^3 x 3^4 combinations
+    combos = set(itertools.product(*[("small", "medium", "large")] * 7))
+    assert len({(tig_ranges(*c[:3]), grid_ranges(*c[3:])) for c in combos}) == 2187
+    with pytest.raises(ValueError, match="mcr == 'huge'"):
+        tig_ranges("small", mcr="huge")
+
+
+@pytest.mark.parametrize("size", ["small", "medium", "large"])
+def test_tigs_are_connected_within_table_1(size):
+    r = tig_ranges(size)
+    for seed in range(15):
+        t = random_tig(size, seed)
+        assert r.tasks[0] <= len(t) <= r.tasks[1]
+        assert ((t.mcr >= r.mcr[0]) & (t.mcr <= r.mcr[1])).all()
+        assert ((t.mbr >= r.mbr[0]) & (t.mbr <= r.mbr[1])).all()
+        assert t.is_connected()
+        assert t.num_edges == len(t) - 1 + round(EXTRA_EDGES_PER_TASK * len(t))
+        assert len(nx.cycle_basis(t.to_networkx())) == t.num_edges - len(t) + 1 > 0
+
+
+@pytest.mark.parametrize("size", ["small", "medium", "large"])
+def test_grids_are_connected_within_table_2(size):
+    r = grid_ranges(size)
+    for seed in range(10):
+        g = random_grid(size, seed)
+        counts = np.diff(g.host_offsets)
+        assert r.lans[0] <= g.num_lans <= r.lans[1]
+        assert ((counts >= r.hosts_per_lan[0]) & (counts <= r.hosts_per_lan[1])).all()
+        assert ((g.host_power >= r.power[0]) & (g.host_power <= r.power[1])).all()
+        for bw in (g.lan_bandwidth, g.link_bandwidth):
+            assert ((bw >= r.bandwidth[0]) & (bw <= r.bandwidth[1])).all()
+        assert nx.is_connected(g.to_networkx())
+        # some pairs of LANs are not directly linked (§3)
+        assert g.num_links < g.num_lans * (g.num_lans - 1) // 2
+
+
+def test_fixed_counts_and_determinism():
+    g = random_grid("small", 3, lans=5, hosts_per_lan=7)
+    assert g.num_lans == 5 and g.num_hosts == 35
+    assert len(random_tig("large", 3, tasks=12)) == 12
+    a, b = feasible_instance("medium", "small", seed=11), feasible_instance("medium", "small", seed=11)
+    assert a.tig.mcr.tolist() == b.tig.mcr.tolist() and a.planted.tolist() == b.planted.tolist()
+    assert a.grid.link_bandwidth.tolist() == b.grid.link_bandwidth.tolist()
+    c = feasible_instance("medium", "small", seed=12)
+    assert c.tig.mcr.tolist() != a.tig.mcr.tolist()
+    gen = np.random.default_rng(5)
+    assert len(random_tig("small", gen).mcr) > 0  # a Generator works as a seed
+    with pytest.raises(ValueError, match="tasks == 0, must be >= 1"):
+        random_tig("small", 0, tasks=0)
+
+
+@pytest.mark.parametrize("bandwidth", ["shared", "dedicated"])
+def test_planted_mappings_are_valid_on_every_size(bandwidth):
+    for seed, (ts, gs) in enumerate(itertools.product(["small", "medium", "large"], repeat=2)):
+        inst = feasible_instance(ts, gs, seed=seed, bandwidth=bandwidth)
+        validate_mapping(inst.planted, inst.tig, inst.grid, bandwidth=bandwidth)
+        assert not inst.planted.flags.writeable
+
+
+def test_the_two_models_plant_the_same_instance_with_different_bandwidths():
+    shared = feasible_instance("large", "small", seed=4, bandwidth="shared")
+    dedicated = feasible_instance("large", "small", seed=4, bandwidth="dedicated")
+    assert shared.planted.tolist() == dedicated.planted.tolist()
+    assert shared.grid.host_power.tolist() == dedicated.grid.host_power.tolist()
+    # dedicated raises a bandwidth only to the largest MBR it carries: within Table 2 or up to Table 1's MBRs
+    assert dedicated.grid.lan_bandwidth.max() <= max(40.0, shared.tig.mbr.max())
+    assert shared.grid.lan_bandwidth.sum() > dedicated.grid.lan_bandwidth.sum()
+
+
+def test_an_impossible_instance_is_reported():
+    with pytest.raises(InfeasibleError, match="could not host the 64 tasks"):
+        feasible_instance("large", "small", seed=0, tasks=64, lans=2, hosts_per_lan=2)
+
+
+def test_random_instances_have_no_planted_mapping():
+    inst = random_instance("small", "large", seed=2)
+    assert inst.planted is None and inst.tig.is_connected()
