@@ -22,7 +22,6 @@ Choices the paper leaves open, made here:
 
 from __future__ import annotations
 
-import csv
 import os
 import time
 from functools import lru_cache
@@ -36,6 +35,7 @@ from ..campaign import Store, grid, run_campaign
 from ..batch.metrics import batch_metrics
 from ..workload.swf import read_swf
 from ..workload.transform import drop_invalid, offered_load
+from ._tables import write_csv
 
 __all__ = ["POLICIES", "SCALES", "SMALL_JOBS", "default_traces", "reproduce_dpsa", "run_scenario", "trace_files"]
 
@@ -160,7 +160,7 @@ def reproduce_dpsa(
         rows = run_campaign(CAMPAIGN, scenarios, run_scenario, store=store, workers=workers, dask=dask,
                             progress=progress)
     summary = _summary(rows)
-    _write_csv(summary, out / "summary.csv")
+    write_csv(summary, out / "summary.csv", COLUMNS)
     plot_fig3(summary, out / "fig3.png")
     plot_fig4(summary, out / "fig4.png")
     return summary
@@ -185,14 +185,6 @@ def _summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         row["change_vs_easy"] = (r["avg_bounded_slowdown"] - base) / base if ok else None
         out.append(row)
     return out
-
-
-def _write_csv(rows: list[dict[str, Any]], path: Path) -> None:
-    with open(path, "w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(COLUMNS))
-        writer.writeheader()
-        for row in rows:
-            writer.writerow({k: "" if row[k] is None else row[k] for k in COLUMNS})
 
 
 def _pyplot() -> Any:

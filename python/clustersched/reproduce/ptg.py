@@ -40,7 +40,6 @@ population (24 scenarios), for CI and quick checks; ``"full"`` the 1,500.
 
 from __future__ import annotations
 
-import csv
 import os
 from collections import defaultdict
 from functools import lru_cache
@@ -53,6 +52,7 @@ from ..campaign import Store, grid, run_campaign
 from ..platform import CLUSTERS, cluster
 from ..workload.ptg import PTG
 from ..workload.ptg_generators import POPULATIONS, ptg_population
+from ._tables import cell, write_csv
 
 __all__ = [
     "FIG8_ALGORITHMS",
@@ -249,16 +249,16 @@ def reproduce_ptg(
     with Store(out / "campaign.sqlite") as store:
         runs = run_campaign(CAMPAIGN, todo, run_scenario, store=store, workers=workers, dask=dask, progress=progress)
     rows = [_row(r) for r in runs]
-    _write_csv(rows, out / "results.csv", COLUMNS)
+    write_csv(rows, out / "results.csv", COLUMNS)
     ok = [r for r in rows if r["status"] == "ok"]
     algorithms = _algorithms(ok)
     per_algorithm = summary(rows)
-    _write_csv(per_algorithm, out / "summary.csv", tuple(per_algorithm[0]) if per_algorithm else ("algorithm",))
+    write_csv(per_algorithm, out / "summary.csv", tuple(per_algorithm[0]) if per_algorithm else ("algorithm",))
     utilization = {metric: _utilization_table(ok, algorithms, metric) for metric in UTILIZATION_READINGS}
     for metric, table in utilization.items():
-        _write_csv(table, out / f"table2_{metric}.csv", ("algorithm", *CLUSTER_ORDER))
+        write_csv(table, out / f"table2_{metric}.csv", ("algorithm", *CLUSTER_ORDER))
     times = _times_table(ok, algorithms)
-    _write_csv(times, out / "scheduling_times.csv", tuple(times[0]) if times else ("algorithm",))
+    write_csv(times, out / "scheduling_times.csv", tuple(times[0]) if times else ("algorithm",))
     (out / "report.md").write_text(_report(rows, per_algorithm, utilization, times))
     _figures(ok, algorithms, out)
     return rows
@@ -272,14 +272,6 @@ def _row(r: dict[str, Any]) -> dict[str, Any]:
         "procs": CLUSTERS[r["cluster"]].procs,
         "seconds": r.get("scheduling_seconds"),
     }
-
-
-def _write_csv(rows: list[dict[str, Any]], path: Path, columns: tuple[str, ...]) -> None:
-    with open(path, "w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(columns))
-        writer.writeheader()
-        for row in rows:
-            writer.writerow({k: "" if row.get(k) is None else row[k] for k in columns})
 
 
 def _instance_key(r: dict[str, Any]) -> tuple[Any, ...]:
@@ -362,14 +354,6 @@ def _times_table(rows: list[dict[str, Any]], algorithms: list[str]) -> list[dict
     return table
 
 
-def _fmt(value: Any, digits: int = 2) -> str:
-    if value is None:
-        return "—"
-    if isinstance(value, float):
-        return f"{value:.{digits}f}"
-    return str(value)
-
-
 def _report(rows: list[dict[str, Any]], per_algorithm: list[dict[str, Any]],
             utilization: dict[str, list[dict[str, Any]]], times: list[dict[str, Any]]) -> str:
     """report.md: the headline numbers, Table 2 (ours / paper) and the scheduling times, as markdown."""
@@ -396,9 +380,9 @@ def _report(rows: list[dict[str, Any]], per_algorithm: list[dict[str, Any]],
     ]
     for s in per_algorithm:
         lines.append(
-            f"| {s['algorithm']} | {_fmt(s['average_stretch_median'])} | {_fmt(s['makespan_median'], 1)} "
-            f"| {_fmt(s['max_stretch_median'])} | {_fmt(s['relative_makespan'], 3)} "
-            f"| {_fmt(s['relative_average_stretch'], 3)} | {_fmt(s['relative_max_stretch'], 3)} "
+            f"| {s['algorithm']} | {cell(s['average_stretch_median'])} | {cell(s['makespan_median'], 1)} "
+            f"| {cell(s['max_stretch_median'])} | {cell(s['relative_makespan'], 3)} "
+            f"| {cell(s['relative_average_stretch'], 3)} | {cell(s['relative_max_stretch'], 3)} "
             f"| {100 * s['share_earlier_than_alone']:.1f}% |"
         )
     for metric, reading in UTILIZATION_READINGS.items():
@@ -413,7 +397,7 @@ def _report(rows: list[dict[str, Any]], per_algorithm: list[dict[str, Any]],
         ]
         for u in utilization[metric]:
             paper = PAPER_UTILIZATION.get(u["algorithm"])
-            cells = [f"{_fmt(u[c])} / {_fmt(paper[i]) if paper else '—'}" for i, c in enumerate(CLUSTER_ORDER)]
+            cells = [f"{cell(u[c])} / {cell(paper[i]) if paper else '—'}" for i, c in enumerate(CLUSTER_ORDER)]
             lines.append(f"| {u['algorithm']} | " + " | ".join(cells) + " |")
     lines += [
         "",
@@ -424,8 +408,8 @@ def _report(rows: list[dict[str, Any]], per_algorithm: list[dict[str, Any]],
     ]
     for t in times:
         lines.append(
-            f"| {t['algorithm']} | {_fmt(t['mean_seconds_10_random_gdx'], 4)} | {_fmt(t['paper_seconds_10_random_gdx'])} "
-            f"| {_fmt(t['mean_seconds'], 4)} | {_fmt(t['max_seconds'], 4)} |"
+            f"| {t['algorithm']} | {cell(t['mean_seconds_10_random_gdx'], 4)} | {cell(t['paper_seconds_10_random_gdx'])} "
+            f"| {cell(t['mean_seconds'], 4)} | {cell(t['max_seconds'], 4)} |"
         )
     if errors:
         lines += ["", "## Failed runs", ""]

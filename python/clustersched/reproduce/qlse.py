@@ -39,7 +39,6 @@ sizes, each with all its parameters of that size) with 2 cases each, for CI;
 
 from __future__ import annotations
 
-import csv
 import itertools
 import os
 from collections import defaultdict
@@ -49,6 +48,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from ..campaign import Store, grid, run_campaign
+from ._tables import cell, write_csv
 
 __all__ = [
     "COLUMNS",
@@ -180,9 +180,9 @@ def reproduce_qlse(
     with Store(out / "campaign.sqlite") as store:
         runs = run_campaign(CAMPAIGN, todo, run_scenario, store=store, workers=workers, dask=dask, progress=progress)
     rows = _rows(runs)
-    _write_csv(rows, out / "results.csv", COLUMNS)
+    write_csv(rows, out / "results.csv", COLUMNS)
     table = summary(rows)
-    _write_csv(table, out / "summary.csv", tuple(table[0]) if table else ("bandwidth",))
+    write_csv(table, out / "summary.csv", tuple(table[0]) if table else ("bandwidth",))
     (out / "report.md").write_text(_report(rows, table))
     _figures(rows, out)
     return rows
@@ -212,14 +212,6 @@ def _rows(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
             row["status"], row["error"] = "ok", None
             out.append(row)
     return out
-
-
-def _write_csv(rows: list[dict[str, Any]], path: Path, columns: tuple[str, ...]) -> None:
-    with open(path, "w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(columns))
-        writer.writeheader()
-        for row in rows:
-            writer.writerow({k: "" if row.get(k) is None else row[k] for k in columns})
 
 
 def _both_found(rows: list[dict[str, Any]]) -> set[tuple[str, int]]:
@@ -268,14 +260,6 @@ def summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _fmt(value: Any, digits: int = 2) -> str:
-    if value is None:
-        return "—"
-    if isinstance(value, float):
-        return f"{value:.{digits}f}"
-    return str(value)
-
-
 def _report(rows: list[dict[str, Any]], table: list[dict[str, Any]]) -> str:
     """report.md: per bandwidth model, failures, LAN hit ratio and task-machine ratio by tasks per TIG."""
     ok = [r for r in rows if r["status"] == "ok"]
@@ -299,9 +283,9 @@ def _report(rows: list[dict[str, Any]], table: list[dict[str, Any]]) -> str:
             if q is None or g is None:
                 continue
             lines.append(
-                f"| {b} | {q['cases']} | {_fmt(q['failure_pct'], 1)} | {_fmt(g['failure_pct'], 1)} | {q['both_mapped']} "
-                f"| {_fmt(q['lan_hit_ratio_pct'])} | {_fmt(g['lan_hit_ratio_pct'])} | {_fmt(q['task_machine_ratio'])} "
-                f"| {_fmt(g['task_machine_ratio'])} | {_fmt(q['mean_lans_used'])} | {_fmt(g['mean_lans_used'])} |")
+                f"| {b} | {q['cases']} | {cell(q['failure_pct'], 1)} | {cell(g['failure_pct'], 1)} | {q['both_mapped']} "
+                f"| {cell(q['lan_hit_ratio_pct'])} | {cell(g['lan_hit_ratio_pct'])} | {cell(q['task_machine_ratio'])} "
+                f"| {cell(g['task_machine_ratio'])} | {cell(q['mean_lans_used'])} | {cell(g['mean_lans_used'])} |")
         lines.append("")
     if errors:
         lines += ["## Scenarios that failed with an error", ""]

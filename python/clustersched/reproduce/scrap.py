@@ -57,6 +57,7 @@ from ..campaign import Store, run_campaign
 from ..platform import MultiCluster, scrap_platform_configs, scrap_platforms
 from ..workload.ptg import PTG
 from ..workload.ptg_generators import SCENARIOS, random_ptg
+from ._tables import cell, write_csv
 
 __all__ = [
     "BETAS",
@@ -294,7 +295,7 @@ def reproduce_scrap(out: str | os.PathLike[str], *, scale: str = "full", seed: i
     del stored
     _write_results(cols, failed, out / "results.csv", seed)
     table = summary(cols)
-    _write_csv(table, out / "summary.csv", tuple(table[0]) if table else ("algorithm",))
+    write_csv(table, out / "summary.csv", tuple(table[0]) if table else ("algorithm",))
     (out / "report.md").write_text(report(cols, table, failed, scale=scale))
     if cols:
         _figures(cols, out)
@@ -324,14 +325,6 @@ def _write_results(cols: dict[str, np.ndarray], failed: list[dict[str, Any]], pa
                 ))
         for r in failed:
             writer.writerow([names[r["platform"]]] + [""] * (len(COLUMNS) - 3) + [r["status"], r["error"]])
-
-
-def _write_csv(rows: list[dict[str, Any]], path: Path, columns: tuple[str, ...]) -> None:
-    with open(path, "w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(columns), extrasaction="ignore")
-        writer.writeheader()
-        for row in rows:
-            writer.writerow({k: "" if row.get(k) is None else row[k] for k in columns})
 
 
 def _hcpa_energy(cols: dict[str, np.ndarray]) -> np.ndarray:
@@ -388,14 +381,6 @@ def summary(cols: dict[str, np.ndarray]) -> list[dict[str, Any]]:
     return table
 
 
-def _fmt(x: Any, digits: int = 3) -> str:
-    if x is None:
-        return "—"
-    if isinstance(x, float):
-        return f"{x:.{digits}f}"
-    return str(x)
-
-
 def report(cols: dict[str, np.ndarray], table: list[dict[str, Any]], failed: list[dict[str, Any]], *,
            scale: str) -> str:
     """report.md: the per-β table and the paper's headline findings next to ours."""
@@ -423,9 +408,9 @@ def report(cols: dict[str, np.ndarray], table: list[dict[str, Any]], failed: lis
         wo = t["violation_rate_wo_init"]
         lines.append(
             f"| {t['algorithm']} | {t['beta']} | {t['runs']} | {100 * t['violation_rate']:.2f}% "
-            f"| {'—' if wo is None else f'{100 * wo:.2f}%'} | {_fmt(t['mean_deviation'])} | {_fmt(t['max_deviation'])} "
-            f"| {_fmt(t['mean_power_fraction'])} | {_fmt(t['mean_slowdown'])} | {_fmt(t['mean_lengthening'])} "
-            f"| {_fmt(t['mean_slowdown_vs_hcpa'])} | {_fmt(t['mean_energy_vs_hcpa'])} |"
+            f"| {'—' if wo is None else f'{100 * wo:.2f}%'} | {cell(t['mean_deviation'], 3)} | {cell(t['max_deviation'], 3)} "
+            f"| {cell(t['mean_power_fraction'], 3)} | {cell(t['mean_slowdown'], 3)} | {cell(t['mean_lengthening'], 3)} "
+            f"| {cell(t['mean_slowdown_vs_hcpa'], 3)} | {cell(t['mean_energy_vs_hcpa'], 3)} |"
         )
 
     def rate(a: str, b: float) -> float | None:
@@ -484,8 +469,8 @@ def report(cols: dict[str, np.ndarray], table: list[dict[str, Any]], failed: lis
         f"| SCRAP-MAX at β = 0.1 vs β = 1: 1 - mean slowdown / mean lengthening | 23% | "
         f"{pct(slow('SCRAP-MAX', 0.1))} / {_signed(by.get(('SCRAP-MAX', 0.1), {}).get('mean_lengthening'))} |",
         f"| SCRAP, SCRAP-MAX mean slowdown vs HCPA at β = 0.1 | ≤ 0.8 (\"at least 20%\") | "
-        f"{_fmt(by.get(('SCRAP', 0.1), {}).get('mean_slowdown_vs_hcpa'))}, "
-        f"{_fmt(by.get(('SCRAP-MAX', 0.1), {}).get('mean_slowdown_vs_hcpa'))} |",
+        f"{cell(by.get(('SCRAP', 0.1), {}).get('mean_slowdown_vs_hcpa'), 3)}, "
+        f"{cell(by.get(('SCRAP-MAX', 0.1), {}).get('mean_slowdown_vs_hcpa'), 3)} |",
         f"| smallest β where SCRAP beats HCPA (slowdown vs HCPA > 1) | 0.4 | "
         f"{next((b for b in BETAS if (by.get(('SCRAP', b), {}).get('mean_slowdown_vs_hcpa') or 0) > 1), '—')} |",
         f"| SCRAP-MAX energy vs HCPA at β = 0.8 | +16% | "
