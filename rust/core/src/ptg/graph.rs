@@ -509,6 +509,14 @@ pub(crate) mod tests {
         })
     }
 
+    /// A chain of tasks of these works (flop), alpha 0.
+    pub(crate) fn chain(works: &[f64]) -> Ptg {
+        let n = works.len();
+        let offsets: Vec<usize> = (0..=n).map(|v| v.min(n - 1)).collect();
+        let succ: Vec<usize> = (1..n).collect();
+        Ptg::new(works.to_vec(), vec![0.0; n], &offsets, &succ).unwrap()
+    }
+
     /// a -> {b, c} -> d with works 1, 8, 2, 1 flop and alpha 0 (the
     /// reference tests' fork-join).
     pub(crate) fn fork_join() -> Ptg {

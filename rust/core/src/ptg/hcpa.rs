@@ -706,16 +706,9 @@ pub(crate) fn schedule_alone(
 #[cfg(test)]
 mod tests {
     use super::super::graph::bottom_levels;
-    use super::super::graph::tests::{arb_ptg, fork_join};
+    use super::super::graph::tests::{arb_ptg, chain, fork_join};
     use super::*;
     use proptest::prelude::*;
-
-    fn chain(works: &[f64]) -> Ptg {
-        let n = works.len();
-        let offsets: Vec<usize> = (0..=n).map(|v| v.min(n - 1)).collect();
-        let succ: Vec<usize> = (1..n).collect();
-        Ptg::new(works.to_vec(), vec![0.0; n], &offsets, &succ).unwrap()
-    }
 
     const CPA: HcpaRule = HcpaRule::Cpa;
     const SQRT: HcpaRule = HcpaRule::Sqrt;

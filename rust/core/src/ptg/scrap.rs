@@ -91,17 +91,10 @@ pub fn beta_estimate(g: &Ptg, platform: &MultiCluster, alloc: &[u32]) -> Result<
 
 #[cfg(test)]
 mod tests {
-    use super::super::graph::tests::arb_ptg;
+    use super::super::graph::tests::{arb_ptg, chain};
     use super::super::hcpa::{hcpa_allocation, HcpaLimits};
     use super::*;
     use proptest::prelude::*;
-
-    fn chain(works: &[f64]) -> Ptg {
-        let n = works.len();
-        let offsets: Vec<usize> = (0..=n).map(|v| v.min(n - 1)).collect();
-        let succ: Vec<usize> = (1..n).collect();
-        Ptg::new(works.to_vec(), vec![0.0; n], &offsets, &succ).unwrap()
-    }
 
     #[test]
     fn one_homogeneous_cluster_is_hcpa() {
