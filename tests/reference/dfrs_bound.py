@@ -8,6 +8,9 @@ Jobs are tuples ``(submit, processing_time, tasks, cpu_need, mem_need)``.
   jobs do (the LP twin of the maximum flow);
 * :func:`reference_bound`: the smallest feasible stretch by plain bisection
   on :func:`lp_feasible`;
+* :func:`exact_bound`: the optimal stretch as an exact fraction, from the
+  max-flow/min-cut duality of the transportation network, enumerating every
+  cut (tiny instances only);
 * :func:`best_fixed_placement`: a brute force over real DFRS schedules:
   every placement of every task on a node (memory never over-committed, all
   jobs resident at once), each with the LP over piecewise-constant yields on
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 from scipy.optimize import linprog
@@ -132,6 +136,65 @@ def reference_bound(jobs, nodes, threshold=THRESHOLD, rel=1e-7):
     return _bisect(lambda s: lp_feasible(jobs, nodes, s, threshold), rel)
 
 
+def _cut_capacity(cut, outside_work, nodes, stretch):
+    """Exact capacity at ``stretch`` of the cut with the jobs ``cut`` = [(r, q, rate)] on the source side.
+
+    Jobs outside the cut lose their source arc (``outside_work``); an interval t on the sink side costs
+    the rates of the cut's jobs whose window holds it, on the source side ``|P| l(t)``: the cheaper.
+    """
+    events = sorted({r for r, _, _ in cut} | {r + stretch * q for r, q, _ in cut})
+    total = outside_work
+    for a, b in zip(events, events[1:]):
+        active = sum(rate for r, q, rate in cut if r <= a and b <= r + stretch * q)
+        total += min(nodes, active) * (b - a)
+    return total
+
+
+def _cut_root(cut, outside_work, work, nodes):
+    """Exact smallest S > 0 at which the cut's capacity reaches ``work``.
+
+    The capacity is continuous and nondecreasing in S, and linear wherever the order of the cut's
+    release dates and deadlines does not change; those orders change only at the S where two of
+    them meet, so the root is found by interpolating between two such breakpoints.
+    """
+    breaks = {Fraction(0)}
+    for (ri, qi, _), (rk, qk, _) in itertools.product(cut, repeat=2):
+        if rk > ri:
+            breaks.add((rk - ri) / qi)  # deadline i reaches release k
+            if qi > qk:
+                breaks.add((rk - ri) / (qi - qk))  # deadline i overtakes deadline k
+    breaks = sorted(breaks)
+    # Past the last breakpoint the capacity is linear; one more point fixes its slope.
+    breaks.append(2 * breaks[-1] + 1)
+    values = [_cut_capacity(cut, outside_work, nodes, s) for s in breaks]
+    while values[-1] < work:  # linear and increasing there: extend to a point above the work
+        breaks.append(2 * breaks[-1])
+        values.append(_cut_capacity(cut, outside_work, nodes, breaks[-1]))
+    k = next(i for i, v in enumerate(values) if v >= work)
+    (s0, h0), (s1, h1) = (breaks[k - 1], values[k - 1]), (breaks[k], values[k])
+    return s0 + (work - h0) * (s1 - s0) / (h1 - h0)
+
+
+def exact_bound(jobs, nodes, threshold=THRESHOLD):
+    """The smallest S >= 1 at which Linear System (1) is feasible, as an exact Fraction.
+
+    The network source -> job (p c |T|) -> interval (c |T| l(t)) -> sink (|P| l(t)) carries all the
+    work exactly when every cut has capacity >= the work (max-flow/min-cut); every cut is a set A of
+    jobs (the intervals take their cheaper side), so the optimum is the largest of the roots of
+    :func:`_cut_root` over all nonempty A.  The inputs are floats taken as exact rationals.
+    """
+    data = [(Fraction(r), Fraction(max(threshold, p)), Fraction(cpu) * tasks, Fraction(p) * Fraction(cpu) * tasks)
+            for r, p, tasks, cpu, _ in jobs if p > 0]
+    work = sum(w for *_, w in data)
+    best = Fraction(1)
+    for size in range(1, len(data) + 1):
+        for chosen in itertools.combinations(range(len(data)), size):
+            cut = [data[j][:3] for j in chosen]
+            outside = work - sum(data[j][3] for j in chosen)
+            best = max(best, _cut_root(cut, outside, work, Fraction(nodes)))
+    return best
+
+
 @dataclass
 class FixedSchedule:
     """A DFRS schedule with a fixed placement and piecewise-constant yields.
@@ -187,6 +250,8 @@ def _fixed_lp(jobs, nodes, placement, stretch, threshold):
         b_eq=np.array(b_eq),
         bounds=[(0.0, lengths[t]) for _, t in var],  # yield <= 1: never more CPU than the need
         method="highs",
+        # HiGHS's default 1e-7 lets a yield exceed 1 by 1e-8 (seen); the schedule is checked to 1e-9.
+        options={"primal_feasibility_tolerance": 1e-10},
     )
     if res.status != 0:
         return None
