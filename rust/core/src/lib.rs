@@ -5,6 +5,7 @@
 //! panicking, so the bindings can turn any failure into a typed Python exception.
 
 pub mod batch;
+pub mod dfrs;
 pub mod error;
 pub mod ptg;
 pub mod time;
