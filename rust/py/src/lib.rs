@@ -11,6 +11,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+mod dfrs;
 mod ptg;
 
 pyo3::import_exception!(clustersched.errors, InvalidWorkloadError);
@@ -324,6 +325,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<BatchSim>()?;
     m.add_function(wrap_pyfunction!(dpsa_select, m)?)?;
     ptg::register(m)?;
+    dfrs::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -96,7 +96,8 @@ impl Cluster {
         self.placement.get(job as usize).map_or(&[], Vec::as_slice)
     }
 
-    pub(crate) fn check_job(&self, job: u32) -> Result<usize> {
+    /// The index of `job` as usize, or an error when there is no such job.
+    pub fn check_job(&self, job: u32) -> Result<usize> {
         let j = job as usize;
         if j >= self.jobs.len() {
             return Err(Error::InvalidArgument(format!(
