@@ -143,3 +143,26 @@ def k_shelves(
     npt.NDArray[np.int64],
     npt.NDArray[np.float64],
 ]: ...
+
+# DFRS: the Theorem 1 lower bound (clustersched.dfrs.bound).
+__all__ += ["DfrsStretchBound"]
+
+@final
+class DfrsStretchBound:
+    def __new__(
+        cls,
+        submit: npt.NDArray[np.float64],
+        processing_time: npt.NDArray[np.float64],
+        cpu_need: npt.NDArray[np.float64],
+        tasks: npt.NDArray[np.int64],
+        nodes: int,
+        threshold: float,
+    ) -> DfrsStretchBound: ...
+    @property
+    def jobs(self) -> int: ...
+    @property
+    def total_work(self) -> float: ...
+    def lower_bound(self) -> tuple[float, int, int, bool]: ...
+    def max_flow(self, stretch: float) -> tuple[float, float, npt.NDArray[np.bool_], int]: ...
+    def feasible(self, stretch: float) -> bool: ...
+    def cut_capacity(self, in_cut: npt.NDArray[np.bool_], stretch: float) -> float: ...

@@ -12,6 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 mod dfrs;
+mod dfrs_bound;
 mod ptg;
 
 pyo3::import_exception!(clustersched.errors, InvalidWorkloadError);
@@ -326,6 +327,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dpsa_select, m)?)?;
     ptg::register(m)?;
     dfrs::register(m)?;
+    dfrs_bound::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
