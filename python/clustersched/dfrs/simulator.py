@@ -9,11 +9,13 @@ Semantics (the choices the paper leaves open, named and documented):
 
 * **Events** follow the batch simulator's rule (:mod:`clustersched.batch.simulator`):
   at each time stamp every completion is applied, then every arrival (in
-  submission order), and only then does the algorithm act: the completion
-  action (if any completion and the algorithm is opportunistic, ``*``), then
-  the submission action for each arrival in submission order (MCB8 on
-  submission runs once for all of a time stamp's arrivals), then the
-  periodic action (if the time stamp is a periodic one).  Periodic events are
+  submission order), and only then does the algorithm act: the submission
+  action for each arrival in submission order (new jobs have the highest
+  priority), then the completion action (if a job completed and the
+  algorithm is opportunistic, ``*``) on the jobs still waiting, then the
+  periodic action (if the time stamp is a periodic one).  MCB8, which maps
+  every job at once, runs once when it is due on submission and/or on
+  completion at one time stamp.  Periodic events are
   at ``t0 + k * period`` (``t0`` the first submission, ``k >= 1``); those
   that fall while no job is in the system are skipped.
 * **Work.** A job of processing time ``p`` completes once it has received
@@ -37,8 +39,9 @@ Semantics (the choices the paper leaves open, named and documented):
   re-maps every job in the system (running, paused, waiting) from scratch,
   in priority order, dropping the lowest-priority jobs it cannot fit
   (``clustersched_core::dfrs::mcb8``); with ``minvt=B`` (``minft=B``), every
-  running job whose virtual (flow) time is below ``B`` keeps its nodes if it
-  stays.  MCB8-stretch (``/stretch-per``) uses the period as the time to the
+  job running at the start of the time stamp whose virtual (flow) time is
+  below ``B`` keeps the nodes it had then if it stays (even if GreedyP paused
+  it for a job submitted at the same time stamp).  MCB8-stretch (``/stretch-per``) uses the period as the time to the
   next event.
 * **Allocation** (§4.6, §4.7) is recomputed at every event, on the mapping
   the actions left (an event without an action still re-shares the CPU the
@@ -245,7 +248,7 @@ class _Simulation:
         order = self._by_priority(t, self.rows[self.active])
         if len(order) == 0:
             return
-        fixed = self.running[order]
+        fixed = self.pid[order] >= 0  # placed at the start of this time stamp
         if self.algo.minvt is not None:
             fixed &= self.done[order] < self.algo.minvt
         elif self.algo.minft is not None:
@@ -359,15 +362,15 @@ class _Simulation:
             if tick:
                 k_tick = math.floor((t - origin) / self.period) + 1
             # actions
-            if len(completed) and algo.on_completion == "Greedy":
-                self._greedy_waiting(t)
-            elif len(completed) and algo.on_completion == "MCB8":
+            mcb8_now = (len(arrivals) and algo.on_submit == "MCB8") or (
+                len(completed) and algo.on_completion == "MCB8")
+            if mcb8_now:
                 self._mcb8(t, stretch=False)
-            if len(arrivals) and algo.on_submit is not None:
-                if algo.on_submit == "MCB8":
-                    self._mcb8(t, stretch=False)
-                else:
+            else:
+                if len(arrivals) and algo.on_submit is not None:
                     self._submit_greedy(t, arrivals)
+                if len(completed) and algo.on_completion == "Greedy":
+                    self._greedy_waiting(t)
             if tick:
                 self._mcb8(t, stretch=algo.periodic == "MCB8-stretch")
             self._commit(t, origin + k_tick * self.period if periodic else math.inf)

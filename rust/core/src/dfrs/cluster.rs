@@ -96,6 +96,11 @@ impl Cluster {
         self.placement.get(job as usize).map_or(&[], Vec::as_slice)
     }
 
+    /// Sorted nodes of the tasks of `job` at the last commit (empty when it was not placed).
+    pub fn committed(&self, job: u32) -> &[u32] {
+        self.committed.get(job as usize).map_or(&[], Vec::as_slice)
+    }
+
     /// The index of `job` as usize, or an error when there is no such job.
     pub fn check_job(&self, job: u32) -> Result<usize> {
         let j = job as usize;

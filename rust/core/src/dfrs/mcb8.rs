@@ -281,7 +281,9 @@ pub fn mcb8(jobs: &Jobs, nodes: u32, cands: &[Candidate], target: Target<'_>, ac
 /// Runs [`mcb8`] on the active jobs `order` (decreasing priority; every
 /// running job must be among them) and applies the result to `cluster`:
 /// dropped jobs leave their nodes, kept ones take their new nodes. `fixed[k]`
-/// keeps `order[k]` (a running job) on its current nodes if it is kept.
+/// keeps `order[k]` on the nodes it had at the last commit (the start of the
+/// current event; it must have been placed then) if it is kept, even when an
+/// earlier action of the same event paused it.
 /// `flow`/`virt` are per job of `order` and used only by MCB8-stretch.
 pub fn apply(
     cluster: &mut Cluster,
@@ -300,10 +302,12 @@ pub fn apply(
     let mut cands = Vec::with_capacity(order.len());
     for (&job, &keep) in order.iter().zip(fixed) {
         cluster.check_job(job)?;
-        if keep && !cluster.is_running(job) {
-            return Err(Error::InvalidArgument(format!("job index {job} is fixed but not running")));
+        if keep && cluster.committed(job).is_empty() {
+            return Err(Error::InvalidArgument(format!(
+                "job index {job} is fixed but was not placed at the last commit"
+            )));
         }
-        cands.push(Candidate { job, fixed: keep.then(|| cluster.placement(job).to_vec()) });
+        cands.push(Candidate { job, fixed: keep.then(|| cluster.committed(job).to_vec()) });
     }
     let listed: std::collections::HashSet<u32> = order.iter().copied().collect();
     if let Some(missing) = cluster.running().find(|j| !listed.contains(j)) {
