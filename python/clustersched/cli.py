@@ -54,6 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     from .batch.cli import add_parser as add_batch
+    from .dfrs.cli import add_parser as add_dfrs
     from .ptg.cli import add_parser as add_ptg
     from .reproduce.cli import add_parser as add_reproduce
 
@@ -70,6 +71,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(required=True, metavar="COMMAND")
     add_batch(sub)
     add_ptg(sub)
+    add_dfrs(sub)
     add_reproduce(sub)
     return parser
 
