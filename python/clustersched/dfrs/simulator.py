@@ -191,6 +191,7 @@ class _Simulation:
         self.est = np.full(n, math.inf)  # completion time estimate of running jobs
         self.active = np.zeros(n, bool)  # submitted, not completed
         self.running = np.zeros(n, bool)
+        self.mark = np.zeros(n, bool)  # scratch
         self.run_idx = np.zeros(0, np.int64)
         self.completion = np.full(n, math.nan)
         # recording: an open segment per job, a table of placements
@@ -288,7 +289,7 @@ class _Simulation:
 
     # -- recording -------------------------------------------------------------------------------
     def _placement_id(self, j: int) -> int:
-        nodes, counts = np.unique(self.state.placement(j), return_counts=True)
+        nodes, counts = self.state.placement_runs(j)
         self.pl_nodes.append(nodes)
         self.pl_counts.append(counts)
         self.pl_sig.append(nodes.tobytes() + counts.tobytes())
@@ -402,7 +403,9 @@ class _Simulation:
         jobs, ys = self._allocate(t, next_tick)
         changed = ys != self.y[jobs]
         if len(placed_now):
-            changed |= np.isin(jobs, placed_now)
+            self.mark[placed_now] = True
+            changed |= self.mark[jobs]
+            self.mark[placed_now] = False
         for j in jobs[changed].tolist():
             self._close(j, t)
         self.y[jobs] = ys

@@ -108,6 +108,25 @@ impl DfrsState {
         Ok(as_i64(self.inner.placement(job_index("job", job)?)).into_pyarray(py))
     }
 
+    /// The nodes of `job`'s tasks as runs: (distinct nodes ascending, tasks on each).
+    fn placement_runs<'py>(
+        &self,
+        py: Python<'py>,
+        job: i64,
+    ) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>)> {
+        let nodes = self.inner.placement(job_index("job", job)?);
+        let (mut distinct, mut counts): (Vec<i64>, Vec<i64>) = (Vec::new(), Vec::new());
+        for &node in nodes {
+            if distinct.last() == Some(&i64::from(node)) {
+                *counts.last_mut().expect("pushed with the node") += 1;
+            } else {
+                distinct.push(i64::from(node));
+                counts.push(1);
+            }
+        }
+        Ok((distinct.into_pyarray(py), counts.into_pyarray(py)))
+    }
+
     /// Running job indices, ascending.
     fn running<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
         self.inner.running().map(i64::from).collect::<Vec<_>>().into_pyarray(py)
