@@ -65,13 +65,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="an RR-7659 name such as 'GreedyPM */per/opt=min/minvt=600' (quote it), '/per/opt=min', "
                         "'MCB8 */opt=avg/minft=300', or FCFS or EASY (required)")
     p.add_argument("--penalty", type=_seconds(False), default=300.0, metavar="S",
-                   help="rescheduling penalty in seconds (default: %(default)g)")
+                   help="rescheduling penalty in seconds (default: %(default)s)")
     p.add_argument("--period", type=_seconds(True), default=600.0, metavar="S",
-                   help="period of the periodic algorithms in seconds (default: %(default)g)")
+                   help="period of the periodic algorithms in seconds (default: %(default)s)")
     p.add_argument("--nodes", type=integer(1, 2**32 - 1), default=120, metavar="N",
                    help="nodes of the platform (default: %(default)s, HPC2N)")
     p.add_argument("--node-memory", type=_seconds(True), default=2.0, metavar="GB",
-                   help="memory of a node in GB (default: %(default)g, HPC2N)")
+                   help="memory of a node in GB (default: %(default)s, HPC2N)")
     p.add_argument("--json", action="store_true", help="print one JSON object (default: a short report)")
     p.add_argument("--out", metavar="FILE", help="write one CSV row per job to FILE (default: none)")
     p.set_defaults(run=run)
