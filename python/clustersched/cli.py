@@ -56,6 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _parser() -> argparse.ArgumentParser:
     from .batch.cli import add_parser as add_batch
     from .grid.cli import add_parser as add_grid
+    from .dfrs.cli import add_parser as add_dfrs
     from .ptg.cli import add_parser as add_ptg
     from .ptg.scrap_cli import add_parser as add_scrap
     from .reproduce.cli import add_parser as add_reproduce
@@ -75,6 +76,7 @@ def _parser() -> argparse.ArgumentParser:
     add_ptg(sub)
     add_scrap(sub)
     add_grid(sub)
+    add_dfrs(sub)
     add_reproduce(sub)
     return parser
 

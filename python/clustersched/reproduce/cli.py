@@ -8,6 +8,7 @@ Usage::
     clustersched reproduce scrap [--scale small|full] [--seed S] [--workers N | --dask ADDRESS] --out DIR
     clustersched reproduce qlse [--scale small|full] [--seed S] [--bandwidth shared|dedicated|both]
                                 [--workers N | --dask ADDRESS] --out DIR
+    clustersched reproduce dfrs [--scale small|medium|full] [--traces DIR] [--workers N | --dask ADDRESS] --out DIR
 
 :func:`add_parser` adds ``reproduce`` to the ``clustersched`` parser; the
 experiments themselves (and the campaign runner they use) are imported when a
@@ -98,6 +99,24 @@ def add_parser(subparsers: Any) -> None:
                            "if missing; rerunning with the same folder resumes (required)")
     qlse.add_argument("--no-progress", action="store_true", help="no progress bar (default: a progress bar)")
     qlse.set_defaults(run=qlse_command)
+    dfrs = papers.add_parser(
+        "dfrs", help="DFRS vs batch scheduling (Casanova, Stillwell & Vivien, RR-7659, §6)",
+        description="FCFS, EASY and the DFRS algorithms on the HPC2N weeks and the synthetic traces: table2.csv, "
+                    "table3.csv, table4.csv, Figs. 1, 3, 4 and report.md (see docs/reproduce-dfrs.md).",
+    )
+    dfrs.add_argument("--scale", choices=LazyChoices("clustersched.reproduce.dfrs", "SCALES"), default="full",
+                      metavar="SCALE",
+                      help="%(choices)s: small takes seconds (CI), medium a subset of the paper's traces, full the "
+                           "paper's 182 weeks, 100 unscaled and 900 scaled traces (default: %(default)s)")
+    dfrs.add_argument("--traces", metavar="DIR",
+                      help="folder holding HPC2N-2002-2.2-cln.swf.gz (default: as reproduce dpsa; without it the "
+                           "bundled week stands for the real traces)")
+    _add_where(dfrs)
+    dfrs.add_argument("--out", required=True, metavar="DIR",
+                      help="folder for the tables, figures, report.md and campaign.sqlite, created if missing; "
+                           "rerunning with the same folder resumes (required)")
+    dfrs.add_argument("--no-progress", action="store_true", help="no progress bar (default: a progress bar)")
+    dfrs.set_defaults(run=dfrs_command)
 
 
 def _add_where(parser: argparse.ArgumentParser) -> None:
@@ -190,6 +209,28 @@ def qlse_command(args: argparse.Namespace) -> int:
         print(f"{failed} scenarios failed: see the status and error columns of results.csv", file=sys.stderr)
     print(f"wrote {os.path.join(args.out, 'results.csv')}, report.md, summary.csv and the figures")
     return 1 if failed else 0
+def dfrs_command(args: argparse.Namespace) -> int:
+    """The ``reproduce dfrs`` handler: checks the folders, runs the study, prints Table 2 and the headline."""
+    from . import dfrs
+
+    if args.traces is not None:
+        folder = Path(args.traces)
+        if not folder.is_dir():
+            raise InvalidOptionError("--traces", args.traces, "no such folder")
+    out = _check_out("--out", args.out, dfrs.OUTPUTS)
+    if args.scale != "small" and dfrs.hpc2n_path(args.traces) == "bundled":
+        print(f"note: {dfrs.HPC2N_FILE} not found; the bundled HPC2N week stands for the real traces",
+              file=sys.stderr)
+    table2 = dfrs.reproduce_dfrs(out, scale=args.scale, traces=args.traces, workers=args.workers, dask=args.dask,
+                                 progress=not args.no_progress)
+    print(f"{'trace set':<9} {'algorithm':<34} {'avg':>10} {'std':>10} {'max':>10}")
+    for r in table2:
+        print(f"{r['trace_set']:<9} {r['algorithm']:<34} {r['degradation_avg']:>10.2f} {r['degradation_std']:>10.2f} "
+              f"{r['degradation_max']:>10.2f}")
+    for check, trace_set, holds, numbers in dfrs.headline(table2):
+        print(f"{'holds' if holds else 'FAILS'}: {check} ({trace_set}: {numbers})")
+    print(f"wrote {os.path.join(args.out, 'table2.csv')}, table3.csv, table4.csv, the figures and report.md")
+    return 0
 
 
 def _cell(value: float | None) -> str:

@@ -11,6 +11,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+mod dfrs;
 mod dfrs_bound;
 mod grid;
 mod ptg;
@@ -328,6 +329,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dpsa_select, m)?)?;
     ptg::register(m)?;
     scrap::register(m)?;
+    dfrs::register(m)?;
     dfrs_bound::register(m)?;
     grid::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -1,0 +1,154 @@
+"""``clustersched dfrs``: run one DFRS algorithm (or FCFS / EASY) on an SWF trace.
+
+Usage::
+
+    clustersched dfrs [TRACE] --algorithm NAME [--penalty S] [--period S] [--nodes N]
+                      [--node-memory GB] [--json] [--out jobs.csv]
+
+TRACE is an SWF trace of a cluster of dual-processor nodes (default: the
+bundled week of HPC2N-2002), turned into DFRS jobs as RR-7659 §5.3.1 does
+(:func:`clustersched.dfrs.workloads.swf_to_dfrs`: memory from the requested
+or used memory, tasks and CPU needs from the processor counts); jobs that
+cannot fit are dropped and counted.  The schedule is validated, and its
+metrics are printed with the Theorem 1 lower bound: with ``--json`` as one
+JSON object (``algorithm``, ``jobs``, ``dropped``, ``nodes``, ``penalty``,
+``period``, ``bound``, ``max_stretch``, ``degradation``, ``mean_stretch``,
+``preemptions``, ``migrations``, their rates per hour and per job, the
+bandwidths in GB/s, ``underutilization`` (normalized), ``seconds``);
+otherwise a short report.  ``--out`` writes one row per job (id, submit,
+first start, completion, flow, bounded stretch).
+
+:func:`add_parser` adds the sub-command to the ``clustersched`` parser; the
+library is imported by the handler (see :mod:`clustersched._cli`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from .._cli import check_input_file, check_output_files, integer, sample_trace
+from ..errors import InvalidOptionError
+
+__all__ = ["add_parser", "run"]
+
+
+def _seconds(minimum_exclusive: bool):  # type: ignore[no-untyped-def]
+    def parse(text: str) -> float:
+        rule = "a number of seconds > 0" if minimum_exclusive else "a number of seconds >= 0"
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid value {text!r}: must be {rule}") from None
+        if not (value == value and value != float("inf")) or value < 0 or (minimum_exclusive and value == 0):
+            raise argparse.ArgumentTypeError(f"invalid value {text!r}: must be {rule}")
+        return value
+
+    return parse
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Adds ``dfrs`` to ``subparsers``; its handler is ``args.run``."""
+    p = subparsers.add_parser(
+        "dfrs",
+        help="run a DFRS algorithm (RR-7659) or FCFS/EASY on an SWF trace",
+        description="Run a Dynamic Fractional Resource Scheduling algorithm (Casanova, Stillwell & Vivien, "
+                    "RR-7659), or the FCFS / EASY baselines, on an SWF trace of dual-processor nodes; print the "
+                    "maximum stretch, the Theorem 1 bound, preemptions, migrations and underutilization.",
+    )
+    p.add_argument("trace", nargs="?", metavar="TRACE",
+                   help="SWF trace, plain or .gz (default: the bundled week of HPC2N-2002)")
+    p.add_argument("--algorithm", required=True, metavar="NAME",
+                   help="an RR-7659 name such as 'GreedyPM */per/opt=min/minvt=600' (quote it), '/per/opt=min', "
+                        "'MCB8 */opt=avg/minft=300', or FCFS or EASY (required)")
+    p.add_argument("--penalty", type=_seconds(False), default=300.0, metavar="S",
+                   help="rescheduling penalty in seconds (default: %(default)s)")
+    p.add_argument("--period", type=_seconds(True), default=600.0, metavar="S",
+                   help="period of the periodic algorithms in seconds (default: %(default)s)")
+    p.add_argument("--nodes", type=integer(1, 2**32 - 1), default=120, metavar="N",
+                   help="nodes of the platform (default: %(default)s, HPC2N)")
+    p.add_argument("--node-memory", type=_seconds(True), default=2.0, metavar="GB",
+                   help="memory of a node in GB (default: %(default)s, HPC2N)")
+    p.add_argument("--json", action="store_true", help="print one JSON object (default: a short report)")
+    p.add_argument("--out", metavar="FILE", help="write one CSV row per job to FILE (default: none)")
+    p.set_defaults(run=run)
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    """The ``dfrs`` command's handler; returns the exit status."""
+    trace = check_input_file("TRACE", args.trace) if args.trace is not None else sample_trace()
+    check_output_files({"--out": args.out}, inputs=[Path(trace)])
+    from .algorithms import BASELINES, parse
+
+    name = args.algorithm.strip()
+    if name not in BASELINES:
+        try:
+            name = parse(name).name
+        except ValueError as exc:
+            raise InvalidOptionError("--algorithm", args.algorithm, str(exc).split(": ", 1)[-1]) from None
+
+    import time
+
+    import numpy as np
+
+    from ..workload.swf import read_swf
+    from .bound import max_stretch_lower_bound
+    from .metrics import dfrs_metrics, stretches
+    from .model import DfrsPlatform
+    from .simulator import simulate
+    from .workloads import swf_to_dfrs
+
+    platform = DfrsPlatform(args.nodes, args.node_memory)
+    jobs, dropped = swf_to_dfrs(read_swf(trace), nodes=platform.nodes, node_memory_gb=platform.node_memory_gb)
+    if len(jobs) == 0:
+        raise InvalidOptionError("TRACE", os.fspath(trace), "holds no job that can run on the platform")
+    began = time.perf_counter()
+    result = simulate(jobs, platform, name, penalty=args.penalty, period=args.period, validate=True)
+    seconds = time.perf_counter() - began
+    bound = max_stretch_lower_bound(jobs, platform)
+    m = dfrs_metrics(result.schedule, jobs, platform, bound=bound)
+    if args.out is not None:
+        cols = result.schedule.columns()
+        cols["stretch"] = stretches(result.schedule, jobs)
+        with open(args.out, "w") as fh:
+            fh.write(",".join(cols) + "\n")
+            for row in zip(*(np.asarray(c).tolist() for c in cols.values())):
+                fh.write(",".join(repr(v) if isinstance(v, float) else str(v) for v in row) + "\n")
+    out = {
+        "algorithm": result.algorithm,
+        "trace": os.fspath(trace),
+        "jobs": len(jobs),
+        "dropped": len(dropped),
+        "nodes": platform.nodes,
+        "penalty": args.penalty,
+        "period": args.period,
+        "bound": m.bound,
+        "max_stretch": m.max_stretch,
+        "degradation": m.degradation,
+        "mean_stretch": m.mean_stretch,
+        "preemptions": m.preemptions,
+        "migrations": m.migrations,
+        "preemptions_per_hour": m.preemptions_per_hour,
+        "migrations_per_hour": m.migrations_per_hour,
+        "preemptions_per_job": m.preemptions_per_job,
+        "migrations_per_job": m.migrations_per_job,
+        "preemption_bandwidth_gbs": m.preemption_bandwidth_gbs,
+        "migration_bandwidth_gbs": m.migration_bandwidth_gbs,
+        "underutilization": m.normalized_underutilization,
+        "seconds": seconds,
+    }
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    print(f"{result.algorithm} on {Path(trace).name}: {len(jobs)} jobs ({len(dropped)} dropped), "
+          f"{platform.nodes} nodes, penalty {args.penalty:g} s, period {args.period:g} s")
+    print(f"  max stretch {m.max_stretch:.2f}, bound {m.bound:.3f}, degradation from bound {m.degradation:.2f}, "
+          f"mean stretch {m.mean_stretch:.2f}")
+    print(f"  preemptions {m.preemptions} ({m.preemptions_per_hour:.2f}/h, {m.preemption_bandwidth_gbs:.3f} GB/s), "
+          f"migrations {m.migrations} ({m.migrations_per_hour:.2f}/h, {m.migration_bandwidth_gbs:.3f} GB/s)")
+    print(f"  normalized underutilization {m.normalized_underutilization:.3f}; simulated in {seconds:.2f} s")
+    return 0

@@ -1,0 +1,139 @@
+"""``clustersched dfrs`` and ``clustersched reproduce dfrs``: outputs, validated schedules, resume,
+bad options, and the commands the README documents."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import json
+
+import pytest
+
+from clustersched import sample_trace
+from clustersched.cli import main
+from clustersched.dfrs import simulator
+from clustersched.reproduce import dfrs as reproduce
+
+JSON_KEYS = {"max_stretch", "bound", "degradation", "preemptions", "migrations", "underutilization"}
+
+
+@pytest.fixture(scope="module")
+def small_trace(tmp_path_factory):
+    """The first 200 jobs of the bundled HPC2N week, as an SWF file."""
+    path = tmp_path_factory.mktemp("dfrs") / "week200.swf"
+    with gzip.open(sample_trace(), "rt") as src, open(path, "w") as dst:
+        jobs = 0
+        for line in src:
+            if not line.startswith(";"):
+                jobs += 1
+                if jobs > 200:
+                    break
+            dst.write(line)
+    return path
+
+
+def read_csv(path):
+    with open(path, newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+@pytest.mark.parametrize("algorithm", ["GreedyPM */per/opt=min/minvt=600", "MCB8 */opt=avg/minft=300", "EASY",
+                                       "/stretch-per/opt=max"])
+def test_dfrs_json(small_trace, capsys, algorithm):
+    assert main(["dfrs", str(small_trace), "--algorithm", algorithm, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert JSON_KEYS <= set(out)
+    assert out["jobs"] == 200 and out["nodes"] == 120
+    assert out["max_stretch"] >= out["bound"] >= 1
+    assert out["degradation"] == pytest.approx(out["max_stretch"] / out["bound"])
+
+
+def test_dfrs_report_and_jobs_csv(small_trace, tmp_path, capsys):
+    out = tmp_path / "jobs.csv"
+    assert main(["dfrs", str(small_trace), "--algorithm", "GreedyP */opt=min", "--penalty", "60",
+                 "--period", "1200", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "GreedyP */opt=min on week200.swf: 200 jobs" in text and "penalty 60 s" in text
+    rows = read_csv(out)
+    assert len(rows) == 200 and {"job_id", "completion", "stretch"} <= set(rows[0])
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--algorithm", "Greedy"], "--algorithm 'Greedy': 'Greedy' is not one of the combinations"),
+    (["--algorithm", "GreedyP */opt=min/minvt=600"], "never runs MCB8"),
+    (["no-such.swf", "--algorithm", "EASY"], "TRACE 'no-such.swf': no such file"),
+])
+def test_dfrs_bad_options_end_in_one_line(capsys, argv, message):
+    assert main(["dfrs", *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("option,value", [("--penalty", "-1"), ("--period", "0"), ("--nodes", "0")])
+def test_dfrs_bad_numbers(capsys, option, value):
+    with pytest.raises(SystemExit) as info:
+        main(["dfrs", "--algorithm", "EASY", option, value])
+    assert info.value.code == 2
+    assert f"argument {option}" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("repro") / "out"
+    assert main(["reproduce", "dfrs", "--scale", "small", "--workers", "1", "--no-progress", "--out", str(out)]) == 0
+    return out
+
+
+def test_reproduce_small_writes_every_output(small_run):
+    for name in reproduce.OUTPUTS:
+        assert (small_run / name).is_file(), name
+    rows = read_csv(small_run / "results.csv")
+    assert {r["status"] for r in rows} == {"ok"}
+    assert len(rows) == len(reproduce.scenarios("small"))
+    table2 = read_csv(small_run / "table2.csv")
+    assert list(table2[0])[:5] == ["trace_set", "algorithm", "degradation_avg", "degradation_std", "degradation_max"]
+    assert {r["trace_set"] for r in table2} == {"real", "unscaled", "scaled"}
+    assert len(table2) == 3 * 20
+    for r in table2:
+        assert float(r["degradation_max"]) >= float(r["degradation_avg"]) >= 1.0 - 1e-9
+    table3 = read_csv(small_run / "table3.csv")
+    assert [r["algorithm"] for r in table3] == list(reproduce.TABLE3_ALGORITHMS)
+    report = (small_run / "report.md").read_text()
+    assert "Table 2" in report and "Headline checks" in report and "5,262.0" in report  # the paper's EASY scaled avg
+
+
+def test_reproduce_resumes_without_recomputing(small_run, monkeypatch, capsys):
+    def fail(*args, **kwargs):
+        raise AssertionError("a stored run was computed again")
+
+    monkeypatch.setattr(simulator, "simulate", fail)
+    monkeypatch.setattr(reproduce, "run_scenario", fail)
+    assert main(["reproduce", "dfrs", "--scale", "small", "--workers", "1", "--no-progress",
+                 "--out", str(small_run)]) == 0
+    assert "table2.csv" in capsys.readouterr().out
+
+
+def test_reproduce_bad_options(tmp_path, capsys):
+    assert main(["reproduce", "dfrs", "--scale", "small", "--traces", str(tmp_path / "nope"),
+                 "--out", str(tmp_path / "o")]) == 2
+    assert "--traces" in capsys.readouterr().err
+    (tmp_path / "f").write_text("x")
+    assert main(["reproduce", "dfrs", "--scale", "small", "--out", str(tmp_path / "f")]) == 2
+    assert "is a file" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["reproduce", "dfrs", "--scale", "huge", "--out", str(tmp_path / "o")])
+
+
+def test_readme_commands_run(capsys, tmp_path):
+    """The README's DFRS section: its Python snippet and its commands."""
+    import clustersched.dfrs as dfrs
+    from clustersched.dfrs.workloads import synthetic_workload
+
+    w = synthetic_workload(0, load=0.5, n_jobs=200)
+    result = dfrs.simulate(w.jobs, w.platform, "GreedyPM */per/opt=min/minvt=600")
+    dfrs.validate_dfrs(result.schedule, w.jobs, w.platform)
+    bound = dfrs.max_stretch_lower_bound(w.jobs, w.platform)
+    m = dfrs.dfrs_metrics(result.schedule, w.jobs, w.platform, bound=bound)
+    assert m.degradation >= 1
+    assert main(["dfrs", "--algorithm", "GreedyPM */per/opt=min/minvt=600", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["jobs"] == 2406
