@@ -46,7 +46,6 @@ Choices the paper leaves open, made here:
 
 from __future__ import annotations
 
-import csv
 import math
 import os
 from functools import lru_cache
@@ -56,6 +55,7 @@ from typing import Any
 import numpy as np
 
 from ..campaign import Store, run_campaign
+from ._tables import write_csv
 
 __all__ = [
     "BEST",
@@ -330,15 +330,15 @@ def reproduce_dfrs(
         runs = run_campaign(CAMPAIGN, todo, run_scenario, store=store, workers=workers, dask=dask,
                             progress=progress)
     rows = [_row(r) for r in runs]
-    _write_csv(rows, out / "results.csv", COLUMNS)
+    write_csv(rows, out / "results.csv", COLUMNS)
     ok = [r for r in rows if r["status"] == "ok"]
     table2 = table2_rows(ok)
-    _write_csv(table2, out / "table2.csv", ("trace_set", "algorithm", "degradation_avg", "degradation_std",
+    write_csv(table2, out / "table2.csv", ("trace_set", "algorithm", "degradation_avg", "degradation_std",
                                             "degradation_max", "runs"))
     table3 = _table3(ok)
-    _write_csv(table3, out / "table3.csv", tuple(table3[0]) if table3 else ("algorithm",))
+    write_csv(table3, out / "table3.csv", tuple(table3[0]) if table3 else ("algorithm",))
     table4 = _table4(ok)
-    _write_csv(table4, out / "table4.csv", ("algorithm", *TRACE_SETS))
+    write_csv(table4, out / "table4.csv", ("algorithm", *TRACE_SETS))
     fig1 = _fig1(ok, out)
     fig3, fig4 = _fig34(ok, out)
     (out / "report.md").write_text(_report(rows, table2, table3, table4, fig1, fig3, fig4, scale))
@@ -350,14 +350,6 @@ def _row(r: dict[str, Any]) -> dict[str, Any]:
     row["trace"] = r.get("name") or f"{r['trace_set']}-{r['trace']}"
     row["jobs"] = r.get("jobs_run")
     return row
-
-
-def _write_csv(rows: list[dict[str, Any]], path: Path, columns: tuple[str, ...]) -> None:
-    with open(path, "w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(columns))
-        writer.writeheader()
-        for row in rows:
-            writer.writerow({k: "" if row.get(k) is None else row[k] for k in columns})
 
 
 def _main(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -421,7 +413,7 @@ def _fig1(rows: list[dict[str, Any]], out: Path) -> list[dict[str, Any]]:
             d = [r["degradation"] for r in scaled if r["algorithm"] == a and r["load"] == x]
             if d:
                 table.append({"algorithm": a, "load": x, "degradation_avg": float(np.mean(d)), "runs": len(d)})
-    _write_csv(table, out / "fig1_degradation_vs_load.csv", ("algorithm", "load", "degradation_avg", "runs"))
+    write_csv(table, out / "fig1_degradation_vs_load.csv", ("algorithm", "load", "degradation_avg", "runs"))
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(8, 5), constrained_layout=True)
     for k, a in enumerate(FIG1_ALGORITHMS):
@@ -458,9 +450,9 @@ def _fig34(rows: list[dict[str, Any]], out: Path) -> tuple[list[dict[str, Any]],
                          "easy_underutilization_avg": float(np.mean(easy)) if easy else None, "runs": len(mine)})
             fig4.append({"trace_set": trace_set, "period": p,
                          "degradation_avg": float(np.mean([r["degradation"] for r in mine])), "runs": len(mine)})
-    _write_csv(fig3, out / "fig3_underutilization_vs_period.csv",
+    write_csv(fig3, out / "fig3_underutilization_vs_period.csv",
                ("trace_set", "period", "underutilization_avg", "easy_underutilization_avg", "runs"))
-    _write_csv(fig4, out / "fig4_degradation_vs_period.csv", ("trace_set", "period", "degradation_avg", "runs"))
+    write_csv(fig4, out / "fig4_degradation_vs_period.csv", ("trace_set", "period", "degradation_avg", "runs"))
     plt = _pyplot()
     fig, axes = plt.subplots(1, 3, figsize=(12, 4), constrained_layout=True)
     for ax, trace_set in zip(axes, TRACE_SETS):
