@@ -141,3 +141,17 @@ def test_readme_commands_run(capsys, tmp_path, monkeypatch):
         assert argv[0] == "clustersched"
         assert main(argv[1:]) == 0, command
     assert (tmp_path / "dfrs-small" / "table2.csv").exists()
+
+
+def test_headline_checks_on_the_papers_table2():
+    """The checks the reports apply to our Table 2, applied to the paper's own numbers."""
+    checks = {(c, ts): (holds, numbers) for c, ts, holds, numbers in reproduce.headline(reproduce.paper_table2_rows())}
+    easy = "EASY's average degradation >= 100x the best's"
+    greedy = "purely greedy worst cases >= 10x the periodic ones (X * vs X */per)"
+    assert checks[(easy, "real")] == (True, "3041.9 / 6.90 = 441x")
+    assert checks[(easy, "unscaled")][1].endswith("= 1032x")
+    # the paper's GreedyP * and GreedyPM * worst cases on the real weeks are only ~4x the periodic ones
+    assert checks[(greedy, "real")] == (False, "144.3x, 3.8x, 4.1x")
+    assert checks[(greedy, "scaled")][0] is True
+    text = reproduce.table2_report([r for r in reproduce.paper_table2_rows() if r["algorithm"] == "EASY"], "t")
+    assert "| EASY | 3,041.9 / 3,041.9" in text and "FCFS" not in text.split("## Headline")[0]
