@@ -112,6 +112,14 @@ class DfrsMetrics:
         """The metrics as a flat dict (JSON- and DataFrame-ready)."""
         return asdict(self)
 
+    def report(self) -> dict[str, float]:
+        """What ``clustersched dfrs --json`` and the reproduction report per run: the bound, the
+        stretches, the rescheduling costs and, as ``underutilization``, the normalized one (§6.4.1)."""
+        keys = ("bound", "max_stretch", "degradation", "mean_stretch", "preemptions", "migrations",
+                "preemptions_per_hour", "migrations_per_hour", "preemptions_per_job", "migrations_per_job",
+                "preemption_bandwidth_gbs", "migration_bandwidth_gbs")
+        return {**{k: getattr(self, k) for k in keys}, "underutilization": self.normalized_underutilization}
+
 
 def dfrs_metrics(
     schedule: DfrsSchedule,
