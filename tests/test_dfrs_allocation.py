@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linprog
 
@@ -52,6 +52,10 @@ def test_average_yields_solve_lp2(s):
     ref, rust = s
     if not ref.place:
         return
+    # HiGHS solves to a feasibility tolerance of 1e-7 of a node's CPU, which a job of CPU need c
+    # turns into 1e-7 / c of yield: with needs of a few units (1e-9 of a node) the optimal yields
+    # are not determined at all, so keep needs of at least 1e-4 of a node here
+    assume(min(ref.cpu[j] for j in ref.place) >= UNIT // 10_000)
     y = average_yields(*solver_inputs(ref, rust))
     jobs = sorted(ref.place)
     best, floor = reference_lp2(ref)

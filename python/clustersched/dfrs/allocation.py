@@ -24,15 +24,25 @@ def _node_matrix(node: np.ndarray, job: np.ndarray, count: np.ndarray, cpu: np.n
     return a, used
 
 
-def _fit(a: object, y: np.ndarray) -> np.ndarray:
-    """``y`` scaled down, job by job, so that no node exceeds its CPU: a solver's
-    feasibility tolerance (1e-9 here) may leave a node a hair above 1."""
-    load = a @ y  # type: ignore[operator]
-    factor = np.maximum(load, 1.0)
-    worst = np.ones_like(y)
+def _fit(a: object, y: np.ndarray, floor: np.ndarray) -> np.ndarray:
+    """``y`` brought back within every node's CPU without going below ``floor``.
+
+    A solver's feasibility tolerance may leave a node a hair above 1.  The
+    floor allocation fits (it is the max-min one), so on each node the part of
+    the yields above the floor is scaled down to what the node has left over
+    the floor's load, and each job takes the smallest factor of its nodes.
+    """
+    y = np.clip(y, floor, 1.0)
+    base = a @ floor  # type: ignore[operator]
+    extra = a @ (y - floor)  # type: ignore[operator]
+    # the floor itself may fill a node to 1 plus an ulp: allow 1e-12 over (the validator allows 1e-9)
+    capacity = 1.0 + 1e-12
+    with np.errstate(divide="ignore", invalid="ignore"):
+        room = np.where(base + extra > capacity, np.clip((capacity - base) / extra, 0.0, 1.0), 1.0)
+    factor = np.ones_like(y)
     rows, cols = a.nonzero()  # type: ignore[attr-defined]
-    np.maximum.at(worst, cols, factor[rows])
-    return np.minimum(y / worst, 1.0)
+    np.minimum.at(factor, cols, room[rows])
+    return floor + (y - floor) * factor
 
 
 def average_yields(node: np.ndarray, job: np.ndarray, count: np.ndarray, cpu_need: np.ndarray,
@@ -52,13 +62,18 @@ def average_yields(node: np.ndarray, job: np.ndarray, count: np.ndarray, cpu_nee
     a, _ = _node_matrix(node, job, count, cpu_need, jobs)
     load = np.asarray(a.sum(axis=1)).ravel()  # type: ignore[attr-defined]
     floor = 1.0 / max(1.0, float(load.max()))
-    res = linprog(
-        -np.ones(len(jobs)), A_ub=a, b_ub=np.ones(a.shape[0]), bounds=(floor, 1.0),  # type: ignore[attr-defined]
-        method="highs", options={"primal_feasibility_tolerance": 1e-9},
-    )
-    if res.status != 0:  # the max-min floor is always feasible: a solver failure
+    # The floor fills the busiest node exactly, so rounding may make HiGHS's presolve call the LP
+    # infeasible: then retry without presolve, then with a hair of slack on the floor (which
+    # _fit restores).
+    ones = np.ones(a.shape[0])  # type: ignore[attr-defined]
+    for bounds, options in (((floor, 1.0), {}), ((floor, 1.0), {"presolve": False}),
+                            ((floor * (1 - 1e-9), 1.0), {"presolve": False})):
+        res = linprog(-np.ones(len(jobs)), A_ub=a, b_ub=ones, bounds=bounds, method="highs", options=options)
+        if res.status == 0:
+            break
+    else:  # the max-min floor is always feasible: a solver failure
         raise RuntimeError(f"HiGHS failed on the average-yield LP (2): {res.message}")
-    return _fit(a, np.clip(res.x, floor, 1.0))
+    return _fit(a, res.x, np.full(len(jobs), floor))
 
 
 def average_stretch_yields(node: np.ndarray, job: np.ndarray, count: np.ndarray, cpu_need: np.ndarray,
@@ -93,5 +108,4 @@ def average_stretch_yields(node: np.ndarray, job: np.ndarray, count: np.ndarray,
         constraints=[LinearConstraint(a.toarray(), -np.inf, 1.0)],  # type: ignore[attr-defined]
         options={"ftol": 1e-12, "maxiter": 500},
     )
-    y = np.clip(res.x if res.success else lo, lo, 1.0)
-    return _fit(a, y)
+    return _fit(a, res.x if res.success else lo, lo)
