@@ -44,8 +44,6 @@ def solver_inputs(ref, rust):
     return node, job, count, cpu, np.array(sorted(ref.place), dtype=np.int64)
 
 
-@pytest.mark.xfail(reason="open bug (issue 10): on some hypothesis states average_yields returns a sub-optimal "
-                          "average, yields below the max-min floor, or HiGHS reports LP (2) infeasible", strict=False)
 @settings(max_examples=60, deadline=None)
 @given(states())
 def test_average_yields_solve_lp2(s):
