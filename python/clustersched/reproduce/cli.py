@@ -51,11 +51,7 @@ def add_parser(subparsers: Any) -> None:
     dpsa.add_argument("--estimates", choices=LazyChoices("clustersched.batch.simulator", "ESTIMATES"),
                       default="requested", metavar="KIND",
                       help="run times the policies believe: %(choices)s (default: %(default)s)")
-    _add_where(dpsa)
-    dpsa.add_argument("--out", required=True, metavar="DIR",
-                      help="folder for summary.csv, fig3.png, fig4.png and campaign.sqlite, created if missing; "
-                           "rerunning with the same folder resumes (required)")
-    dpsa.add_argument("--no-progress", action="store_true", help="no progress bar (default: a progress bar)")
+    _add_run_options(dpsa, "summary.csv, fig3.png, fig4.png")
     dpsa.set_defaults(run=dpsa_command)
 
     ptg = papers.add_parser(
@@ -69,16 +65,21 @@ def add_parser(subparsers: Any) -> None:
                           "(24 scenarios), full the paper's 1,500 (default: %(default)s)")
     ptg.add_argument("--seed", type=integer(0), default=0, metavar="S",
                      help="draws the PTG populations, the sets and the algorithms' tie-breaks (default: %(default)s)")
-    _add_where(ptg)
-    ptg.add_argument("--out", required=True, metavar="DIR",
-                     help="folder for results.csv, the figures, the tables and campaign.sqlite, created if missing; "
-                          "rerunning with the same folder resumes (required)")
-    ptg.add_argument("--no-progress", action="store_true", help="no progress bar (default: a progress bar)")
+    _add_run_options(ptg, "results.csv, the figures, the tables")
     ptg.set_defaults(run=ptg_command)
 
-    from .scrap_cli import add_parser as add_scrap
-
-    add_scrap(papers, _add_where, _check_out)
+    scrap = papers.add_parser(
+        "scrap", help="self-constrained PTG allocation on multi-cluster platforms (N'takpé & Suter, PDCS 2007, §4)",
+        description="SCRAP, SCRAP-MAX, MHEFT-MAX (beta = 0.1 .. 1) and HCPA on 200 platforms x 1,296 random PTGs: "
+                    "results.csv, Figs. 1-4, summary.csv and report.md (see docs/reproduce-scrap.md).",
+    )
+    scrap.add_argument("--scale", choices=("small", "full"), default="full", metavar="SCALE",
+                       help="%(choices)s: small runs 8 platforms x 24 PTGs of 10 and 20 tasks (seconds), full the "
+                            "paper's 200 x 1,296 (about an hour on 2 cores; resumable) (default: %(default)s)")
+    scrap.add_argument("--seed", type=integer(0), default=0, metavar="S",
+                       help="draws the platforms and the PTGs (default: %(default)s)")
+    _add_run_options(scrap, "results.csv, the figures, the tables")
+    scrap.set_defaults(run=scrap_command)
     qlse = papers.add_parser(
         "qlse", help="QLSE vs greedy best fit on grids of LANs (Baraglia et al., §5, Figs. 3-5)",
         description="QLSE and the greedy best-fit baseline on the 21,870 test cases of §5 (2,187 combinations of "
@@ -93,11 +94,7 @@ def add_parser(subparsers: Any) -> None:
     qlse.add_argument("--bandwidth", choices=("shared", "dedicated", "both"), default="both", metavar="MODEL",
                       help="bandwidth model, %(choices)s: shared is §4.4 as written, dedicated checks each "
                            "communication on its own (default: %(default)s)")
-    _add_where(qlse)
-    qlse.add_argument("--out", required=True, metavar="DIR",
-                      help="folder for results.csv, the figures, summary.csv, report.md and campaign.sqlite, created "
-                           "if missing; rerunning with the same folder resumes (required)")
-    qlse.add_argument("--no-progress", action="store_true", help="no progress bar (default: a progress bar)")
+    _add_run_options(qlse, "results.csv, the figures, summary.csv, report.md")
     qlse.set_defaults(run=qlse_command)
     dfrs = papers.add_parser(
         "dfrs", help="DFRS vs batch scheduling (Casanova, Stillwell & Vivien, RR-7659, §6)",
@@ -111,21 +108,22 @@ def add_parser(subparsers: Any) -> None:
     dfrs.add_argument("--traces", metavar="DIR",
                       help="folder holding HPC2N-2002-2.2-cln.swf.gz (default: as reproduce dpsa; without it the "
                            "bundled week stands for the real traces)")
-    _add_where(dfrs)
-    dfrs.add_argument("--out", required=True, metavar="DIR",
-                      help="folder for the tables, figures, report.md and campaign.sqlite, created if missing; "
-                           "rerunning with the same folder resumes (required)")
-    dfrs.add_argument("--no-progress", action="store_true", help="no progress bar (default: a progress bar)")
+    _add_run_options(dfrs, "the tables, figures, report.md")
     dfrs.set_defaults(run=dfrs_command)
 
 
-def _add_where(parser: argparse.ArgumentParser) -> None:
-    """``--workers N | --dask ADDRESS``: where a campaign runs."""
+def _add_run_options(parser: argparse.ArgumentParser, files: str) -> None:
+    """The options every paper's campaign takes: where it runs, ``--out DIR`` (for ``files`` and the
+    store) and ``--no-progress``."""
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--workers", type=integer(1), metavar="N",
                        help="local worker processes (default: one per core)")
     where.add_argument("--dask", metavar="ADDRESS",
                        help="run on a Dask scheduler instead, e.g. tcp://host:8786 (default: local processes)")
+    parser.add_argument("--out", required=True, metavar="DIR",
+                        help=f"folder for {files} and campaign.sqlite, created if missing; rerunning with the same "
+                             "folder resumes (required)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar (default: a progress bar)")
 
 
 def _check_out(option: str, value: str, outputs: tuple[str, ...]) -> Path:
@@ -186,6 +184,22 @@ def ptg_command(args: argparse.Namespace) -> int:
     if failed:
         print(f"{failed} runs failed: see the status and error columns of results.csv", file=sys.stderr)
     print(f"wrote {os.path.join(args.out, 'results.csv')}, report.md, the figures and tables")
+    return 1 if failed else 0
+
+
+def scrap_command(args: argparse.Namespace) -> int:
+    """The ``reproduce scrap`` handler: checks the folder, runs the study, prints the paper's findings next to ours."""
+    from . import scrap
+
+    out = _check_out("--out", args.out, scrap.OUTPUTS)
+    cols = scrap.reproduce_scrap(out, scale=args.scale, seed=args.seed, workers=args.workers, dask=args.dask,
+                                 progress=not args.no_progress)
+    report = (out / "report.md").read_text()
+    print(report[report.index("## The paper's findings"):].rstrip())
+    failed = cols["failed"]
+    if failed:
+        print(f"{len(failed)} scenarios failed: see report.md and the status column of results.csv", file=sys.stderr)
+    print(f"wrote {os.path.join(args.out, 'results.csv')}, report.md, summary.csv and Figs. 1-4")
     return 1 if failed else 0
 
 
