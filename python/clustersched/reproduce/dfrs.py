@@ -54,8 +54,7 @@ from typing import Any
 
 import numpy as np
 
-from ..campaign import Store, run_campaign
-from ._tables import write_csv
+from ._common import run_study, write_csv
 
 __all__ = [
     "BEST",
@@ -312,11 +311,7 @@ def reproduce_dfrs(
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     todo = scenarios(scale, traces=traces)
-    if type(workers) is int and workers > len(todo):
-        workers = len(todo)
-    with Store(out / "campaign.sqlite") as store:
-        runs = run_campaign(CAMPAIGN, todo, run_scenario, store=store, workers=workers, dask=dask,
-                            progress=progress)
+    runs = run_study(out, CAMPAIGN, todo, run_scenario, workers=workers, dask=dask, progress=progress)
     rows = [_row(r) for r in runs]
     write_csv(rows, out / "results.csv", COLUMNS)
     ok = [r for r in rows if r["status"] == "ok"]

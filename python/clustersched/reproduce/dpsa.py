@@ -31,11 +31,11 @@ from typing import Any
 import numpy as np
 
 from ..batch import simulate
-from ..campaign import Store, grid, run_campaign
+from ..campaign import grid
 from ..batch.metrics import batch_metrics
 from ..workload.swf import read_swf
 from ..workload.transform import drop_invalid, offered_load
-from ._tables import write_csv
+from ._common import run_study, write_csv
 
 __all__ = ["POLICIES", "SCALES", "SMALL_JOBS", "default_traces", "reproduce_dpsa", "run_scenario", "trace_files"]
 
@@ -154,11 +154,7 @@ def reproduce_dpsa(
         limit=[SMALL_JOBS if scale == "small" else None],
         estimates=[estimates],
     )
-    if type(workers) is int and workers > len(scenarios):
-        workers = len(scenarios)  # more would only start idle processes (spawned all at once)
-    with Store(out / "campaign.sqlite") as store:
-        rows = run_campaign(CAMPAIGN, scenarios, run_scenario, store=store, workers=workers, dask=dask,
-                            progress=progress)
+    rows = run_study(out, CAMPAIGN, scenarios, run_scenario, workers=workers, dask=dask, progress=progress)
     summary = _summary(rows)
     write_csv(summary, out / "summary.csv", COLUMNS)
     plot_fig3(summary, out / "fig3.png")

@@ -48,11 +48,11 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from ..campaign import Store, grid, run_campaign
+from ..campaign import grid
 from ..platform import CLUSTERS, cluster
 from ..workload.ptg import PTG
 from ..workload.ptg_generators import POPULATIONS, ptg_population
-from ._tables import cell, write_csv
+from ._common import cell, run_study, write_csv
 
 __all__ = [
     "FIG8_ALGORITHMS",
@@ -244,10 +244,7 @@ def reproduce_ptg(
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     todo = scenarios(scale, seed=seed)
-    if type(workers) is int and workers > len(todo):
-        workers = len(todo)  # more would only start idle processes (spawned all at once)
-    with Store(out / "campaign.sqlite") as store:
-        runs = run_campaign(CAMPAIGN, todo, run_scenario, store=store, workers=workers, dask=dask, progress=progress)
+    runs = run_study(out, CAMPAIGN, todo, run_scenario, workers=workers, dask=dask, progress=progress)
     rows = [_row(r) for r in runs]
     write_csv(rows, out / "results.csv", COLUMNS)
     ok = [r for r in rows if r["status"] == "ok"]

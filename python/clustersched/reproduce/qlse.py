@@ -47,8 +47,8 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from ..campaign import Store, grid, run_campaign
-from ._tables import cell, write_csv
+from ..campaign import grid
+from ._common import cell, run_study, write_csv
 
 __all__ = [
     "COLUMNS",
@@ -175,10 +175,7 @@ def reproduce_qlse(
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     todo = scenarios(scale, seed=seed, bandwidths=bandwidths)
-    if type(workers) is int and workers > len(todo):
-        workers = len(todo)
-    with Store(out / "campaign.sqlite") as store:
-        runs = run_campaign(CAMPAIGN, todo, run_scenario, store=store, workers=workers, dask=dask, progress=progress)
+    runs = run_study(out, CAMPAIGN, todo, run_scenario, workers=workers, dask=dask, progress=progress)
     rows = _rows(runs)
     write_csv(rows, out / "results.csv", COLUMNS)
     table = summary(rows)

@@ -53,11 +53,10 @@ from typing import Any
 
 import numpy as np
 
-from ..campaign import Store, run_campaign
 from ..platform import MultiCluster, scrap_platform_configs, scrap_platforms
 from ..workload.ptg import PTG
 from ..workload.ptg_generators import SCENARIOS, random_ptg
-from ._tables import cell, write_csv
+from ._common import cell, run_study, write_csv
 
 __all__ = [
     "BETAS",
@@ -286,11 +285,7 @@ def reproduce_scrap(out: str | os.PathLike[str], *, scale: str = "full", seed: i
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     todo = scenarios(scale, seed=seed)
-    if type(workers) is int and workers > len(todo):
-        workers = len(todo)
-    with Store(out / "campaign.sqlite") as store:
-        stored = run_campaign(CAMPAIGN, todo, run_scenario, store=store, workers=workers, dask=dask,
-                              progress=progress)
+    stored = run_study(out, CAMPAIGN, todo, run_scenario, workers=workers, dask=dask, progress=progress)
     cols, failed = load_columns(stored, seed)
     del stored
     _write_results(cols, failed, out / "results.csv", seed)

@@ -1,10 +1,10 @@
-"""CSV and markdown cells shared by the reproductions."""
+"""What every reproduction shares: running its campaign, writing CSV, formatting markdown cells."""
 
 from __future__ import annotations
 
 import csv
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 
 def write_csv(rows: Iterable[dict[str, Any]], path: Path, columns: Sequence[str]) -> None:
@@ -29,3 +29,16 @@ def cell(value: Any, digits: int = 2) -> str:
     if isinstance(value, float):
         return f"{value:.{digits}f}"
     return str(value)
+
+
+def run_study(out: Path, campaign: str, todo: list[dict[str, Any]], scenario: Callable[[dict[str, Any]], Any], *,
+              workers: Any, dask: Any, progress: bool) -> list[dict[str, Any]]:
+    """Runs ``todo`` through :func:`clustersched.campaign.run_campaign`, stored in ``out/campaign.sqlite``
+    (so a rerun resumes), and returns the stored rows.  Never more local workers than scenarios: more would
+    only start idle processes (spawned all at once)."""
+    from ..campaign import Store, run_campaign
+
+    if type(workers) is int and workers > len(todo):
+        workers = len(todo)
+    with Store(out / "campaign.sqlite") as store:
+        return run_campaign(campaign, todo, scenario, store=store, workers=workers, dask=dask, progress=progress)
