@@ -3,7 +3,7 @@
 //! MBR 30-50 Mb/s) on a grid of 32 LANs of 48 hosts (1000-1300 Mflop/s,
 //! LAN and link bandwidth 40-60 Mb/s), drawn deterministically.
 
-use clustersched_core::grid::{greedy_best_fit, qlse, Bandwidth, LanGrid, Outcome, QlseParams, Tig};
+use clustersched_core::grid::{greedy_best_fit, mapping_is_valid, qlse, Bandwidth, LanGrid, Outcome, QlseParams, Tig};
 use criterion::{criterion_group, criterion_main, Criterion};
 
 /// A fixed linear congruential generator: uniform floats in [0, 1).
@@ -66,31 +66,11 @@ fn instance() -> (Tig, LanGrid) {
     (tig, LanGrid::new(offsets, power, lan_bw, &a, &b, link_bw).expect("valid grid"))
 }
 
-/// Every MCR and MBR met (the validator's rules, restated): the bench checks what it times.
+/// The bench checks what it times: a mapping, when found, meets every MCR and MBR.
 fn check(tig: &Tig, grid: &LanGrid, out: &Outcome, model: Bandwidth) {
-    let Some(hosts) = &out.hosts else { return };
-    let lan_of = grid.host_lans();
-    let mut load = vec![0.0; grid.num_hosts()];
-    for (t, &h) in hosts.iter().enumerate() {
-        load[h] += tig.mcr()[t];
+    if let Some(hosts) = &out.hosts {
+        assert!(mapping_is_valid(tig, grid, hosts, model));
     }
-    assert!(load.iter().zip(grid.host_power()).all(|(l, p)| *l <= p * (1.0 + 1e-9)));
-    let mut lan_use = vec![0.0; grid.num_lans()];
-    let mut link_use = vec![0.0; grid.num_links()];
-    let add = |x: f64, y: f64| if model == Bandwidth::Shared { x + y } else { x.max(y) };
-    for t in 0..tig.len() {
-        for (j, mbr) in tig.neighbors(t).filter(|&(j, _)| j > t) {
-            let (a, b) = (lan_of[hosts[t]], lan_of[hosts[j]]);
-            if a == b {
-                lan_use[a] = add(lan_use[a], mbr);
-            } else {
-                let k = grid.link_between(a, b).expect("communicating LANs are linked");
-                link_use[k] = add(link_use[k], mbr);
-            }
-        }
-    }
-    assert!(lan_use.iter().zip(grid.lan_bandwidth()).all(|(u, b)| *u <= b * (1.0 + 1e-9)));
-    assert!(link_use.iter().zip(grid.link_bandwidth()).all(|(u, b)| *u <= b * (1.0 + 1e-9)));
 }
 
 fn bench(c: &mut Criterion) {

@@ -24,4 +24,4 @@ pub use alloc::{Bandwidth, HostChoice};
 pub use cluster::{clusters, kept_links, lan_priorities, quantile, Cluster, STEP_QUANTILES};
 pub use model::{LanGrid, Tig};
 pub use order::{task_order, task_scores, TaskOrder, Weights};
-pub use qlse::{greedy_best_fit, qlse, Outcome, QlseParams};
+pub use qlse::{greedy_best_fit, mapping_is_valid, qlse, Outcome, QlseParams};

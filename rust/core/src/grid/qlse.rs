@@ -114,6 +114,39 @@ pub fn greedy_best_fit(tig: &Tig, grid: &LanGrid, bandwidth: Bandwidth) -> Outco
     Outcome { hosts: placed_all.then(|| alloc.into_hosts()), step: None, cluster: Vec::new(), attempts: 1 }
 }
 
+/// Whether `hosts` (task -> host) meets every MCR and MBR under `model`, communicating tasks
+/// only on one LAN or on linked LANs: the validator's rules (`clustersched.grid.validate`),
+/// restated independently of the allocation code, for tests and benches to check results.
+/// A mapping of the wrong length or naming a host that does not exist is not valid.
+pub fn mapping_is_valid(tig: &Tig, grid: &LanGrid, hosts: &[usize], model: Bandwidth) -> bool {
+    if hosts.len() != tig.len() || hosts.iter().any(|&h| h >= grid.num_hosts()) {
+        return false;
+    }
+    let lan_of = grid.host_lans();
+    let mut load = vec![0.0; grid.num_hosts()];
+    for (t, &h) in hosts.iter().enumerate() {
+        load[h] += tig.mcr()[t];
+    }
+    let mut lan_use = vec![0.0; grid.num_lans()];
+    let mut link_use = vec![0.0; grid.num_links()];
+    let add = |x: f64, y: f64| if model == Bandwidth::Shared { x + y } else { x.max(y) };
+    for t in 0..tig.len() {
+        for (j, mbr) in tig.neighbors(t).filter(|&(j, _)| j > t) {
+            let (a, b) = (lan_of[hosts[t]], lan_of[hosts[j]]);
+            if a == b {
+                lan_use[a] = add(lan_use[a], mbr);
+            } else {
+                match grid.link_between(a, b) {
+                    Some(k) => link_use[k] = add(link_use[k], mbr),
+                    None => return false,
+                }
+            }
+        }
+    }
+    let within = |used: &[f64], cap: &[f64]| used.iter().zip(cap).all(|(u, c)| *u <= c * (1.0 + 1e-9));
+    within(&load, grid.host_power()) && within(&lan_use, grid.lan_bandwidth()) && within(&link_use, grid.link_bandwidth())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,33 +191,6 @@ mod tests {
         assert_eq!(out.hosts, None);
         assert_eq!(out.attempts, 1);
         assert_eq!(greedy_best_fit(&path(2), &grid, Bandwidth::Shared).hosts, None);
-    }
-
-    /// Every MCR and MBR met under `model` (the validator's rules, restated independently).
-    fn valid(tig: &Tig, grid: &LanGrid, hosts: &[usize], model: Bandwidth) -> bool {
-        let lan_of = grid.host_lans();
-        let mut load = vec![0.0; grid.num_hosts()];
-        for (t, &h) in hosts.iter().enumerate() {
-            load[h] += tig.mcr()[t];
-        }
-        let mut lan_use = vec![0.0; grid.num_lans()];
-        let mut link_use = vec![0.0; grid.num_links()];
-        let add = |x: f64, y: f64| if model == Bandwidth::Shared { x + y } else { x.max(y) };
-        for t in 0..tig.len() {
-            for (j, mbr) in tig.neighbors(t).filter(|&(j, _)| j > t) {
-                let (a, b) = (lan_of[hosts[t]], lan_of[hosts[j]]);
-                if a == b {
-                    lan_use[a] = add(lan_use[a], mbr);
-                } else {
-                    match grid.link_between(a, b) {
-                        Some(k) => link_use[k] = add(link_use[k], mbr),
-                        None => return false,
-                    }
-                }
-            }
-        }
-        let within = |used: &[f64], cap: &[f64]| used.iter().zip(cap).all(|(u, c)| *u <= c * (1.0 + 1e-9));
-        within(&load, grid.host_power()) && within(&lan_use, grid.lan_bandwidth()) && within(&link_use, grid.link_bandwidth())
     }
 
     proptest::proptest! {
@@ -238,14 +244,14 @@ mod tests {
             let model = if dedicated { Bandwidth::Dedicated } else { Bandwidth::Shared };
             let out = qlse(&tig, &grid, QlseParams { bandwidth: model, ..QlseParams::default() }).unwrap();
             if let Some(hosts) = &out.hosts {
-                proptest::prop_assert!(valid(&tig, &grid, hosts, model));
+                proptest::prop_assert!(mapping_is_valid(&tig, &grid, hosts, model));
                 let lan_of = grid.host_lans();
                 proptest::prop_assert!(hosts.iter().all(|&h| out.cluster.contains(&lan_of[h])));
             }
             proptest::prop_assert_eq!(&out, &qlse(&tig, &grid, QlseParams { bandwidth: model, ..QlseParams::default() }).unwrap());
             let g = greedy_best_fit(&tig, &grid, model);
             if let Some(hosts) = &g.hosts {
-                proptest::prop_assert!(valid(&tig, &grid, hosts, model));
+                proptest::prop_assert!(mapping_is_valid(&tig, &grid, hosts, model));
             }
         }
     }
