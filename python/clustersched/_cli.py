@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import os
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -66,6 +67,38 @@ def integer(minimum: int, maximum: int | Callable[[], int] | None = None) -> Cal
         except ValueError:
             raise argparse.ArgumentTypeError(f"invalid value {text!r}: must be {rule}") from None
         if value < minimum or (top is not None and value > top):
+            raise argparse.ArgumentTypeError(f"invalid value {text!r}: must be {rule}")
+        return value
+
+    return parse
+
+
+def number(minimum: float, *, exclusive: bool = False, maximum: float | None = None,
+           unit: str = "") -> Callable[[str], float]:
+    """An argparse ``type=``: a finite number ``>= minimum`` (``> minimum`` if ``exclusive``), at most
+    ``maximum`` if given; ``unit`` ("seconds", "GB") names what it counts in the error message.
+
+    Examples
+    --------
+    >>> number(0, exclusive=True, unit="seconds")("1.5")
+    1.5
+    >>> number(0, exclusive=True, maximum=1)("1.5")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: invalid value '1.5': must be a finite number in (0, 1]
+    """
+    what = f"a finite number of {unit}" if unit else "a finite number"
+    if maximum is None:
+        rule = f"{what} {'>' if exclusive else '>='} {minimum:g}"
+    else:
+        rule = f"{what} in {'(' if exclusive else '['}{minimum:g}, {maximum:g}]"
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid value {text!r}: must be {rule}") from None
+        low_ok = value > minimum if exclusive else value >= minimum
+        if not (math.isfinite(value) and low_ok and (maximum is None or value <= maximum)):
             raise argparse.ArgumentTypeError(f"invalid value {text!r}: must be {rule}")
         return value
 

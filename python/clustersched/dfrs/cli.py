@@ -30,24 +30,10 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .._cli import check_input_file, check_output_files, integer, sample_trace
+from .._cli import check_input_file, check_output_files, integer, number, sample_trace
 from ..errors import InvalidOptionError
 
 __all__ = ["add_parser", "run"]
-
-
-def _seconds(minimum_exclusive: bool):  # type: ignore[no-untyped-def]
-    def parse(text: str) -> float:
-        rule = "a number of seconds > 0" if minimum_exclusive else "a number of seconds >= 0"
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"invalid value {text!r}: must be {rule}") from None
-        if not (value == value and value != float("inf")) or value < 0 or (minimum_exclusive and value == 0):
-            raise argparse.ArgumentTypeError(f"invalid value {text!r}: must be {rule}")
-        return value
-
-    return parse
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -64,13 +50,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--algorithm", required=True, metavar="NAME",
                    help="an RR-7659 name such as 'GreedyPM */per/opt=min/minvt=600' (quote it), '/per/opt=min', "
                         "'MCB8 */opt=avg/minft=300', or FCFS or EASY (required)")
-    p.add_argument("--penalty", type=_seconds(False), default=300.0, metavar="S",
+    p.add_argument("--penalty", type=number(0, unit="seconds"), default=300.0, metavar="S",
                    help="rescheduling penalty in seconds (default: %(default)s)")
-    p.add_argument("--period", type=_seconds(True), default=600.0, metavar="S",
+    p.add_argument("--period", type=number(0, exclusive=True, unit="seconds"), default=600.0, metavar="S",
                    help="period of the periodic algorithms in seconds (default: %(default)s)")
     p.add_argument("--nodes", type=integer(1, 2**32 - 1), default=120, metavar="N",
                    help="nodes of the platform (default: %(default)s, HPC2N)")
-    p.add_argument("--node-memory", type=_seconds(True), default=2.0, metavar="GB",
+    p.add_argument("--node-memory", type=number(0, exclusive=True, unit="GB"), default=2.0, metavar="GB",
                    help="memory of a node in GB (default: %(default)s, HPC2N)")
     p.add_argument("--json", action="store_true", help="print one JSON object (default: a short report)")
     p.add_argument("--out", metavar="FILE", help="write one CSV row per job to FILE (default: none)")

@@ -27,32 +27,12 @@ import argparse
 import json
 from typing import Any
 
-from .._cli import integer
+from .._cli import integer, number
 
 __all__ = ["add_parser", "run"]
 
 #: The names ``--algorithm`` takes (clustersched.ptg.scrap.SCRAP_ALGORITHMS, spelled here so the parser stays light).
 NAMES = ("SCRAP", "SCRAP-MAX", "HCPA", "MHEFT-MAX")
-
-
-def _beta(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid value {text!r}: must be a number in (0, 1]") from None
-    if not 0 < value <= 1:
-        raise argparse.ArgumentTypeError(f"invalid value {text!r}: must be a number in (0, 1]")
-    return value
-
-
-def _positive(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid value {text!r}: must be a number > 0") from None
-    if not value > 0 or value != value or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"invalid value {text!r}: must be a finite number > 0")
-    return value
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -65,16 +45,16 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     p.add_argument("--algorithm", required=True, type=str.upper, choices=NAMES, metavar="NAME",
                    help="%(choices)s, case-insensitive (required)")
-    p.add_argument("--beta", required=True, type=_beta, metavar="B",
+    p.add_argument("--beta", required=True, type=number(0, exclusive=True, maximum=1), metavar="B",
                    help="share of the platform's processing power the PTG may use, in (0, 1] (required; "
                         "MHEFT-MAX: the largest share of a cluster one task may take; HCPA ignores it)")
     p.add_argument("--platform-seed", type=integer(0), default=0, metavar="S",
                    help="draws the platform (default: %(default)s)")
     p.add_argument("--clusters", type=integer(1, 64), default=4, metavar="C",
                    help="clusters (default: %(default)s)")
-    p.add_argument("--min-speed", type=_positive, default=0.5, metavar="GFLOPS",
+    p.add_argument("--min-speed", type=number(0, exclusive=True), default=0.5, metavar="GFLOPS",
                    help="slowest possible processor speed, GFlop/s (default: %(default)s)")
-    p.add_argument("--heterogeneity", type=_positive, default=2.0, metavar="H",
+    p.add_argument("--heterogeneity", type=number(0, exclusive=True), default=2.0, metavar="H",
                    help="fastest / slowest possible speed, >= 1 (default: %(default)s)")
     p.add_argument("--ptg-seed", type=integer(0), default=0, metavar="S", help="draws the PTG (default: %(default)s)")
     p.add_argument("--tasks", type=integer(1, 10_000), default=20, metavar="N",
