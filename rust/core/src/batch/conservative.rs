@@ -149,6 +149,8 @@ impl Conservative {
         for &job in &found {
             if self.queued_in[job as usize] != self.pass {
                 self.queued_in[job as usize] = self.pass;
+                // Out of the index while queued: later holes need not find it again.
+                self.reserved.clear(job);
                 let key = (Time(self.planned[job as usize]), sim.queue().rank_of(job), job);
                 self.might_move.push(Reverse(key));
             }
@@ -170,6 +172,7 @@ impl Conservative {
             // has room (then a start just before it does) or a whole start
             // before it fits beside the reservation.
             if profile.free_before(start) < width && profile.earliest_before(width, estimate, start).is_none() {
+                self.reserved.set(job, start, width, estimate);
                 continue;
             }
             profile.release(start, end, width);

@@ -145,10 +145,20 @@ impl ReservedJobs {
         while node > 1 {
             node /= 2;
             let (l, r) = (2 * node, 2 * node + 1);
-            self.latest_start[node] = self.latest_start[l].max(self.latest_start[r]);
-            self.narrowest[node] = self.narrowest[l].min(self.narrowest[r]);
-            self.widest[node] = self.widest[l].max(self.widest[r]);
-            self.shortest[node] = self.shortest[l].min(self.shortest[r]);
+            let latest = self.latest_start[l].max(self.latest_start[r]);
+            let narrowest = self.narrowest[l].min(self.narrowest[r]);
+            let widest = self.widest[l].max(self.widest[r]);
+            let shortest = self.shortest[l].min(self.shortest[r]);
+            // Bounds that did not change here do not change above.
+            if (latest, narrowest, widest, shortest)
+                == (self.latest_start[node], self.narrowest[node], self.widest[node], self.shortest[node])
+            {
+                break;
+            }
+            self.latest_start[node] = latest;
+            self.narrowest[node] = narrowest;
+            self.widest[node] = widest;
+            self.shortest[node] = shortest;
         }
     }
 }
