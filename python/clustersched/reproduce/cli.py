@@ -75,7 +75,8 @@ def add_parser(subparsers: Any) -> None:
     )
     scrap.add_argument("--scale", choices=("small", "full"), default="full", metavar="SCALE",
                        help="%(choices)s: small runs 8 platforms x 24 PTGs of 10 and 20 tasks (seconds), full the "
-                            "paper's 200 x 1,296 (about an hour on 2 cores; resumable) (default: %(default)s)")
+                            "paper's 200 x 1,296 (49 min with one worker, about 25 with two; resumable) "
+                            "(default: %(default)s)")
     scrap.add_argument("--seed", type=integer(0), default=0, metavar="S",
                        help="draws the platforms and the PTGs (default: %(default)s)")
     _add_run_options(scrap, "results.csv, the figures, the tables")
