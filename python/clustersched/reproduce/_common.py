@@ -34,10 +34,11 @@ def cell(value: Any, digits: int = 2) -> str:
 def run_study(out: Path, campaign: str, todo: list[dict[str, Any]], scenario: Callable[[dict[str, Any]], Any], *,
               workers: Any, dask: Any, progress: bool) -> list[dict[str, Any]]:
     """Runs ``todo`` through :func:`clustersched.campaign.run_campaign`, stored in ``out/campaign.sqlite``
-    (so a rerun resumes), and returns the stored rows.  Never more local workers than scenarios: more would
+    (``out`` is created if missing; a rerun resumes), and returns the stored rows.  Never more local workers than scenarios: more would
     only start idle processes (spawned all at once)."""
     from ..campaign import Store, run_campaign
 
+    out.mkdir(parents=True, exist_ok=True)
     if type(workers) is int and workers > len(todo):
         workers = len(todo)
     with Store(out / "campaign.sqlite") as store:

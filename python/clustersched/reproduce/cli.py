@@ -73,7 +73,8 @@ def add_parser(subparsers: Any) -> None:
         description="SCRAP, SCRAP-MAX, MHEFT-MAX (beta = 0.1 .. 1) and HCPA on 200 platforms x 1,296 random PTGs: "
                     "results.csv, Figs. 1-4, summary.csv and report.md (see docs/reproduce-scrap.md).",
     )
-    scrap.add_argument("--scale", choices=("small", "full"), default="full", metavar="SCALE",
+    scrap.add_argument("--scale", choices=LazyChoices("clustersched.reproduce.scrap", "SCALES"), default="full",
+                       metavar="SCALE",
                        help="%(choices)s: small runs 8 platforms x 24 PTGs of 10 and 20 tasks (seconds), full the "
                             "paper's 200 x 1,296 (49 min with one worker, about 25 with two; resumable) "
                             "(default: %(default)s)")

@@ -306,11 +306,8 @@ def reproduce_dfrs(
     Results are kept in ``out/campaign.sqlite``: running again resumes and
     computes only the missing runs.  Returns the rows of ``table2.csv``.
     """
-    if scale not in SCALES:
-        raise ValueError(f"scale == {scale!r}, must be one of {SCALES}")
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     todo = scenarios(scale, traces=traces)
+    out = Path(out)
     runs = run_study(out, CAMPAIGN, todo, run_scenario, workers=workers, dask=dask, progress=progress)
     rows = [_row(r) for r in runs]
     write_csv(rows, out / "results.csv", COLUMNS)

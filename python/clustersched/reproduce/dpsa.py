@@ -146,7 +146,6 @@ def reproduce_dpsa(
     if scale not in SCALES:
         raise ValueError(f"scale == {scale!r}, must be 'small' or 'full'")
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     files = trace_files(traces if traces is not None else default_traces())
     scenarios = grid(
         path=[str(p.resolve()) for p in files],

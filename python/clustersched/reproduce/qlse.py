@@ -172,9 +172,8 @@ def reproduce_qlse(
     Results are kept in ``out/campaign.sqlite``: running again resumes and
     computes only what is missing.  Returns the rows of results.csv.
     """
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     todo = scenarios(scale, seed=seed, bandwidths=bandwidths)
+    out = Path(out)
     runs = run_study(out, CAMPAIGN, todo, run_scenario, workers=workers, dask=dask, progress=progress)
     rows = _rows(runs)
     write_csv(rows, out / "results.csv", COLUMNS)

@@ -280,11 +280,8 @@ def reproduce_scrap(out: str | os.PathLike[str], *, scale: str = "full", seed: i
     (numpy arrays, one entry per run; ``algorithm`` as indices into
     :data:`ALGORITHMS`), with the failed scenarios' rows under ``"failed"``.
     """
-    if scale not in SCALES:
-        raise ValueError(f"scale == {scale!r}, must be one of {SCALES}")
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     todo = scenarios(scale, seed=seed)
+    out = Path(out)
     stored = run_study(out, CAMPAIGN, todo, run_scenario, workers=workers, dask=dask, progress=progress)
     cols, failed = load_columns(stored, seed)
     del stored
