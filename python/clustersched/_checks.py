@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-__all__ = ["MAX_PROCS", "check_choice", "check_float", "check_int", "make_rng", "short_repr"]
+__all__ = ["MAX_PROCS", "check_choice", "check_float", "check_int", "frozen", "lookup", "make_rng", "short_repr"]
 
 #: Most processors a machine may have: the Rust core counts processors in ``u32``.
 MAX_PROCS = 2**32 - 1
@@ -67,6 +67,42 @@ def check_choice(name: str, value: Any, allowed: Sequence[str]) -> str:
     if not isinstance(value, str) or value not in allowed:
         raise ValueError(f"{name} == {value!r}, must be one of {', '.join(map(repr, allowed))}")
     return value
+
+
+def lookup(kind: str, name: object, names: Iterable[str]) -> str:
+    """The canonical spelling, among ``names``, of the algorithm or policy ``name``.
+
+    The one name rule of every registry in the library (``batch.ALGORITHMS``,
+    ``ptg.ALGORITHMS``, ``scrap.ALGORITHMS``, ``grid.ALGORITHMS``): an exact
+    match first, else a match ignoring case with ``-`` and ``_`` read alike.
+    ValueError naming ``kind`` and listing the names otherwise.
+
+    Examples
+    --------
+    >>> lookup("algorithm", "selfish-order", ["SELFISH", "SELFISH_ORDER"])
+    'SELFISH_ORDER'
+    >>> lookup("policy", "DPSA_P", ["easy", "dpsa-p"])
+    'dpsa-p'
+    >>> lookup("policy", "lifo", ["fcfs", "easy"])
+    Traceback (most recent call last):
+    ...
+    ValueError: policy == 'lifo', must be one of 'fcfs', 'easy'
+    """
+    names = list(names)
+    if isinstance(name, str):
+        if name in names:
+            return name
+        key = name.casefold().replace("_", "-")
+        for canonical in names:
+            if canonical.casefold().replace("_", "-") == key:
+                return canonical
+    raise ValueError(f"{kind} == {short_repr(name)}, must be one of {', '.join(map(repr, names))}")
+
+
+def frozen(a: np.ndarray) -> np.ndarray:
+    """``a`` made read-only, so that an accidental write to arrays shared with Rust or between copies fails."""
+    a.setflags(write=False)
+    return a
 
 
 def make_rng(seed: int | np.random.Generator) -> np.random.Generator:
