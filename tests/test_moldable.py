@@ -152,9 +152,9 @@ def test_cafm_pipeline_on_real_ptgs():
 # -- bad input ------------------------------------------------------------------------------------
 def test_bad_input_raises_typed_errors():
     good = np.array([[2.0, 1.0], [3.0, 2.0]])
-    with pytest.raises(InvalidWorkloadError, match="job index 1: time on 2 processors == NaN"):
+    with pytest.raises(InvalidWorkloadError, match="PTG 1: time on 2 processors == NaN"):
         dutot_allocation(np.array([[2.0, 1.0], [3.0, np.nan]]))
-    with pytest.raises(InvalidWorkloadError, match="job index 0"):
+    with pytest.raises(InvalidWorkloadError, match="PTG 0: time on 1 processors == 0"):
         k_shelves(np.array([[0.0, 1.0]]), 1.0)
     with pytest.raises(ValueError, match="must be 2-D"):
         dutot_allocation(np.array([1.0, 2.0]))

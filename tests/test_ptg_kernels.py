@@ -380,7 +380,7 @@ def test_backfill_rejects_infeasible_schedules():
 def test_the_core_names_the_ptg_of_a_bad_graph():
     from clustersched import _core
 
-    with pytest.raises(InvalidWorkloadError, match=r"PTG 1: task 0: work == -1"):
+    with pytest.raises(InvalidWorkloadError, match=r"PTG 1, task 0, field 'work': work == -1"):
         _core.PtgSet(
             np.array([0, 1, 2]), np.array([1.0, -1.0]), np.zeros(2), np.array([0, 0, 0]), np.array([], dtype=np.int64)
         )

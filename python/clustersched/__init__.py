@@ -30,6 +30,7 @@ __getattr__, __dir__ = lazy_exports(
         "batch_metrics": ".batch.metrics",
         "Policy": ".batch.policies",
         "Schedule": ".batch.schedule",
+        "BatchRun": ".batch.simulator",
         "SimulationResult": ".batch.simulator",
         "simulate": ".batch.simulator",
         "validate_batch": ".batch.validate",
@@ -52,7 +53,7 @@ __getattr__, __dir__ = lazy_exports(
 
 if TYPE_CHECKING:
     from . import campaign, errors, ptg, validate
-    from .batch import Policy, SimulationResult, simulate
+    from .batch import BatchRun, Policy, SimulationResult, simulate
     from .batch.metrics import BatchMetrics, batch_metrics
     from .batch.schedule import Schedule
     from .batch.validate import validate_batch
@@ -69,6 +70,7 @@ __all__ = [
     "PTG",
     "PTG_ALGORITHMS",
     "BatchMetrics",
+    "BatchRun",
     "Cluster",
     "ClusterschedError",
     "Dropped",

@@ -5,9 +5,11 @@ from typing import final
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["BatchSim", "MultiClusterPtg", "PtgSet", "__version__", "dpsa_select", "dutot_allocation", "k_shelves"]
 __all__ = [
+    "BUILTIN_POLICIES",
+    "BUILTIN_QUEUE_ORDER",
     "BatchSim",
+    "MultiClusterPtg",
     "LanGrid",
     "PtgSet",
     "Tig",
@@ -22,6 +24,9 @@ __all__ = [
 ]
 
 __version__: str
+
+BUILTIN_POLICIES: list[str]
+BUILTIN_QUEUE_ORDER: dict[str, str]
 
 @final
 class BatchSim:

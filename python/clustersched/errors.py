@@ -33,9 +33,14 @@ class InvalidWorkloadError(ClusterschedError, ValueError):
 
     Attributes
     ----------
-    path, line, field, job, value :
+    path, line, field, job, ptg, task, value :
         Where the problem is, when known (``None`` otherwise).  ``line`` is
         1-based as in an editor; ``field`` is the SWF field name or column.
+        ``job`` is the job's number in a trace or table with ids (SWF job
+        number, ``JobTable.job_id``) when the error comes from reading or
+        checking one, and its 0-based row when the Rust core raised it on the
+        arrays it was given; ``ptg`` is the 0-based position of a PTG in its
+        set and ``task`` a task's 0-based id within its PTG.
     detail : str
         The message without the prefix naming path, line, job and field.
     """
@@ -48,12 +53,16 @@ class InvalidWorkloadError(ClusterschedError, ValueError):
         line: int | None = None,
         field: str | None = None,
         job: int | None = None,
+        ptg: int | None = None,
+        task: int | None = None,
         value: object = None,
     ) -> None:
         self.path = path
         self.line = line
         self.field = field
         self.job = job
+        self.ptg = ptg
+        self.task = task
         self.value = value
         self.detail = message  # the message without the "where" prefix, for re-raising with more context
         where = []
@@ -63,6 +72,10 @@ class InvalidWorkloadError(ClusterschedError, ValueError):
             where.append(f"line {line}")
         if job is not None:
             where.append(f"job {job}")
+        if ptg is not None:
+            where.append(f"PTG {ptg}")
+        if task is not None:
+            where.append(f"task {task}")
         if field is not None:
             where.append(f"field {field!r}")
         prefix = ", ".join(where)

@@ -2,7 +2,8 @@
 
 One module per part, as in every problem folder:
 
-* :mod:`~clustersched.batch.policies` -- the built-in policy names and the
+* :mod:`~clustersched.batch.policies` -- the built-in policy names
+  (:data:`ALGORITHMS`, looked up by :func:`policy`) and the
   :class:`Policy` interface for policies written in Python;
 * :mod:`~clustersched.batch.simulator` -- :func:`simulate`, the event loop
   and its documented semantics;
@@ -22,7 +23,9 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_exports
 
 __all__ = [
+    "ALGORITHMS",
     "BUILTIN_POLICIES",
+    "BatchRun",
     "BatchMetrics",
     "BatchState",
     "Policy",
@@ -31,6 +34,7 @@ __all__ = [
     "batch_metrics",
     "batch_violations",
     "estimates_of",
+    "policy",
     "simulate",
     "validate_batch",
 ]
@@ -38,7 +42,10 @@ __all__ = [
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
+        "ALGORITHMS": ".policies",
         "BUILTIN_POLICIES": ".policies",
+        "policy": ".policies",
+        "BatchRun": ".simulator",
         "BatchState": ".policies",
         "Policy": ".policies",
         "SimulationResult": ".simulator",
@@ -55,7 +62,7 @@ __getattr__, __dir__ = lazy_exports(
 
 if TYPE_CHECKING:
     from .metrics import BatchMetrics, batch_metrics
-    from .policies import BUILTIN_POLICIES, BatchState, Policy
+    from .policies import ALGORITHMS, BUILTIN_POLICIES, BatchState, Policy, policy
     from .schedule import Schedule
-    from .simulator import SimulationResult, estimates_of, simulate
+    from .simulator import BatchRun, SimulationResult, estimates_of, simulate
     from .validate import batch_violations, validate_batch

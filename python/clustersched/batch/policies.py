@@ -7,11 +7,11 @@ import numbers
 import numpy as np
 
 from .. import _core
-from .._checks import check_int
+from .._checks import check_int, lookup
 from ..errors import InfeasibleError
 from ..workload.jobs import JobTable
 
-__all__ = ["BUILTIN_POLICIES", "DPSA_POLICIES", "QUEUE_ORDER", "BatchState", "Policy"]
+__all__ = ["ALGORITHMS", "BUILTIN_POLICIES", "DPSA_POLICIES", "QUEUE_ORDER", "BatchState", "Policy", "policy"]
 
 #: Policies implemented in Rust (``clustersched-core``, ``batch::Builtin``):
 #:
@@ -27,13 +27,31 @@ __all__ = ["BUILTIN_POLICIES", "DPSA_POLICIES", "QUEUE_ORDER", "BatchState", "Po
 #:   start the subset of waiting jobs that keeps the most processors busy now
 #:   (DPSA paper §III), breaking ties by priority, by narrow jobs first, or by
 #:   wide jobs first.
-BUILTIN_POLICIES = ("fcfs", "easy", "conservative", "sjf", "dpsa-p", "dpsa-n", "dpsa-w")
+#:
+#: The list itself is the Rust core's (``Builtin::NAMES``), so a policy added
+#: there appears here, in ``simulate`` and on the command line by itself.
+BUILTIN_POLICIES: tuple[str, ...] = tuple(_core.BUILTIN_POLICIES)
+
+#: The registry of every problem is called ``ALGORITHMS``; batch's holds policies.
+ALGORITHMS = BUILTIN_POLICIES
+
+
+def policy(name: str) -> str:
+    """The canonical name of built-in policy ``name`` (case-insensitive, ``-`` and ``_`` alike).
+
+    Examples
+    --------
+    >>> policy("DPSA_P")
+    'dpsa-p'
+    """
+    return lookup("policy", name, BUILTIN_POLICIES)
+
 
 #: The policies that take DPSA's ``node_budget`` and ``time_limit``.
-DPSA_POLICIES = ("dpsa-p", "dpsa-n", "dpsa-w")
+DPSA_POLICIES = tuple(name for name in BUILTIN_POLICIES if name.startswith("dpsa-"))
 
 #: The queue order of each built-in policy ("arrival" for all but ``sjf``).
-QUEUE_ORDER = {name: "shortest-estimate" if name == "sjf" else "arrival" for name in BUILTIN_POLICIES}
+QUEUE_ORDER: dict[str, str] = dict(_core.BUILTIN_QUEUE_ORDER)
 
 
 class BatchState:

@@ -58,13 +58,14 @@ Semantics (the choices peers differ on, named and documented):
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
 from .. import _core
-from .._checks import MAX_PROCS, check_choice, check_float, check_int
+from .._checks import MAX_PROCS, check_choice, check_float, check_int, lookup, short_repr
 from ..errors import InfeasibleError, InvalidWorkloadError
 from ..workload.jobs import Dropped, JobTable
 from ..workload.transform import drop_invalid
@@ -72,7 +73,7 @@ from .policies import BUILTIN_POLICIES, DPSA_POLICIES, QUEUE_ORDER, BatchState, 
 from .schedule import Schedule
 from .validate import validate_batch
 
-__all__ = ["SimulationResult", "simulate", "estimates_of"]
+__all__ = ["BatchRun", "SimulationResult", "simulate", "estimates_of"]
 
 ESTIMATES = ("requested", "exact")
 OVERSIZED = ("error", "skip", "clip")
@@ -86,11 +87,13 @@ _PROGRESS_CHUNK = 20_000
 
 
 @dataclass(frozen=True)
-class SimulationResult:
-    """What :func:`simulate` returns.
+class BatchRun:
+    """What :func:`simulate` returns (also known by its older name ``SimulationResult``).
 
     Attributes
     ----------
+    algorithm : str
+        The policy: a built-in policy's canonical name, or a Python policy's ``name``.
     schedule : Schedule
         One row per simulated job, in the order of :attr:`jobs`.
     jobs : JobTable
@@ -106,14 +109,30 @@ class SimulationResult:
     search : dict
         DPSA's subset searches: ``decisions``, ``cut`` (stopped by the budget or
         time limit), ``nodes``, ``max_nodes``, ``decision_seconds`` (array).
+    seconds : float
+        Wall-clock seconds of the simulation alone (reading, validation and
+        metrics excluded).
     """
 
+    algorithm: str
     schedule: Schedule
     jobs: JobTable
     dropped: tuple[Dropped, ...]
     events: int
     reservations: np.ndarray
     search: dict
+    seconds: float
+
+    def summary(self) -> dict[str, Any]:
+        """Policy, the schedule's :func:`~clustersched.batch.metrics.batch_metrics` summary and the
+        simulation time as a flat dict (JSON / DataFrame ready)."""
+        from .metrics import batch_metrics
+
+        return {"algorithm": self.algorithm, **batch_metrics(self.schedule).summary(), "seconds": self.seconds}
+
+
+#: The older name of :class:`BatchRun`.
+SimulationResult = BatchRun
 
 
 def estimates_of(jobs: JobTable, estimates: str = "requested") -> np.ndarray:
@@ -135,7 +154,7 @@ def simulate(
     time_limit: float | None = None,
     progress: bool = False,
     validate: bool | None = None,
-) -> SimulationResult:
+) -> BatchRun:
     """Simulates ``policy`` on ``jobs`` and returns the schedule.
 
     Parameters
@@ -145,8 +164,8 @@ def simulate(
         else field 8), requested time (field 9).
     policy : str or Policy
         A built-in policy name (run in Rust; see
-        :data:`~clustersched.batch.policies.BUILTIN_POLICIES`) or a
-        :class:`Policy` instance.
+        :data:`~clustersched.batch.policies.BUILTIN_POLICIES`, looked up
+        ignoring case with ``-`` and ``_`` alike) or a :class:`Policy` instance.
     procs : int, optional
         Processors of the cluster; default the table's ``MaxProcs`` header.
     estimates : {"requested", "exact"}
@@ -177,12 +196,11 @@ def simulate(
     """
     if not isinstance(jobs, JobTable):
         raise TypeError(
-            f"jobs == {_brief(jobs)}, must be a clustersched JobTable (e.g. read_swf(path))"
+            f"jobs == {short_repr(jobs)}, must be a clustersched JobTable (e.g. read_swf(path))"
         )
     check_choice("oversized", oversized, OVERSIZED)
     if isinstance(policy, str):
-        if policy not in BUILTIN_POLICIES:
-            raise ValueError(f"policy == {policy!r}, must be one of {BUILTIN_POLICIES} or a Policy")
+        policy = lookup("policy", policy, BUILTIN_POLICIES)
     elif not isinstance(policy, Policy):
         raise TypeError(f"policy must be a name or a clustersched.batch.Policy, got {type(policy).__name__}")
     for option, value in (("node_budget", node_budget), ("time_limit", time_limit)):
@@ -207,6 +225,7 @@ def simulate(
         total,
         QUEUE_ORDER[policy] if isinstance(policy, str) else policy.order,
     )
+    began = time.perf_counter()
     with _progress_bar(progress, len(table)) as bar:
         if isinstance(policy, str):
             name = policy
@@ -214,6 +233,7 @@ def simulate(
         else:
             name = policy.name
             _drive(sim, policy, BatchState(sim, table, estimate), bar)
+    seconds = time.perf_counter() - began
     if not sim.finished:
         waiting = sim.queue()
         raise InfeasibleError(
@@ -237,13 +257,15 @@ def simulate(
     )
     if validate if validate is not None else os.environ.get("CLUSTERSCHED_VALIDATE") == "1":
         validate_batch(schedule, table)
-    return SimulationResult(
+    return BatchRun(
+        algorithm=name,
         schedule=schedule,
         jobs=table,
         dropped=dropped,
         events=sim.events,
         reservations=sim.reservations(),
         search=sim.search_stats(),
+        seconds=seconds,
     )
 
 
@@ -318,12 +340,6 @@ def _reject_first(table: JobTable, bad: np.ndarray, field: str, values: np.ndarr
             "clustersched.workload.transform.drop_invalid removes and reports them)",
             path=table.source, job=int(table.job_id[i]), field=field, value=values[i].item(),
         )
-
-
-def _brief(value: object) -> str:
-    """``repr(value)`` of a wrong argument, kept to one short line."""
-    text = repr(value)
-    return text if len(text) <= 60 else f"<{type(value).__name__} object>"
 
 
 class _Bar:

@@ -4,19 +4,12 @@
 //! `clustersched.dfrs` is the public interface.
 
 use clustersched_core::dfrs::{self, alloc, greedy, mcb8, Cluster, Jobs};
-use clustersched_core::Error;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::{owned, InvalidWorkloadError};
-
-fn to_py(err: Error) -> PyErr {
-    match err {
-        Error::InvalidJob { job, message } => InvalidWorkloadError::new_err(format!("job index {job}: {message}")),
-        other => super::to_py(other),
-    }
-}
+use crate::errors::to_py;
+use crate::owned;
 
 fn job_index(name: &str, x: i64) -> PyResult<u32> {
     u32::try_from(x).map_err(|_| PyValueError::new_err(format!("{name} == {x}, must be a job index >= 0")))
@@ -53,15 +46,7 @@ impl DfrsState {
             .ok()
             .filter(|&n| n >= 1)
             .ok_or_else(|| PyValueError::new_err(format!("nodes == {nodes}, must be in 1..={}", u32::MAX)))?;
-        let tasks = owned("tasks", &tasks)?
-            .into_iter()
-            .enumerate()
-            .map(|(job, t)| {
-                u32::try_from(t).map_err(|_| {
-                    to_py(Error::InvalidJob { job, message: format!("task count {t} must be in 1..={}", u32::MAX) })
-                })
-            })
-            .collect::<PyResult<Vec<u32>>>()?;
+        let tasks = Jobs::task_counts(&owned("tasks", &tasks)?).map_err(to_py)?;
         let jobs = Jobs::new(tasks, owned("cpu", &cpu)?, owned("mem", &mem)?).map_err(to_py)?;
         Ok(DfrsState { inner: Cluster::new(jobs, nodes).map_err(to_py)? })
     }

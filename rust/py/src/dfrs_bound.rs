@@ -7,7 +7,8 @@ use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::{owned, to_py};
+use crate::errors::to_py;
+use crate::owned;
 
 /// Task counts as `u64` (0 is left to the core's check, which names the job).
 fn task_counts(a: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<u64>> {

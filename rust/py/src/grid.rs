@@ -8,7 +8,8 @@ use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::{owned, to_py};
+use crate::errors::to_py;
+use crate::owned;
 
 /// A non-negative index array as `usize`.
 fn indices(name: &str, a: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<usize>> {

@@ -3,20 +3,12 @@
 //! the GIL. `clustersched.ptg` is the public interface.
 
 use clustersched_core::ptg::{self, HcpaLimits, HcpaRule, Profiles, Readiness, Shelf, StretchEstimate};
-use clustersched_core::Error;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::{owned, InvalidWorkloadError};
-
-/// Core errors of the PTG kernels: `InvalidJob` names a PTG by its index.
-fn to_py(err: Error) -> PyErr {
-    match err {
-        Error::InvalidJob { job, message } => InvalidWorkloadError::new_err(format!("PTG {job}: {message}")),
-        other => super::to_py(other),
-    }
-}
+use crate::errors::to_py;
+use crate::owned;
 
 /// A non-negative index array as `usize`.
 fn indices(name: &str, a: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<usize>> {
@@ -43,11 +35,7 @@ fn counts(name: &str, a: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<u32>> {
 
 /// HCPA's stopping rule by its Python name.
 fn hcpa_rule(rule: &str) -> PyResult<HcpaRule> {
-    match rule {
-        "sqrt" => Ok(HcpaRule::Sqrt),
-        "cpa" => Ok(HcpaRule::Cpa),
-        _ => Err(PyValueError::new_err(format!("rule == '{rule}', must be 'sqrt' or 'cpa'"))),
-    }
+    HcpaRule::from_name(rule).map_err(to_py)
 }
 
 fn procs_u32(procs: i64) -> PyResult<u32> {
@@ -349,7 +337,7 @@ impl PtgSet {
 /// A profile table (row-major jobs x procs) for the moldable kernels;
 /// a bad time is named by its job (row).
 fn profiles(times: &PyReadonlyArray1<'_, f64>, procs: i64) -> PyResult<Profiles> {
-    Profiles::new(owned("times", times)?, procs_u32(procs)?).map_err(super::to_py)
+    Profiles::new(owned("times", times)?, procs_u32(procs)?).map_err(to_py)
 }
 
 /// The 3/2 + eps dual approximation on a profile table:
@@ -363,7 +351,7 @@ fn dutot_allocation_py<'py>(
     epsilon: f64,
 ) -> PyResult<(f64, f64, Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>, f64, u32)> {
     let table = profiles(&times, procs)?;
-    let d = py.detach(|| ptg::dutot_allocation(&table, epsilon)).map_err(super::to_py)?;
+    let d = py.detach(|| ptg::dutot_allocation(&table, epsilon)).map_err(to_py)?;
     let shelf: Vec<i64> = d
         .shelf
         .iter()
@@ -392,7 +380,7 @@ fn k_shelves_py<'py>(
     Bound<'py, PyArray1<f64>>,
 )> {
     let table = profiles(&times, procs)?;
-    let k = py.detach(|| ptg::k_shelves(&table, cmax)).map_err(super::to_py)?;
+    let k = py.detach(|| ptg::k_shelves(&table, cmax)).map_err(to_py)?;
     Ok((
         k.length.into_pyarray(py),
         k.start.into_pyarray(py),

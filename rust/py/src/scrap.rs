@@ -4,19 +4,13 @@
 //! `clustersched.ptg.scrap` is the public interface.
 
 use clustersched_core::ptg::{self, ClusterSchedule, Comms, HcpaRule, MultiCluster, Network, Scrap};
-use clustersched_core::Error;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::{owned, InvalidWorkloadError};
+use crate::errors::to_py;
+use crate::owned;
 
-fn to_py(err: Error) -> PyErr {
-    match err {
-        Error::InvalidJob { message, .. } => InvalidWorkloadError::new_err(message),
-        other => super::to_py(other),
-    }
-}
 
 fn usizes(name: &str, a: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<usize>> {
     owned(name, a)?
@@ -173,11 +167,7 @@ impl MultiClusterPtg {
 
     /// HCPA's reference allocation under `rule` ("sqrt" or "cpa").
     fn hcpa_allocation<'py>(&self, py: Python<'py>, rule: &str) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        let rule = match rule {
-            "sqrt" => HcpaRule::Sqrt,
-            "cpa" => HcpaRule::Cpa,
-            _ => return Err(PyValueError::new_err(format!("rule == '{rule}', must be 'sqrt' or 'cpa'"))),
-        };
+        let rule = HcpaRule::from_name(rule).map_err(to_py)?;
         let a = py.detach(|| ptg::hcpa_reference_allocation(&self.g, &self.platform, rule)).map_err(to_py)?;
         Ok(as_i64(a).into_pyarray(py))
     }

@@ -2,6 +2,8 @@
 
 use std::time::{Duration, Instant};
 
+use crate::error::{Error, Result};
+
 /// Tie-breaking variant of DPSA (§III-C). All three maximise the processors
 /// busy now; among subsets of equal utilization the search keeps the first
 /// one found by the include-first depth-first search of Fig. 2 over the
@@ -35,10 +37,48 @@ pub struct DpsaConfig {
 /// (see [`select`]), so this cuts only queues of over a million eligible jobs.
 pub const DEFAULT_NODE_BUDGET: u64 = 1_000_000;
 
+/// Longest wall-clock limit of one decision (one day).
+pub const MAX_TIME_LIMIT: f64 = 86_400.0;
+
 impl DpsaConfig {
     /// The variant with the default budget and no wall-clock limit.
     pub fn new(variant: DpsaVariant) -> Self {
         DpsaConfig { variant, node_budget: DEFAULT_NODE_BUDGET, time_limit: None }
+    }
+
+    /// The same search with other bounds: `node_budget` (`None`: the default)
+    /// and a wall-clock `time_limit` in seconds (`None`: none).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for a budget of 0 or a limit outside
+    /// `(0, MAX_TIME_LIMIT]`.
+    pub fn with_bounds(self, node_budget: Option<u64>, time_limit: Option<f64>) -> Result<Self> {
+        if node_budget == Some(0) {
+            return Err(Error::InvalidArgument("node_budget == 0, must be >= 1".into()));
+        }
+        if let Some(limit) = time_limit {
+            if !(limit > 0.0 && limit <= MAX_TIME_LIMIT) {
+                return Err(Error::InvalidArgument(format!(
+                    "time_limit == {limit}, must be > 0 and <= {MAX_TIME_LIMIT} seconds"
+                )));
+            }
+        }
+        Ok(DpsaConfig { node_budget: node_budget.unwrap_or(self.node_budget), time_limit, ..self })
+    }
+}
+
+impl DpsaVariant {
+    /// The variant from its one-letter name: `p` (priority), `n` (narrow), `w` (wide).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for any other name.
+    pub fn from_name(name: &str) -> Result<Self> {
+        match name {
+            "p" => Ok(DpsaVariant::Priority),
+            "n" => Ok(DpsaVariant::Narrow),
+            "w" => Ok(DpsaVariant::Wide),
+            _ => Err(Error::InvalidArgument(format!("variant == '{name}', must be one of 'p', 'n', 'w'"))),
+        }
     }
 }
 

@@ -34,8 +34,32 @@ pub enum Builtin {
 }
 
 impl Builtin {
-    /// Parses `"fcfs"`, `"easy"`, `"conservative"`, `"sjf"`, `"dpsa-p"`,
-    /// `"dpsa-n"` or `"dpsa-w"` (DPSA with the default budget).
+    /// The name of every built-in policy, in the order tables list them: the
+    /// one list the bindings, the Python package and the CLI read.
+    pub const NAMES: [&'static str; 7] = ["fcfs", "easy", "conservative", "sjf", "dpsa-p", "dpsa-n", "dpsa-w"];
+
+    /// The policy called `name` (one of [`Builtin::NAMES`]), with DPSA's
+    /// search bounds (see [`DpsaConfig::with_bounds`]).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for an unknown name, a bad bound, or a bound
+    /// given to a policy other than DPSA.
+    pub fn from_name_with(name: &str, node_budget: Option<u64>, time_limit: Option<f64>) -> Result<Self> {
+        let policy = Builtin::from_name(name).ok_or_else(|| {
+            let names = Builtin::NAMES.map(|n| format!("'{n}'")).join(", ");
+            Error::InvalidArgument(format!("policy == '{name}', must be one of {names}"))
+        })?;
+        match policy {
+            Builtin::Dpsa(config) => Ok(Builtin::Dpsa(config.with_bounds(node_budget, time_limit)?)),
+            _ if node_budget.is_some() || time_limit.is_some() => Err(Error::InvalidArgument(format!(
+                "node_budget and time_limit bound DPSA's search; policy '{name}' has none"
+            ))),
+            other => Ok(other),
+        }
+    }
+
+    /// The policy called `name` (one of [`Builtin::NAMES`]; DPSA with the
+    /// default budget), or `None`.
     pub fn from_name(name: &str) -> Option<Self> {
         Some(match name {
             "fcfs" => Builtin::Fcfs,
@@ -246,6 +270,18 @@ mod tests {
     const W: [(f64, f64, u32); 4] = [(0.0, 10.0, 3), (1.0, 5.0, 4), (2.0, 5.0, 1), (3.0, 100.0, 1)];
 
     #[test]
+    fn every_name_parses_and_bounds_are_checked_once() {
+        for name in Builtin::NAMES {
+            assert!(Builtin::from_name(name).is_some(), "{name}");
+        }
+        assert!(Builtin::from_name("lifo").is_none());
+        assert!(Builtin::from_name_with("dpsa-p", Some(0), None).is_err());
+        assert!(Builtin::from_name_with("dpsa-p", None, Some(0.0)).is_err());
+        assert!(Builtin::from_name_with("easy", Some(5), None).is_err());
+        assert!(matches!(Builtin::from_name_with("dpsa-n", Some(5), None), Ok(Builtin::Dpsa(c)) if c.node_budget == 5));
+    }
+
+    #[test]
     fn fcfs_keeps_order() {
         assert_eq!(run(Builtin::Fcfs, &W, 4), vec![0.0, 10.0, 15.0, 15.0]);
     }
@@ -295,7 +331,7 @@ mod tests {
     #[test]
     fn zero_runtime_jobs_complete_at_their_start() {
         let w = [(0.0, 0.0, 4), (0.0, 0.0, 4), (0.0, 3.0, 4)];
-        for policy in ["fcfs", "easy", "conservative", "sjf", "dpsa-p", "dpsa-n", "dpsa-w"] {
+        for policy in Builtin::NAMES {
             assert_eq!(run(Builtin::from_name(policy).unwrap(), &w, 4), vec![0.0, 0.0, 0.0], "{policy}");
         }
     }

@@ -3,7 +3,7 @@ use std::collections::BinaryHeap;
 
 use super::machine::Machine;
 use super::queue::{Priority, WaitQueue};
-use crate::error::{Error, Result};
+use crate::error::{Error, Item, Result};
 use crate::time::Time;
 
 /// Rigid jobs, one entry per job, sorted by submit time (ties keep input order).
@@ -20,6 +20,21 @@ pub struct Jobs {
 }
 
 impl Jobs {
+    /// Widths given as signed integers (numpy's default), checked against a
+    /// machine of `total` processors.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] naming the first job whose width is not in `1..=total`.
+    pub fn widths(raw: &[i64], total: u32) -> Result<Vec<u32>> {
+        raw.iter()
+            .enumerate()
+            .map(|(j, &w)| match u32::try_from(w) {
+                Ok(width) if (1..=total).contains(&width) => Ok(width),
+                _ => Err(Error::invalid(Item::Job(j), "width", w, format!("must be in 1..={total} (the machine size)"))),
+            })
+            .collect()
+    }
+
     /// Number of jobs.
     pub fn len(&self) -> usize {
         self.submit.len()
@@ -43,23 +58,24 @@ impl Jobs {
         if n > u32::MAX as usize {
             return Err(Error::InvalidArgument(format!("{n} jobs, at most {} supported", u32::MAX)));
         }
-        let bad = |job: usize, message: String| Err(Error::InvalidJob { job, message });
         for j in 0..n {
             let (s, r, e, w) = (self.submit[j], self.runtime[j], self.estimate[j], self.width[j]);
+            let job = Item::Job(j);
             if !s.is_finite() || s < 0.0 {
-                return bad(j, format!("submit time {s} must be finite and >= 0"));
+                return Err(Error::invalid(job, "submit", s, "must be finite and >= 0"));
             }
             if !r.is_finite() || r < 0.0 {
-                return bad(j, format!("runtime {r} must be finite and >= 0"));
+                return Err(Error::invalid(job, "runtime", r, "must be finite and >= 0"));
             }
             if !e.is_finite() || e < r {
-                return bad(j, format!("estimate {e} must be finite and >= runtime {r}"));
+                return Err(Error::invalid(job, "estimate", e, format!("must be finite and >= runtime {r}")));
             }
             if w == 0 || w > total {
-                return bad(j, format!("width {w} must be in 1..={total} (the machine size)"));
+                return Err(Error::invalid(job, "width", w, format!("must be in 1..={total} (the machine size)")));
             }
             if j > 0 && s < self.submit[j - 1] {
-                return bad(j, format!("submit time {s} is before the previous job's {}", self.submit[j - 1]));
+                let previous = self.submit[j - 1];
+                return Err(Error::invalid(job, "submit", s, format!("must be >= the previous job's {previous}")));
             }
         }
         Ok(())

@@ -4,7 +4,7 @@
 //! node's tasks may not take more than its whole CPU.
 
 use super::cluster::Cluster;
-use crate::error::{Error, Result};
+use crate::error::{Error, Item, Result};
 
 /// Relative slack under which a node counts as saturated.
 const TIGHT: f64 = 1e-12;
@@ -126,10 +126,10 @@ pub fn max_min_stretch(cluster: &Cluster, flow: &[f64], virt: &[f64], period: f6
     for &job in &m.jobs {
         let (f, v) = (flow[job as usize], virt[job as usize]);
         if !(f.is_finite() && v.is_finite() && f >= 0.0 && v >= 0.0) {
-            return Err(Error::InvalidJob {
-                job: job as usize,
-                message: format!("flow time {f} and virtual time {v} must be finite and >= 0"),
-            });
+            return Err(Error::invalid_item(
+                    Item::Job(job as usize),
+                    format!("flow time {f} and virtual time {v} must be finite and >= 0"),
+                ));
         }
     }
     let nodes = cluster.nodes() as usize;

@@ -67,7 +67,7 @@
 //! needs no proof).
 
 use super::maxflow::{FlowBuilder, FlowNetwork};
-use crate::error::{Error, Result};
+use crate::error::{Error, Item, Result};
 
 /// Relative shortfall of the total work below which a flow counts as
 /// saturating every job.
@@ -243,22 +243,22 @@ impl StretchBound {
             total_work_below: 0.0,
         };
         for j in 0..n {
-            let bad = |message: String| Err(Error::InvalidJob { job: j, message });
+            let job = Item::Job(j);
             let (r, p, c, k) = (submit[j], processing_time[j], cpu_need[j], tasks[j]);
             if !r.is_finite() {
-                return bad(format!("submit {r} must be finite"));
+                return Err(Error::invalid(job, "submit", r, "must be finite"));
             }
             if !(p.is_finite() && p >= 0.0) {
-                return bad(format!("processing_time {p} must be finite and >= 0"));
+                return Err(Error::invalid(job, "processing_time", p, "must be finite and >= 0"));
             }
             if !(c > 0.0 && c <= 1.0) {
-                return bad(format!("cpu_need {c} must be in (0, 1]"));
+                return Err(Error::invalid(job, "cpu_need", c, "must be in (0, 1]"));
             }
             if k == 0 {
-                return bad("tasks 0 must be >= 1".into());
+                return Err(Error::invalid(job, "tasks", k, "must be >= 1"));
             }
             if k > MAX_COUNT {
-                return bad(format!("tasks {k} must be at most {MAX_COUNT}"));
+                return Err(Error::invalid(job, "tasks", k, format!("must be at most {MAX_COUNT}")));
             }
             if p == 0.0 {
                 continue;
@@ -764,7 +764,7 @@ mod tests {
     #[test]
     fn bad_input_is_an_error() {
         let e = StretchBound::new(&[0.0, f64::NAN], &[1.0, 1.0], &[1.0, 1.0], &[1, 1], 1, 10.0).unwrap_err();
-        assert_eq!(e, Error::InvalidJob { job: 1, message: "submit NaN must be finite".into() });
+        assert_eq!(e.to_string(), "job index 1: submit == NaN, must be finite");
         assert!(StretchBound::new(&[0.0], &[-1.0], &[1.0], &[1], 1, 10.0).is_err());
         assert!(StretchBound::new(&[0.0], &[1.0], &[0.0], &[1], 1, 10.0).is_err());
         assert!(StretchBound::new(&[0.0], &[1.0], &[1.5], &[1], 1, 10.0).is_err());

@@ -1,4 +1,4 @@
-use crate::error::{Error, Result};
+use crate::error::{Error, Item, Result};
 
 /// A whole node in need units: needs are integers in `1..=UNIT`.
 pub const UNIT: u64 = 1_000_000_000;
@@ -29,18 +29,35 @@ impl Jobs {
             return Err(Error::InvalidArgument(format!("{n} jobs, at most {} supported", u32::MAX)));
         }
         for j in 0..n {
-            let bad = |message: String| Err(Error::InvalidJob { job: j, message });
+            let job = Item::Job(j);
             if tasks[j] == 0 {
-                return bad("has 0 tasks, must have >= 1".into());
+                return Err(Error::invalid(job, "tasks", 0u32, "must be >= 1"));
             }
+            // Needs are reported as the fraction of a node the user gave.
             if cpu[j] == 0 || cpu[j] > UNIT {
-                return bad(format!("CPU need {} units, must be in 1..={UNIT}", cpu[j]));
+                let need = cpu[j] as f64 / UNIT as f64;
+                return Err(Error::invalid(job, "cpu_need", need, format!("must be in [1/{UNIT}, 1] of a node")));
             }
             if mem[j] == 0 || mem[j] > UNIT {
-                return bad(format!("memory need {} units, must be in 1..={UNIT}", mem[j]));
+                let need = mem[j] as f64 / UNIT as f64;
+                return Err(Error::invalid(job, "mem_need", need, format!("must be in [1/{UNIT}, 1] of a node")));
             }
         }
         Ok(Jobs { tasks, cpu, mem })
+    }
+
+    /// Task counts given as signed integers (numpy's default).
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] naming the first job whose count is not in `1..=u32::MAX`.
+    pub fn task_counts(raw: &[i64]) -> Result<Vec<u32>> {
+        raw.iter()
+            .enumerate()
+            .map(|(j, &t)| match u32::try_from(t) {
+                Ok(count) if count >= 1 => Ok(count),
+                _ => Err(Error::invalid(Item::Job(j), "tasks", t, format!("must be in 1..={}", u32::MAX))),
+            })
+            .collect()
     }
 
     /// Number of jobs.

@@ -38,7 +38,7 @@
 
 use super::cluster::Cluster;
 use super::jobs::{Jobs, UNIT};
-use crate::error::{Error, Result};
+use crate::error::{Error, Item, Result};
 
 /// The accuracy of the binary searches of §4.3 and §4.7.
 pub const ACCURACY: f64 = 0.01;
@@ -228,10 +228,10 @@ fn check(jobs: &Jobs, nodes: u32, cands: &[Candidate], target: Target<'_>, accur
         }
         for (k, (&f, &v)) in flow.iter().zip(virt).enumerate() {
             if !(f.is_finite() && v.is_finite() && f >= 0.0 && v >= 0.0) {
-                return Err(Error::InvalidJob {
-                    job: cands[k].job as usize,
-                    message: format!("flow time {f} and virtual time {v} must be finite and >= 0"),
-                });
+                return Err(Error::invalid_item(
+                    Item::Job(cands[k].job as usize),
+                    format!("flow time {f} and virtual time {v} must be finite and >= 0"),
+                ));
             }
         }
     }

@@ -1,7 +1,7 @@
 //! The two inputs of a launch-time mapping (Baraglia et al., QLSE, §3): a task
 //! interaction graph and a grid of LANs, both in CSR form.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Item, Result};
 
 /// Marks "no task / no LAN / no link" in index vectors.
 pub(crate) const NONE: usize = usize::MAX;
@@ -25,7 +25,8 @@ impl Tig {
     /// A TIG from its MCRs and its edges `(u[k], v[k])` of MBR `mbr[k]`.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] naming the task or edge when the graph has
+    /// [`Error::Invalid`] naming the task for a bad MCR, [`Error::InvalidArgument`]
+    /// naming the edge when the graph has
     /// no task, an MCR is not finite and `> 0`, the edge arrays differ in
     /// length, an edge names a task that does not exist, joins a task to
     /// itself or repeats another edge, or an MBR is not finite and `>= 0`.
@@ -35,10 +36,8 @@ impl Tig {
             return Err(Error::InvalidArgument("the TIG has no task".into()));
         }
         if let Some(t) = mcr.iter().position(|&m| !(m.is_finite() && m > 0.0)) {
-            return Err(Error::InvalidArgument(format!(
-                "task {t}: MCR == {}, must be finite and > 0 (Mflop/s)",
-                mcr[t]
-            )));
+            let task = Item::Task { ptg: None, task: t };
+            return Err(Error::invalid(task, "mcr", mcr[t], "must be finite and > 0 (Mflop/s)"));
         }
         if u.len() != v.len() || u.len() != mbr.len() {
             return Err(Error::InvalidArgument(format!(
@@ -164,7 +163,8 @@ impl LanGrid {
     /// `(a[k], b[k])` of bandwidth `link_bandwidth[k]`.
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] naming the LAN, host or link when there is
+    /// [`Error::Invalid`] naming the LAN for a LAN without host or a bad LAN
+    /// bandwidth; [`Error::InvalidArgument`] naming the host or link when there is
     /// no LAN, a LAN has no host, `host_offsets` is malformed, a power or a
     /// bandwidth is not finite and `>= 0`, a link names a LAN that does not
     /// exist, joins a LAN to itself or repeats another link.
@@ -188,7 +188,7 @@ impl LanGrid {
             )));
         }
         if let Some(l) = (0..lans).find(|&l| host_offsets[l + 1] <= host_offsets[l]) {
-            return Err(Error::InvalidArgument(format!("LAN {l} has no host")));
+            return Err(Error::invalid_item(Item::Lan(l), "has no host"));
         }
         if let Some(h) = host_power.iter().position(|&p| !(p.is_finite() && p >= 0.0)) {
             return Err(Error::InvalidArgument(format!(
@@ -197,10 +197,7 @@ impl LanGrid {
             )));
         }
         if let Some(l) = lan_bandwidth.iter().position(|&w| !(w.is_finite() && w >= 0.0)) {
-            return Err(Error::InvalidArgument(format!(
-                "LAN {l}: bandwidth == {}, must be finite and >= 0 (Mb/s)",
-                lan_bandwidth[l]
-            )));
+            return Err(Error::invalid(Item::Lan(l), "bandwidth", lan_bandwidth[l], "must be finite and >= 0 (Mb/s)"));
         }
         if a.len() != b.len() || a.len() != link_bandwidth.len() {
             return Err(Error::InvalidArgument(format!(
@@ -345,7 +342,8 @@ mod tests {
             other => panic!("{other:?}"),
         };
         assert!(err(Tig::new(vec![], &[], &[], &[])).contains("no task"));
-        assert!(err(Tig::new(vec![1.0, -1.0], &[], &[], &[])).contains("task 1: MCR == -1"));
+        let e = Tig::new(vec![1.0, -1.0], &[], &[], &[]).unwrap_err();
+        assert_eq!(e, Error::invalid(Item::Task { ptg: None, task: 1 }, "mcr", -1.0, "must be finite and > 0 (Mflop/s)"));
         assert!(err(Tig::new(vec![1.0, 1.0], &[0], &[0], &[1.0])).contains("edge 0 (0, 0)"));
         assert!(err(Tig::new(vec![1.0, 1.0], &[0], &[1], &[-2.0])).contains("MBR == -2"));
         assert!(err(Tig::new(vec![1.0, 1.0], &[0, 1], &[1, 0], &[1.0, 1.0])).contains("(0, 1) is given twice"));

@@ -1,6 +1,6 @@
 //! Parallel task graphs in CSR form, the Amdahl execution-time model and bottom levels.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Item, Result};
 
 /// `T(v, p)`: seconds a task of `work` flop with Amdahl serial fraction
 /// `alpha` runs on `p` processors of `speed` flop/s.
@@ -43,7 +43,7 @@ impl Ptg {
     /// successors of task `v` are `succ[succ_offsets[v]..succ_offsets[v + 1]]`.
     ///
     /// # Errors
-    /// [`Error::InvalidJob`] (with `job` 0) when the arrays disagree in length,
+    /// [`Error::Invalid`] (about PTG 0 or one of its tasks) when the arrays disagree in length,
     /// a `work` is not finite and `>= 0`, an `alpha` is outside `[0, 1]`, a
     /// successor list is not strictly increasing with every successor above
     /// its task, or the graph has other sources than task 0 or other sinks
@@ -62,7 +62,8 @@ impl Ptg {
         succ: &[usize],
         base: usize,
     ) -> Result<Ptg> {
-        let bad = |message: String| Err(Error::InvalidJob { job: index, message });
+        let bad = |message: String| Err(Error::invalid_item(Item::Ptg(index), message));
+        let task = |task: usize| Item::Task { ptg: Some(index), task };
         let n = work.len();
         if n == 0 {
             return bad("the graph has no tasks".into());
@@ -81,10 +82,10 @@ impl Ptg {
         }
         for v in 0..n {
             if !(work[v].is_finite() && work[v] >= 0.0) {
-                return bad(format!("task {v}: work == {}, must be finite and >= 0 (flop)", work[v]));
+                return Err(Error::invalid(task(v), "work", work[v], "must be finite and >= 0 (flop)"));
             }
             if !(0.0..=1.0).contains(&alpha[v]) {
-                return bad(format!("task {v}: alpha == {}, must be in [0, 1]", alpha[v]));
+                return Err(Error::invalid(task(v), "alpha", alpha[v], "must be in [0, 1]"));
             }
         }
         let mut local = Vec::with_capacity(succ_offsets[n] - first);
@@ -94,10 +95,14 @@ impl Ptg {
             for &s in &succ[succ_offsets[v]..succ_offsets[v + 1]] {
                 let s = s.wrapping_sub(base);
                 if s >= n || s <= last {
-                    return bad(format!(
-                        "task {v}: successor {} must be a task of this PTG above {v}, lists increasing \
-                         (tasks are numbered in topological order)",
-                        s.wrapping_add(base)
+                    return Err(Error::invalid(
+                        task(v),
+                        "successor",
+                        s.wrapping_add(base),
+                        format!(
+                            "must be a task of this PTG above {v}, lists increasing \
+                             (tasks are numbered in topological order)"
+                        ),
                     ));
                 }
                 last = s;
@@ -107,10 +112,10 @@ impl Ptg {
         }
         let offsets: Vec<usize> = succ_offsets.iter().map(|&o| o - first).collect();
         if let Some(v) = (1..n).find(|&v| indeg[v] == 0) {
-            return bad(format!("task {v} has no predecessor: task 0 must be the only entry"));
+            return Err(Error::invalid_item(task(v), "has no predecessor: task 0 must be the only entry"));
         }
         if let Some(v) = (0..n - 1).find(|&v| offsets[v] == offsets[v + 1]) {
-            return bad(format!("task {v} has no successor: task {} must be the only exit", n - 1));
+            return Err(Error::invalid_item(task(v), format!("has no successor: task {} must be the only exit", n - 1)));
         }
         // Predecessor CSR: scanning sources in increasing order keeps each list sorted.
         let mut pred_offsets = vec![0usize; n + 1];
@@ -302,7 +307,7 @@ impl PtgSet {
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] for inconsistent offsets;
-    /// [`Error::InvalidJob`] (`job` = PTG index) for a bad graph (see [`Ptg::new`]).
+    /// [`Error::Invalid`] naming the PTG (or its task) for a bad graph (see [`Ptg::new`]).
     pub fn from_flat(
         ptg_offsets: &[usize],
         work: &[f64],
@@ -575,9 +580,9 @@ pub(crate) mod tests {
         assert!(err(vec![], vec![], &[0], &[]).contains("no tasks"));
         assert!(err(vec![-1.0], vec![0.0], &[0, 0], &[]).contains("task 0: work == -1"));
         assert!(err(vec![1.0], vec![1.5], &[0, 0], &[]).contains("alpha == 1.5"));
-        assert!(err(vec![1.0, 1.0], vec![0.0; 2], &[0, 0, 1], &[0]).contains("successor 0"));
-        assert!(err(vec![1.0; 3], vec![0.0; 3], &[0, 1, 1, 1], &[2]).contains("task 1 has no predecessor"));
-        assert!(err(vec![1.0; 3], vec![0.0; 3], &[0, 2, 2, 2], &[1, 2]).contains("task 1 has no successor"));
+        assert!(err(vec![1.0, 1.0], vec![0.0; 2], &[0, 0, 1], &[0]).contains("successor == 0"));
+        assert!(err(vec![1.0; 3], vec![0.0; 3], &[0, 1, 1, 1], &[2]).contains("task 1: has no predecessor"));
+        assert!(err(vec![1.0; 3], vec![0.0; 3], &[0, 2, 2, 2], &[1, 2]).contains("task 1: has no successor"));
         assert!(err(vec![1.0; 2], vec![0.0; 2], &[0, 2, 2], &[1, 1]).contains("increasing"));
         assert!(err(vec![f64::NAN], vec![0.0], &[0, 0], &[]).contains("work == NaN"));
     }
@@ -592,11 +597,11 @@ pub(crate) mod tests {
         assert_eq!(set.graph(1).succ(0), &[1]);
         // an edge leaving its PTG
         let e = PtgSet::from_flat(&[0, 2, 3], &[1.0; 3], &[0.0; 3], &[0, 1, 1, 1], &[2]).unwrap_err();
-        assert!(matches!(e, Error::InvalidJob { job: 0, .. }), "{e:?}");
+        assert!(matches!(&e, Error::Invalid(i) if i.item == Item::Task { ptg: Some(0), task: 0 }), "{e:?}");
         let e = PtgSet::from_flat(&[0, 1, 2], &[1.0, -2.0], &[0.0; 2], &[0, 0, 0], &[]).unwrap_err();
         assert_eq!(
             e,
-            Error::InvalidJob { job: 1, message: "task 0: work == -2, must be finite and >= 0 (flop)".into() }
+            Error::invalid(Item::Task { ptg: Some(1), task: 0 }, "work", -2.0, "must be finite and >= 0 (flop)")
         );
         assert!(PtgSet::from_flat(&[0, 2], &[1.0], &[0.0], &[0, 0], &[]).is_err());
         assert!(PtgSet::new(vec![]).is_err());

@@ -30,6 +30,18 @@ pub enum HcpaRule {
 }
 
 impl HcpaRule {
+    /// The rule by its name: `"sqrt"` or `"cpa"`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for any other name.
+    pub fn from_name(name: &str) -> Result<Self> {
+        match name {
+            "sqrt" => Ok(HcpaRule::Sqrt),
+            "cpa" => Ok(HcpaRule::Cpa),
+            _ => Err(Error::InvalidArgument(format!("rule == '{name}', must be 'sqrt' or 'cpa'"))),
+        }
+    }
+
     /// The processor count `T_A` divides the area by for `g` on `procs` processors.
     pub(crate) fn divisor(self, g: &Ptg, procs: u32) -> u32 {
         match self {

@@ -4,7 +4,7 @@
 
 use super::graph::{Ptg, PtgSet};
 use super::hcpa::{schedule_alone, HcpaLimits, HcpaRule};
-use crate::error::{Error, Result};
+use crate::error::{Error, Item, Result};
 
 /// The raw moldable profile of `g`: `profile[p - 1]` is the makespan of `g`
 /// alone on a dedicated cluster of `p` processors by HCPA, for `p = 1..=procs`.
@@ -55,14 +55,11 @@ pub fn moldable_profile(g: &Ptg, procs: u32, speed: f64, rule: HcpaRule) -> Resu
 ///
 /// # Errors
 /// As [`moldable_profile`]; an error of PTG `i` is reported as
-/// [`Error::InvalidJob`] with `job = i`.
+/// [`Error::Invalid`] about PTG `i`.
 pub fn moldable_profiles(set: &PtgSet, procs: u32, speed: f64, rule: HcpaRule) -> Result<Vec<f64>> {
     let mut out = Vec::with_capacity(set.len() * procs as usize);
     for (i, g) in set.graphs().iter().enumerate() {
-        let row = moldable_profile(g, procs, speed, rule).map_err(|e| match e {
-            Error::InvalidArgument(m) => Error::InvalidArgument(m),
-            other => Error::InvalidJob { job: i, message: other.to_string() },
-        })?;
+        let row = moldable_profile(g, procs, speed, rule).map_err(|e| e.in_ptg(i))?;
         out.extend_from_slice(&row);
     }
     Ok(out)
@@ -104,7 +101,7 @@ impl Profiles {
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] for `procs == 0`, no job, or a length that
-    /// is not a multiple of `procs`; [`Error::InvalidJob`] for a time that is
+    /// is not a multiple of `procs`; [`Error::Invalid`] (about the PTG) for a time that is
     /// not finite and `> 0`.
     pub fn new(times: Vec<f64>, procs: u32) -> Result<Profiles> {
         if procs == 0 {
@@ -118,10 +115,10 @@ impl Profiles {
             )));
         }
         if let Some(k) = times.iter().position(|t| !(t.is_finite() && *t > 0.0)) {
-            return Err(Error::InvalidJob {
-                job: k / width,
-                message: format!("time on {} processors == {}, must be finite and > 0", k % width + 1, times[k]),
-            });
+            return Err(Error::invalid_item(
+                Item::Ptg(k / width),
+                format!("time on {} processors == {}, must be finite and > 0", k % width + 1, times[k]),
+            ));
         }
         Ok(Profiles { times, procs })
     }
@@ -189,7 +186,7 @@ pub(crate) mod tests {
         assert!(Profiles::new(vec![], 2).is_err());
         assert!(Profiles::new(vec![1.0; 4], 0).is_err());
         let err = Profiles::new(vec![1.0, 2.0, 1.0, f64::NAN], 2).unwrap_err();
-        assert_eq!(err, Error::InvalidJob { job: 1, message: "time on 2 processors == NaN, must be finite and > 0".into() });
+        assert_eq!(err, Error::invalid_item(Item::Ptg(1), "time on 2 processors == NaN, must be finite and > 0"));
     }
 
     proptest! {
