@@ -1,4 +1,4 @@
-"""The type stubs of the compiled module match it (DESIGN.md: stubs checked with stubtest)."""
+"""The type stubs of the compiled module match it (docs/layout.md, "Errors" and "Stubs": stubtest checks them)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 Every check raises ``TypeError`` for a value of the wrong type and
 ``ValueError`` for one out of range, with the argument's name, its value and
-the rule, as in ``"procs == 0, must be >= 1"`` (DESIGN.md, "Errors are typed").
+the rule, as in ``"procs == 0, must be >= 1"`` (docs/layout.md, "Errors").
 """
 
 from __future__ import annotations
