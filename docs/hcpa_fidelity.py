@@ -61,7 +61,7 @@ def together(sets: int) -> None:
                     ptgs = mixed(n, 1000 * n + s + len(name))
                     stars = hcpa_cmax_star(ptgs, c, rule=rule)
                     for algo in ["SELFISH", "SELFISH_ORDER", *CRA]:
-                        m = ptg_metrics(ALGORITHMS[algo](ptgs, c, s, rule=rule), stars)
+                        m = ptg_metrics(ALGORITHMS[algo](ptgs, c, seed=s, rule=rule), stars)
                         if algo in worst:
                             worst[algo].append(m.max_stretch)
                         if algo in CRA:

@@ -149,8 +149,47 @@ def test_metrics_by_hand():
 def test_run_algorithm_validates_and_measures():
     inst = feasible_instance("small", "medium", seed=2, bandwidth="dedicated")
     run = run_algorithm("qlse", inst.tig, inst.grid, bandwidth="dedicated")
-    assert run.found and run.result.bandwidth == "dedicated"
-    assert run.metrics.lans_used == run.result.lans_used
+    assert run.algorithm == "QLSE" and run.found and run.mapping.bandwidth == "dedicated"
+    assert run.result is run.mapping  # the former name
+    assert run.seconds == run.mapping.seconds > 0
+    assert run.metrics.lans_used == run.mapping.lans_used
     assert 0.0 <= run.metrics.lan_hit_ratio <= 1.0 and run.metrics.task_machine_ratio >= 1.0
-    with pytest.raises(ValueError, match="algorithm == 'HEFT', must be one of QLSE, greedy"):
+    assert run.summary() == {"algorithm": "QLSE", "found": True, **run.metrics.summary(), "seconds": run.seconds}
+    with pytest.raises(ValueError, match="algorithm == 'HEFT', must be one of 'QLSE', 'greedy'"):
         run_algorithm("HEFT", inst.tig, inst.grid)
+    assert run_algorithm("GREEDY", inst.tig, inst.grid, bandwidth="dedicated").algorithm == "greedy"
+    with pytest.raises(TypeError, match="positional argument"):
+        run_algorithm("QLSE", inst.tig, inst.grid, "dedicated")
+
+
+def test_run_algorithm_without_a_mapping():
+    # a random instance that no algorithm can map: the typed failure, no metrics, None measures in the summary
+    tig = TIG.from_arrays([500.0, 500.0], [(0, 1)], [10.0])
+    grid = LanGrid.from_arrays([[100.0], [100.0]], [50.0, 50.0], [(0, 1)], [50.0])
+    for name in ALGORITHMS:
+        run = run_algorithm(name, tig, grid)
+        assert run.algorithm == name and not run.found and run.metrics is None
+        assert isinstance(run.mapping, NoFeasibleMapping) and run.seconds == run.mapping.seconds
+        summary = run.summary()
+        assert summary == {"algorithm": name, "found": False, "lan_hit_ratio": None, "task_machine_ratio": None,
+                           "shared_task_machine_ratio": None, "lans_used": None, "hosts_used": None,
+                           "seconds": run.seconds}
+
+
+def test_a_tig_without_a_task_is_an_invalid_workload():
+    # docs/layout.md: an empty workload raises InvalidWorkloadError; a TIG's constructors refuse it, and the
+    # algorithms refuse one built around them
+    import networkx as nx
+
+    from clustersched.errors import InvalidWorkloadError
+
+    for make in (lambda: TIG.from_arrays([], [], []), lambda: TIG.from_networkx(nx.Graph())):
+        with pytest.raises(InvalidWorkloadError, match="the TIG has no task"):
+            make()
+    empty = TIG(name="empty", labels=[], mcr=np.empty(0), edge_u=np.empty(0, dtype=np.int64),
+                edge_v=np.empty(0, dtype=np.int64), mbr=np.empty(0))
+    grid = LanGrid.from_arrays([[250.0], [250.0]], [10.0, 10.0], [(0, 1)], [20.0])
+    for call in (lambda: qlse(empty, grid), lambda: greedy_best_fit(empty, grid), lambda: task_order(empty),
+                 lambda: run_algorithm("QLSE", empty, grid), lambda: run_algorithm("greedy", empty, grid)):
+        with pytest.raises(InvalidWorkloadError, match="the TIG has no task"):
+            call()

@@ -1,4 +1,4 @@
-"""The 13 multi-PTG algorithms of RR-7224 §4.1-4.3: feasibility, determinism, rules, the science, errors.
+"""The 19 multi-PTG algorithms of RR-7224 §4.1-4.4: feasibility, determinism, rules, the science, errors.
 
 Every schedule produced here goes through the PTG validator.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from clustersched.errors import InvalidScheduleError
+from clustersched.errors import InvalidScheduleError, InvalidWorkloadError
 from clustersched.platform import CLUSTERS, Cluster, cluster
 from clustersched.ptg import (
     ALGORITHMS,
@@ -56,7 +56,7 @@ def test_every_schedule_is_valid(name):
         c = cluster(cname)
         for n in (1, 3, 5):
             ptgs = _mixed(n, seed=n + len(cname))
-            s = fn(ptgs, c, 7)
+            s = fn(ptgs, c, seed=7)
             validate_ptgs(s, ptgs, c)
             assert s.policy == name and s.options["seed"] == 7
             assert len(s) == sum(len(p) for p in ptgs)
@@ -72,9 +72,9 @@ def test_same_seed_same_schedule(name):
     c = cluster("grelon")
     ptgs = ptg_population("random", 4, seed=3) + [fft_ptg(4, seed=1), strassen_ptg(seed=2)]
     fn = ALGORITHMS[name]
-    a, b = fn(ptgs, c, 11), fn(ptgs, c, 11)
+    a, b = fn(ptgs, c, seed=11), fn(ptgs, c, seed=11)
     assert a.rows() == b.rows()
-    g = fn(ptgs, c, np.random.default_rng(11))  # a Generator is used as given
+    g = fn(ptgs, c, seed=np.random.default_rng(11))  # a Generator is used as given
     validate_ptgs(g, ptgs, c)
     assert g.options["seed"] == "generator"
 
@@ -84,7 +84,7 @@ def test_ties_are_broken_by_the_seed():
     c = Cluster("small", 4, 1e9)
     p = fft_ptg(4, seed=5)
     ptgs = [p, p, p]
-    firsts = {ALGORITHMS["SELFISH"](ptgs, c, seed).ptg[1] for seed in range(12)}
+    firsts = {ALGORITHMS["SELFISH"](ptgs, c, seed=seed).ptg[1] for seed in range(12)}
     assert len(firsts) > 1
 
 
@@ -92,7 +92,7 @@ def test_ties_are_broken_by_the_seed():
 def test_selfish_is_the_reference_when_nothing_ties():
     c = cluster("chti")
     ptgs = ptg_population("random", 4, seed=8) + ptg_population("strassen", 1, seed=8)
-    mine = {(r[0], r[1]): r for r in ALGORITHMS["SELFISH"](ptgs, c, 0).rows()}
+    mine = {(r[0], r[1]): r for r in ALGORITHMS["SELFISH"](ptgs, c, seed=0).rows()}
     theirs = {(r[0], r[1]): r for r in ref.selfish(ptgs, c.procs, c.speed).rows()}
     assert mine.keys() == theirs.keys()
     for key, row in theirs.items():
@@ -105,13 +105,13 @@ def test_selfish_order_runs_the_shortest_ptg_as_if_alone():
     c = cluster("grillon")
     ptgs = ptg_population("random", 5, seed=4)
     stars = hcpa_cmax_star(ptgs, c)
-    s = ALGORITHMS["SELFISH_ORDER"](ptgs, c, 0)
+    s = ALGORITHMS["SELFISH_ORDER"](ptgs, c, seed=0)
     m = ptg_metrics(s, stars)
     assert m.stretch[int(np.argmin(stars))] <= 1.0
     # SELFISH_WEIGHT and SELFISH use the same HCPA allocations on the whole cluster, under either rule
     for name in ("SELFISH", "SELFISH_WEIGHT", "SELFISH_ORDER", "F1", "F2"):
         for rule in ("sqrt", "cpa"):
-            s = ALGORITHMS[name](ptgs, c, 0, rule=rule)
+            s = ALGORITHMS[name](ptgs, c, seed=0, rule=rule)
             for i, p in enumerate(ptgs):
                 rows = s.ptg == i
                 alloc = np.empty(len(p), dtype=np.int64)
@@ -142,7 +142,7 @@ def test_cra_budgets_and_constrained_allocations():
     assert cra_budgets(ptgs, c, "WORK").tolist() == expected.tolist()
     assert cra_budgets(ptgs, c, "WORK").sum() <= P
     for name in ("CRA_NDAGS", "CRA_WORK", "CRA_WIDTH_WEIGHT"):
-        s = ALGORITHMS[name](ptgs, c, 3)
+        s = ALGORITHMS[name](ptgs, c, seed=3)
         budget = s.options["budget"]
         for i, p in enumerate(ptgs):
             rows = s.ptg == i
@@ -165,12 +165,12 @@ def test_cra_lets_a_short_ptg_start_at_time_zero():
     c = Cluster("small", 8, 1e9)
     big = ptg_population("random", 1, seed=12)[0]
     tiny = fft_ptg(2, seed=3)
-    s = ALGORITHMS["CRA_NDAGS"]([big, tiny], c, 0)
+    s = ALGORITHMS["CRA_NDAGS"]([big, tiny], c, seed=0)
     validate_ptgs(s, [big, tiny], c)
     real = (s.ptg == 1) & (s.end > s.start)
     assert s.start[real].min() == 0.0
     # SELFISH lets the big PTG's successors go first (they are "ready" once placed)
-    s = ALGORITHMS["SELFISH"]([big, tiny], c, 0)
+    s = ALGORITHMS["SELFISH"]([big, tiny], c, seed=0)
     real = (s.ptg == 1) & (s.end > s.start)
     assert s.start[real].min() > 0.0
 
@@ -179,7 +179,7 @@ def test_c4_grafts_shorter_ptgs_onto_the_longest():
     c = cluster("chti")
     ptgs = ptg_population("random", 4, seed=21)
     stars = hcpa_cmax_star(ptgs, c)
-    s = ALGORITHMS["C4"](ptgs, c, 0)
+    s = ALGORITHMS["C4"](ptgs, c, seed=0)
     validate_ptgs(s, ptgs, c)
     base = int(np.argmax(stars))
     graft = s.options["graft"]
@@ -207,7 +207,7 @@ def test_c4_is_fairer_than_selfish():
         ptgs, c = population[10 * k : 10 * k + 10], cluster("grelon")
         stars = hcpa_cmax_star(ptgs, c)
         for algo in worst:
-            s = ALGORITHMS[algo](ptgs, c, k)
+            s = ALGORITHMS[algo](ptgs, c, seed=k)
             validate_ptgs(s, ptgs, c)
             worst[algo].append(ptg_metrics(s, stars).max_stretch)
     assert np.mean(worst["C4"]) < np.mean(worst["SELFISH"]) / 2
@@ -217,9 +217,14 @@ def test_metrics_and_runner():
     c = cluster("gdx")
     ptgs = ptg_population("random", 3, seed=2)
     run = run_algorithm("f2", ptgs, c, seed=4)
-    assert run.algorithm == "F2" and run.scheduling_seconds > 0
+    assert run.algorithm == "F2" and run.seconds > 0
+    assert run.scheduling_seconds == run.seconds  # the former name, read-only
+    with pytest.raises(AttributeError):
+        run.scheduling_seconds = 1.0
     summary = run.summary()
-    assert set(summary) >= {"average_stretch", "makespan", "max_stretch", "utilization", "scheduling_seconds"}
+    assert list(summary) == ["algorithm", *run.metrics.summary(), "seconds"]
+    assert set(summary) >= {"average_stretch", "makespan", "max_stretch", "utilization", "seconds"}
+    assert summary["algorithm"] == "F2" and summary["seconds"] == run.seconds
     assert summary["makespan"] == run.schedule.end.max()
     assert run.metrics.cmax_star.tolist() == hcpa_cmax_star(ptgs, c).tolist()
 
@@ -233,7 +238,7 @@ def test_selfish_order_is_much_fairer_than_selfish():
                 ptgs = _mixed(n, seed=1000 * n + seed + len(name))
                 stars = hcpa_cmax_star(ptgs, c)
                 for algo in worst:
-                    s = ALGORITHMS[algo](ptgs, c, seed)
+                    s = ALGORITHMS[algo](ptgs, c, seed=seed)
                     validate_ptgs(s, ptgs, c)
                     worst[algo].append(ptg_metrics(s, stars).max_stretch)
     selfish, order = np.median(worst["SELFISH"]), np.median(worst["SELFISH_ORDER"])
@@ -251,7 +256,7 @@ def test_selfish_order_is_much_fairer_than_selfish():
 @pytest.mark.parametrize(
     "args, error, message",
     [
-        (([], "c", 0), ValueError, r"ptgs == \[\], must hold at least one PTG"),
+        (([], "c", 0), InvalidWorkloadError, r"ptgs == \[\], must hold at least one PTG"),
         ((["x"], "c", 0), TypeError, r"ptgs\[0\] == 'x', must be a clustersched PTG"),
         (("p", "c", 0), TypeError, "ptgs == a single PTG"),
         (("l", "gdx", 0), TypeError, "cluster == 'gdx', must be a clustersched Cluster"),
@@ -264,17 +269,41 @@ def test_selfish_order_is_much_fairer_than_selfish():
 def test_bad_inputs_raise_typed_errors(name, args, error, message):
     p = fft_ptg(2, seed=0)
     values = {"p": p, "l": [p], "c": cluster("chti")}
-    call = [values.get(a, a) if isinstance(a, str) else a for a in args]
+    ptgs, c, seed = [values.get(a, a) if isinstance(a, str) else a for a in args]
     with pytest.raises(error, match=message):
-        ALGORITHMS[name](*call)
+        ALGORITHMS[name](ptgs, c, seed=seed)
+
+
+@pytest.mark.parametrize("name", PAPER_NAMES)
+def test_options_are_keyword_only(name):
+    # docs/layout.md: the inputs are positional, every option after them keyword-only
+    ptgs, c = [fft_ptg(2, seed=0)], cluster("chti")
+    with pytest.raises(TypeError, match="positional argument"):
+        ALGORITHMS[name](ptgs, c, 0)
+    with pytest.raises(TypeError, match="positional argument"):
+        run_algorithm(name, ptgs, c, 0)
+
+
+@pytest.mark.parametrize("name", ["SELFISH", "CAFM_K_SHELVES"])
+def test_no_ptg_is_an_invalid_workload(name):
+    # docs/layout.md: an empty workload raises InvalidWorkloadError (a ValueError), never a bare ValueError
+    c = cluster("chti")
+    with pytest.raises(InvalidWorkloadError, match="must hold at least one PTG"):
+        ALGORITHMS[name]([], c)
+    for empty in ([], (), iter([])):
+        with pytest.raises(InvalidWorkloadError, match="must hold at least one PTG"):
+            run_algorithm(name, empty, c)
 
 
 def test_unknown_algorithm_and_invalid_schedules():
-    with pytest.raises(ValueError, match="algorithm == 'EASY', must be one of SELFISH, "):
+    with pytest.raises(ValueError, match="algorithm == 'EASY', must be one of 'SELFISH', 'SELFISH_ORDER', "):
         run_algorithm("EASY", [fft_ptg(2, seed=0)], cluster("chti"))
+    # the registries' name rule: exact, else case-insensitive with - and _ alike
+    assert algorithm("cafm-k_shelves") is ALGORITHMS["CAFM_K_SHELVES"]
+    assert run_algorithm("Cra-Work", [fft_ptg(2, seed=0)], cluster("chti")).algorithm == "CRA_WORK"
     c = cluster("chti")
     ptgs = [fft_ptg(4, seed=1)]
-    s = ALGORITHMS["SELFISH"](ptgs, c, 0)
+    s = ALGORITHMS["SELFISH"](ptgs, c, seed=0)
     broken = type(s)(
         ptg=s.ptg, task=s.task, start=s.start - 1.0, end=s.end - 1.0, procs=s.procs,
         proc_offsets=s.proc_offsets, proc_ids=s.proc_ids, total_procs=s.total_procs,
@@ -305,7 +334,7 @@ def test_cli_prints_one_json_object(capsys):
     for key in ("average_stretch", "makespan", "max_stretch", "utilization", "scheduling_seconds"):
         assert isinstance(out[key], float)
     ptgs = ptg_population("fft", 3, seed=2)
-    s = ALGORITHMS["SELFISH_ORDER"](ptgs, cluster("chti"), 2)
+    s = ALGORITHMS["SELFISH_ORDER"](ptgs, cluster("chti"), seed=2)
     assert out["makespan"] == s.end.max()
 
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
+from .._checks import lookup
 from .mapping import Mapping, MappingResult
 from .metrics import MappingMetrics, mapping_metrics
 from .model import LanGrid, TIG
@@ -14,35 +15,65 @@ from .validate import validate_mapping
 __all__ = ["ALGORITHMS", "GridRun", "algorithm", "run_algorithm"]
 
 #: The algorithms of the QLSE paper: QLSE (§4) and the greedy best-fit baseline (§5).
-#: Each is called as ``fn(tig, grid, bandwidth=...)``.
+#: Each is called as ``fn(tig, grid, *, bandwidth=...)``.
 ALGORITHMS: dict[str, Callable[..., MappingResult]] = {"QLSE": qlse, "greedy": greedy_best_fit}
+
+#: The keys of :meth:`MappingMetrics.summary`, None in :meth:`GridRun.summary` when no mapping was found.
+_METRIC_KEYS = tuple(MappingMetrics.__dataclass_fields__)
 
 
 def algorithm(name: str) -> Callable[..., MappingResult]:
-    """The algorithm called ``name`` (case-insensitive); ValueError listing the names otherwise.
+    """The algorithm called ``name``: exactly, else ignoring case with ``-`` and ``_`` alike.
+
+    ValueError listing the names otherwise (:func:`clustersched._checks.lookup`).
 
     Examples
     --------
     >>> algorithm("qlse") is qlse
     True
+    >>> algorithm("HEFT")
+    Traceback (most recent call last):
+    ...
+    ValueError: algorithm == 'HEFT', must be one of 'QLSE', 'greedy'
     """
-    if isinstance(name, str):
-        for key, fn in ALGORITHMS.items():
-            if key.lower() == name.lower():
-                return fn
-    raise ValueError(f"algorithm == {name!r}, must be one of {', '.join(ALGORITHMS)}")
+    return ALGORITHMS[lookup("algorithm", name, ALGORITHMS)]
 
 
 @dataclass(frozen=True, eq=False)
 class GridRun:
-    """One algorithm on one instance: its result, and the metrics of the mapping (None on failure)."""
+    """One algorithm on one instance: its mapping (or the typed failure), the mapping's metrics and the time.
 
-    result: MappingResult
+    Attributes
+    ----------
+    algorithm : str
+        The algorithm's canonical name (a key of :data:`ALGORITHMS`).
+    mapping : Mapping or NoFeasibleMapping
+        What the algorithm returned.
+    metrics : MappingMetrics or None
+        The §5 measures of the mapping; None when none was found.
+    seconds : float
+        Wall-clock seconds of the algorithm alone (``mapping.seconds``; validation and metrics excluded).
+    """
+
+    algorithm: str
+    mapping: MappingResult
     metrics: MappingMetrics | None
+    seconds: float
+
+    @property
+    def result(self) -> MappingResult:
+        """The former name of :attr:`mapping`."""
+        return self.mapping
 
     @property
     def found(self) -> bool:
-        return self.result.found
+        """Whether the algorithm found a mapping."""
+        return self.mapping.found
+
+    def summary(self) -> dict[str, Any]:
+        """Algorithm, found, the metrics' summary (None values when no mapping was found) and time, as a flat dict."""
+        measures = self.metrics.summary() if self.metrics is not None else dict.fromkeys(_METRIC_KEYS)
+        return {"algorithm": self.algorithm, "found": self.found, **measures, "seconds": self.seconds}
 
 
 def run_algorithm(name: str, tig: TIG, grid: LanGrid, *, bandwidth: str = "shared", validate: bool = True) -> GridRun:
@@ -51,6 +82,8 @@ def run_algorithm(name: str, tig: TIG, grid: LanGrid, *, bandwidth: str = "share
 
     Raises
     ------
+    ValueError
+        ``name`` is not an algorithm of :data:`ALGORITHMS`.
     InvalidScheduleError
         The algorithm returned a mapping that breaks a constraint (a bug).
 
@@ -58,13 +91,16 @@ def run_algorithm(name: str, tig: TIG, grid: LanGrid, *, bandwidth: str = "share
     --------
     >>> from clustersched.grid import feasible_instance
     >>> inst = feasible_instance("small", "small", seed=3)
-    >>> run = run_algorithm("QLSE", inst.tig, inst.grid)
-    >>> run.found, 0.0 <= run.metrics.lan_hit_ratio <= 1.0
-    (True, True)
+    >>> run = run_algorithm("qlse", inst.tig, inst.grid)
+    >>> run.algorithm, run.found, 0.0 <= run.metrics.lan_hit_ratio <= 1.0
+    ('QLSE', True, True)
+    >>> list(run.summary())
+    ['algorithm', 'found', 'lan_hit_ratio', 'task_machine_ratio', 'shared_task_machine_ratio', 'lans_used', 'hosts_used', 'seconds']
     """
-    result = algorithm(name)(tig, grid, bandwidth=bandwidth)
+    canonical = lookup("algorithm", name, ALGORITHMS)
+    result = ALGORITHMS[canonical](tig, grid, bandwidth=bandwidth)
     if not isinstance(result, Mapping):
-        return GridRun(result, None)
+        return GridRun(canonical, result, None, result.seconds)
     if validate:
         validate_mapping(result, tig, grid, bandwidth=bandwidth)
-    return GridRun(result, mapping_metrics(result, tig, grid))
+    return GridRun(canonical, result, mapping_metrics(result, tig, grid), result.seconds)

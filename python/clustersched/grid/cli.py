@@ -38,10 +38,14 @@ ALGORITHM_NAMES = ("QLSE", "greedy")
 
 
 def _algorithm(text: str) -> str:
-    for name in ALGORITHM_NAMES:
-        if name.lower() == text.lower():
-            return name
-    raise argparse.ArgumentTypeError(f"invalid value {text!r}: must be one of {', '.join(ALGORITHM_NAMES)}")
+    """The canonical name of ``--algorithm`` by the registries' rule (:func:`clustersched._checks.lookup`)."""
+    from .._checks import lookup  # at parse time, not when the parser is built (it imports numpy)
+
+    try:
+        return lookup("algorithm", text, ALGORITHM_NAMES)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"invalid value {text!r}: must be one of {', '.join(ALGORITHM_NAMES)}") from None
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:

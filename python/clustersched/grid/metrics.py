@@ -115,6 +115,13 @@ class MappingMetrics:
     hosts_used: int
 
     def summary(self) -> dict[str, Any]:
+        """The measures as a flat dict of plain floats and ints (JSON / DataFrame ready).
+
+        Examples
+        --------
+        >>> MappingMetrics(0.75, 4.5, 2.0, 2, 3).summary()
+        {'lan_hit_ratio': 0.75, 'task_machine_ratio': 4.5, 'shared_task_machine_ratio': 2.0, 'lans_used': 2, 'hosts_used': 3}
+        """
         return asdict(self)
 
 

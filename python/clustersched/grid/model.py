@@ -69,14 +69,10 @@ from typing import Any, Hashable, Iterable, Sequence
 
 import numpy as np
 
+from .._checks import frozen
 from ..errors import InvalidGraphError
 
 __all__ = ["LanGrid", "TIG"]
-
-
-def _frozen(a: np.ndarray) -> np.ndarray:
-    a.setflags(write=False)
-    return a
 
 
 def _real(value: Any) -> float | None:
@@ -129,17 +125,17 @@ class TIG:
         self.name = name
         self.labels = tuple(labels)
         self._index = {label: i for i, label in enumerate(self.labels)}
-        self.mcr = _frozen(np.ascontiguousarray(mcr, dtype=np.float64))
-        self.edge_u = _frozen(np.ascontiguousarray(edge_u, dtype=np.int64))
-        self.edge_v = _frozen(np.ascontiguousarray(edge_v, dtype=np.int64))
-        self.mbr = _frozen(np.ascontiguousarray(mbr, dtype=np.float64))
+        self.mcr = frozen(np.ascontiguousarray(mcr, dtype=np.float64))
+        self.edge_u = frozen(np.ascontiguousarray(edge_u, dtype=np.int64))
+        self.edge_v = frozen(np.ascontiguousarray(edge_v, dtype=np.int64))
+        self.mbr = frozen(np.ascontiguousarray(mbr, dtype=np.float64))
         ends = np.concatenate([self.edge_u, self.edge_v])
         others = np.concatenate([self.edge_v, self.edge_u])
         ids = np.concatenate([np.arange(len(self.mbr)), np.arange(len(self.mbr))])
         order = np.lexsort((others, ends))
-        self.adj_offsets = _frozen(np.concatenate([[0], np.cumsum(np.bincount(ends, minlength=n))]).astype(np.int64))
-        self.adj = _frozen(np.ascontiguousarray(others[order], dtype=np.int64))
-        self.adj_edge = _frozen(np.ascontiguousarray(ids[order], dtype=np.int64))
+        self.adj_offsets = frozen(np.concatenate([[0], np.cumsum(np.bincount(ends, minlength=n))]).astype(np.int64))
+        self.adj = frozen(np.ascontiguousarray(others[order], dtype=np.int64))
+        self.adj_edge = frozen(np.ascontiguousarray(ids[order], dtype=np.int64))
         self._core: Any = None
 
     # -- construction ---------------------------------------------------------------
@@ -332,16 +328,16 @@ class LanGrid:
                  link_bandwidth: np.ndarray) -> None:
         self.name = name
         self.labels = tuple(labels)
-        self.host_offsets = _frozen(np.ascontiguousarray(host_offsets, dtype=np.int64))
-        self.host_power = _frozen(np.ascontiguousarray(host_power, dtype=np.float64))
-        self.host_lan = _frozen(np.repeat(np.arange(len(self.labels), dtype=np.int64), np.diff(self.host_offsets)))
-        self.lan_bandwidth = _frozen(np.ascontiguousarray(lan_bandwidth, dtype=np.float64))
+        self.host_offsets = frozen(np.ascontiguousarray(host_offsets, dtype=np.int64))
+        self.host_power = frozen(np.ascontiguousarray(host_power, dtype=np.float64))
+        self.host_lan = frozen(np.repeat(np.arange(len(self.labels), dtype=np.int64), np.diff(self.host_offsets)))
+        self.lan_bandwidth = frozen(np.ascontiguousarray(lan_bandwidth, dtype=np.float64))
         # summed in host order from 0.0, as the Rust core does
-        self.lan_power = _frozen(np.array([_sum_in_order(self.host_power[a:b])
+        self.lan_power = frozen(np.array([_sum_in_order(self.host_power[a:b])
                                            for a, b in zip(self.host_offsets[:-1], self.host_offsets[1:])]))
-        self.link_a = _frozen(np.ascontiguousarray(link_a, dtype=np.int64))
-        self.link_b = _frozen(np.ascontiguousarray(link_b, dtype=np.int64))
-        self.link_bandwidth = _frozen(np.ascontiguousarray(link_bandwidth, dtype=np.float64))
+        self.link_a = frozen(np.ascontiguousarray(link_a, dtype=np.int64))
+        self.link_b = frozen(np.ascontiguousarray(link_b, dtype=np.int64))
+        self.link_bandwidth = frozen(np.ascontiguousarray(link_bandwidth, dtype=np.float64))
         self._links = {(int(a), int(b)): k for k, (a, b) in enumerate(zip(self.link_a, self.link_b))}
         self._core: Any = None
 

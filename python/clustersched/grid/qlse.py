@@ -76,7 +76,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._checks import check_float
+from .._checks import check_float, frozen
+from ..errors import InvalidGraphError
 from .mapping import Mapping, MappingResult, NoFeasibleMapping, check_bandwidth
 
 if TYPE_CHECKING:
@@ -136,6 +137,7 @@ def qlse(tig: TIG, grid: LanGrid, *, alpha_t: float = ALPHA, beta_t: float = BET
     at, bt = _weights(alpha_t, beta_t, "t")
     al, bl = _weights(alpha_l, beta_l, "l")
     check_bandwidth(bandwidth)
+    _require_tasks(tig)
     tig.require_connected("QLSE orders the tasks in layers from one task")
     from .. import _core
 
@@ -145,7 +147,7 @@ def qlse(tig: TIG, grid: LanGrid, *, alpha_t: float = ALPHA, beta_t: float = BET
     if host is None:
         return NoFeasibleMapping("QLSE", attempts=attempts, seconds=seconds,
                                  reason="no cluster of any tentative mapping hosts every task")
-    return Mapping("QLSE", host=_frozen(host), lan=_frozen(grid.host_lan[host]), bandwidth=bandwidth, step=step,
+    return Mapping("QLSE", host=_hosts(host), lan=_hosts(grid.host_lan[host]), bandwidth=bandwidth, step=step,
                    cluster=tuple(int(c) for c in cluster), attempts=attempts, seconds=seconds)
 
 
@@ -167,6 +169,7 @@ def greedy_best_fit(tig: TIG, grid: LanGrid, *, bandwidth: str = "shared") -> Ma
     [0, 0, 1]
     """
     check_bandwidth(bandwidth)
+    _require_tasks(tig)
     from .. import _core
 
     began = time.perf_counter()
@@ -174,14 +177,19 @@ def greedy_best_fit(tig: TIG, grid: LanGrid, *, bandwidth: str = "shared") -> Ma
     seconds = time.perf_counter() - began
     if host is None:
         return NoFeasibleMapping("greedy", seconds=seconds, reason="a task found no LAN meeting the conditions")
-    return Mapping("greedy", host=_frozen(host), lan=_frozen(grid.host_lan[host]), bandwidth=bandwidth,
+    return Mapping("greedy", host=_hosts(host), lan=_hosts(grid.host_lan[host]), bandwidth=bandwidth,
                    seconds=seconds)
 
 
-def _frozen(a: np.ndarray) -> np.ndarray:
-    a = np.ascontiguousarray(a, dtype=np.int64)
-    a.setflags(write=False)
-    return a
+def _hosts(a: np.ndarray) -> np.ndarray:
+    """Host or LAN indices as a read-only contiguous int64 array."""
+    return frozen(np.ascontiguousarray(a, dtype=np.int64))
+
+
+def _require_tasks(tig: TIG) -> None:
+    """InvalidGraphError (an InvalidWorkloadError) for a TIG without a task, as its constructors raise."""
+    if len(tig) == 0:
+        raise InvalidGraphError("the TIG has no task")
 
 
 @dataclass(frozen=True, eq=False)
@@ -222,6 +230,7 @@ def task_order(tig: TIG, *, alpha_t: float = ALPHA, beta_t: float = BETA) -> Tas
     ([0, 1, 3, 2, 4], [0, 1, 2, 1, 1])
     """
     at, bt = _weights(alpha_t, beta_t, "t")
+    _require_tasks(tig)
     tig.require_connected("QLSE orders the tasks in layers from one task")
     from .. import _core
 

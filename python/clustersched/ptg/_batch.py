@@ -103,7 +103,7 @@ def core_set(works: Sequence[np.ndarray], alphas: Sequence[np.ndarray], succ_off
 
 
 def check_ptgs(ptgs: Sequence[PTG]) -> list[PTG]:
-    """The PTGs as a list; TypeError / ValueError naming the bad argument."""
+    """The PTGs as a list; TypeError naming the bad argument, InvalidWorkloadError (a ValueError) when empty."""
     if isinstance(ptgs, PTG):
         raise TypeError("ptgs == a single PTG, must be a list of PTGs")
     try:
@@ -111,7 +111,7 @@ def check_ptgs(ptgs: Sequence[PTG]) -> list[PTG]:
     except TypeError:
         raise TypeError(f"ptgs == {ptgs!r}, must be a list of PTGs") from None
     if not out:
-        raise ValueError("ptgs == [], must hold at least one PTG")
+        raise InvalidWorkloadError("ptgs == [], must hold at least one PTG")
     for k, p in enumerate(out):
         if not isinstance(p, PTG):
             raise TypeError(f"ptgs[{k}] == {p!r}, must be a clustersched PTG")

@@ -1,8 +1,10 @@
 """The registry of multi-PTG algorithms, by the names RR-7224 gives them, and a timed runner.
 
-Every algorithm is a function ``(ptgs, cluster, seed) -> TaskSchedule``:
+Every algorithm is a function ``(ptgs, cluster, *, seed=0, rule="sqrt") -> TaskSchedule``:
 all PTGs released at time 0, the result compacted by backfilling, the seed
-(an int ``>= 0`` or a ``numpy.random.Generator``) breaking ties.
+(an int ``>= 0`` or a ``numpy.random.Generator``) breaking ties, ``rule``
+HCPA's stopping rule.  The options are keyword-only (docs/layout.md, "One
+convention across the five problems").
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+from .._checks import lookup
 from ..platform import Cluster
 from ..workload.ptg import PTG
+from ._batch import check_ptgs
 from .cafm import cafm_cra, cafm_cra_weight, cafm_k_shelves, cafm_lptf, cafm_saf, cafm_sptf
 from .cra import cra_ndags, cra_ndags_weight, cra_width, cra_width_weight, cra_work, cra_work_weight
 from .hcpa import hcpa_cmax_star
@@ -24,7 +28,7 @@ from .zhao import c1, c4, f1, f2
 
 __all__ = ["ALGORITHMS", "PTGRun", "algorithm", "evaluate", "run_algorithm"]
 
-#: A multi-PTG scheduler: ``(ptgs, cluster, seed, *, rule)``.
+#: A multi-PTG scheduler: ``(ptgs, cluster, *, seed, rule)``.
 Algorithm = Callable[..., TaskSchedule]
 
 #: The 19 algorithms of RR-7224 §4.1-4.4, by the paper's names.
@@ -52,7 +56,9 @@ ALGORITHMS: dict[str, Algorithm] = {
 
 
 def algorithm(name: str) -> Algorithm:
-    """The algorithm called ``name`` (case-insensitive, ``-`` read as ``_``).
+    """The algorithm called ``name``: exactly, else ignoring case with ``-`` and ``_`` alike.
+
+    ValueError listing the names otherwise (:func:`clustersched._checks.lookup`).
 
     Examples
     --------
@@ -61,13 +67,9 @@ def algorithm(name: str) -> Algorithm:
     >>> algorithm("nope")
     Traceback (most recent call last):
     ...
-    ValueError: algorithm == 'nope', must be one of SELFISH, SELFISH_ORDER, SELFISH_WEIGHT, C1, C4, F1, F2, CRA_NDAGS, CRA_NDAGS_WEIGHT, CRA_WORK, CRA_WORK_WEIGHT, CRA_WIDTH, CRA_WIDTH_WEIGHT
+    ValueError: algorithm == 'nope', must be one of 'SELFISH', 'SELFISH_ORDER', 'SELFISH_WEIGHT', 'C1', 'C4', 'F1', 'F2', 'CRA_NDAGS', 'CRA_NDAGS_WEIGHT', 'CRA_WORK', 'CRA_WORK_WEIGHT', 'CRA_WIDTH', 'CRA_WIDTH_WEIGHT', 'CAFM_CRA', 'CAFM_CRA_WEIGHT', 'CAFM_SAF', 'CAFM_SPTF', 'CAFM_LPTF', 'CAFM_K_SHELVES'
     """
-    key = name.upper().replace("-", "_") if isinstance(name, str) else name
-    try:
-        return ALGORITHMS[key]
-    except (KeyError, TypeError):
-        raise ValueError(f"algorithm == {name!r}, must be one of {', '.join(ALGORITHMS)}") from None
+    return ALGORITHMS[lookup("algorithm", name, ALGORITHMS)]
 
 
 def evaluate(schedule: TaskSchedule, ptgs: Sequence[PTG], cluster: Cluster, *, rule: str = "sqrt") -> PTGMetrics:
@@ -79,23 +81,36 @@ def evaluate(schedule: TaskSchedule, ptgs: Sequence[PTG], cluster: Cluster, *, r
 class PTGRun:
     """One algorithm on one scenario: the schedule, its metrics and the scheduling time."""
 
+    #: The algorithm's canonical name (a key of :data:`ALGORITHMS`).
     algorithm: str
     schedule: TaskSchedule
     metrics: PTGMetrics
     #: Wall-clock seconds of the algorithm alone (metrics and validation excluded).
-    scheduling_seconds: float
+    seconds: float
+
+    @property
+    def scheduling_seconds(self) -> float:
+        """The former name of :attr:`seconds`."""
+        return self.seconds
 
     def summary(self) -> dict[str, Any]:
-        """Algorithm, aggregates and time as a flat dict (JSON / DataFrame ready)."""
-        return {"algorithm": self.algorithm, **self.metrics.summary(), "scheduling_seconds": self.scheduling_seconds}
+        """Algorithm, the metrics' aggregates and time as a flat dict (JSON / DataFrame ready)."""
+        return {"algorithm": self.algorithm, **self.metrics.summary(), "seconds": self.seconds}
 
 
-def run_algorithm(name: str, ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0, *,
+def run_algorithm(name: str, ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0,
                   validate: bool = True, rule: str = "sqrt") -> PTGRun:
     """Runs algorithm ``name`` on ``ptgs``, times it, optionally validates the schedule, and measures it.
 
     ``rule`` is HCPA's stopping rule (:func:`clustersched.ptg.hcpa_allocation`),
     used by the algorithm and for the ``C*_max`` of the stretches alike.
+
+    Raises
+    ------
+    ValueError
+        ``name`` is not an algorithm of :data:`ALGORITHMS`.
+    InvalidWorkloadError
+        ``ptgs`` is empty.
 
     Examples
     --------
@@ -104,12 +119,14 @@ def run_algorithm(name: str, ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 
     >>> run = run_algorithm("SELFISH_ORDER", ptg_population("random", 4, seed=0), cluster("grelon"), seed=1)
     >>> run.algorithm, len(run.schedule), run.metrics.max_stretch >= run.metrics.average_stretch
     ('SELFISH_ORDER', 86, True)
+    >>> sorted(run.summary())
+    ['algorithm', 'average_stretch', 'makespan', 'max_stretch', 'peak_utilization', 'ptgs', 'seconds', 'utilization']
     """
-    fn = algorithm(name)
+    canonical = lookup("algorithm", name, ALGORITHMS)
+    ptgs = check_ptgs(ptgs)
     began = time.perf_counter()
-    schedule = fn(ptgs, cluster, seed, rule=rule)
+    schedule = ALGORITHMS[canonical](ptgs, cluster, seed=seed, rule=rule)
     seconds = time.perf_counter() - began
     if validate:
         validate_ptgs(schedule, ptgs, cluster)
-    canonical = next(k for k, v in ALGORITHMS.items() if v is fn)
     return PTGRun(canonical, schedule, evaluate(schedule, ptgs, cluster, rule=rule), seconds)

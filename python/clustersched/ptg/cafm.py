@@ -149,7 +149,7 @@ def _cafm_list(ptgs: Sequence[PTG], cluster: Cluster, seed: Any, order_by: str, 
         "seed": seed_label(seed), "cmax_estimate": float(dutot.cmax), "alloc": alloc.tolist()})
 
 
-def cafm_saf(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0, *, rule: str = "sqrt") -> TaskSchedule:
+def cafm_saf(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqrt") -> TaskSchedule:
     """CAFM_SAF (RR-7224 §4.4): Dutot allocations, boxes list-scheduled smallest area first.
 
     See the module docstring for every rule.
@@ -165,17 +165,17 @@ def cafm_saf(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0, *, rule: str 
     return _cafm_list(ptgs, cluster, seed, "SAF", rule)
 
 
-def cafm_sptf(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0, *, rule: str = "sqrt") -> TaskSchedule:
+def cafm_sptf(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqrt") -> TaskSchedule:
     """CAFM_SPTF (RR-7224 §4.4): boxes list-scheduled shortest first; see the module docstring."""
     return _cafm_list(ptgs, cluster, seed, "SPTF", rule)
 
 
-def cafm_lptf(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0, *, rule: str = "sqrt") -> TaskSchedule:
+def cafm_lptf(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqrt") -> TaskSchedule:
     """CAFM_LPTF (RR-7224 §4.4): boxes list-scheduled longest first; see the module docstring."""
     return _cafm_list(ptgs, cluster, seed, "LPTF", rule)
 
 
-def cafm_k_shelves(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0, *, rule: str = "sqrt") -> TaskSchedule:
+def cafm_k_shelves(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqrt") -> TaskSchedule:
     """CAFM_K_SHELVES (RR-7224 §4.4): boxes in shelves of non-decreasing length up to ``C*_max``.
 
     See the module docstring and :func:`clustersched.ptg.k_shelves`.
@@ -221,11 +221,11 @@ def _cafm_cra(ptgs: Sequence[PTG], cluster: Cluster, seed: Any, weight: bool, ru
         "seed": seed_label(seed), "cmax_estimate": float(dutot.cmax), "alloc": budget.tolist()})
 
 
-def cafm_cra(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0, *, rule: str = "sqrt") -> TaskSchedule:
+def cafm_cra(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqrt") -> TaskSchedule:
     """CAFM_CRA (RR-7224 §4.4): Dutot allocations as CRA budgets; see the module docstring."""
     return _cafm_cra(ptgs, cluster, seed, False, rule)
 
 
-def cafm_cra_weight(ptgs: Sequence[PTG], cluster: Cluster, seed: Any = 0, *, rule: str = "sqrt") -> TaskSchedule:
+def cafm_cra_weight(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqrt") -> TaskSchedule:
     """CAFM_CRA_WEIGHT: CAFM_CRA with tasks by decreasing ``bl / C*^2`` (RR-7224 §4.4, §4.1)."""
     return _cafm_cra(ptgs, cluster, seed, True, rule)

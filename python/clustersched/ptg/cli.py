@@ -75,10 +75,11 @@ def run(args: argparse.Namespace) -> int:
     from ..platform import cluster
     from ..workload.ptg import read_ptgs
     from ..workload.ptg_generators import ptg_population
-    from .algorithms import ALGORITHMS, algorithm, run_algorithm
+    from .._checks import lookup
+    from .algorithms import ALGORITHMS, run_algorithm
 
     try:
-        name = algorithm(args.algorithm)
+        canonical = lookup("algorithm", args.algorithm, ALGORITHMS)
     except ValueError as exc:
         raise SystemExit(f"clustersched ptg: {exc}") from None
     if args.seed < 0:
@@ -102,8 +103,7 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise SystemExit(f"clustersched ptg: {exc}") from None
         source = {"population": args.population}
-    canonical = next(k for k, v in ALGORITHMS.items() if v is name)
-    result = run_algorithm(canonical, ptgs, c, args.seed)
+    result = run_algorithm(canonical, ptgs, c, seed=args.seed)
     m = result.metrics
     report = {
         "algorithm": canonical,
@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
         "makespan": m.makespan,
         "max_stretch": m.max_stretch,
         "utilization": m.utilization,
-        "scheduling_seconds": result.scheduling_seconds,
+        "scheduling_seconds": result.seconds,
         "cmax": m.cmax.tolist(),
         "cmax_star": m.cmax_star.tolist(),
         "stretch": m.stretch.tolist(),

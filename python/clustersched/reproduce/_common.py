@@ -16,16 +16,16 @@ def write_csv(rows: Iterable[dict[str, Any]], path: Path, columns: Sequence[str]
             writer.writerow({k: "" if row.get(k) is None else row[k] for k in columns})
 
 
-def cell(value: Any, digits: int = 2) -> str:
-    """A markdown table cell: floats to ``digits`` decimals, ``None`` as an em dash.
+def cell(value: Any, digits: int = 2, *, none: str = "—") -> str:
+    """A markdown table cell: floats to ``digits`` decimals, ``None`` as ``none`` (an em dash).
 
     Examples
     --------
-    >>> cell(1.23456), cell(1.23456, 3), cell(None), cell(7)
-    ('1.23', '1.235', '—', '7')
+    >>> cell(1.23456), cell(1.23456, 3), cell(None), cell(7), cell(None, none="")
+    ('1.23', '1.235', '—', '7', '')
     """
     if value is None:
-        return "—"
+        return none
     if isinstance(value, float):
         return f"{value:.{digits}f}"
     return str(value)

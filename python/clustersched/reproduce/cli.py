@@ -169,6 +169,7 @@ def dpsa_command(args: argparse.Namespace) -> int:
 def ptg_command(args: argparse.Namespace) -> int:
     """The ``reproduce ptg`` handler: checks the folder, runs the study, prints the headline numbers."""
     from . import ptg
+    from ._common import cell
 
     out = _check_out("--out", args.out, ptg.OUTPUTS)
     missing = ptg.missing_algorithms()
@@ -179,9 +180,10 @@ def ptg_command(args: argparse.Namespace) -> int:
     print(f"{'algorithm':<18} {'runs':>5} {'med avg str':>11} {'med makespan':>12} {'med max str':>11} "
           f"{'rel makespan':>12} {'rel avg str':>11}")
     for s in ptg.summary(rows):
+        # relative values: blank when SELFISH did not run
+        makespan, stretch = (cell(s[k], 3, none="") for k in ("relative_makespan", "relative_average_stretch"))
         print(f"{s['algorithm']:<18} {s['runs']:>5} {s['average_stretch_median']:>11.2f} "
-              f"{s['makespan_median']:>12.1f} {s['max_stretch_median']:>11.2f} "
-              f"{_cell(s['relative_makespan']):>12} {_cell(s['relative_average_stretch']):>11}")
+              f"{s['makespan_median']:>12.1f} {s['max_stretch_median']:>11.2f} {makespan:>12} {stretch:>11}")
     failed = sum(r["status"] != "ok" for r in rows)
     if failed:
         print(f"{failed} runs failed: see the status and error columns of results.csv", file=sys.stderr)
@@ -247,11 +249,6 @@ def dfrs_command(args: argparse.Namespace) -> int:
         print(f"{'holds' if holds else 'FAILS'}: {check} ({trace_set}: {numbers})")
     print(f"wrote {os.path.join(args.out, 'table2.csv')}, table3.csv, table4.csv, the figures and report.md")
     return 0
-
-
-def _cell(value: float | None) -> str:
-    """A relative value with 3 decimals ('' when SELFISH did not run)."""
-    return "" if value is None else f"{value:.3f}"
 
 
 def _trace_folder(option: str, value: str) -> Path:

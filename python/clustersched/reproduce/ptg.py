@@ -201,8 +201,8 @@ def run_scenario(s: dict[str, Any]) -> dict[str, Any]:
     from ..ptg.algorithms import run_algorithm
 
     ptgs = instance(s)
-    run = run_algorithm(s["algorithm"], ptgs, cluster(s["cluster"]), np.random.default_rng(_spawn(s["seed"], 3, s)),
-                        validate=True)
+    rng = np.random.default_rng(_spawn(s["seed"], 3, s))
+    run = run_algorithm(s["algorithm"], ptgs, cluster(s["cluster"]), seed=rng, validate=True)
     m = run.metrics
     return {
         "average_stretch": m.average_stretch,
@@ -212,7 +212,8 @@ def run_scenario(s: dict[str, Any]) -> dict[str, Any]:
         "min_stretch": float(m.stretch.min()),
         "utilization": m.utilization,
         "peak_utilization": m.peak_utilization,
-        "scheduling_seconds": run.scheduling_seconds,
+        # PTGRun.seconds, stored under its former name so that stores written before the rename still read.
+        "scheduling_seconds": run.seconds,
     }
 
 

@@ -138,7 +138,7 @@ def run_scenario(s: dict[str, Any]) -> dict[str, Any]:
         tig, lan_grid = inst.tig, inst.grid
         for name in ALGORITHMS:
             run = run_algorithm(name, tig, lan_grid, bandwidth=s["bandwidth"], validate=True)
-            r, m = run.result, run.metrics
+            r, m = run.mapping, run.metrics
             rows["replicate"].append(replicate)
             rows["algorithm"].append(name)
             rows["tasks"].append(len(tig))
@@ -153,7 +153,7 @@ def run_scenario(s: dict[str, Any]) -> dict[str, Any]:
             rows["lans_used"].append(m.lans_used if m else None)
             rows["step"].append(getattr(r, "step_label", None))
             rows["attempts"].append(r.attempts)
-            rows["algorithm_seconds"].append(r.seconds)
+            rows["algorithm_seconds"].append(run.seconds)
     return dict(rows)
 
 

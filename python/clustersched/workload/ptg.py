@@ -94,7 +94,7 @@ from typing import Any, Iterable, Sequence
 import networkx as nx
 import numpy as np
 
-from .._checks import short_repr, check_float
+from .._checks import check_float, frozen, short_repr
 from ..errors import InvalidWorkloadError
 
 __all__ = ["PTG", "read_ptgs", "write_ptgs"]
@@ -171,9 +171,9 @@ class PTG:
         self.name = name
         self.labels = tuple(labels)
         self._index = {label: i for i, label in enumerate(self.labels)}
-        self.work = _frozen(np.ascontiguousarray(work, dtype=np.float64))
-        self.alpha = _frozen(np.ascontiguousarray(alpha, dtype=np.float64))
-        self.synthetic = _frozen(np.ascontiguousarray(synthetic, dtype=bool))
+        self.work = frozen(np.ascontiguousarray(work, dtype=np.float64))
+        self.alpha = frozen(np.ascontiguousarray(alpha, dtype=np.float64))
+        self.synthetic = frozen(np.ascontiguousarray(synthetic, dtype=bool))
         pairs = sorted(set(edges))
         src = np.array([u for u, _ in pairs], dtype=np.int64)
         dst = np.array([v for _, v in pairs], dtype=np.int64)
@@ -670,17 +670,11 @@ def read_ptgs(path: str | os.PathLike[str]) -> list[PTG]:
 
 
 # -- helpers ------------------------------------------------------------------
-def _frozen(a: np.ndarray) -> np.ndarray:
-    # The arrays are shared with Rust and between PTG copies: make accidental writes fail.
-    a.setflags(write=False)
-    return a
-
-
 def _csr(rows: np.ndarray, cols: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     """CSR of (rows, cols) pairs already sorted by row then column."""
     offsets = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.bincount(rows, minlength=n), out=offsets[1:])
-    return _frozen(offsets), _frozen(np.ascontiguousarray(cols, dtype=np.int64))
+    return frozen(offsets), frozen(np.ascontiguousarray(cols, dtype=np.int64))
 
 
 def _real(value: Any, field: str, label: Any, where: str) -> float:
