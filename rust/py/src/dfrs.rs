@@ -9,23 +9,13 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::errors::to_py;
-use crate::owned;
+use crate::{int64s, integers, owned};
 
 fn job_index(name: &str, x: i64) -> PyResult<u32> {
     u32::try_from(x).map_err(|_| PyValueError::new_err(format!("{name} == {x}, must be a job index >= 0")))
 }
 
-fn job_indices(name: &str, a: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<u32>> {
-    owned(name, a)?
-        .into_iter()
-        .enumerate()
-        .map(|(k, x)| job_index(&format!("{name}[{k}]"), x))
-        .collect()
-}
 
-fn as_i64(v: &[u32]) -> Vec<i64> {
-    v.iter().map(|&x| i64::from(x)).collect()
-}
 
 /// Node state of a DFRS simulation (see `clustersched.dfrs.simulator`).
 #[pyclass(module = "clustersched._core", name = "DfrsState")]
@@ -70,7 +60,7 @@ impl DfrsState {
     /// Removes job `job` from its nodes (a pause); returns its former nodes.
     fn remove<'py>(&mut self, py: Python<'py>, job: i64) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let nodes = self.inner.remove(job_index("job", job)?).map_err(to_py)?;
-        Ok(as_i64(&nodes).into_pyarray(py))
+        Ok(int64s(&nodes).into_pyarray(py))
     }
 
     /// Job `job` completed: it leaves its nodes, and the next commit ignores it.
@@ -85,12 +75,12 @@ impl DfrsState {
         py: Python<'py>,
     ) -> (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>) {
         let c = self.inner.commit();
-        (as_i64(&c.started).into_pyarray(py), as_i64(&c.stopped).into_pyarray(py), as_i64(&c.moved).into_pyarray(py))
+        (int64s(&c.started).into_pyarray(py), int64s(&c.stopped).into_pyarray(py), int64s(&c.moved).into_pyarray(py))
     }
 
     /// Sorted nodes of the tasks of `job` (empty when it is not placed).
     fn placement<'py>(&self, py: Python<'py>, job: i64) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        Ok(as_i64(self.inner.placement(job_index("job", job)?)).into_pyarray(py))
+        Ok(int64s(self.inner.placement(job_index("job", job)?)).into_pyarray(py))
     }
 
     /// The nodes of `job`'s tasks as runs: (distinct nodes ascending, tasks on each).
@@ -146,7 +136,7 @@ impl DfrsState {
     fn greedy_nodes<'py>(&self, py: Python<'py>, job: i64) -> PyResult<Option<Bound<'py, PyArray1<i64>>>> {
         let job = job_index("job", job)?;
         self.inner.check_job(job).map_err(to_py)?;
-        Ok(self.inner.greedy_nodes(job).map(|n| as_i64(&n).into_pyarray(py)))
+        Ok(self.inner.greedy_nodes(job).map(|n| int64s(&n).into_pyarray(py)))
     }
 
     /// Greedy (§4.2): places `job` if it fits; returns whether it did.
@@ -166,9 +156,9 @@ impl DfrsState {
         migrate: bool,
     ) -> PyResult<(bool, Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>)> {
         let job = job_index("job", job)?;
-        let victims = job_indices("victims", &victims)?;
+        let victims = integers::<u32>("victims", &victims, "a job index >= 0")?;
         let out = greedy::greedy_preempt(&mut self.inner, job, &victims, migrate).map_err(to_py)?;
-        Ok((out.placed, as_i64(&out.paused).into_pyarray(py), as_i64(&out.moved).into_pyarray(py)))
+        Ok((out.placed, int64s(&out.paused).into_pyarray(py), int64s(&out.moved).into_pyarray(py)))
     }
 
     /// MCB8 (§4.3) on the active jobs `order` (decreasing priority), `fixed[k]`
@@ -182,7 +172,7 @@ impl DfrsState {
         fixed: PyReadonlyArray1<'_, bool>,
         accuracy: f64,
     ) -> PyResult<(f64, usize, u32)> {
-        let order = job_indices("order", &order)?;
+        let order = integers::<u32>("order", &order, "a job index >= 0")?;
         let fixed = owned("fixed", &fixed)?;
         let inner = &mut self.inner;
         let p = py
@@ -206,7 +196,7 @@ impl DfrsState {
         period: f64,
         accuracy: f64,
     ) -> PyResult<(f64, usize, u32)> {
-        let order = job_indices("order", &order)?;
+        let order = integers::<u32>("order", &order, "a job index >= 0")?;
         let fixed = owned("fixed", &fixed)?;
         let (flow, virt) = (owned("flow", &flow)?, owned("virt", &virt)?);
         let inner = &mut self.inner;
@@ -223,7 +213,7 @@ impl DfrsState {
     fn max_min_yields<'py>(&self, py: Python<'py>) -> (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<f64>>) {
         let inner = &self.inner;
         let (jobs, yields) = py.detach(|| alloc::max_min_yields(inner));
-        (as_i64(&jobs).into_pyarray(py), yields.into_pyarray(py))
+        (int64s(&jobs).into_pyarray(py), yields.into_pyarray(py))
     }
 
     /// Iterative minimization of the maximum estimated stretch (opt=max,
@@ -238,7 +228,7 @@ impl DfrsState {
         let (flow, virt) = (owned("flow", &flow)?, owned("virt", &virt)?);
         let inner = &self.inner;
         let (jobs, yields) = py.detach(|| alloc::max_min_stretch(inner, &flow, &virt, period)).map_err(to_py)?;
-        Ok((as_i64(&jobs).into_pyarray(py), yields.into_pyarray(py)))
+        Ok((int64s(&jobs).into_pyarray(py), yields.into_pyarray(py)))
     }
 }
 

@@ -8,16 +8,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::errors::to_py;
-use crate::owned;
+use crate::{integers, owned};
 
-/// Task counts as `u64` (0 is left to the core's check, which names the job).
-fn task_counts(a: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<u64>> {
-    owned("tasks", a)?
-        .into_iter()
-        .enumerate()
-        .map(|(j, x)| u64::try_from(x).map_err(|_| PyValueError::new_err(format!("tasks[{j}] == {x}, must be >= 1"))))
-        .collect()
-}
 
 /// The Theorem 1 network of a job set on `nodes` nodes (jobs without work
 /// are left out; see `clustersched.dfrs.bound`).
@@ -43,7 +35,7 @@ impl DfrsStretchBound {
             &owned("submit", &submit)?,
             &owned("processing_time", &processing_time)?,
             &owned("cpu_need", &cpu_need)?,
-            &task_counts(&tasks)?,
+            &integers::<u64>("tasks", &tasks, ">= 1")?,
             nodes,
             threshold,
         )

@@ -9,22 +9,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::errors::to_py;
-use crate::owned;
+use crate::{indices, int64s, owned};
 
-/// A non-negative index array as `usize`.
-fn indices(name: &str, a: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<usize>> {
-    owned(name, a)?
-        .into_iter()
-        .enumerate()
-        .map(|(k, x)| {
-            usize::try_from(x).map_err(|_| PyValueError::new_err(format!("{name}[{k}] == {x}, must be >= 0")))
-        })
-        .collect()
-}
 
-fn as_i64(v: &[usize]) -> Vec<i64> {
-    v.iter().map(|&x| x as i64).collect()
-}
 
 /// A task interaction graph: MCR per task, edges (u, v) with their MBR.
 #[pyclass(module = "clustersched._core", name = "Tig", frozen)]
@@ -106,11 +93,7 @@ impl LanGrid {
 }
 
 fn bandwidth_model(name: &str) -> PyResult<Bandwidth> {
-    match name {
-        "shared" => Ok(Bandwidth::Shared),
-        "dedicated" => Ok(Bandwidth::Dedicated),
-        _ => Err(PyValueError::new_err(format!("bandwidth == '{name}', must be 'shared' or 'dedicated'"))),
-    }
+    Bandwidth::from_name(name).map_err(to_py)
 }
 
 fn weights(alpha: f64, beta: f64) -> Weights {
@@ -121,9 +104,9 @@ type Mapped<'py> = (Option<Bound<'py, PyArray1<i64>>>, Option<usize>, Bound<'py,
 
 fn outcome(py: Python<'_>, out: grid::Outcome) -> Mapped<'_> {
     (
-        out.hosts.map(|h| as_i64(&h).into_pyarray(py)),
+        out.hosts.map(|h| int64s(&h).into_pyarray(py)),
         out.step,
-        as_i64(&out.cluster).into_pyarray(py),
+        int64s(&out.cluster).into_pyarray(py),
         out.attempts,
     )
 }
@@ -182,10 +165,10 @@ fn qlse_task_order<'py>(
     let o = py.detach(|| grid::task_order(t, weights(alpha_t, beta_t))).map_err(to_py)?;
     Ok((
         o.scores.into_pyarray(py),
-        as_i64(&o.order).into_pyarray(py),
-        as_i64(&o.layer).into_pyarray(py),
-        as_i64(&o.subset).into_pyarray(py),
-        as_i64(&o.subset_layer).into_pyarray(py),
+        int64s(&o.order).into_pyarray(py),
+        int64s(&o.layer).into_pyarray(py),
+        int64s(&o.subset).into_pyarray(py),
+        int64s(&o.subset_layer).into_pyarray(py),
     ))
 }
 
@@ -215,7 +198,7 @@ fn qlse_step<'py>(
     let kept = grid::kept_links(g, step);
     let prio = grid::lan_priorities(g, &kept, w);
     let found = grid::clusters(g, &kept);
-    let lans = found.iter().map(|c| as_i64(&c.lans).into_pyarray(py)).collect();
+    let lans = found.iter().map(|c| int64s(&c.lans).into_pyarray(py)).collect();
     let priorities = found.iter().map(|c| c.priority).collect::<Vec<_>>().into_pyarray(py);
     Ok((kept.into_pyarray(py), prio.into_pyarray(py), lans, priorities))
 }

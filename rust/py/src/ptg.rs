@@ -8,30 +8,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::errors::to_py;
-use crate::owned;
+use crate::{counts, indices, int64s, owned};
 
-/// A non-negative index array as `usize`.
-fn indices(name: &str, a: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<usize>> {
-    owned(name, a)?
-        .into_iter()
-        .enumerate()
-        .map(|(k, x)| {
-            usize::try_from(x).map_err(|_| PyValueError::new_err(format!("{name}[{k}] == {x}, must be >= 0")))
-        })
-        .collect()
-}
 
-/// Processor counts as `u32` (`0` and overflow are left to the kernels' checks).
-fn counts(name: &str, a: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<u32>> {
-    owned(name, a)?
-        .into_iter()
-        .enumerate()
-        .map(|(k, x)| {
-            u32::try_from(x)
-                .map_err(|_| PyValueError::new_err(format!("{name}[{k}] == {x}, must be in 0..={}", u32::MAX)))
-        })
-        .collect()
-}
 
 /// HCPA's stopping rule by its Python name.
 fn hcpa_rule(rule: &str) -> PyResult<HcpaRule> {
@@ -64,9 +43,6 @@ fn columns(py: Python<'_>, s: ptg::TaskSchedule) -> Columns<'_> {
     )
 }
 
-fn as_i64(v: Vec<u32>) -> Vec<i64> {
-    v.into_iter().map(i64::from).collect()
-}
 
 /// Several PTGs in CSR form, concatenated: PTG `i` owns the global tasks
 /// `ptg_offsets[i]..ptg_offsets[i + 1]`; `succ_offsets` / `succ` is one CSR
@@ -125,7 +101,7 @@ impl PtgSet {
         let g = self.graph(i)?;
         let limits = HcpaLimits { procs: procs_u32(procs)?, max_task_procs, max_level_procs, rule: hcpa_rule(rule)? };
         let alloc = py.detach(|| ptg::hcpa_allocation(g, speed, &limits)).map_err(to_py)?;
-        Ok(as_i64(alloc).into_pyarray(py))
+        Ok(int64s(&alloc).into_pyarray(py))
     }
 
     /// Each PTG allocated by HCPA on its own budget (bounding its levels too
@@ -141,7 +117,7 @@ impl PtgSet {
         let budgets = counts("budgets", &budgets)?;
         let set = &self.inner;
         let (alloc, bl) = py.detach(|| ptg::hcpa_budgets(set, &budgets, speed, per_level)).map_err(to_py)?;
-        Ok((as_i64(alloc).into_pyarray(py), bl.into_pyarray(py)))
+        Ok((int64s(&alloc).into_pyarray(py), bl.into_pyarray(py)))
     }
 
     /// Moldable profile of every PTG (its HCPA makespan on 1..=procs
@@ -221,7 +197,7 @@ impl PtgSet {
         let set = &self.inner;
         let s = py.detach(|| ptg::hcpa_standalone(set, procs, speed, rule)).map_err(to_py)?;
         Ok((
-            as_i64(s.alloc).into_pyarray(py),
+            int64s(&s.alloc).into_pyarray(py),
             s.bl.into_pyarray(py),
             s.start.into_pyarray(py),
             s.end.into_pyarray(py),
@@ -273,11 +249,7 @@ impl PtgSet {
         speed: f64,
         estimate: &str,
     ) -> PyResult<Columns<'py>> {
-        let estimate = match estimate {
-            "F1" => StretchEstimate::Own,
-            "F2" => StretchEstimate::All,
-            _ => return Err(PyValueError::new_err(format!("estimate == '{estimate}', must be 'F1' or 'F2'"))),
-        };
+        let estimate = StretchEstimate::from_name(estimate).map_err(to_py)?;
         let alloc = counts("alloc", &alloc)?;
         let (bl, task_tie, ptg_tie) = (owned("bl", &bl)?, owned("task_tie", &task_tie)?, owned("ptg_tie", &ptg_tie)?);
         let (alone_start, alone_end) = (owned("alone_start", &alone_start)?, owned("alone_end", &alone_end)?);
@@ -361,7 +333,7 @@ fn dutot_allocation_py<'py>(
             Shelf::Second => 2,
         })
         .collect();
-    Ok((d.cmax, d.lower, as_i64(d.alloc).into_pyarray(py), shelf.into_pyarray(py), d.work, d.guesses))
+    Ok((d.cmax, d.lower, int64s(&d.alloc).into_pyarray(py), shelf.into_pyarray(py), d.work, d.guesses))
 }
 
 /// K-shelves packing up to `cmax`: (length, start) per shelf, (shelf, alloc, duration) per job.
@@ -385,7 +357,7 @@ fn k_shelves_py<'py>(
         k.length.into_pyarray(py),
         k.start.into_pyarray(py),
         k.shelf.into_iter().map(|s| s as i64).collect::<Vec<_>>().into_pyarray(py),
-        as_i64(k.alloc).into_pyarray(py),
+        int64s(&k.alloc).into_pyarray(py),
         k.duration.into_pyarray(py),
     ))
 }

@@ -2,6 +2,7 @@
 //! the best-fit baseline: one implementation of what a placement may use.
 
 use super::model::{LanGrid, Tig, NONE};
+use crate::error::{Error, Result};
 
 /// Which host of a LAN receives a task.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,6 +31,20 @@ pub enum Bandwidth {
     /// conditions compare the largest MBR instead of the sum, and the
     /// bandwidths are not decreased.
     Dedicated,
+}
+
+impl Bandwidth {
+    /// The model by its name: `"shared"` or `"dedicated"`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for any other name.
+    pub fn from_name(name: &str) -> Result<Self> {
+        match name {
+            "shared" => Ok(Bandwidth::Shared),
+            "dedicated" => Ok(Bandwidth::Dedicated),
+            _ => Err(Error::InvalidArgument(format!("bandwidth == '{name}', must be 'shared' or 'dedicated'"))),
+        }
+    }
 }
 
 /// Remaining resources of one tentative mapping and the placements made so far.

@@ -19,6 +19,20 @@ pub enum StretchEstimate {
     All,
 }
 
+impl StretchEstimate {
+    /// The estimate by the name of the algorithm using it: `"F1"` or `"F2"`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for any other name.
+    pub fn from_name(name: &str) -> Result<Self> {
+        match name {
+            "F1" => Ok(StretchEstimate::Own),
+            "F2" => Ok(StretchEstimate::All),
+            _ => Err(Error::InvalidArgument(format!("estimate == '{name}', must be 'F1' or 'F2'"))),
+        }
+    }
+}
+
 /// A ready task of one PTG: higher bottom level first, then lower tie key,
 /// then lower global id.
 #[derive(Debug, Clone, Copy)]
