@@ -36,3 +36,15 @@ def hpc2n():
 def hpc2n_head(hpc2n):
     """A 3,000-job slice of HPC2N from a busy period (rows 30,000-32,999)."""
     return hpc2n.select(slice(30_000, 33_000))
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Each fuzzer's cases and time (tests/sandbox.py), so CI logs show what the fuzz covered."""
+    import sys
+
+    sandbox = sys.modules.get("sandbox")
+    if sandbox is None or not sandbox.REPORTS:
+        return
+    terminalreporter.section("fuzzers")
+    for name, cases, rejected, seconds in sandbox.REPORTS:
+        terminalreporter.write_line(f"{name}: {cases} cases ({rejected} rejected with a typed error) in {seconds:.1f} s")
