@@ -14,7 +14,7 @@ import pytest
 
 from clustersched.platform import scrap_platforms
 from clustersched.ptg import run_scrap, scrap_allocation, validate_multicluster
-from clustersched.ptg.multicluster import problem
+from clustersched.scrap.model import problem
 from clustersched.workload.ptg_generators import random_ptg
 
 

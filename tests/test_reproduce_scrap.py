@@ -66,7 +66,7 @@ def test_small_scale_writes_every_output(small_run):
 
 def test_every_schedule_is_validated(monkeypatch, tmp_path):
     """At small scale every schedule goes through the independent validator (and the Rust checker)."""
-    import clustersched.ptg.multicluster_validate as vm
+    import clustersched.scrap.validate as vm
 
     calls = []
     real = vm.validate_multicluster

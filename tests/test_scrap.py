@@ -41,7 +41,7 @@ from clustersched.ptg import (
     translate,
     validate_multicluster,
 )
-from clustersched.ptg.multicluster import problem
+from clustersched.scrap.model import problem
 from clustersched.validate import validate_multicluster as validate_from_namespace
 from clustersched.workload.ptg import PTG
 from clustersched.workload.ptg_generators import random_ptg
@@ -378,10 +378,10 @@ def test_bad_arguments():
 
 @pytest.mark.parametrize("module", [
     "clustersched.platform",
-    "clustersched.ptg.multicluster",
-    "clustersched.ptg.scrap",
-    "clustersched.ptg.metrics_multicluster",
-    "clustersched.ptg.multicluster_validate",
+    "clustersched.scrap.model",
+    "clustersched.scrap.algorithms",
+    "clustersched.scrap.metrics",
+    "clustersched.scrap.validate",
     "clustersched.reproduce.scrap",
 ])
 def test_docstring_examples(module):

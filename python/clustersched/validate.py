@@ -15,7 +15,7 @@ from .batch.validate import batch_violations, validate_batch
 from .grid.validate import mapping_violations, validate_mapping
 from .dfrs.validate import dfrs_violations, validate_dfrs
 from .ptg.validate import ptg_violations, validate_ptgs
-from .ptg.multicluster_validate import multicluster_violations, validate_multicluster
+from .scrap.validate import multicluster_violations, validate_multicluster
 
 __all__ = [
     "batch_violations",

@@ -156,22 +156,22 @@ __getattr__, __dir__ = lazy_exports(
         "c4": ".zhao",
         "f1": ".zhao",
         "f2": ".zhao",
-        "ClusterSchedule": ".multicluster",
-        "mheft_max": ".multicluster",
-        "place_reference": ".multicluster",
-        "reference_caps": ".multicluster",
-        "task_bytes": ".multicluster",
-        "translate": ".multicluster",
-        "SCRAP_ALGORITHMS": ".scrap",
-        "ScrapRun": ".scrap",
-        "beta_estimate": ".scrap",
-        "hcpa_reference_allocation": ".scrap",
-        "run_scrap": ".scrap",
-        "scrap_allocation": ".scrap",
-        "MultiClusterMetrics": ".metrics_multicluster",
-        "multicluster_metrics": ".metrics_multicluster",
-        "multicluster_violations": ".multicluster_validate",
-        "validate_multicluster": ".multicluster_validate",
+        "ClusterSchedule": "..scrap.model",
+        "mheft_max": "..scrap.model",
+        "place_reference": "..scrap.model",
+        "reference_caps": "..scrap.model",
+        "task_bytes": "..scrap.model",
+        "translate": "..scrap.model",
+        "SCRAP_ALGORITHMS": "..scrap.algorithms",
+        "ScrapRun": "..scrap.algorithms",
+        "beta_estimate": "..scrap.algorithms",
+        "hcpa_reference_allocation": "..scrap.algorithms",
+        "run_scrap": "..scrap.algorithms",
+        "scrap_allocation": "..scrap.algorithms",
+        "MultiClusterMetrics": "..scrap.metrics",
+        "multicluster_metrics": "..scrap.metrics",
+        "multicluster_violations": "..scrap.validate",
+        "validate_multicluster": "..scrap.validate",
     },
     public=__all__,
 )
@@ -214,9 +214,9 @@ if TYPE_CHECKING:
     from .selfish import selfish, selfish_order, selfish_weight
     from .validate import ptg_violations, validate_ptgs
     from .zhao import c1, c4, f1, f2
-    from .metrics_multicluster import MultiClusterMetrics, multicluster_metrics
-    from .multicluster import ClusterSchedule, mheft_max, place_reference, reference_caps, task_bytes, translate
-    from .scrap import (
+    from ..scrap.metrics import MultiClusterMetrics, multicluster_metrics
+    from ..scrap.model import ClusterSchedule, mheft_max, place_reference, reference_caps, task_bytes, translate
+    from ..scrap.algorithms import (
         SCRAP_ALGORITHMS,
         ScrapRun,
         beta_estimate,
@@ -224,4 +224,4 @@ if TYPE_CHECKING:
         run_scrap,
         scrap_allocation,
     )
-    from .multicluster_validate import multicluster_violations, validate_multicluster
+    from ..scrap.validate import multicluster_violations, validate_multicluster

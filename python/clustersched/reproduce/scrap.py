@@ -198,10 +198,10 @@ def run_scenario(s: dict[str, Any]) -> dict[str, Any]:
     :data:`ALGORITHMS`, ``initial_violation`` -1 for "not applicable", and
     ``beta_estimate`` NaN for MHEFT-MAX.
     """
-    from ..ptg.metrics_multicluster import slowdown
-    from ..ptg.multicluster import problem
-    from ..ptg.multicluster_validate import validate_multicluster
-    from ..ptg.scrap import run_scrap
+    from ..scrap.metrics import slowdown
+    from ..scrap.model import problem
+    from ..scrap.validate import validate_multicluster
+    from ..scrap.algorithms import run_scrap
 
     platform = _platforms(s["seed"])[s["platform"]]
     configs = [c for c in ptg_configs() if c["shape"] == s["shape"]]
@@ -241,7 +241,7 @@ def run_scenario(s: dict[str, Any]) -> dict[str, Any]:
 def load_columns(stored: list[dict[str, Any]], seed: int) -> tuple[dict[str, np.ndarray], list[dict[str, Any]]]:
     """The campaign's rows unpacked into one array per results.csv column (one entry per run), and the
     failed scenarios' rows."""
-    from ..ptg.metrics_multicluster import deviation_above
+    from ..scrap.metrics import deviation_above
 
     cfgs = scrap_platform_configs()
     configs = ptg_configs()

@@ -1,9 +1,10 @@
 //! Bindings of the multi-cluster PTG kernels (SCRAP, SCRAP-MAX, HCPA on the
 //! reference cluster, MHEFT-MAX, placement, the schedule check): one
 //! `MultiClusterPtg` object per (PTG, platform) pair, converted once.
-//! `clustersched.ptg.scrap` is the public interface.
+//! `clustersched.scrap` is the public interface.
 
-use clustersched_core::ptg::{self, ClusterSchedule, Comms, HcpaRule, MultiCluster, Network, Scrap};
+use clustersched_core::ptg::{self, HcpaRule};
+use clustersched_core::scrap::{self, ClusterSchedule, Comms, MultiCluster, Network, Scrap};
 use clustersched_core::Error;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
@@ -167,7 +168,7 @@ impl MultiClusterPtg {
             "SCRAP-MAX" => Scrap::ScrapMax,
             _ => return Err(PyValueError::new_err(format!("variant == '{variant}', must be 'SCRAP' or 'SCRAP-MAX'"))),
         };
-        let a = py.detach(|| ptg::scrap_allocation(&self.g, &self.platform, beta, variant)).map_err(to_py)?;
+        let a = py.detach(|| scrap::scrap_allocation(&self.g, &self.platform, beta, variant)).map_err(to_py)?;
         Ok(as_i64(a).into_pyarray(py))
     }
 
@@ -178,27 +179,27 @@ impl MultiClusterPtg {
             "cpa" => HcpaRule::Cpa,
             _ => return Err(PyValueError::new_err(format!("rule == '{rule}', must be 'sqrt' or 'cpa'"))),
         };
-        let a = py.detach(|| ptg::hcpa_reference_allocation(&self.g, &self.platform, rule)).map_err(to_py)?;
+        let a = py.detach(|| scrap::hcpa_reference_allocation(&self.g, &self.platform, rule)).map_err(to_py)?;
         Ok(as_i64(a).into_pyarray(py))
     }
 
     /// β' of a reference allocation.
     fn beta_estimate(&self, alloc: PyReadonlyArray1<'_, i64>) -> PyResult<f64> {
-        ptg::beta_estimate(&self.g, &self.platform, &self.alloc(&alloc)?).map_err(to_py)
+        scrap::beta_estimate(&self.g, &self.platform, &self.alloc(&alloc)?).map_err(to_py)
     }
 
     /// List placement of a reference allocation: (task, cluster, start, end, proc_offsets, proc_ids).
     fn place<'py>(&self, py: Python<'py>, alloc: PyReadonlyArray1<'py, i64>, comms: bool) -> PyResult<Columns<'py>> {
         let alloc = self.alloc(&alloc)?;
         let comms = self.comms(comms)?;
-        let s = py.detach(|| ptg::place_reference(&self.g, &self.platform, &alloc, comms)).map_err(to_py)?;
+        let s = py.detach(|| scrap::place_reference(&self.g, &self.platform, &alloc, comms)).map_err(to_py)?;
         Ok(columns(py, s))
     }
 
     /// MHEFT-MAX with the processor fraction `fraction`.
     fn mheft_max<'py>(&self, py: Python<'py>, fraction: f64, comms: bool) -> PyResult<Columns<'py>> {
         let comms = self.comms(comms)?;
-        let s = py.detach(|| ptg::mheft_max(&self.g, &self.platform, fraction, comms)).map_err(to_py)?;
+        let s = py.detach(|| scrap::mheft_max(&self.g, &self.platform, fraction, comms)).map_err(to_py)?;
         Ok(columns(py, s))
     }
 
@@ -237,7 +238,7 @@ impl MultiClusterPtg {
             }
         }
         let comms = self.comms(comms)?;
-        ptg::check_cluster_schedule(&self.g, &self.platform, &s, alloc.as_deref(), comms).map_err(to_py)?;
+        scrap::check_cluster_schedule(&self.g, &self.platform, &s, alloc.as_deref(), comms).map_err(to_py)?;
         Ok(())
     }
 }

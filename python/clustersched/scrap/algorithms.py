@@ -66,9 +66,9 @@ import numpy as np
 from .._checks import check_choice, check_float
 from ..platform import MultiCluster
 from ..workload.ptg import PTG
-from .hcpa import check_rule
-from .metrics_multicluster import MultiClusterMetrics, multicluster_metrics
-from .multicluster import ClusterSchedule, check_platform, mheft_max, place_reference, problem
+from ..ptg.hcpa import check_rule
+from .metrics import MultiClusterMetrics, multicluster_metrics
+from .model import ClusterSchedule, check_platform, mheft_max, place_reference, problem
 
 __all__ = [
     "SCRAP_ALGORITHMS",

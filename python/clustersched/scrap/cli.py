@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     from ..platform import random_multicluster
     from ..validate import validate_multicluster
     from ..workload.ptg_generators import random_ptg
-    from .scrap import run_scrap
+    from .algorithms import run_scrap
 
     if args.heterogeneity < 1:
         raise SystemExit(f"clustersched scrap: --heterogeneity == {args.heterogeneity}, must be >= 1")

@@ -5,9 +5,8 @@
 
 use std::collections::BinaryHeap;
 
-use super::graph::{exec_time, Ptg};
-use super::list::{Pool, Ready};
 use crate::error::{Error, Result};
+use crate::ptg::{exec_time, Pool, Ptg, Ready};
 
 /// `c` clusters; cluster `k` has `procs[k]` identical processors of
 /// `speed[k]` flop/s. Processor ids are global: cluster `k` owns
@@ -478,7 +477,7 @@ fn list_run<'a>(
 /// Bottom levels of `g` with durations `d` (the shared recurrence).
 fn levels_of(g: &Ptg, d: &[f64]) -> Vec<f64> {
     let mut bl = vec![0.0; g.len()];
-    super::graph::fill_bottom_levels(g, d, &mut bl);
+    crate::ptg::fill_bottom_levels(g, d, &mut bl);
     bl
 }
 
@@ -671,7 +670,7 @@ pub fn check_cluster_schedule(
 
 #[cfg(test)]
 mod tests {
-    use super::super::graph::tests::{arb_ptg, fork_join};
+    use crate::ptg::fixtures::{arb_ptg, fork_join};
     use super::*;
     use proptest::prelude::*;
 

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from .multicluster import ClusterSchedule
+from .model import ClusterSchedule
 
 __all__ = ["MultiClusterMetrics", "deviation_above", "multicluster_metrics", "slowdown"]
 
@@ -60,7 +60,7 @@ def multicluster_metrics(schedule: ClusterSchedule) -> MultiClusterMetrics:
     >>> import networkx as nx
     >>> from clustersched.platform import Cluster, MultiCluster
     >>> from clustersched.workload.ptg import PTG
-    >>> from clustersched.ptg.multicluster import place_reference
+    >>> from clustersched.scrap.model import place_reference
     >>> g = nx.DiGraph(); g.add_node("t", work=4e9)
     >>> p = MultiCluster("p", (Cluster("a", 4, 1e9), Cluster("b", 4, 1e9)))
     >>> m = multicluster_metrics(place_reference(PTG.from_networkx(g), p, [2]))
