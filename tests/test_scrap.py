@@ -378,7 +378,10 @@ def test_bad_arguments():
 
 @pytest.mark.parametrize("module", [
     "clustersched.platform",
+    "clustersched.scrap",
     "clustersched.scrap.model",
+    "clustersched.scrap.allocation",
+    "clustersched.scrap.placement",
     "clustersched.scrap.algorithms",
     "clustersched.scrap.metrics",
     "clustersched.scrap.validate",

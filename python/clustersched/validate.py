@@ -1,7 +1,7 @@
 """Independent feasibility checks of every kind of schedule, in one namespace.
 
 Each scheduling problem owns its validator (:mod:`clustersched.batch.validate`,
-:mod:`clustersched.ptg.validate`, :mod:`clustersched.ptg.multicluster_validate`,
+:mod:`clustersched.ptg.validate`, :mod:`clustersched.scrap.validate`,
 :mod:`clustersched.dfrs.validate`, :mod:`clustersched.grid.validate` for
 task-to-host mappings); this module only gathers them, so that
 ``from clustersched.validate import validate_batch, validate_ptgs, validate_dfrs``

@@ -11,7 +11,7 @@ runner.  Writes ``results.csv`` (one row per run), Figs. 1-4 and a report.
 Choices the paper leaves open, made here:
 
 * **Power consumed** is the average over the makespan
-  (:mod:`clustersched.ptg.metrics_multicluster`); a run *violates* ``β``
+  (:mod:`clustersched.scrap.metrics`); a run *violates* ``β``
   when its power fraction exceeds ``β`` (by more than a relative 1e-9).
   Fig. 1's "w/o init" leaves out the SCRAP / SCRAP-MAX runs whose initial
   allocation (one processor per task) already has ``β' >= β``.
@@ -29,7 +29,7 @@ Choices the paper leaves open, made here:
   (``check_cluster_schedule``: capacity, precedence with transfer times,
   each task on one cluster with its translated allocation); at ``--scale
   small`` also through the independent Python validator
-  :func:`clustersched.ptg.multicluster_validate`.
+  :func:`clustersched.scrap.validate.validate_multicluster`.
 * **Seeds**: platform ``k`` from ``SeedSequence(seed, spawn_key=(k,))``, PTG
   ``j`` from ``SeedSequence(seed, spawn_key=(1, j))``.
 

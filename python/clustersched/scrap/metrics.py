@@ -1,6 +1,6 @@
 """Metrics of PTG schedules on heterogeneous multi-cluster platforms (PDCS 2007 §4).
 
-For a :class:`~clustersched.ptg.multicluster.ClusterSchedule` of one PTG:
+For a :class:`~clustersched.scrap.schedule.ClusterSchedule` of one PTG:
 
 ``energy``
     ``sum over tasks of duration * q * speed_k`` (flop): execution time times
@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from .model import ClusterSchedule
+from .schedule import ClusterSchedule
 
 __all__ = ["MultiClusterMetrics", "deviation_above", "multicluster_metrics", "slowdown"]
 
@@ -60,7 +60,7 @@ def multicluster_metrics(schedule: ClusterSchedule) -> MultiClusterMetrics:
     >>> import networkx as nx
     >>> from clustersched.platform import Cluster, MultiCluster
     >>> from clustersched.workload.ptg import PTG
-    >>> from clustersched.scrap.model import place_reference
+    >>> from clustersched.scrap.placement import place_reference
     >>> g = nx.DiGraph(); g.add_node("t", work=4e9)
     >>> p = MultiCluster("p", (Cluster("a", 4, 1e9), Cluster("b", 4, 1e9)))
     >>> m = multicluster_metrics(place_reference(PTG.from_networkx(g), p, [2]))

@@ -240,7 +240,7 @@ impl Network {
 
     /// Seconds to move `bytes` from a task on `q_src` processors of cluster
     /// `k_src` to a task on `q_dst` processors of cluster `k_dst`, without
-    /// contention (module `clustersched.ptg.multicluster` documents the model):
+    /// contention (Python's `clustersched.platform.Network` documents the model):
     ///
     /// * nothing to move (`bytes == 0`): 0;
     /// * same cluster: the data are redistributed through the switch, one
