@@ -3,7 +3,7 @@
 //! §3), and HCPA on the reference cluster of a multi-cluster platform: three
 //! stopping conditions of the one allocation loop ([`allocation_loop`]).
 
-use super::placement::MultiCluster;
+use super::platform::MultiCluster;
 use crate::error::{Error, Result};
 use crate::ptg::{allocation_loop, HcpaRule, LoopBounds, Ptg, TaskCaps};
 
