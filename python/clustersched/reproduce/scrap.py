@@ -209,10 +209,10 @@ def run_scenario(s: dict[str, Any]) -> dict[str, Any]:
     for config in configs:
         ptg = make_ptg(config, s["seed"])
         core = problem(ptg, platform)
-        runs = {("HCPA", None): run_scrap("HCPA", ptg, platform, 1.0, core=core)}
+        runs = {("HCPA", None): run_scrap("HCPA", ptg, platform, beta=1.0, core=core)}
         for algorithm in CONSTRAINED:
             for beta in BETAS:
-                runs[(algorithm, beta)] = run_scrap(algorithm, ptg, platform, beta, core=core)
+                runs[(algorithm, beta)] = run_scrap(algorithm, ptg, platform, beta=beta, core=core)
         for run in runs.values():
             sch = run.schedule
             core.check(*sch.columns(), sch.alloc, sch.comms)

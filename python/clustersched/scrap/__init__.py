@@ -21,8 +21,11 @@ allocates and places in one pass.  One module per role:
     reference allocation over the clusters, with transfers), and the other
     baseline :func:`mheft_max` (§2).
 ``algorithms.py``
-    The four algorithms by the paper's names (:data:`SCRAP_ALGORITHMS`), and
-    :func:`run_scrap`, one timed and measured run (:class:`ScrapRun`).
+    The four algorithms by the paper's names, in its order, in
+    :data:`ALGORITHMS` (also :data:`SCRAP_ALGORITHMS`; :func:`algorithm`
+    reads any spelling, ``"scrap-max"``, ``"SCRAP_MAX"``), and
+    :func:`run_scrap`, one timed and measured run (:class:`ScrapRun`, with
+    ``summary()``).
 ``schedule.py``
     :class:`ClusterSchedule`, the schedule every algorithm returns (numpy
     columns).
@@ -57,20 +60,26 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_exports
 
 __all__ = [
+    "ALGORITHMS",
     "ClusterSchedule",
     "MultiClusterMetrics",
     "SCRAP_ALGORITHMS",
     "ScrapRun",
+    "algorithm",
     "beta_estimate",
     "deviation_above",
     "hcpa_reference_allocation",
+    "hcpa_reference_schedule",
     "mheft_max",
+    "mheft_max_schedule",
     "multicluster_metrics",
     "multicluster_violations",
     "place_reference",
     "reference_caps",
     "run_scrap",
     "scrap_allocation",
+    "scrap_max_schedule",
+    "scrap_schedule",
     "slowdown",
     "task_bytes",
     "translate",
@@ -81,9 +90,15 @@ __all__ = [
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
+        "ALGORITHMS": ".algorithms",
         "SCRAP_ALGORITHMS": ".algorithms",
         "ScrapRun": ".algorithms",
+        "algorithm": ".algorithms",
+        "hcpa_reference_schedule": ".algorithms",
+        "mheft_max_schedule": ".algorithms",
         "run_scrap": ".algorithms",
+        "scrap_max_schedule": ".algorithms",
+        "scrap_schedule": ".algorithms",
         "beta_estimate": ".allocation",
         "hcpa_reference_allocation": ".allocation",
         "scrap_allocation": ".allocation",
@@ -104,7 +119,17 @@ __getattr__, __dir__ = lazy_exports(
 )
 
 if TYPE_CHECKING:
-    from .algorithms import SCRAP_ALGORITHMS, ScrapRun, run_scrap
+    from .algorithms import (
+        ALGORITHMS,
+        SCRAP_ALGORITHMS,
+        ScrapRun,
+        algorithm,
+        hcpa_reference_schedule,
+        mheft_max_schedule,
+        run_scrap,
+        scrap_max_schedule,
+        scrap_schedule,
+    )
     from .allocation import beta_estimate, hcpa_reference_allocation, scrap_allocation
     from .metrics import MultiClusterMetrics, deviation_above, multicluster_metrics, slowdown
     from .model import reference_caps, task_bytes, translate

@@ -1,4 +1,4 @@
-"""SCRAP and SCRAP-MAX: self-constrained allocation of one PTG on a shared heterogeneous platform.
+"""The algorithms of PDCS 2007 by name (SCRAP, SCRAP-MAX, HCPA, MHEFT-MAX), and one measured run.
 
 N'takpé & Suter, *Self-Constrained Resource Allocation Procedures for PTG
 scheduling on shared grids*, PDCS 2007 (``shared/papers/003_*``).  A PTG may
@@ -8,7 +8,11 @@ HCPA's *reference cluster* (``P_ref`` processors of the slowest speed
 ``s_ref``, equivalent to the platform), then placed by list scheduling
 (:func:`clustersched.scrap.placement.place_reference`).
 
-The algorithms of :data:`SCRAP_ALGORITHMS`, by the paper's names:
+:data:`ALGORITHMS` holds them by the paper's names, in its order, each a
+function ``fn(ptg, platform, *, beta, comms=True, rule="sqrt", core=None) ->
+ClusterSchedule`` (``beta`` is ignored by HCPA, ``rule`` by all but HCPA);
+:func:`algorithm` finds one by any spelling of its name
+(:func:`clustersched._checks.lookup`: ``"scrap-max"``, ``"SCRAP_MAX"``):
 
 SCRAP, SCRAP-MAX (Algorithms 1 and 2), HCPA (the baseline)
     A reference allocation (:mod:`clustersched.scrap.allocation`:
@@ -21,8 +25,8 @@ MHEFT-MAX (the other baseline)
     (§4: "MHEFT-MAX-0.2 ... use more than 20% of the available processing
     power").
 
-:func:`run_scrap` runs one of the four names of :data:`SCRAP_ALGORITHMS` and
-measures the schedule (:mod:`clustersched.scrap.metrics`).
+:func:`run_scrap` runs one of them, times it and measures the schedule
+(:mod:`clustersched.scrap.metrics`): a :class:`ScrapRun`.
 
 Example
 -------
@@ -41,11 +45,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
-from .._checks import check_choice
+from .._checks import lookup
 from ..platform import MultiCluster
 from ..workload.ptg import PTG
 from .allocation import check_beta, hcpa_reference_allocation, scrap_allocation
@@ -54,10 +58,89 @@ from .model import check_platform, problem
 from .placement import mheft_max, place_reference
 from .schedule import ClusterSchedule
 
-__all__ = ["SCRAP_ALGORITHMS", "ScrapRun", "run_scrap"]
+__all__ = [
+    "ALGORITHMS",
+    "SCRAP_ALGORITHMS",
+    "ScrapRun",
+    "algorithm",
+    "hcpa_reference_schedule",
+    "mheft_max_schedule",
+    "run_scrap",
+    "scrap_max_schedule",
+    "scrap_schedule",
+]
 
-#: The allocation procedures of PDCS 2007 and its two baselines, by the paper's names.
-SCRAP_ALGORITHMS = ("SCRAP", "SCRAP-MAX", "HCPA", "MHEFT-MAX")
+#: ``(ptg, platform, *, beta, comms, rule, core) -> ClusterSchedule``.
+Algorithm = Callable[..., ClusterSchedule]
+
+
+def scrap_schedule(ptg: PTG, platform: MultiCluster, *, beta: float, comms: bool = True, rule: str = "sqrt",
+                   core: Any = None) -> ClusterSchedule:
+    """SCRAP (Algorithm 1): :func:`~clustersched.scrap.allocation.scrap_allocation` under ``beta``, placed.
+
+    ``rule`` is ignored (it is HCPA's).
+    """
+    core = core or problem(ptg, platform)
+    alloc = scrap_allocation(ptg, platform, beta, variant="SCRAP", core=core)
+    return place_reference(ptg, platform, alloc, comms=comms, algorithm="SCRAP", core=core)
+
+
+def scrap_max_schedule(ptg: PTG, platform: MultiCluster, *, beta: float, comms: bool = True, rule: str = "sqrt",
+                       core: Any = None) -> ClusterSchedule:
+    """SCRAP-MAX (Algorithm 2): :func:`~clustersched.scrap.allocation.scrap_allocation` with the level bound, placed.
+
+    ``rule`` is ignored (it is HCPA's).
+    """
+    core = core or problem(ptg, platform)
+    alloc = scrap_allocation(ptg, platform, beta, variant="SCRAP-MAX", core=core)
+    return place_reference(ptg, platform, alloc, comms=comms, algorithm="SCRAP-MAX", core=core)
+
+
+def hcpa_reference_schedule(ptg: PTG, platform: MultiCluster, *, beta: float | None = None, comms: bool = True,
+                            rule: str = "sqrt", core: Any = None) -> ClusterSchedule:
+    """HCPA, the baseline: :func:`~clustersched.scrap.allocation.hcpa_reference_allocation` by ``rule``, placed.
+
+    ``beta`` plays no part.
+    """
+    core = core or problem(ptg, platform)
+    alloc = hcpa_reference_allocation(ptg, platform, rule=rule, core=core)
+    return place_reference(ptg, platform, alloc, comms=comms, algorithm="HCPA", core=core)
+
+
+def mheft_max_schedule(ptg: PTG, platform: MultiCluster, *, beta: float, comms: bool = True, rule: str = "sqrt",
+                       core: Any = None) -> ClusterSchedule:
+    """MHEFT-MAX, the other baseline: :func:`~clustersched.scrap.placement.mheft_max` with ``fraction = beta``.
+
+    ``rule`` is ignored (it is HCPA's).
+    """
+    return mheft_max(ptg, platform, beta, comms=comms, core=core)
+
+
+#: The algorithms of PDCS 2007 (§3, and the two baselines of §2 and §4), by the paper's names.
+ALGORITHMS: dict[str, Algorithm] = {
+    "SCRAP": scrap_schedule,
+    "SCRAP-MAX": scrap_max_schedule,
+    "HCPA": hcpa_reference_schedule,
+    "MHEFT-MAX": mheft_max_schedule,
+}
+
+#: The older name of :data:`ALGORITHMS`.
+SCRAP_ALGORITHMS = ALGORITHMS
+
+
+def algorithm(name: str) -> Algorithm:
+    """The algorithm called ``name`` (exact, else ignoring case with ``-`` and ``_`` alike); ValueError listing them.
+
+    Examples
+    --------
+    >>> algorithm("scrap_max") is ALGORITHMS["SCRAP-MAX"]
+    True
+    >>> algorithm("CPA")
+    Traceback (most recent call last):
+    ...
+    ValueError: algorithm == 'CPA', must be one of 'SCRAP', 'SCRAP-MAX', 'HCPA', 'MHEFT-MAX'
+    """
+    return ALGORITHMS[lookup("algorithm", name, ALGORITHMS)]
 
 
 @dataclass(frozen=True)
@@ -78,7 +161,7 @@ class ScrapRun:
         SCRAP / SCRAP-MAX: ``β' >= β`` already for one processor per task.
     metrics : MultiClusterMetrics
     seconds : float
-        Wall-clock time of allocation + placement.
+        Wall-clock time of allocation + placement (validation and metrics excluded).
     """
 
     algorithm: str
@@ -90,17 +173,34 @@ class ScrapRun:
     metrics: MultiClusterMetrics
     seconds: float
 
+    def summary(self) -> dict[str, Any]:
+        """The run as a flat dict (a JSON object, a DataFrame row).
 
-def run_scrap(algorithm: str, ptg: PTG, platform: MultiCluster, beta: float, *, comms: bool = True,
+        ``algorithm``, ``beta``, ``beta_estimate`` and ``initial_violation``
+        (None for MHEFT-MAX; ``initial_violation`` None for HCPA too), the
+        metrics' :meth:`~clustersched.scrap.metrics.MultiClusterMetrics.summary`,
+        ``seconds``.
+        """
+        return {
+            "algorithm": self.algorithm,
+            "beta": self.beta,
+            "beta_estimate": self.beta_estimate,
+            "initial_violation": self.initial_violation,
+            **self.metrics.summary(),
+            "seconds": self.seconds,
+        }
+
+
+def run_scrap(algorithm: str, ptg: PTG, platform: MultiCluster, *, beta: float, comms: bool = True,
               rule: str = "sqrt", core: Any = None) -> ScrapRun:
     """Allocates and places ``ptg`` on ``platform`` by ``algorithm`` under ``beta``, and measures it.
 
     Parameters
     ----------
     algorithm : {"SCRAP", "SCRAP-MAX", "HCPA", "MHEFT-MAX"}
-        Case-insensitive.
+        A name of :data:`ALGORITHMS`, in any spelling :func:`algorithm` reads.
     beta : float
-        In ``(0, 1]``.
+        In ``(0, 1]``, keyword-only like every option.
     comms : bool, default True
         Model communications (when the platform has a network).
     rule : str
@@ -108,24 +208,16 @@ def run_scrap(algorithm: str, ptg: PTG, platform: MultiCluster, beta: float, *, 
     core : optional
         The Rust problem object of ``(ptg, platform)``, to reuse across runs.
     """
-    name = algorithm.upper() if isinstance(algorithm, str) else algorithm
-    name = check_choice("algorithm", name, SCRAP_ALGORITHMS)
+    name = lookup("algorithm", algorithm, ALGORITHMS)
     b = check_beta(beta)
     check_platform(platform)
     core = core or problem(ptg, platform)
     t0 = time.perf_counter()
-    alloc = None
+    schedule = ALGORITHMS[name](ptg, platform, beta=b, comms=comms, rule=rule, core=core)
+    seconds = time.perf_counter() - t0
+    alloc = schedule.alloc  # the reference allocation (None for MHEFT-MAX)
     estimate = None
     initial = None
-    if name == "MHEFT-MAX":
-        schedule = mheft_max(ptg, platform, b, comms=comms, core=core)
-    else:
-        if name == "HCPA":
-            alloc = hcpa_reference_allocation(ptg, platform, rule=rule, core=core)
-        else:
-            alloc = scrap_allocation(ptg, platform, b, variant=name, core=core)
-        schedule = place_reference(ptg, platform, alloc, comms=comms, algorithm=name, core=core)
-    seconds = time.perf_counter() - t0
     if alloc is not None:
         estimate = float(core.beta_estimate(alloc))
         if name != "HCPA":

@@ -48,8 +48,12 @@ class MultiClusterMetrics:
     power_fraction: float
     peak_power_fraction: float
 
-    def as_dict(self) -> dict[str, float]:
+    def summary(self) -> dict[str, float]:
+        """The metrics as a flat dict of floats (a JSON object, a DataFrame row)."""
         return asdict(self)
+
+    #: The older name of :meth:`summary`.
+    as_dict = summary
 
 
 def multicluster_metrics(schedule: ClusterSchedule) -> MultiClusterMetrics:
@@ -66,6 +70,8 @@ def multicluster_metrics(schedule: ClusterSchedule) -> MultiClusterMetrics:
     >>> m = multicluster_metrics(place_reference(PTG.from_networkx(g), p, [2]))
     >>> m.makespan, m.energy, m.power_fraction, m.peak_power_fraction
     (2.0, 4000000000.0, 0.25, 0.25)
+    >>> m.summary()
+    {'makespan': 2.0, 'energy': 4000000000.0, 'power_fraction': 0.25, 'peak_power_fraction': 0.25}
     """
     platform = schedule.platform
     speeds = np.array(platform.speeds)[schedule.cluster]

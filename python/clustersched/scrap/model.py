@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from .. import _core
+from ..errors import InvalidWorkloadError
 from ..platform import MultiCluster
 from ..workload.ptg import PTG
 
@@ -82,6 +83,8 @@ def problem(ptg: PTG, platform: MultiCluster) -> Any:
     """The Rust object of ``ptg`` on ``platform``, converted once: the ``core=`` argument of this package's functions."""
     if not isinstance(ptg, PTG):
         raise TypeError(f"ptg == {ptg!r}, must be a clustersched PTG")
+    if len(ptg) == 0:  # PTG.from_networkx refuses it already; a hand-built one reaches here
+        raise InvalidWorkloadError(f"{f'PTG {ptg.name!r}: ' if ptg.name else ''}the graph has no tasks")
     platform = check_platform(platform)
     net = platform.network
     network = None
