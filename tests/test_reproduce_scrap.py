@@ -12,7 +12,7 @@ import pytest
 
 from clustersched.campaign import Store
 from clustersched.cli import main
-from clustersched.ptg import validate_multicluster
+from clustersched.scrap import validate_multicluster
 from clustersched.reproduce import scrap
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,7 +66,7 @@ def test_small_scale_writes_every_output(small_run):
 
 def test_every_schedule_is_validated(monkeypatch, tmp_path):
     """At small scale every schedule goes through the independent validator (and the Rust checker)."""
-    import clustersched.ptg.multicluster_validate as vm
+    import clustersched.scrap.validate as vm
 
     calls = []
     real = vm.validate_multicluster
@@ -127,6 +127,8 @@ def test_one_run_command(capsys):
     assert report["violation"] == (report["power_fraction"] > 0.2 * (1 + 1e-9))
     assert main(["scrap", "--algorithm", "HCPA", "--beta", "1", "--no-comms"]) == 0
     assert "HCPA beta=1" in capsys.readouterr().out
+    assert main(["scrap", "--algorithm", "mheft_max", "--beta", "0.5", "--tasks", "10", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["algorithm"] == "MHEFT-MAX"  # - and _ alike, any case
     for bad in (["--beta", "0"], ["--beta", "1.5"], ["--beta", "x"], ["--tasks", "0"], ["--algorithm", "CPA"]):
         args = {"--algorithm": "SCRAP", "--beta": "0.5"}
         args.update(dict(zip(bad[::2], bad[1::2])))
@@ -163,14 +165,24 @@ def test_documented_commands_run(tmp_path, monkeypatch, capsys):
     capsys.readouterr()
 
 
+def test_readme_snippet_runs(capsys):
+    """The README's SCRAP section's Python snippet, as written."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## One PTG on a shared heterogeneous platform (SCRAP)"):]
+    section = section[: section.index("\n## ", 1)]
+    snippet = section.split("```python\n")[1].split("```")[0]
+    exec(compile(snippet, "README.md", "exec"), {})
+    assert "'algorithm': 'SCRAP-MAX'" in capsys.readouterr().out
+
+
 def test_results_validate_again(small_run):
     """A schedule rebuilt from a stored run's inputs passes the validator (spot check of determinism)."""
-    from clustersched.ptg import run_scrap
+    from clustersched.scrap import run_scrap
 
     rows = [r for r in read_csv(small_run / "results.csv") if r["algorithm"] == "SCRAP" and r["beta"] == "0.3"]
     r = rows[0]
     platform = next(p for p in scrap._platforms(0) if p.name == r["platform"])
     ptg = scrap.make_ptg(scrap.ptg_configs()[int(r["ptg"])], 0)
-    run = run_scrap("SCRAP", ptg, platform, 0.3)
+    run = run_scrap("SCRAP", ptg, platform, beta=0.3)
     validate_multicluster(run.schedule, ptg)
     assert repr(run.metrics.makespan) == r["makespan"]

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clustersched.errors import InfeasibleError, InvalidScheduleError
+from clustersched.errors import InfeasibleError, InvalidScheduleError, InvalidWorkloadError
 from clustersched.platform import (
     GBIT,
     Cluster,
@@ -25,10 +25,13 @@ from clustersched.platform import (
     scrap_platform_configs,
     scrap_platforms,
 )
-from clustersched.ptg import (
+from clustersched.ptg import hcpa_allocation
+from clustersched.scrap import (
+    ALGORITHMS,
+    SCRAP_ALGORITHMS,
     ClusterSchedule,
+    algorithm,
     beta_estimate,
-    hcpa_allocation,
     hcpa_reference_allocation,
     mheft_max,
     multicluster_metrics,
@@ -41,7 +44,7 @@ from clustersched.ptg import (
     translate,
     validate_multicluster,
 )
-from clustersched.ptg.multicluster import problem
+from clustersched.scrap.model import problem
 from clustersched.validate import validate_multicluster as validate_from_namespace
 from clustersched.workload.ptg import PTG
 from clustersched.workload.ptg_generators import random_ptg
@@ -201,9 +204,9 @@ def test_overshoot_and_initial_violation_by_hand():
     p = MultiCluster("p", (Cluster("a", 10, 1e9),))
     assert scrap_allocation(ptg, p, 0.35).tolist() == [3]
     assert scrap_allocation(ptg, p, 1.0).tolist() == [10]  # β' == β is kept, not exceeded
-    run = run_scrap("scrap", ptg, p, 0.05)
+    run = run_scrap("scrap", ptg, p, beta=0.05)
     assert run.alloc.tolist() == [1] and run.initial_violation
-    assert not run_scrap("SCRAP", ptg, p, 0.35).initial_violation
+    assert not run_scrap("SCRAP", ptg, p, beta=0.35).initial_violation
 
 
 def test_scrap_max_bounds_each_level_by_hand():
@@ -256,12 +259,12 @@ def test_mheft_max_matches_reference_and_validates(ptg, platform, fraction, comm
 def test_every_algorithm_on_paper_platforms_validates(k, n, seed, beta):
     platform = scrap_platforms(0)[k]
     ptg = random_ptg(n, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=seed)
-    for algorithm in ("SCRAP", "SCRAP-MAX", "HCPA", "MHEFT-MAX"):
-        run = run_scrap(algorithm, ptg, platform, beta)
+    for name in ("SCRAP", "SCRAP-MAX", "HCPA", "MHEFT-MAX"):
+        run = run_scrap(name, ptg, platform, beta=beta)
         validate_multicluster(run.schedule, ptg)
         m = run.metrics
         assert 0 < m.power_fraction <= m.peak_power_fraction <= 1 + 1e-12
-        if algorithm in ("SCRAP", "SCRAP-MAX") and not run.initial_violation:
+        if name in ("SCRAP", "SCRAP-MAX") and not run.initial_violation:
             assert run.beta_estimate <= beta * (1 + 1e-9)
 
 
@@ -357,9 +360,9 @@ def test_bad_arguments():
     with pytest.raises(ValueError, match="beta == 0"):
         scrap_allocation(ptg, p, 0)
     with pytest.raises(ValueError, match="beta == 1.5"):
-        run_scrap("SCRAP", ptg, p, 1.5)
+        run_scrap("SCRAP", ptg, p, beta=1.5)
     with pytest.raises(ValueError, match="algorithm"):
-        run_scrap("CPA", ptg, p, 0.5)
+        run_scrap("CPA", ptg, p, beta=0.5)
     with pytest.raises(ValueError, match="variant"):
         scrap_allocation(ptg, p, 0.5, variant="MAX")
     with pytest.raises(TypeError, match="MultiCluster"):
@@ -376,12 +379,109 @@ def test_bad_arguments():
         place_reference(ptg, p, [1, 11, 1, 1])
 
 
+# -- names: the registry, the aliases in clustersched.ptg, the run and its summary --------------------
+ALIASES = ("ClusterSchedule", "MultiClusterMetrics", "SCRAP_ALGORITHMS", "ScrapRun", "beta_estimate",
+           "hcpa_reference_allocation", "mheft_max", "multicluster_metrics", "multicluster_violations",
+           "place_reference", "reference_caps", "run_scrap", "scrap_allocation", "task_bytes", "translate",
+           "validate_multicluster")
+
+
+def test_the_old_names_in_clustersched_ptg_are_aliases():
+    import clustersched.ptg
+    import clustersched.scrap
+    import clustersched.validate
+
+    assert clustersched.ptg.run_scrap is clustersched.scrap.run_scrap
+    for name in ALIASES:
+        assert getattr(clustersched.ptg, name) is getattr(clustersched.scrap, name), name
+        assert name in clustersched.ptg.__all__ and name in dir(clustersched.ptg), name
+    assert clustersched.validate.validate_multicluster is clustersched.scrap.validate_multicluster
+    assert clustersched.validate.multicluster_violations is clustersched.scrap.multicluster_violations
+
+
+def test_registry():
+    from clustersched.scrap.cli import NAMES
+
+    assert list(ALGORITHMS) == ["SCRAP", "SCRAP-MAX", "HCPA", "MHEFT-MAX"]  # the paper's names and order
+    assert SCRAP_ALGORITHMS is ALGORITHMS
+    assert tuple(NAMES) == tuple(ALGORITHMS)
+    ptg, p, _ = _fixture()
+    for name, fn in ALGORITHMS.items():  # each entry makes the schedule run_scrap measures
+        run = run_scrap(name, ptg, p, beta=0.4)
+        s = fn(ptg, p, beta=0.4)
+        assert s.algorithm == run.algorithm == name and s.rows() == run.schedule.rows()
+        assert (s.alloc is None) == (run.alloc is None) == (name == "MHEFT-MAX")
+        if s.alloc is not None:
+            assert s.alloc.tolist() == run.alloc.tolist()
+
+
+@pytest.mark.parametrize("spelling", ["SCRAP-MAX", "scrap-max", "SCRAP_MAX", "scrap_max", "Scrap-Max"])
+def test_names_in_any_spelling(spelling):
+    assert algorithm(spelling) is ALGORITHMS["SCRAP-MAX"]
+    ptg, p, _ = _fixture()
+    run = run_scrap(spelling, ptg, p, beta=0.5)
+    assert run.algorithm == run.schedule.algorithm == "SCRAP-MAX"
+    assert algorithm("mheft_max") is ALGORITHMS["MHEFT-MAX"]
+
+
+@pytest.mark.parametrize("bad", ["CPA", "SCRAPMAX", "", None, 3])
+def test_unknown_names_list_the_names(bad):
+    ptg, p, _ = _fixture()
+    names = "must be one of 'SCRAP', 'SCRAP-MAX', 'HCPA', 'MHEFT-MAX'"
+    with pytest.raises(ValueError, match=f"^algorithm == .*, {names}$"):
+        algorithm(bad)
+    with pytest.raises(ValueError, match=f"^algorithm == .*, {names}$"):
+        run_scrap(bad, ptg, p, beta=0.5)
+
+
+def test_options_are_keyword_only():
+    ptg, p, _ = _fixture()
+    with pytest.raises(TypeError):
+        run_scrap("SCRAP", ptg, p, 0.5)  # beta positional
+    with pytest.raises(TypeError):
+        run_scrap("SCRAP", ptg, p)  # beta is required
+
+
+def test_run_summary():
+    import json
+
+    ptg, p, _ = _fixture()
+    run = run_scrap("SCRAP", ptg, p, beta=0.4)
+    s = run.summary()
+    assert list(s) == ["algorithm", "beta", "beta_estimate", "initial_violation", "makespan", "energy",
+                       "power_fraction", "peak_power_fraction", "seconds"]
+    assert (s["algorithm"], s["beta"], s["beta_estimate"], s["initial_violation"], s["seconds"]) == (
+        "SCRAP", 0.4, run.beta_estimate, run.initial_violation, run.seconds)
+    m = run.metrics.summary()
+    assert m == run.metrics.as_dict() == {k: s[k] for k in m}
+    assert all(type(v) is float for v in m.values())
+    assert json.loads(json.dumps(s)) == s
+    mheft = run_scrap("MHEFT-MAX", ptg, p, beta=0.4).summary()
+    assert mheft["beta_estimate"] is None and mheft["initial_violation"] is None
+    assert run_scrap("HCPA", ptg, p, beta=0.4).summary()["initial_violation"] is None
+
+
+def test_an_empty_ptg_is_an_invalid_workload():
+    p = MultiCluster("p", (Cluster("a", 4, 1e9),))
+    with pytest.raises(InvalidWorkloadError, match="no tasks"):
+        PTG.from_networkx(nx.DiGraph())
+    # the internal constructor does not check: the kernels refuse it
+    empty = PTG(name="e", labels=[], work=np.zeros(0), alpha=np.zeros(0), synthetic=np.zeros(0, dtype=bool),
+                edges=[], node_attrs=[], graph_attrs={})
+    for name in ALGORITHMS:
+        with pytest.raises(InvalidWorkloadError):
+            run_scrap(name, empty, p, beta=0.5)
+
+
 @pytest.mark.parametrize("module", [
     "clustersched.platform",
-    "clustersched.ptg.multicluster",
-    "clustersched.ptg.scrap",
-    "clustersched.ptg.metrics_multicluster",
-    "clustersched.ptg.multicluster_validate",
+    "clustersched.scrap",
+    "clustersched.scrap.model",
+    "clustersched.scrap.allocation",
+    "clustersched.scrap.placement",
+    "clustersched.scrap.algorithms",
+    "clustersched.scrap.metrics",
+    "clustersched.scrap.validate",
     "clustersched.reproduce.scrap",
 ])
 def test_docstring_examples(module):

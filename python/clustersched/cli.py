@@ -58,7 +58,7 @@ def _parser() -> argparse.ArgumentParser:
     from .grid.cli import add_parser as add_grid
     from .dfrs.cli import add_parser as add_dfrs
     from .ptg.cli import add_parser as add_ptg
-    from .ptg.scrap_cli import add_parser as add_scrap
+    from .scrap.cli import add_parser as add_scrap
     from .reproduce.cli import add_parser as add_reproduce
 
     from . import __version__

@@ -1,7 +1,7 @@
 """Independent feasibility checks of every kind of schedule, in one namespace.
 
 Each scheduling problem owns its validator (:mod:`clustersched.batch.validate`,
-:mod:`clustersched.ptg.validate`, :mod:`clustersched.ptg.multicluster_validate`,
+:mod:`clustersched.ptg.validate`, :mod:`clustersched.scrap.validate`,
 :mod:`clustersched.dfrs.validate`, :mod:`clustersched.grid.validate` for
 task-to-host mappings); this module only gathers them, so that
 ``from clustersched.validate import validate_batch, validate_ptgs, validate_dfrs``
@@ -15,7 +15,7 @@ from .batch.validate import batch_violations, validate_batch
 from .grid.validate import mapping_violations, validate_mapping
 from .dfrs.validate import dfrs_violations, validate_dfrs
 from .ptg.validate import ptg_violations, validate_ptgs
-from .ptg.multicluster_validate import multicluster_violations, validate_multicluster
+from .scrap.validate import multicluster_violations, validate_multicluster
 
 __all__ = [
     "batch_violations",

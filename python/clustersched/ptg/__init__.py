@@ -14,17 +14,18 @@ and their _WEIGHT variants (§4.3).  :func:`run_algorithm` times one and
 measures it (:func:`evaluate`); :func:`validate_ptgs` checks any schedule.
 
 One PTG on a heterogeneous multi-cluster platform (N'takpé & Suter, PDCS
-2007): :func:`scrap_allocation` (SCRAP, SCRAP-MAX) and
-:func:`hcpa_reference_allocation` on the same allocation loop,
-:func:`place_reference`, :func:`mheft_max`, :func:`run_scrap`,
-:func:`validate_multicluster`, :func:`multicluster_metrics`.
+2007: SCRAP, SCRAP-MAX, MHEFT-MAX) is its own problem, :mod:`clustersched.scrap`;
+its names (:func:`run_scrap`, :data:`SCRAP_ALGORITHMS`,
+:func:`scrap_allocation`, :func:`validate_multicluster`, ...) remain
+reachable here as aliases.
 
 Example
 -------
 >>> from clustersched.platform import cluster
+>>> from clustersched.ptg import ALGORITHMS, evaluate, validate_ptgs
 >>> from clustersched.workload.ptg_generators import ptg_population
 >>> ptgs = ptg_population("random", 4, seed=3)
->>> s = ALGORITHMS["CRA_WORK_WEIGHT"](ptgs, cluster("grelon"), 0)
+>>> s = ALGORITHMS["CRA_WORK_WEIGHT"](ptgs, cluster("grelon"), seed=0)
 >>> validate_ptgs(s, ptgs, cluster("grelon"))
 >>> m = evaluate(s, ptgs, cluster("grelon"))
 >>> 0.0 < m.utilization <= 1.0
@@ -156,22 +157,24 @@ __getattr__, __dir__ = lazy_exports(
         "c4": ".zhao",
         "f1": ".zhao",
         "f2": ".zhao",
-        "ClusterSchedule": ".multicluster",
-        "mheft_max": ".multicluster",
-        "place_reference": ".multicluster",
-        "reference_caps": ".multicluster",
-        "task_bytes": ".multicluster",
-        "translate": ".multicluster",
-        "SCRAP_ALGORITHMS": ".scrap",
-        "ScrapRun": ".scrap",
-        "beta_estimate": ".scrap",
-        "hcpa_reference_allocation": ".scrap",
-        "run_scrap": ".scrap",
-        "scrap_allocation": ".scrap",
-        "MultiClusterMetrics": ".metrics_multicluster",
-        "multicluster_metrics": ".metrics_multicluster",
-        "multicluster_violations": ".multicluster_validate",
-        "validate_multicluster": ".multicluster_validate",
+        # SCRAP (one PTG on a multi-cluster, PDCS 2007) lives in clustersched.scrap;
+        # its names stay reachable here, as aliases (this is ptg's only link to it)
+        "ClusterSchedule": "..scrap",
+        "mheft_max": "..scrap",
+        "place_reference": "..scrap",
+        "reference_caps": "..scrap",
+        "task_bytes": "..scrap",
+        "translate": "..scrap",
+        "SCRAP_ALGORITHMS": "..scrap",
+        "ScrapRun": "..scrap",
+        "beta_estimate": "..scrap",
+        "hcpa_reference_allocation": "..scrap",
+        "run_scrap": "..scrap",
+        "scrap_allocation": "..scrap",
+        "MultiClusterMetrics": "..scrap",
+        "multicluster_metrics": "..scrap",
+        "multicluster_violations": "..scrap",
+        "validate_multicluster": "..scrap",
     },
     public=__all__,
 )
@@ -214,14 +217,22 @@ if TYPE_CHECKING:
     from .selfish import selfish, selfish_order, selfish_weight
     from .validate import ptg_violations, validate_ptgs
     from .zhao import c1, c4, f1, f2
-    from .metrics_multicluster import MultiClusterMetrics, multicluster_metrics
-    from .multicluster import ClusterSchedule, mheft_max, place_reference, reference_caps, task_bytes, translate
-    from .scrap import (
+    # SCRAP (PDCS 2007) lives in clustersched.scrap; these names stay reachable here
+    from ..scrap import (
         SCRAP_ALGORITHMS,
+        ClusterSchedule,
+        MultiClusterMetrics,
         ScrapRun,
         beta_estimate,
         hcpa_reference_allocation,
+        mheft_max,
+        multicluster_metrics,
+        multicluster_violations,
+        place_reference,
+        reference_caps,
         run_scrap,
         scrap_allocation,
+        task_bytes,
+        translate,
+        validate_multicluster,
     )
-    from .multicluster_validate import multicluster_violations, validate_multicluster

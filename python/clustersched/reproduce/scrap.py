@@ -11,7 +11,7 @@ runner.  Writes ``results.csv`` (one row per run), Figs. 1-4 and a report.
 Choices the paper leaves open, made here:
 
 * **Power consumed** is the average over the makespan
-  (:mod:`clustersched.ptg.metrics_multicluster`); a run *violates* ``β``
+  (:mod:`clustersched.scrap.metrics`); a run *violates* ``β``
   when its power fraction exceeds ``β`` (by more than a relative 1e-9).
   Fig. 1's "w/o init" leaves out the SCRAP / SCRAP-MAX runs whose initial
   allocation (one processor per task) already has ``β' >= β``.
@@ -29,7 +29,7 @@ Choices the paper leaves open, made here:
   (``check_cluster_schedule``: capacity, precedence with transfer times,
   each task on one cluster with its translated allocation); at ``--scale
   small`` also through the independent Python validator
-  :func:`clustersched.ptg.multicluster_validate`.
+  :func:`clustersched.scrap.validate.validate_multicluster`.
 * **Seeds**: platform ``k`` from ``SeedSequence(seed, spawn_key=(k,))``, PTG
   ``j`` from ``SeedSequence(seed, spawn_key=(1, j))``.
 
@@ -198,10 +198,10 @@ def run_scenario(s: dict[str, Any]) -> dict[str, Any]:
     :data:`ALGORITHMS`, ``initial_violation`` -1 for "not applicable", and
     ``beta_estimate`` NaN for MHEFT-MAX.
     """
-    from ..ptg.metrics_multicluster import slowdown
-    from ..ptg.multicluster import problem
-    from ..ptg.multicluster_validate import validate_multicluster
-    from ..ptg.scrap import run_scrap
+    from ..scrap.metrics import slowdown
+    from ..scrap.model import problem
+    from ..scrap.validate import validate_multicluster
+    from ..scrap.algorithms import run_scrap
 
     platform = _platforms(s["seed"])[s["platform"]]
     configs = [c for c in ptg_configs() if c["shape"] == s["shape"]]
@@ -209,10 +209,10 @@ def run_scenario(s: dict[str, Any]) -> dict[str, Any]:
     for config in configs:
         ptg = make_ptg(config, s["seed"])
         core = problem(ptg, platform)
-        runs = {("HCPA", None): run_scrap("HCPA", ptg, platform, 1.0, core=core)}
+        runs = {("HCPA", None): run_scrap("HCPA", ptg, platform, beta=1.0, core=core)}
         for algorithm in CONSTRAINED:
             for beta in BETAS:
-                runs[(algorithm, beta)] = run_scrap(algorithm, ptg, platform, beta, core=core)
+                runs[(algorithm, beta)] = run_scrap(algorithm, ptg, platform, beta=beta, core=core)
         for run in runs.values():
             sch = run.schedule
             core.check(*sch.columns(), sch.alloc, sch.comms)
@@ -241,7 +241,7 @@ def run_scenario(s: dict[str, Any]) -> dict[str, Any]:
 def load_columns(stored: list[dict[str, Any]], seed: int) -> tuple[dict[str, np.ndarray], list[dict[str, Any]]]:
     """The campaign's rows unpacked into one array per results.csv column (one entry per run), and the
     failed scenarios' rows."""
-    from ..ptg.metrics_multicluster import deviation_above
+    from ..scrap.metrics import deviation_above
 
     cfgs = scrap_platform_configs()
     configs = ptg_configs()

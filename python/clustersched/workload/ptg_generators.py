@@ -75,7 +75,7 @@ with ``a`` uniform in ``[2**6, 2**9)`` (the paper: "between 2^6 and 2^9";
 daggen draws it continuously), and ``alpha`` uniform in ``[0, 0.25)``.
 Generated tasks carry ``d`` as the node attribute ``data`` (elements): the
 volume a task sends to each successor on a platform with a network is
-``8 * data`` bytes (SCRAP's model, :mod:`clustersched.ptg.multicluster`).  The
+``8 * data`` bytes (SCRAP's model, :mod:`clustersched.scrap.model`).  The
 logarithm is base 2, as in daggen (``2 a m^2 log2 m`` with ``d = m^2``).  The
 four scenarios are :data:`SCENARIOS`; daggen's integer codes are accepted too.
 

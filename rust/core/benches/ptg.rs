@@ -1,10 +1,14 @@
 //! Criterion benches of the PTG kernels on deterministic synthetic PTGs
-//! shaped like RR-7224's random PTGs (§5.1.2) on gdx (216 processors).
+//! shaped like RR-7224's random PTGs (§5.1.2) on gdx (216 processors), and
+//! of the multi-cluster kernels of `clustersched_core::scrap` (PDCS 2007).
 
 use clustersched_core::ptg::{
-    backfill, beta_estimate, bottom_levels, check_cluster_schedule, hcpa_allocation, hcpa_standalone, list_schedule,
-    mheft_max, place_reference, scrap_allocation, Comms, HcpaLimits, HcpaRule, MultiCluster, Network, Ptg, PtgSet,
-    Readiness, Scrap,
+    backfill, bottom_levels, hcpa_allocation, hcpa_standalone, list_schedule, HcpaLimits, HcpaRule, Ptg, PtgSet,
+    Readiness,
+};
+use clustersched_core::scrap::{
+    beta_estimate, check_cluster_schedule, mheft_max, place_reference, scrap_allocation, Comms, MultiCluster, Network,
+    Scrap,
 };
 use criterion::{criterion_group, criterion_main, Criterion};
 

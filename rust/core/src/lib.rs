@@ -9,6 +9,7 @@ pub mod dfrs;
 pub mod error;
 pub mod grid;
 pub mod ptg;
+pub mod scrap;
 pub mod time;
 
 pub use error::{Error, Result};

@@ -1,34 +1,17 @@
 //! Bindings of the multi-cluster PTG kernels (SCRAP, SCRAP-MAX, HCPA on the
 //! reference cluster, MHEFT-MAX, placement, the schedule check): one
 //! `MultiClusterPtg` object per (PTG, platform) pair, converted once.
-//! `clustersched.ptg.scrap` is the public interface.
+//! `clustersched.scrap` is the public interface.
 
-use clustersched_core::ptg::{self, ClusterSchedule, Comms, HcpaRule, MultiCluster, Network, Scrap};
+use clustersched_core::ptg::{self, HcpaRule};
+use clustersched_core::scrap::{self, check_bytes, ClusterSchedule, Comms, MultiCluster, Network, Scrap};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::errors::to_py;
-use crate::owned;
+use crate::{counts, indices, int64s, owned};
 
-
-fn usizes(name: &str, a: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<usize>> {
-    owned(name, a)?
-        .into_iter()
-        .enumerate()
-        .map(|(k, x)| usize::try_from(x).map_err(|_| PyValueError::new_err(format!("{name}[{k}] == {x}, must be >= 0"))))
-        .collect()
-}
-
-fn u32s(name: &str, a: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<u32>> {
-    owned(name, a)?
-        .into_iter()
-        .enumerate()
-        .map(|(k, x)| {
-            u32::try_from(x).map_err(|_| PyValueError::new_err(format!("{name}[{k}] == {x}, must be in 0..={}", u32::MAX)))
-        })
-        .collect()
-}
 
 type Columns<'py> = (
     Bound<'py, PyArray1<i64>>,
@@ -49,10 +32,6 @@ fn columns(py: Python<'_>, s: ClusterSchedule) -> Columns<'_> {
         ints(s.proc_offsets).into_pyarray(py),
         s.proc_ids.into_iter().map(i64::from).collect::<Vec<_>>().into_pyarray(py),
     )
-}
-
-fn as_i64(v: Vec<u32>) -> Vec<i64> {
-    v.into_iter().map(i64::from).collect()
 }
 
 /// One PTG on one heterogeneous multi-cluster platform, with its network and
@@ -77,7 +56,7 @@ impl MultiClusterPtg {
     }
 
     fn alloc(&self, alloc: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<u32>> {
-        u32s("alloc", alloc)
+        counts("alloc", alloc)
     }
 }
 
@@ -96,9 +75,9 @@ impl MultiClusterPtg {
         network: Option<(PyReadonlyArray1<'_, f64>, PyReadonlyArray1<'_, f64>, f64, f64, f64, f64)>,
         bytes: Option<PyReadonlyArray1<'_, f64>>,
     ) -> PyResult<Self> {
-        let g = ptg::Ptg::new(owned("work", &work)?, owned("alpha", &alpha)?, &usizes("succ_offsets", &succ_offsets)?, &usizes("succ", &succ)?)
+        let g = ptg::Ptg::new(owned("work", &work)?, owned("alpha", &alpha)?, &indices("succ_offsets", &succ_offsets)?, &indices("succ", &succ)?)
             .map_err(to_py)?;
-        let platform = MultiCluster::new(u32s("procs", &procs)?, owned("speed", &speed)?).map_err(to_py)?;
+        let platform = MultiCluster::new(counts("procs", &procs)?, owned("speed", &speed)?).map_err(to_py)?;
         let network = match network {
             Some((link_bw, link_lat, uplink_bw, uplink_lat, backbone_bw, backbone_lat)) => {
                 let n = Network {
@@ -116,12 +95,7 @@ impl MultiClusterPtg {
         };
         let bytes = bytes.map(|b| owned("bytes", &b)).transpose()?;
         if let Some(b) = &bytes {
-            if b.len() != g.len() {
-                return Err(PyValueError::new_err(format!("{} byte counts for {} tasks", b.len(), g.len())));
-            }
-            if let Some(v) = b.iter().position(|x| !(x.is_finite() && *x >= 0.0)) {
-                return Err(PyValueError::new_err(format!("task {v}: bytes == {}, must be finite and >= 0", b[v])));
-            }
+            check_bytes(&g, b).map_err(to_py)?;
         }
         Ok(MultiClusterPtg { g, platform, network, bytes })
     }
@@ -134,7 +108,7 @@ impl MultiClusterPtg {
 
     /// Per-task caps on the reference allocation (saturated critical path).
     fn caps<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        as_i64(self.platform.caps(&self.g)).into_pyarray(py)
+        int64s(&self.platform.caps(&self.g)).into_pyarray(py)
     }
 
     /// f(alloc[v], v, k) for every task and cluster, row-major (tasks x clusters).
@@ -156,39 +130,35 @@ impl MultiClusterPtg {
 
     /// SCRAP ("SCRAP") or SCRAP-MAX ("SCRAP-MAX") reference allocation under `beta`.
     fn scrap_allocation<'py>(&self, py: Python<'py>, beta: f64, variant: &str) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        let variant = match variant {
-            "SCRAP" => Scrap::Scrap,
-            "SCRAP-MAX" => Scrap::ScrapMax,
-            _ => return Err(PyValueError::new_err(format!("variant == '{variant}', must be 'SCRAP' or 'SCRAP-MAX'"))),
-        };
-        let a = py.detach(|| ptg::scrap_allocation(&self.g, &self.platform, beta, variant)).map_err(to_py)?;
-        Ok(as_i64(a).into_pyarray(py))
+        let variant = Scrap::from_name(variant).map_err(to_py)?;
+        let a = py.detach(|| scrap::scrap_allocation(&self.g, &self.platform, beta, variant)).map_err(to_py)?;
+        Ok(int64s(&a).into_pyarray(py))
     }
 
     /// HCPA's reference allocation under `rule` ("sqrt" or "cpa").
     fn hcpa_allocation<'py>(&self, py: Python<'py>, rule: &str) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let rule = HcpaRule::from_name(rule).map_err(to_py)?;
-        let a = py.detach(|| ptg::hcpa_reference_allocation(&self.g, &self.platform, rule)).map_err(to_py)?;
-        Ok(as_i64(a).into_pyarray(py))
+        let a = py.detach(|| scrap::hcpa_reference_allocation(&self.g, &self.platform, rule)).map_err(to_py)?;
+        Ok(int64s(&a).into_pyarray(py))
     }
 
     /// β' of a reference allocation.
     fn beta_estimate(&self, alloc: PyReadonlyArray1<'_, i64>) -> PyResult<f64> {
-        ptg::beta_estimate(&self.g, &self.platform, &self.alloc(&alloc)?).map_err(to_py)
+        scrap::beta_estimate(&self.g, &self.platform, &self.alloc(&alloc)?).map_err(to_py)
     }
 
     /// List placement of a reference allocation: (task, cluster, start, end, proc_offsets, proc_ids).
     fn place<'py>(&self, py: Python<'py>, alloc: PyReadonlyArray1<'py, i64>, comms: bool) -> PyResult<Columns<'py>> {
         let alloc = self.alloc(&alloc)?;
         let comms = self.comms(comms)?;
-        let s = py.detach(|| ptg::place_reference(&self.g, &self.platform, &alloc, comms)).map_err(to_py)?;
+        let s = py.detach(|| scrap::place_reference(&self.g, &self.platform, &alloc, comms)).map_err(to_py)?;
         Ok(columns(py, s))
     }
 
     /// MHEFT-MAX with the processor fraction `fraction`.
     fn mheft_max<'py>(&self, py: Python<'py>, fraction: f64, comms: bool) -> PyResult<Columns<'py>> {
         let comms = self.comms(comms)?;
-        let s = py.detach(|| ptg::mheft_max(&self.g, &self.platform, fraction, comms)).map_err(to_py)?;
+        let s = py.detach(|| scrap::mheft_max(&self.g, &self.platform, fraction, comms)).map_err(to_py)?;
         Ok(columns(py, s))
     }
 
@@ -207,12 +177,12 @@ impl MultiClusterPtg {
         comms: bool,
     ) -> PyResult<()> {
         let s = ClusterSchedule {
-            task: usizes("task", &task)?,
-            cluster: usizes("cluster", &cluster)?,
+            task: indices("task", &task)?,
+            cluster: indices("cluster", &cluster)?,
             start: owned("start", &start)?,
             end: owned("end", &end)?,
-            proc_offsets: usizes("proc_offsets", &proc_offsets)?,
-            proc_ids: u32s("proc_ids", &proc_ids)?,
+            proc_offsets: indices("proc_offsets", &proc_offsets)?,
+            proc_ids: counts("proc_ids", &proc_ids)?,
         };
         if s.proc_offsets.first() != Some(&0)
             || s.proc_offsets.last() != Some(&s.proc_ids.len())
@@ -227,7 +197,7 @@ impl MultiClusterPtg {
             }
         }
         let comms = self.comms(comms)?;
-        ptg::check_cluster_schedule(&self.g, &self.platform, &s, alloc.as_deref(), comms).map_err(to_py)?;
+        scrap::check_cluster_schedule(&self.g, &self.platform, &s, alloc.as_deref(), comms).map_err(to_py)?;
         Ok(())
     }
 }

@@ -17,10 +17,10 @@
 //! * [`moldable_profile`]: a PTG as a moldable job (its HCPA makespan on
 //!   `1..P` processors), [`dutot_allocation`] (the 3/2 + ε allocations of
 //!   Mounié, Rapine & Trystram) and [`k_shelves`]: CAFM's kernels (§4.4);
-//! * one PTG on a heterogeneous [`MultiCluster`] (N'takpé & Suter, PDCS 2007):
-//!   [`scrap_allocation`] (SCRAP, SCRAP-MAX) and [`hcpa_reference_allocation`]
-//!   on the same [`allocation_loop`], [`place_reference`] (list scheduling of
-//!   translated allocations), [`mheft_max`], [`check_cluster_schedule`].
+//!
+//! One PTG on a heterogeneous multi-cluster platform (SCRAP, PDCS 2007) is
+//! its own module, [`crate::scrap`], built on [`allocation_loop`] and the
+//! list-scheduling pieces below; nothing here uses it.
 //!
 //! Each follows, rule for rule and float operation for float operation, the
 //! slow reference in `tests/reference/ptg.py` (differential tests compare
@@ -33,9 +33,7 @@ mod graph;
 mod hcpa;
 mod list;
 mod moldable;
-mod multicluster;
 mod schedule;
-mod scrap;
 mod shelves;
 mod zhao;
 
@@ -47,11 +45,15 @@ pub use hcpa::{
 };
 pub use list::{list_schedule, Readiness};
 pub use dutot::{dutot_allocation, Dutot, Shelf};
-pub use multicluster::{
-    check_cluster_schedule, mheft_max, place_reference, ClusterSchedule, Comms, MultiCluster, Network,
-};
-pub use scrap::{beta_estimate, hcpa_reference_allocation, scrap_allocation, Scrap};
 pub use moldable::{moldable_profile, moldable_profiles, monotone_profile, Profiles};
 pub use shelves::{k_shelves, unit_knapsack, KShelves};
 pub use schedule::TaskSchedule;
 pub use zhao::{fairness_schedule, Fairness, StretchEstimate};
+
+// Crate-internal pieces the multi-cluster placement of `crate::scrap` shares
+// with the kernels here: the processor pool and its best-fit rule, the ready
+// queue, the bottom-level recurrence (and, in tests, the PTG fixtures).
+pub(crate) use graph::fill_bottom_levels;
+pub(crate) use list::{Pool, Ready};
+#[cfg(test)]
+pub(crate) use graph::tests as fixtures;

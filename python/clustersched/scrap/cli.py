@@ -27,12 +27,23 @@ import argparse
 import json
 from typing import Any
 
-from .._cli import integer, number
+from .._cli import LazyChoices, integer, number
 
 __all__ = ["add_parser", "run"]
 
-#: The names ``--algorithm`` takes (clustersched.ptg.scrap.SCRAP_ALGORITHMS, spelled here so the parser stays light).
-NAMES = ("SCRAP", "SCRAP-MAX", "HCPA", "MHEFT-MAX")
+
+def _spelling(name: str) -> str:
+    """``name`` in the canonical spelling of the names of :data:`clustersched.scrap.ALGORITHMS`.
+
+    Upper case with ``-`` (``scrap_max`` -> ``SCRAP-MAX``): the rule of
+    :func:`clustersched._checks.lookup` for these names, without importing it
+    (and numpy) while the parser is built.
+    """
+    return name.upper().replace("_", "-")
+
+
+#: The names ``--algorithm`` takes: clustersched.scrap.ALGORITHMS, read when a value is checked.
+NAMES = LazyChoices("clustersched.scrap.algorithms", "ALGORITHMS")
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -43,8 +54,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         description="Allocate and place one random PTG on a random heterogeneous multi-cluster platform with "
                     "SCRAP, SCRAP-MAX, HCPA or MHEFT-MAX under the power-ratio constraint beta.",
     )
-    p.add_argument("--algorithm", required=True, type=str.upper, choices=NAMES, metavar="NAME",
-                   help="%(choices)s, case-insensitive (required)")
+    p.add_argument("--algorithm", required=True, type=_spelling, choices=NAMES, metavar="NAME",
+                   help="%(choices)s, case-insensitive, - and _ alike (required)")
     p.add_argument("--beta", required=True, type=number(0, exclusive=True, maximum=1), metavar="B",
                    help="share of the platform's processing power the PTG may use, in (0, 1] (required; "
                         "MHEFT-MAX: the largest share of a cluster one task may take; HCPA ignores it)")
@@ -73,13 +84,13 @@ def run(args: argparse.Namespace) -> int:
     from ..platform import random_multicluster
     from ..validate import validate_multicluster
     from ..workload.ptg_generators import random_ptg
-    from .scrap import run_scrap
+    from .algorithms import run_scrap
 
     if args.heterogeneity < 1:
         raise SystemExit(f"clustersched scrap: --heterogeneity == {args.heterogeneity}, must be >= 1")
     platform = random_multicluster(args.clusters, args.min_speed, args.heterogeneity, seed=args.platform_seed)
     ptg = random_ptg(args.tasks, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=args.ptg_seed, costs=args.costs)
-    result = run_scrap(args.algorithm, ptg, platform, args.beta, comms=not args.no_comms)
+    result = run_scrap(args.algorithm, ptg, platform, beta=args.beta, comms=not args.no_comms)
     validate_multicluster(result.schedule, ptg)
     m = result.metrics
     s = result.schedule

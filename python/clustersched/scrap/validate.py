@@ -12,7 +12,8 @@ import numpy as np
 
 from ..errors import InvalidScheduleError
 from ..workload.ptg import PTG
-from .multicluster import ClusterSchedule, task_bytes
+from .model import task_bytes
+from .schedule import ClusterSchedule
 
 __all__ = ["DURATION_RTOL", "multicluster_violations", "validate_multicluster"]
 
@@ -43,7 +44,7 @@ def validate_multicluster(schedule: ClusterSchedule, ptg: PTG) -> None:
     --------
     >>> import networkx as nx
     >>> from clustersched.platform import Cluster, MultiCluster
-    >>> from clustersched.ptg.multicluster import place_reference
+    >>> from clustersched.scrap.placement import place_reference
     >>> g = nx.DiGraph([("a", "b")]); nx.set_node_attributes(g, 2e9, "work")
     >>> ptg = PTG.from_networkx(g)
     >>> p = MultiCluster("p", (Cluster("a", 2, 1e9), Cluster("b", 2, 2e9)))

@@ -1,6 +1,6 @@
 """Metrics of PTG schedules on heterogeneous multi-cluster platforms (PDCS 2007 §4).
 
-For a :class:`~clustersched.ptg.multicluster.ClusterSchedule` of one PTG:
+For a :class:`~clustersched.scrap.schedule.ClusterSchedule` of one PTG:
 
 ``energy``
     ``sum over tasks of duration * q * speed_k`` (flop): execution time times
@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from .multicluster import ClusterSchedule
+from .schedule import ClusterSchedule
 
 __all__ = ["MultiClusterMetrics", "deviation_above", "multicluster_metrics", "slowdown"]
 
@@ -48,8 +48,12 @@ class MultiClusterMetrics:
     power_fraction: float
     peak_power_fraction: float
 
-    def as_dict(self) -> dict[str, float]:
+    def summary(self) -> dict[str, float]:
+        """The metrics as a flat dict of floats (a JSON object, a DataFrame row)."""
         return asdict(self)
+
+    #: The older name of :meth:`summary`.
+    as_dict = summary
 
 
 def multicluster_metrics(schedule: ClusterSchedule) -> MultiClusterMetrics:
@@ -60,12 +64,14 @@ def multicluster_metrics(schedule: ClusterSchedule) -> MultiClusterMetrics:
     >>> import networkx as nx
     >>> from clustersched.platform import Cluster, MultiCluster
     >>> from clustersched.workload.ptg import PTG
-    >>> from clustersched.ptg.multicluster import place_reference
+    >>> from clustersched.scrap.placement import place_reference
     >>> g = nx.DiGraph(); g.add_node("t", work=4e9)
     >>> p = MultiCluster("p", (Cluster("a", 4, 1e9), Cluster("b", 4, 1e9)))
     >>> m = multicluster_metrics(place_reference(PTG.from_networkx(g), p, [2]))
     >>> m.makespan, m.energy, m.power_fraction, m.peak_power_fraction
     (2.0, 4000000000.0, 0.25, 0.25)
+    >>> m.summary()
+    {'makespan': 2.0, 'energy': 4000000000.0, 'power_fraction': 0.25, 'peak_power_fraction': 0.25}
     """
     platform = schedule.platform
     speeds = np.array(platform.speeds)[schedule.cluster]

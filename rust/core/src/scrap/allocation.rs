@@ -3,10 +3,9 @@
 //! §3), and HCPA on the reference cluster of a multi-cluster platform: three
 //! stopping conditions of the one allocation loop ([`allocation_loop`]).
 
-use super::graph::Ptg;
-use super::hcpa::{allocation_loop, HcpaRule, LoopBounds, TaskCaps};
-use super::multicluster::MultiCluster;
+use super::platform::MultiCluster;
 use crate::error::{Error, Result};
+use crate::ptg::{allocation_loop, HcpaRule, LoopBounds, Ptg, TaskCaps};
 
 /// Which self-constrained procedure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,6 +15,20 @@ pub enum Scrap {
     /// Algorithm 2: as SCRAP, a task being a candidate only while its
     /// precedence level holds less than `β · P_ref` reference processors.
     ScrapMax,
+}
+
+impl Scrap {
+    /// The variant by its paper name: `"SCRAP"` or `"SCRAP-MAX"`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for any other name.
+    pub fn from_name(name: &str) -> Result<Self> {
+        match name {
+            "SCRAP" => Ok(Scrap::Scrap),
+            "SCRAP-MAX" => Ok(Scrap::ScrapMax),
+            _ => Err(Error::InvalidArgument(format!("variant == '{name}', must be 'SCRAP' or 'SCRAP-MAX'"))),
+        }
+    }
 }
 
 /// Reference allocation of every task of `g` by SCRAP or SCRAP-MAX under
@@ -37,7 +50,7 @@ pub enum Scrap {
 /// `P_ref` = [`MultiCluster::ref_power`] (exactly the platform's power over
 /// `s_ref`): the allocation loop's criterion with the divisor `β · P_ref`.
 /// The critical path, the benefit, its ties (lowest index) and gains `> 0`
-/// are the loop's ([`super::hcpa_allocation`]). SCRAP-MAX's level bound uses
+/// are the loop's ([`crate::ptg::hcpa_allocation`]). SCRAP-MAX's level bound uses
 /// the same `P_ref` (`plev_Alloc(t) · s_ref < β · P_ref · s_ref`).
 ///
 /// # Errors
@@ -84,15 +97,15 @@ pub fn hcpa_reference_allocation(g: &Ptg, platform: &MultiCluster, rule: HcpaRul
 /// # Errors
 /// [`Error::InvalidArgument`] for a bad allocation.
 pub fn beta_estimate(g: &Ptg, platform: &MultiCluster, alloc: &[u32]) -> Result<f64> {
-    let bl = super::graph::bottom_levels(g, alloc, platform.ref_speed())?;
+    let bl = crate::ptg::bottom_levels(g, alloc, platform.ref_speed())?;
     let area = (0..g.len()).fold(0.0, |acc, v| acc + platform.ref_time(g, v, alloc[v]) * f64::from(alloc[v]));
     Ok(if bl[0] > 0.0 { area / (bl[0] * platform.ref_power()) } else { 0.0 })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::graph::tests::{arb_ptg, chain};
-    use super::super::hcpa::{hcpa_allocation, HcpaLimits};
+    use crate::ptg::fixtures::{arb_ptg, chain};
+    use crate::ptg::{hcpa_allocation, HcpaLimits};
     use super::*;
     use proptest::prelude::*;
 

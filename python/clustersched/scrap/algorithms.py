@@ -1,0 +1,225 @@
+"""The algorithms of PDCS 2007 by name (SCRAP, SCRAP-MAX, HCPA, MHEFT-MAX), and one measured run.
+
+N'takpé & Suter, *Self-Constrained Resource Allocation Procedures for PTG
+scheduling on shared grids*, PDCS 2007 (``shared/papers/003_*``).  A PTG may
+use only a fraction ``β`` (``0 < β <= 1``) of the processing power of a
+:class:`~clustersched.platform.MultiCluster`.  Allocations are computed on
+HCPA's *reference cluster* (``P_ref`` processors of the slowest speed
+``s_ref``, equivalent to the platform), then placed by list scheduling
+(:func:`clustersched.scrap.placement.place_reference`).
+
+:data:`ALGORITHMS` holds them by the paper's names, in its order, each a
+function ``fn(ptg, platform, *, beta, comms=True, rule="sqrt", core=None) ->
+ClusterSchedule`` (``beta`` is ignored by HCPA, ``rule`` by all but HCPA);
+:func:`algorithm` finds one by any spelling of its name
+(:func:`clustersched._checks.lookup`: ``"scrap-max"``, ``"SCRAP_MAX"``):
+
+SCRAP, SCRAP-MAX (Algorithms 1 and 2), HCPA (the baseline)
+    A reference allocation (:mod:`clustersched.scrap.allocation`:
+    :func:`~clustersched.scrap.allocation.scrap_allocation` under ``β``, or
+    :func:`~clustersched.scrap.allocation.hcpa_reference_allocation`, where
+    ``β`` plays no part), placed by
+    :func:`clustersched.scrap.placement.place_reference`.
+MHEFT-MAX (the other baseline)
+    :func:`clustersched.scrap.placement.mheft_max` with ``fraction = β``
+    (§4: "MHEFT-MAX-0.2 ... use more than 20% of the available processing
+    power").
+
+:func:`run_scrap` runs one of them, times it and measures the schedule
+(:mod:`clustersched.scrap.metrics`): a :class:`ScrapRun`.
+
+Example
+-------
+>>> from clustersched.platform import random_multicluster
+>>> from clustersched.workload.ptg_generators import random_ptg
+>>> ptg = random_ptg(20, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=4)
+>>> platform = random_multicluster(4, 0.5, 2.0, seed=4)
+>>> run = run_scrap("SCRAP", ptg, platform, beta=0.3)
+>>> run.beta_estimate <= 0.3 or run.initial_violation
+True
+>>> from clustersched.validate import validate_multicluster
+>>> validate_multicluster(run.schedule, ptg)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from .._checks import lookup
+from ..platform import MultiCluster
+from ..workload.ptg import PTG
+from .allocation import check_beta, hcpa_reference_allocation, scrap_allocation
+from .metrics import MultiClusterMetrics, multicluster_metrics
+from .model import check_platform, problem
+from .placement import mheft_max, place_reference
+from .schedule import ClusterSchedule
+
+__all__ = [
+    "ALGORITHMS",
+    "SCRAP_ALGORITHMS",
+    "ScrapRun",
+    "algorithm",
+    "hcpa_reference_schedule",
+    "mheft_max_schedule",
+    "run_scrap",
+    "scrap_max_schedule",
+    "scrap_schedule",
+]
+
+#: ``(ptg, platform, *, beta, comms, rule, core) -> ClusterSchedule``.
+Algorithm = Callable[..., ClusterSchedule]
+
+
+def scrap_schedule(ptg: PTG, platform: MultiCluster, *, beta: float, comms: bool = True, rule: str = "sqrt",
+                   core: Any = None) -> ClusterSchedule:
+    """SCRAP (Algorithm 1): :func:`~clustersched.scrap.allocation.scrap_allocation` under ``beta``, placed.
+
+    ``rule`` is ignored (it is HCPA's).
+    """
+    core = core or problem(ptg, platform)
+    alloc = scrap_allocation(ptg, platform, beta, variant="SCRAP", core=core)
+    return place_reference(ptg, platform, alloc, comms=comms, algorithm="SCRAP", core=core)
+
+
+def scrap_max_schedule(ptg: PTG, platform: MultiCluster, *, beta: float, comms: bool = True, rule: str = "sqrt",
+                       core: Any = None) -> ClusterSchedule:
+    """SCRAP-MAX (Algorithm 2): :func:`~clustersched.scrap.allocation.scrap_allocation` with the level bound, placed.
+
+    ``rule`` is ignored (it is HCPA's).
+    """
+    core = core or problem(ptg, platform)
+    alloc = scrap_allocation(ptg, platform, beta, variant="SCRAP-MAX", core=core)
+    return place_reference(ptg, platform, alloc, comms=comms, algorithm="SCRAP-MAX", core=core)
+
+
+def hcpa_reference_schedule(ptg: PTG, platform: MultiCluster, *, beta: float | None = None, comms: bool = True,
+                            rule: str = "sqrt", core: Any = None) -> ClusterSchedule:
+    """HCPA, the baseline: :func:`~clustersched.scrap.allocation.hcpa_reference_allocation` by ``rule``, placed.
+
+    ``beta`` plays no part.
+    """
+    core = core or problem(ptg, platform)
+    alloc = hcpa_reference_allocation(ptg, platform, rule=rule, core=core)
+    return place_reference(ptg, platform, alloc, comms=comms, algorithm="HCPA", core=core)
+
+
+def mheft_max_schedule(ptg: PTG, platform: MultiCluster, *, beta: float, comms: bool = True, rule: str = "sqrt",
+                       core: Any = None) -> ClusterSchedule:
+    """MHEFT-MAX, the other baseline: :func:`~clustersched.scrap.placement.mheft_max` with ``fraction = beta``.
+
+    ``rule`` is ignored (it is HCPA's).
+    """
+    return mheft_max(ptg, platform, beta, comms=comms, core=core)
+
+
+#: The algorithms of PDCS 2007 (§3, and the two baselines of §2 and §4), by the paper's names.
+ALGORITHMS: dict[str, Algorithm] = {
+    "SCRAP": scrap_schedule,
+    "SCRAP-MAX": scrap_max_schedule,
+    "HCPA": hcpa_reference_schedule,
+    "MHEFT-MAX": mheft_max_schedule,
+}
+
+#: The older name of :data:`ALGORITHMS`.
+SCRAP_ALGORITHMS = ALGORITHMS
+
+
+def algorithm(name: str) -> Algorithm:
+    """The algorithm called ``name`` (exact, else ignoring case with ``-`` and ``_`` alike); ValueError listing them.
+
+    Examples
+    --------
+    >>> algorithm("scrap_max") is ALGORITHMS["SCRAP-MAX"]
+    True
+    >>> algorithm("CPA")
+    Traceback (most recent call last):
+    ...
+    ValueError: algorithm == 'CPA', must be one of 'SCRAP', 'SCRAP-MAX', 'HCPA', 'MHEFT-MAX'
+    """
+    return ALGORITHMS[lookup("algorithm", name, ALGORITHMS)]
+
+
+@dataclass(frozen=True)
+class ScrapRun:
+    """One run of :func:`run_scrap`.
+
+    Attributes
+    ----------
+    algorithm : str
+    beta : float
+        The constraint (MHEFT-MAX's fraction; HCPA ignores it).
+    schedule : ClusterSchedule
+    alloc : numpy.ndarray or None
+        The reference allocation (None for MHEFT-MAX).
+    beta_estimate : float or None
+        ``β'`` of the allocation (None for MHEFT-MAX).
+    initial_violation : bool or None
+        SCRAP / SCRAP-MAX: ``β' >= β`` already for one processor per task.
+    metrics : MultiClusterMetrics
+    seconds : float
+        Wall-clock time of allocation + placement (validation and metrics excluded).
+    """
+
+    algorithm: str
+    beta: float
+    schedule: ClusterSchedule
+    alloc: np.ndarray | None
+    beta_estimate: float | None
+    initial_violation: bool | None
+    metrics: MultiClusterMetrics
+    seconds: float
+
+    def summary(self) -> dict[str, Any]:
+        """The run as a flat dict (a JSON object, a DataFrame row).
+
+        ``algorithm``, ``beta``, ``beta_estimate`` and ``initial_violation``
+        (None for MHEFT-MAX; ``initial_violation`` None for HCPA too), the
+        metrics' :meth:`~clustersched.scrap.metrics.MultiClusterMetrics.summary`,
+        ``seconds``.
+        """
+        return {
+            "algorithm": self.algorithm,
+            "beta": self.beta,
+            "beta_estimate": self.beta_estimate,
+            "initial_violation": self.initial_violation,
+            **self.metrics.summary(),
+            "seconds": self.seconds,
+        }
+
+
+def run_scrap(algorithm: str, ptg: PTG, platform: MultiCluster, *, beta: float, comms: bool = True,
+              rule: str = "sqrt", core: Any = None) -> ScrapRun:
+    """Allocates and places ``ptg`` on ``platform`` by ``algorithm`` under ``beta``, and measures it.
+
+    Parameters
+    ----------
+    algorithm : {"SCRAP", "SCRAP-MAX", "HCPA", "MHEFT-MAX"}
+        A name of :data:`ALGORITHMS`, in any spelling :func:`algorithm` reads.
+    beta : float
+        In ``(0, 1]``, keyword-only like every option.
+    comms : bool, default True
+        Model communications (when the platform has a network).
+    rule : str
+        HCPA's stopping rule (HCPA only).
+    core : optional
+        The Rust problem object of ``(ptg, platform)``, to reuse across runs.
+    """
+    name = lookup("algorithm", algorithm, ALGORITHMS)
+    b = check_beta(beta)
+    check_platform(platform)
+    core = core or problem(ptg, platform)
+    t0 = time.perf_counter()
+    schedule = ALGORITHMS[name](ptg, platform, beta=b, comms=comms, rule=rule, core=core)
+    seconds = time.perf_counter() - t0
+    alloc = schedule.alloc  # the reference allocation (None for MHEFT-MAX)
+    estimate = None
+    initial = None
+    if alloc is not None:
+        estimate = float(core.beta_estimate(alloc))
+        if name != "HCPA":
+            initial = bool(float(core.beta_estimate(np.ones(len(ptg), dtype=np.int64))) >= b)
+    return ScrapRun(name, b, schedule, alloc, estimate, initial, multicluster_metrics(schedule), seconds)

@@ -1,0 +1,74 @@
+"""The schedule of one PTG on a heterogeneous multi-cluster platform (numpy columns).
+
+:class:`ClusterSchedule` is what every algorithm of :mod:`clustersched.scrap`
+returns (placement of a reference allocation, MHEFT-MAX), what
+:func:`clustersched.scrap.validate.validate_multicluster` checks and
+:func:`clustersched.scrap.metrics.multicluster_metrics` measures.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..platform import MultiCluster
+
+__all__ = ["ClusterSchedule"]
+
+
+@dataclass(frozen=True, eq=False)
+class ClusterSchedule:
+    """A schedule of one PTG on a :class:`~clustersched.platform.MultiCluster` (numpy columns).
+
+    Row ``k`` runs task ``task[k]`` on cluster ``cluster[k]`` over
+    ``[start[k], end[k])`` on global processor ids
+    ``proc_ids[proc_offsets[k]:proc_offsets[k+1]]`` (``procs[k]`` of them).
+    ``alloc`` is the reference allocation the schedule was placed from (None
+    for MHEFT-MAX); ``comms`` whether communications were modelled.
+    """
+
+    task: np.ndarray
+    cluster: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    proc_offsets: np.ndarray
+    proc_ids: np.ndarray
+    platform: MultiCluster
+    algorithm: str = ""
+    alloc: np.ndarray | None = None
+    comms: bool = False
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def procs(self) -> np.ndarray:
+        """Processors of each row."""
+        return np.diff(self.proc_offsets)
+
+    @property
+    def makespan(self) -> float:
+        return float(self.end.max()) if len(self.end) else 0.0
+
+    def __len__(self) -> int:
+        return len(self.task)
+
+    def processors(self, row: int) -> np.ndarray:
+        return self.proc_ids[self.proc_offsets[row]:self.proc_offsets[row + 1]]
+
+    def rows(self) -> list[tuple[int, int, float, float, list[int]]]:
+        """``(task, cluster, start, end, processor ids)`` per row."""
+        return [(int(self.task[k]), int(self.cluster[k]), float(self.start[k]), float(self.end[k]),
+                 self.processors(k).tolist()) for k in range(len(self))]
+
+    def columns(self) -> tuple[np.ndarray, ...]:
+        """The kernel's columns (task, cluster, start, end, proc_offsets, proc_ids)."""
+        return (self.task, self.cluster, self.start, self.end, self.proc_offsets, self.proc_ids)
+
+
+def make_schedule(cols: tuple[np.ndarray, ...], platform: MultiCluster, algorithm: str, alloc: np.ndarray | None,
+                  comms: bool, options: dict[str, Any] | None = None) -> ClusterSchedule:
+    """A :class:`ClusterSchedule` from a kernel's columns (``alloc`` copied)."""
+    task, cluster, start, end, offsets, ids = cols
+    return ClusterSchedule(task, cluster, start, end, offsets, ids, platform, algorithm,
+                           None if alloc is None else alloc.copy(), comms, dict(options or {}))

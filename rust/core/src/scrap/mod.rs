@@ -1,0 +1,39 @@
+//! One PTG on a heterogeneous multi-cluster platform (N'takpé & Suter,
+//! *Self-Constrained Resource Allocation Procedures for PTG scheduling on
+//! shared grids*, PDCS 2007); Python's `clustersched.scrap`.
+//!
+//! Built on the PTG kernels of [`crate::ptg`] (the [`Ptg`](crate::ptg::Ptg)
+//! graph, [`exec_time`](crate::ptg::exec_time), the
+//! [`allocation_loop`](crate::ptg::allocation_loop), the processor pool of
+//! list scheduling), which never use this module. One file per job:
+//!
+//! * `platform.rs`: [`MultiCluster`] (the HCPA reference cluster, the
+//!   translation `f(p_ref, v, k)` of reference allocations and the per-task
+//!   caps of a saturated critical path, §3), [`Network`] and [`Comms`] (the
+//!   communication model, §4);
+//! * `allocation.rs`: [`scrap_allocation`] (SCRAP and SCRAP-MAX, §3,
+//!   Algorithms 1 and 2; [`Scrap`]), [`hcpa_reference_allocation`] (the
+//!   HCPA baseline, §2) and [`beta_estimate`] (`β'`, §3): stopping
+//!   conditions of the one allocation loop;
+//! * `placement.rs`: [`place_reference`], list scheduling of translated
+//!   allocations over the clusters (the placement step, §3), and the list
+//!   machinery MHEFT-MAX shares;
+//! * `mheft.rs`: [`mheft_max`], M-HEFT with capped allocations (the other
+//!   baseline, §2);
+//! * `schedule.rs`: [`ClusterSchedule`] and [`check_cluster_schedule`], the
+//!   independent feasibility check of any schedule.
+//!
+//! Each follows, rule for rule, the slow reference in
+//! `tests/reference/scrap.py` (differential tests compare results).
+
+mod allocation;
+mod mheft;
+mod placement;
+mod platform;
+mod schedule;
+
+pub use allocation::{beta_estimate, hcpa_reference_allocation, scrap_allocation, Scrap};
+pub use mheft::mheft_max;
+pub use placement::place_reference;
+pub use platform::{check_bytes, Comms, MultiCluster, Network};
+pub use schedule::{check_cluster_schedule, ClusterSchedule};

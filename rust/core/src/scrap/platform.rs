@@ -1,0 +1,367 @@
+//! Heterogeneous multi-cluster platforms (N'takpé & Suter, PDCS 2007, §3-§4):
+//! the HCPA reference cluster, the translation of reference allocations, and
+//! the communication model.
+
+use crate::error::{Error, Item, Result};
+use crate::ptg::{exec_time, Ptg};
+
+/// `c` clusters; cluster `k` has `procs[k]` identical processors of
+/// `speed[k]` flop/s. Processor ids are global: cluster `k` owns
+/// `first(k)..first(k) + procs[k]`, clusters in order.
+///
+/// The *reference speed* `s_ref` is the slowest processor's speed; cluster
+/// `k`'s relative speed is `r_k = speed[k] / s_ref >= 1`. The platform's
+/// power in reference processors is `P_ref = Σ_k procs[k] · r_k` (real,
+/// [`MultiCluster::ref_power`]); the HCPA *reference cluster* is the
+/// virtual homogeneous cluster of `⌊P_ref + 1e-9⌋` processors of speed
+/// `s_ref` ([`MultiCluster::ref_procs`]), equivalent in power to the
+/// platform up to the rounding (HCPA, N'takpé & Suter 2006).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MultiCluster {
+    procs: Vec<u32>,
+    speed: Vec<f64>,
+    first: Vec<u32>,
+    s_ref: f64,
+    ref_power: f64,
+    ref_procs: u32,
+}
+
+impl MultiCluster {
+    /// A platform from its clusters' processor counts and speeds (flop/s).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for no cluster, lengths that differ, a
+    /// cluster of 0 processors, a speed not finite and `> 0`, or more than
+    /// `u32::MAX` processors in all.
+    pub fn new(procs: Vec<u32>, speed: Vec<f64>) -> Result<Self> {
+        if procs.is_empty() {
+            return Err(Error::InvalidArgument("a platform needs at least one cluster".into()));
+        }
+        if procs.len() != speed.len() {
+            return Err(Error::InvalidArgument(format!(
+                "{} processor counts for {} speeds",
+                procs.len(),
+                speed.len()
+            )));
+        }
+        if let Some(k) = procs.iter().position(|&p| p == 0) {
+            return Err(Error::InvalidArgument(format!("cluster {k}: procs == 0, must be >= 1")));
+        }
+        if let Some(k) = speed.iter().position(|s| !(s.is_finite() && *s > 0.0)) {
+            return Err(Error::InvalidArgument(format!(
+                "cluster {k}: speed == {}, must be finite and > 0 (flop/s)",
+                speed[k]
+            )));
+        }
+        let mut first = Vec::with_capacity(procs.len());
+        let mut total: u32 = 0;
+        for &p in &procs {
+            first.push(total);
+            total = total
+                .checked_add(p)
+                .ok_or_else(|| Error::InvalidArgument(format!("more than {} processors in all", u32::MAX)))?;
+        }
+        let s_ref = speed.iter().copied().fold(f64::INFINITY, f64::min);
+        let ref_power = procs.iter().zip(&speed).fold(0.0, |acc, (&p, &s)| acc + f64::from(p) * (s / s_ref));
+        let ref_procs = (ref_power + 1e-9).floor().min(f64::from(u32::MAX)) as u32;
+        Ok(MultiCluster { procs, speed, first, s_ref, ref_power, ref_procs })
+    }
+
+    /// Number of clusters.
+    pub fn len(&self) -> usize {
+        self.procs.len()
+    }
+
+    /// Always false: a platform has a cluster.
+    pub fn is_empty(&self) -> bool {
+        self.procs.is_empty()
+    }
+
+    /// Processors of cluster `k`.
+    pub fn procs(&self, k: usize) -> u32 {
+        self.procs[k]
+    }
+
+    /// Speed of cluster `k`'s processors (flop/s).
+    pub fn speed(&self, k: usize) -> f64 {
+        self.speed[k]
+    }
+
+    /// First global processor id of cluster `k`.
+    pub fn first(&self, k: usize) -> u32 {
+        self.first[k]
+    }
+
+    /// All processors.
+    pub fn total_procs(&self) -> u32 {
+        self.procs.iter().sum()
+    }
+
+    /// The reference speed `s_ref` (the slowest processor's, flop/s).
+    pub fn ref_speed(&self) -> f64 {
+        self.s_ref
+    }
+
+    /// The platform's power in reference processors, `Σ procs[k] · speed[k] / s_ref`.
+    pub fn ref_power(&self) -> f64 {
+        self.ref_power
+    }
+
+    /// Processors of the reference cluster, `⌊ref_power + 1e-9⌋`.
+    pub fn ref_procs(&self) -> u32 {
+        self.ref_procs
+    }
+
+    /// `T_ref(v, p)`: task `v` of `g` on `p` reference processors.
+    #[inline]
+    pub fn ref_time(&self, g: &Ptg, v: usize, p: u32) -> f64 {
+        exec_time(g.work()[v], g.alpha()[v], p, self.s_ref)
+    }
+
+    /// `T_k(v, q)`: task `v` of `g` on `q` processors of cluster `k`.
+    #[inline]
+    pub fn time(&self, g: &Ptg, v: usize, q: u32, k: usize) -> f64 {
+        exec_time(g.work()[v], g.alpha()[v], q, self.speed[k])
+    }
+
+    /// `f(p_ref, v, k)`: the smallest allocation `q >= 1` of task `v` on
+    /// cluster `k` that is at least as fast as `p_ref` reference processors,
+    /// `T_k(v, q) <= T_ref(v, p_ref)` (SCRAP §3, HCPA's translation). As
+    /// `speed[k] >= s_ref`, `q = p_ref` qualifies, so `q <= p_ref`; it may
+    /// exceed the cluster's size (then the cluster cannot host it). Binary
+    /// search: `T_k(v, q)` does not increase with `q`.
+    pub fn translate(&self, g: &Ptg, v: usize, p_ref: u32, k: usize) -> u32 {
+        let target = self.ref_time(g, v, p_ref.max(1));
+        let (mut lo, mut hi) = (1u32, p_ref.max(1));
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.time(g, v, mid, k) <= target {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        lo
+    }
+
+    /// True when some cluster `k` has `f(p_ref, v, k) < procs[k]`: the
+    /// reference allocation may grow (SCRAP Algorithm 1, line 5).
+    fn can_grow(&self, g: &Ptg, v: usize, p_ref: u32) -> bool {
+        (0..self.len()).any(|k| self.translate(g, v, p_ref, k) < self.procs[k])
+    }
+
+    /// Each task's cap on the reference cluster: task `v` may take one more
+    /// reference processor while `p < caps[v]`, i.e. while some cluster can
+    /// still accommodate the translation with room to spare (SCRAP's
+    /// "saturated critical path", line 5 of Algorithms 1 and 2:
+    /// `∃ C_k | f(p_ref(v), v, k) < P_k`) and `p < ` [`Self::ref_procs`]
+    /// (no allocation exceeds the reference cluster). `can_grow` is true
+    /// for a prefix `1..caps[v]` of allocations (translations do not
+    /// decrease as `p` grows), found by binary search. As `f` grows by at
+    /// most one per reference processor (`r_k >= 1`), a grown allocation
+    /// always fits some cluster.
+    pub fn caps(&self, g: &Ptg) -> Vec<u32> {
+        let top = self.ref_procs.max(1);
+        (0..g.len())
+            .map(|v| {
+                // smallest p in 1..=top with !can_grow(p), else top
+                let (mut lo, mut hi) = (1u32, top);
+                while lo < hi {
+                    let mid = lo + (hi - lo) / 2;
+                    if self.can_grow(g, v, mid) {
+                        lo = mid + 1;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                lo
+            })
+            .collect()
+    }
+
+    /// Checks a task's cluster index.
+    pub(super) fn check_cluster(&self, k: usize) -> Result<()> {
+        if k < self.len() {
+            Ok(())
+        } else {
+            Err(Error::InvalidArgument(format!("cluster {k}: the platform has {} clusters", self.len())))
+        }
+    }
+}
+
+/// The network of a multi-cluster platform (SCRAP §4), bandwidths in
+/// bytes/s and latencies in seconds. Each processor reaches its cluster's
+/// switch through one link (`link_bw[k]`, `link_lat[k]`); the switch has the
+/// link's characteristics; each cluster reaches the backbone through one
+/// uplink; the backbone joins the clusters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Network {
+    /// Bandwidth of a processor's link (and of the switch) in cluster `k`.
+    pub link_bw: Vec<f64>,
+    /// Latency of a processor's link (and of the switch) in cluster `k`.
+    pub link_lat: Vec<f64>,
+    /// Bandwidth of a cluster's uplink to the backbone.
+    pub uplink_bw: f64,
+    /// Latency of a cluster's uplink.
+    pub uplink_lat: f64,
+    /// Bandwidth of the backbone.
+    pub backbone_bw: f64,
+    /// Latency of the backbone.
+    pub backbone_lat: f64,
+}
+
+impl Network {
+    /// Checks the network against a platform of `clusters` clusters.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for a length other than `clusters`, a
+    /// bandwidth not finite and `> 0`, a latency not finite and `>= 0`.
+    pub fn check(&self, clusters: usize) -> Result<()> {
+        if self.link_bw.len() != clusters || self.link_lat.len() != clusters {
+            return Err(Error::InvalidArgument(format!(
+                "network: {} link bandwidths and {} latencies for {clusters} clusters",
+                self.link_bw.len(),
+                self.link_lat.len()
+            )));
+        }
+        let bws = self.link_bw.iter().chain([&self.uplink_bw, &self.backbone_bw]);
+        if let Some(b) = bws.into_iter().find(|b| !(b.is_finite() && **b > 0.0)) {
+            return Err(Error::InvalidArgument(format!("network: bandwidth == {b}, must be finite and > 0")));
+        }
+        let lats = self.link_lat.iter().chain([&self.uplink_lat, &self.backbone_lat]);
+        if let Some(l) = lats.into_iter().find(|l| !(l.is_finite() && **l >= 0.0)) {
+            return Err(Error::InvalidArgument(format!("network: latency == {l}, must be finite and >= 0")));
+        }
+        Ok(())
+    }
+
+    /// Seconds to move `bytes` from a task on `q_src` processors of cluster
+    /// `k_src` to a task on `q_dst` processors of cluster `k_dst`, without
+    /// contention (Python's `clustersched.platform.Network` documents the model):
+    ///
+    /// * nothing to move (`bytes == 0`): 0;
+    /// * same cluster: the data are redistributed through the switch, one
+    ///   flow per processor on the smaller side: `3 · link_lat[k] +
+    ///   bytes / (min(q_src, q_dst) · link_bw[k])` (source link, switch,
+    ///   destination link);
+    /// * different clusters: links, switch, uplink, backbone, uplink,
+    ///   switch, links, bottlenecked by the narrowest of the aggregated
+    ///   links of each side, the two uplinks and the backbone:
+    ///   `2 · link_lat[k_src] + 2 · link_lat[k_dst] + 2 · uplink_lat +
+    ///   backbone_lat + bytes / min(q_src · link_bw[k_src], uplink_bw,
+    ///   backbone_bw, q_dst · link_bw[k_dst])`.
+    pub fn transfer_time(&self, bytes: f64, k_src: usize, q_src: u32, k_dst: usize, q_dst: u32) -> f64 {
+        if bytes <= 0.0 {
+            return 0.0;
+        }
+        if k_src == k_dst {
+            let flows = f64::from(q_src.min(q_dst));
+            3.0 * self.link_lat[k_src] + bytes / (flows * self.link_bw[k_src])
+        } else {
+            let latency = 2.0 * self.link_lat[k_src] + 2.0 * self.link_lat[k_dst] + 2.0 * self.uplink_lat + self.backbone_lat;
+            let bw = (f64::from(q_src) * self.link_bw[k_src])
+                .min(self.uplink_bw)
+                .min(self.backbone_bw)
+                .min(f64::from(q_dst) * self.link_bw[k_dst]);
+            latency + bytes / bw
+        }
+    }
+}
+
+/// What moves along the edges of a PTG: task `v` sends `bytes[v]` to each
+/// successor, on `network`. `None` as a whole: communications are free.
+#[derive(Debug, Clone, Copy)]
+pub struct Comms<'a> {
+    /// The platform's network.
+    pub network: &'a Network,
+    /// Bytes each task sends to each of its successors (`>= 0`, finite).
+    pub bytes: &'a [f64],
+}
+
+impl Comms<'_> {
+    /// Checks the network against `clusters` and one finite byte count `>= 0` per task of `g`.
+    pub(super) fn check(&self, g: &Ptg, clusters: usize) -> Result<()> {
+        self.network.check(clusters)?;
+        check_bytes(g, self.bytes)
+    }
+}
+
+/// Checks one finite byte count `>= 0` per task of `g`.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for a count of counts other than the tasks';
+/// [`Error::Invalid`] naming the task whose count is bad.
+pub fn check_bytes(g: &Ptg, bytes: &[f64]) -> Result<()> {
+    if bytes.len() != g.len() {
+        return Err(Error::InvalidArgument(format!("{} byte counts for {} tasks", bytes.len(), g.len())));
+    }
+    if let Some(v) = bytes.iter().position(|b| !(b.is_finite() && *b >= 0.0)) {
+        // A single graph is PTG 0, as in `Ptg::new`.
+        return Err(Error::invalid(Item::Task { ptg: Some(0), task: v }, "bytes", bytes[v], "must be finite and >= 0"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::ptg::fixtures::arb_ptg;
+    use proptest::prelude::*;
+
+    /// Gigabit Ethernet links and uplinks, a 25 Gb/s backbone, on `c` clusters.
+    pub(crate) fn gige(c: usize) -> Network {
+        Network {
+            link_bw: vec![125e6; c],
+            link_lat: vec![1e-4; c],
+            uplink_bw: 125e6,
+            uplink_lat: 1e-4,
+            backbone_bw: 25e9 / 8.0,
+            backbone_lat: 0.05,
+        }
+    }
+
+    #[test]
+    fn reference_cluster_and_translation_by_hand() {
+        let p = MultiCluster::new(vec![10, 4], vec![1e9, 2.5e9]).unwrap();
+        assert_eq!(p.ref_speed(), 1e9);
+        assert_eq!(p.ref_power(), 20.0);
+        assert_eq!(p.ref_procs(), 20);
+        // one perfectly parallel task of 10 Gflop: T_ref(p) = 10 / p
+        let g = Ptg::new(vec![1e10], vec![0.0], &[0, 0], &[]).unwrap();
+        // on cluster 1: T = 4 / q <= 10 / p  <=>  q >= 0.4 p
+        assert_eq!(p.translate(&g, 0, 1, 1), 1);
+        assert_eq!(p.translate(&g, 0, 5, 1), 2);
+        assert_eq!(p.translate(&g, 0, 6, 1), 3);
+        assert_eq!(p.translate(&g, 0, 10, 0), 10);
+        // caps: cluster 0 takes p < 10, cluster 1 while ceil(0.4 p) < 4, p <= 7
+        assert_eq!(p.caps(&g), vec![10]);
+        let small = MultiCluster::new(vec![3, 4], vec![1e9, 2.5e9]).unwrap();
+        assert_eq!(small.ref_procs(), 13);
+        assert_eq!(small.caps(&g), vec![8]);
+    }
+
+    #[test]
+    fn transfer_times_by_hand() {
+        let net = gige(2);
+        assert_eq!(net.transfer_time(0.0, 0, 1, 1, 1), 0.0);
+        assert!((net.transfer_time(125e6, 0, 2, 0, 4) - (3e-4 + 0.5)).abs() < 1e-12);
+        assert!((net.transfer_time(125e6, 0, 2, 1, 4) - (6e-4 + 0.05 + 1.0)).abs() < 1e-12);
+    }
+
+    proptest! {
+        #[test]
+        fn translation_is_the_smallest_fast_enough(g in arb_ptg(), p_ref in 1u32..60, r in 1.0f64..6.0) {
+            let p = MultiCluster::new(vec![8, 8], vec![1.0, r]).unwrap();
+            for v in 0..g.len() {
+                let q = p.translate(&g, v, p_ref, 1);
+                prop_assert!(q >= 1 && q <= p_ref);
+                prop_assert!(p.time(&g, v, q, 1) <= p.ref_time(&g, v, p_ref));
+                if q > 1 {
+                    prop_assert!(p.time(&g, v, q - 1, 1) > p.ref_time(&g, v, p_ref));
+                }
+                // a grown allocation's translation grows by at most one
+                prop_assert!(p.translate(&g, v, p_ref + 1, 1) <= q + 1);
+            }
+        }
+    }
+}
