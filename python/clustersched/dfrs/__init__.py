@@ -12,6 +12,9 @@ long a job runs.  One module per part, as in every problem folder:
 * :mod:`~clustersched.dfrs.simulator` -- :func:`simulate`, the event loop and
   its documented semantics (the node state and packing run in Rust);
 * :mod:`~clustersched.dfrs.baselines` -- FCFS and EASY on whole nodes (§5.2);
+* :mod:`~clustersched.dfrs.run` -- :class:`DfrsRun` (alias ``DfrsResult``), what
+  :func:`simulate` returns: the schedule, the canonical name, the wall-clock
+  ``seconds`` and :meth:`DfrsRun.summary`;
 * :mod:`~clustersched.dfrs.schedule` -- :class:`DfrsSchedule`, the segments;
 * :mod:`~clustersched.dfrs.validate` -- :func:`validate_dfrs`, an independent check;
 * :mod:`~clustersched.dfrs.metrics` -- :func:`dfrs_metrics` (stretch,
@@ -49,6 +52,7 @@ __all__ = [
     "DfrsMetrics",
     "DfrsPlatform",
     "DfrsResult",
+    "DfrsRun",
     "DfrsSchedule",
     "DfrsWorkload",
     "dfrs_metrics",
@@ -73,7 +77,8 @@ __getattr__, __dir__ = lazy_exports(
         "parse": ".algorithms",
         "DEFAULT_PENALTY": ".simulator",
         "DEFAULT_PERIOD": ".simulator",
-        "DfrsResult": ".simulator",
+        "DfrsResult": ".run",
+        "DfrsRun": ".run",
         "simulate": ".simulator",
         "DfrsSchedule": ".schedule",
         "dfrs_violations": ".validate",
@@ -93,7 +98,8 @@ if TYPE_CHECKING:
     from .bound import max_stretch_lower_bound, stretch_bound
     from .metrics import DfrsMetrics, dfrs_metrics, stretches
     from .model import DfrsJobs, DfrsPlatform
+    from .run import DfrsResult, DfrsRun
     from .schedule import DfrsSchedule
-    from .simulator import DEFAULT_PENALTY, DEFAULT_PERIOD, DfrsResult, simulate
+    from .simulator import DEFAULT_PENALTY, DEFAULT_PERIOD, simulate
     from .validate import dfrs_violations, validate_dfrs
     from .workloads import DfrsWorkload

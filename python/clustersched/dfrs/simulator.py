@@ -64,51 +64,23 @@ from __future__ import annotations
 import math
 import os
 import time
-from dataclasses import dataclass, field
-
 import numpy as np
 
 from .. import _core
 from .._checks import check_float
 from ..errors import InfeasibleError
 from .algorithms import BASELINES, DfrsAlgorithm, parse
+from .baselines import simulate_batch
 from .model import DfrsJobs, DfrsPlatform
+from .run import DfrsResult, DfrsRun
 from .schedule import DfrsSchedule
 
-__all__ = ["DEFAULT_PENALTY", "DEFAULT_PERIOD", "DfrsResult", "simulate"]
+__all__ = ["DEFAULT_PENALTY", "DEFAULT_PERIOD", "DfrsResult", "DfrsRun", "simulate"]
 
 #: The rescheduling penalty of §5.1: 5 minutes without progress.
 DEFAULT_PENALTY = 300.0
 #: The period of §5.1: twice the penalty.
 DEFAULT_PERIOD = 600.0
-
-
-@dataclass(frozen=True)
-class DfrsResult:
-    """What :func:`simulate` returns.
-
-    Attributes
-    ----------
-    schedule : DfrsSchedule
-        The segments of every job (see :mod:`~clustersched.dfrs.schedule`).
-    jobs : DfrsJobs
-    platform : DfrsPlatform
-    algorithm : str
-        The canonical name of the algorithm.
-    events : int
-        Time stamps processed.
-    mcb8_jobs, mcb8_seconds : numpy.ndarray
-        For every MCB8 or MCB8-stretch run: how many jobs it packed and how
-        long it took (wall clock, s); empty for other algorithms.
-    """
-
-    schedule: DfrsSchedule
-    jobs: DfrsJobs
-    platform: DfrsPlatform
-    algorithm: str
-    events: int = 0
-    mcb8_jobs: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
-    mcb8_seconds: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
 
 def simulate(
@@ -119,7 +91,7 @@ def simulate(
     penalty: float = DEFAULT_PENALTY,
     period: float = DEFAULT_PERIOD,
     validate: bool | None = None,
-) -> DfrsResult:
+) -> DfrsRun:
     """Simulates a DFRS algorithm (or the FCFS / EASY baselines) on ``jobs``.
 
     Parameters
@@ -158,8 +130,6 @@ def simulate(
         raise ValueError("jobs is empty: nothing to simulate")
     jobs.check_fits(platform)
     if isinstance(algorithm, str) and algorithm.strip() in BASELINES:
-        from .baselines import simulate_batch
-
         result = simulate_batch(jobs, platform, algorithm.strip(), penalty=penalty)
     else:
         algo = algorithm if isinstance(algorithm, DfrsAlgorithm) else parse(algorithm)
@@ -176,6 +146,7 @@ class _Simulation:
 
     def __init__(self, jobs: DfrsJobs, platform: DfrsPlatform, algo: DfrsAlgorithm, penalty: float,
                  period: float) -> None:
+        self.began = time.perf_counter()
         self.jobs, self.platform, self.algo = jobs, platform, algo
         self.penalty, self.period = penalty, period
         n = len(jobs)
@@ -313,7 +284,7 @@ class _Simulation:
         self.open_pid[j] = self.pid[j]
 
     # -- the loop --------------------------------------------------------------------------------
-    def run(self) -> DfrsResult:
+    def run(self) -> DfrsRun:
         algo, n = self.algo, self.n
         periodic = algo.periodic is not None
         origin = float(self.submit[0])
@@ -417,7 +388,7 @@ class _Simulation:
             with np.errstate(divide="ignore"):
                 self.est[jobs] = np.where(ys > 0, np.maximum(t, self.pen_end[jobs]) + remaining / ys, math.inf)
 
-    def _result(self) -> DfrsResult:
+    def _result(self) -> DfrsRun:
         seg_job = np.array(self.seg_job, dtype=np.int64)
         order = np.lexsort((np.array(self.seg_start), seg_job)) if len(seg_job) else np.zeros(0, np.int64)
         seg_job = seg_job[order]
@@ -452,7 +423,7 @@ class _Simulation:
             algorithm=algo.name,
             options={"period": repr(self.period)},
         )
-        return DfrsResult(
+        return DfrsRun(
             schedule=schedule,
             jobs=self.jobs,
             platform=self.platform,
@@ -460,4 +431,5 @@ class _Simulation:
             events=self.events,
             mcb8_jobs=np.array(self.mcb8_jobs, dtype=np.int64),
             mcb8_seconds=np.array(self.mcb8_seconds),
+            seconds=time.perf_counter() - self.began,
         )
