@@ -10,7 +10,8 @@ long a job runs.  One module per part, as in every problem folder:
   (:func:`parse`, :data:`PAPER_ALGORITHMS`), e.g.
   ``"GreedyPM */per/opt=min/minvt=600"``;
 * :mod:`~clustersched.dfrs.simulator` -- :func:`simulate`, the event loop and
-  its documented semantics (the node state and packing run in Rust);
+  its documented semantics (the node state and packing run in Rust;
+  :mod:`~clustersched.dfrs.recording` writes the segments down);
 * :mod:`~clustersched.dfrs.baselines` -- FCFS and EASY on whole nodes (§5.2);
 * :mod:`~clustersched.dfrs.run` -- :class:`DfrsRun` (alias ``DfrsResult``), what
   :func:`simulate` returns: the schedule, the canonical name, the wall-clock

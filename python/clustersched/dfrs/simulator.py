@@ -3,7 +3,10 @@
 The event loop is here, in Python; the node state (which tasks are where,
 memory and CPU loads) and the packing decisions (Greedy, GreedyP, GreedyPM,
 MCB8, MCB8-stretch, max-min allocations) run in the Rust core
-(``clustersched._core.DfrsState``), updated in place at each event.
+(``clustersched._core.DfrsState``), updated in place at each event; the
+segments of the schedule are written down by a
+:class:`~clustersched.dfrs.recording.SegmentRecorder`, which the loop tells
+what it does.
 
 Semantics (the choices the paper leaves open, named and documented):
 
@@ -72,8 +75,8 @@ from ..errors import InfeasibleError
 from .algorithms import BASELINES, DfrsAlgorithm, parse
 from .baselines import simulate_batch
 from .model import DfrsJobs, DfrsPlatform
+from .recording import SegmentRecorder
 from .run import DfrsResult, DfrsRun
-from .schedule import DfrsSchedule
 
 __all__ = ["DEFAULT_PENALTY", "DEFAULT_PERIOD", "DfrsResult", "DfrsRun", "simulate"]
 
@@ -142,7 +145,7 @@ def simulate(
 
 
 class _Simulation:
-    """One run: the dynamic job state in numpy arrays, the node state in Rust."""
+    """One run: the dynamic job state in numpy arrays, the node state in Rust, the segments in a recorder."""
 
     def __init__(self, jobs: DfrsJobs, platform: DfrsPlatform, algo: DfrsAlgorithm, penalty: float,
                  period: float) -> None:
@@ -165,20 +168,7 @@ class _Simulation:
         self.mark = np.zeros(n, bool)  # scratch
         self.run_idx = np.zeros(0, np.int64)
         self.completion = np.full(n, math.nan)
-        # recording: an open segment per job, a table of placements
-        self.open_start = np.full(n, math.nan)
-        self.open_pid = np.full(n, -1, np.int64)
-        self.pid = np.full(n, -1, np.int64)  # current placement id of running jobs
-        self.last_end = np.full(n, math.nan)  # end of the last closed segment
-        self.last_pid = np.full(n, -1, np.int64)
-        self.pl_nodes: list[np.ndarray] = []
-        self.pl_counts: list[np.ndarray] = []
-        self.pl_sig: list[bytes] = []
-        self.seg_job: list[int] = []
-        self.seg_start: list[float] = []
-        self.seg_end: list[float] = []
-        self.seg_y: list[float] = []
-        self.seg_pid: list[int] = []
+        self.record = SegmentRecorder(n)  # the segments, and which jobs are placed
         self.mcb8_jobs: list[int] = []
         self.mcb8_seconds: list[float] = []
         self.events = 0
@@ -220,7 +210,7 @@ class _Simulation:
         order = self._by_priority(t, self.rows[self.active])
         if len(order) == 0:
             return
-        fixed = self.pid[order] >= 0  # placed at the start of this time stamp
+        fixed = self.record.placed(order)  # placed at the start of this time stamp
         if self.algo.minvt is not None:
             fixed &= self.done[order] < self.algo.minvt
         elif self.algo.minft is not None:
@@ -258,31 +248,6 @@ class _Simulation:
             ys = average_yields(node, job, count, self.cpu, jobs)
         return jobs, ys
 
-    # -- recording -------------------------------------------------------------------------------
-    def _placement_id(self, j: int) -> int:
-        nodes, counts = self.state.placement_runs(j)
-        self.pl_nodes.append(nodes)
-        self.pl_counts.append(counts)
-        self.pl_sig.append(nodes.tobytes() + counts.tobytes())
-        return len(self.pl_nodes) - 1
-
-    def _close(self, j: int, t: float) -> None:
-        pid = int(self.open_pid[j])
-        if pid < 0:
-            return
-        self.seg_job.append(j)
-        self.seg_start.append(float(self.open_start[j]))
-        self.seg_end.append(t)
-        self.seg_y.append(float(self.y[j]))
-        self.seg_pid.append(pid)
-        self.open_pid[j] = -1
-        self.last_end[j] = t
-        self.last_pid[j] = pid
-
-    def _open(self, j: int, t: float) -> None:
-        self.open_start[j] = t
-        self.open_pid[j] = self.pid[j]
-
     # -- the loop --------------------------------------------------------------------------------
     def run(self) -> DfrsRun:
         algo, n = self.algo, self.n
@@ -316,13 +281,12 @@ class _Simulation:
             completed = self.run_idx[self.est[self.run_idx] <= t]
             for j in completed.tolist():
                 self.done[j] = self.p[j]
-                self._close(j, t)
+                self.record.stop(j, t)
                 self.state.complete(j)
                 self.completion[j] = t
                 self.active[j] = self.running[j] = False
                 self.y[j] = 0.0
                 self.est[j] = math.inf
-                self.pid[j] = -1
             finished += len(completed)
             # arrivals
             first = arrived
@@ -357,19 +321,15 @@ class _Simulation:
     def _commit(self, t: float, next_tick: float) -> None:
         started, stopped, moved = self.state.commit()
         for j in stopped.tolist():
-            self._close(j, t)
+            self.record.stop(j, t)
             self.y[j] = 0.0
             self.est[j] = math.inf
-            self.pid[j] = -1
         placed_now = np.concatenate([started, moved])
         for j in started.tolist():
-            pid = self._placement_id(j)
-            self.pid[j] = pid
-            last = int(self.last_pid[j])
-            if last >= 0 and not (self.last_end[j] == t and self.pl_sig[last] == self.pl_sig[pid]):
+            if self.record.place(j, *self.state.placement_runs(j), t):
                 self.pen_end[j] = t + self.penalty  # a resume
         for j in moved.tolist():
-            self.pid[j] = self._placement_id(j)
+            self.record.place(j, *self.state.placement_runs(j), t)
             self.pen_end[j] = t + self.penalty  # a migration
         jobs, ys = self._allocate(t, next_tick)
         changed = ys != self.y[jobs]
@@ -377,11 +337,10 @@ class _Simulation:
             self.mark[placed_now] = True
             changed |= self.mark[jobs]
             self.mark[placed_now] = False
-        for j in jobs[changed].tolist():
-            self._close(j, t)
         self.y[jobs] = ys
-        for j in jobs[changed].tolist():
-            self._open(j, t)
+        for j in jobs[changed].tolist():  # a new placement or yield: a new segment
+            self.record.close(j, t)
+            self.record.open(j, t, self.y[j])
         self.run_idx = jobs
         if len(jobs):
             remaining = self.p[jobs] - self.done[jobs]
@@ -389,45 +348,15 @@ class _Simulation:
                 self.est[jobs] = np.where(ys > 0, np.maximum(t, self.pen_end[jobs]) + remaining / ys, math.inf)
 
     def _result(self) -> DfrsRun:
-        seg_job = np.array(self.seg_job, dtype=np.int64)
-        order = np.lexsort((np.array(self.seg_start), seg_job)) if len(seg_job) else np.zeros(0, np.int64)
-        seg_job = seg_job[order]
-        seg_start = np.array(self.seg_start)[order] if len(order) else np.zeros(0)
-        seg_end = np.array(self.seg_end)[order] if len(order) else np.zeros(0)
-        seg_y = np.array(self.seg_y)[order] if len(order) else np.zeros(0)
-        seg_pid = np.array(self.seg_pid, dtype=np.int64)[order] if len(order) else np.zeros(0, np.int64)
-        pl_len = np.array([len(x) for x in self.pl_nodes], dtype=np.int64)
-        pl_off = np.concatenate([[0], np.cumsum(pl_len)])
-        pl_nodes = np.concatenate(self.pl_nodes) if self.pl_nodes else np.zeros(0, np.int64)
-        pl_counts = np.concatenate(self.pl_counts) if self.pl_counts else np.zeros(0, np.int64)
-        per = pl_len[seg_pid] if len(seg_pid) else np.zeros(0, np.int64)
-        seg_offsets = np.concatenate([[0], np.cumsum(per)]).astype(np.int64)
-        # entry k of segment s is entry (k - seg_offsets[s]) of its placement
-        within = np.arange(int(seg_offsets[-1])) - np.repeat(seg_offsets[:-1], per)
-        take = np.repeat(pl_off[seg_pid] if len(seg_pid) else np.zeros(0, np.int64), per) + within
-        share = np.repeat(seg_y * self.cpu[seg_job], per)
-        algo = self.algo
-        schedule = DfrsSchedule(
-            job_id=self.jobs.job_id,
-            submit=self.jobs.submit,
-            completion=self.completion.copy(),
-            seg_job=seg_job,
-            seg_start=seg_start,
-            seg_end=seg_end,
-            seg_offsets=seg_offsets,
-            entry_node=pl_nodes[take].astype(np.int64),
-            entry_count=pl_counts[take].astype(np.int64),
-            entry_share=share,
-            nodes=self.platform.nodes,
-            penalty=self.penalty,
-            algorithm=algo.name,
-            options={"period": repr(self.period)},
+        schedule = self.record.schedule(
+            self.jobs, self.completion.copy(), nodes=self.platform.nodes, penalty=self.penalty,
+            algorithm=self.algo.name, options={"period": repr(self.period)},
         )
         return DfrsRun(
             schedule=schedule,
             jobs=self.jobs,
             platform=self.platform,
-            algorithm=algo.name,
+            algorithm=self.algo.name,
             events=self.events,
             mcb8_jobs=np.array(self.mcb8_jobs, dtype=np.int64),
             mcb8_seconds=np.array(self.mcb8_seconds),
