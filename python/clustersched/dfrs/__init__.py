@@ -76,8 +76,8 @@ __getattr__, __dir__ = lazy_exports(
         "TABLE1": ".algorithms",
         "DfrsAlgorithm": ".algorithms",
         "parse": ".algorithms",
-        "DEFAULT_PENALTY": ".simulator",
-        "DEFAULT_PERIOD": ".simulator",
+        "DEFAULT_PENALTY": ".algorithms",
+        "DEFAULT_PERIOD": ".algorithms",
         "DfrsResult": ".run",
         "DfrsRun": ".run",
         "simulate": ".simulator",
@@ -95,12 +95,12 @@ __getattr__, __dir__ = lazy_exports(
 )
 
 if TYPE_CHECKING:
-    from .algorithms import BASELINES, PAPER_ALGORITHMS, TABLE1, DfrsAlgorithm, parse
+    from .algorithms import BASELINES, DEFAULT_PENALTY, DEFAULT_PERIOD, PAPER_ALGORITHMS, TABLE1, DfrsAlgorithm, parse
     from .bound import max_stretch_lower_bound, stretch_bound
     from .metrics import DfrsMetrics, dfrs_metrics, stretches
     from .model import DfrsJobs, DfrsPlatform
     from .run import DfrsResult, DfrsRun
     from .schedule import DfrsSchedule
-    from .simulator import DEFAULT_PENALTY, DEFAULT_PERIOD, simulate
+    from .simulator import simulate
     from .validate import dfrs_violations, validate_dfrs
     from .workloads import DfrsWorkload

@@ -46,6 +46,8 @@ from dataclasses import dataclass
 
 __all__ = [
     "BASELINES",
+    "DEFAULT_PENALTY",
+    "DEFAULT_PERIOD",
     "PAPER_ALGORITHMS",
     "TABLE1",
     "TABLE2_ALGORITHMS",
@@ -53,6 +55,12 @@ __all__ = [
     "parse",
 ]
 
+#: The rescheduling penalty of §5.1: 5 minutes without progress after a resume or a migration (s).
+#: Every default penalty in the library (simulate, the baselines, ``clustersched dfrs``, the
+#: reproduction) is this one; it lives here, in a module without numpy, so that the CLI reads it.
+DEFAULT_PENALTY = 300.0
+#: The period of the periodic algorithms in §5.1: twice the penalty (s).
+DEFAULT_PERIOD = 600.0
 #: The batch baselines of §5.2 (whole nodes, exact run times).
 BASELINES = ("FCFS", "EASY")
 #: Submission policies (§4.2, §4.3).

@@ -25,6 +25,7 @@ import numpy as np
 
 from ..errors import InvalidWorkloadError
 from ..workload.jobs import JobTable
+from .algorithms import DEFAULT_PENALTY
 from .model import NEED_UNITS, DfrsJobs, DfrsPlatform
 from .run import DfrsRun
 from .schedule import DfrsSchedule
@@ -38,7 +39,8 @@ def node_widths(jobs: DfrsJobs) -> tuple[np.ndarray, np.ndarray]:
     return -(-jobs.tasks // per_node), per_node
 
 
-def simulate_batch(jobs: DfrsJobs, platform: DfrsPlatform, policy: str, *, penalty: float = 300.0) -> DfrsRun:
+def simulate_batch(jobs: DfrsJobs, platform: DfrsPlatform, policy: str, *,
+                   penalty: float = DEFAULT_PENALTY) -> DfrsRun:
     """Runs ``policy`` (``"FCFS"`` or ``"EASY"``) on whole nodes; returns a :class:`~clustersched.dfrs.run.DfrsRun`."""
     from ..batch.simulator import simulate as batch_simulate
 

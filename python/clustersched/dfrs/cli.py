@@ -32,6 +32,7 @@ from typing import Any
 
 from .._cli import check_input_file, check_output_files, integer, number, sample_trace
 from ..errors import InvalidOptionError
+from .algorithms import DEFAULT_PENALTY, DEFAULT_PERIOD
 
 __all__ = ["add_parser", "run"]
 
@@ -50,10 +51,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--algorithm", required=True, metavar="NAME",
                    help="an RR-7659 name such as 'GreedyPM */per/opt=min/minvt=600' (quote it), '/per/opt=min', "
                         "'MCB8 */opt=avg/minft=300', or FCFS or EASY (required)")
-    p.add_argument("--penalty", type=number(0, unit="seconds"), default=300.0, metavar="S",
-                   help="rescheduling penalty in seconds (default: %(default)s)")
-    p.add_argument("--period", type=number(0, exclusive=True, unit="seconds"), default=600.0, metavar="S",
-                   help="period of the periodic algorithms in seconds (default: %(default)s)")
+    p.add_argument("--penalty", type=number(0, unit="seconds"), default=DEFAULT_PENALTY, metavar="S",
+                   help="rescheduling penalty in seconds (default: %(default)s, RR-7659 §5.1)")
+    p.add_argument("--period", type=number(0, exclusive=True, unit="seconds"), default=DEFAULT_PERIOD, metavar="S",
+                   help="period of the periodic algorithms in seconds (default: %(default)s, RR-7659 §5.1)")
     p.add_argument("--nodes", type=integer(1, 2**32 - 1), default=120, metavar="N",
                    help="nodes of the platform (default: %(default)s, HPC2N)")
     p.add_argument("--node-memory", type=number(0, exclusive=True, unit="GB"), default=2.0, metavar="GB",

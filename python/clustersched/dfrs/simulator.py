@@ -53,8 +53,9 @@ Semantics (the choices the paper leaves open, named and documented):
 * **Penalty.** A job placed again after having been paused (a resume), and
   a running job whose nodes change (a migration; nodes compared as the
   multiset of its tasks' nodes), make no progress for ``penalty`` seconds
-  (default 300, §5.1); a change of CPU share alone costs nothing, and so
-  does a job's first start.  A move during a penalty starts a new one.  A
+  (default :data:`~clustersched.dfrs.algorithms.DEFAULT_PENALTY`, 300 s,
+  §5.1); a change of CPU share alone costs nothing, and so does a job's
+  first start.  A move during a penalty starts a new one.  A
   job paused and placed again at the same time stamp on the same nodes was
   never stopped.  The algorithms do not know about the penalty.
 * **Completion.** A job completes at the instant its virtual time reaches
@@ -72,18 +73,13 @@ import numpy as np
 from .. import _core
 from .._checks import check_float
 from ..errors import InfeasibleError
-from .algorithms import BASELINES, DfrsAlgorithm, parse
+from .algorithms import BASELINES, DEFAULT_PENALTY, DEFAULT_PERIOD, DfrsAlgorithm, parse
 from .baselines import simulate_batch
 from .model import DfrsJobs, DfrsPlatform
 from .recording import SegmentRecorder
 from .run import DfrsResult, DfrsRun
 
 __all__ = ["DEFAULT_PENALTY", "DEFAULT_PERIOD", "DfrsResult", "DfrsRun", "simulate"]
-
-#: The rescheduling penalty of §5.1: 5 minutes without progress.
-DEFAULT_PENALTY = 300.0
-#: The period of §5.1: twice the penalty.
-DEFAULT_PERIOD = 600.0
 
 
 def simulate(

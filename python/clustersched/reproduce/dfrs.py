@@ -54,6 +54,7 @@ from typing import Any
 
 import numpy as np
 
+from ..dfrs.algorithms import DEFAULT_PENALTY, DEFAULT_PERIOD
 from ._common import run_study, write_csv
 
 __all__ = [
@@ -73,8 +74,6 @@ TRACE_SETS = ("real", "unscaled", "scaled")
 HPC2N_FILE = "HPC2N-2002-2.2-cln.swf.gz"
 #: The algorithm the paper recommends (§6.4.2).
 BEST = "GreedyPM */per/opt=min/minvt=600"
-PENALTY = 300.0
-PERIOD = 600.0
 #: Table 3's rows beyond Table 2's (run on the scaled traces of load >= 0.7 only).
 TABLE3_EXTRA = ("Greedy */per/opt=min/minvt=600", "MCB8 */opt=min", "MCB8 */per/opt=min", "/per/opt=min",
                 "/stretch-per/opt=max")
@@ -256,12 +255,12 @@ def scenarios(scale: str = "full", *, traces: str | os.PathLike[str] | None = No
     for trace_set, trace, load in traces_of:
         base = {"trace_set": trace_set, "trace": trace, "load": load, "jobs": int(cfg["jobs"]),
                 "path": path if trace_set == "real" else "", "limit": real_limit if trace_set == "real" else None,
-                "penalty": PENALTY}
+                "penalty": DEFAULT_PENALTY}
         names = list(TABLE2_ALGORITHMS)
         if trace_set == "scaled" and load is not None and load >= 0.7:
             names += list(TABLE3_EXTRA)
-        out += [{**base, "algorithm": a, "period": PERIOD} for a in names]
-        out += [{**base, "algorithm": BEST, "period": p} for p in cfg["periods"] if p != PERIOD]
+        out += [{**base, "algorithm": a, "period": DEFAULT_PERIOD} for a in names]
+        out += [{**base, "algorithm": BEST, "period": p} for p in cfg["periods"] if p != DEFAULT_PERIOD]
     return out
 
 
@@ -334,7 +333,7 @@ def _row(r: dict[str, Any]) -> dict[str, Any]:
 
 def _main(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The runs at the default period."""
-    return [r for r in rows if r["period"] == PERIOD]
+    return [r for r in rows if r["period"] == DEFAULT_PERIOD]
 
 
 def table2_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
