@@ -7,7 +7,7 @@ long a job runs.  One module per part, as in every problem folder:
 
 * :mod:`~clustersched.dfrs.model` -- :class:`DfrsJobs`, :class:`DfrsPlatform`;
 * :mod:`~clustersched.dfrs.algorithms` -- the algorithms of Table 1 by name
-  (:func:`parse`, :data:`PAPER_ALGORITHMS`), e.g.
+  (:data:`ALGORITHMS`, :func:`parse_algorithm`, below), e.g.
   ``"GreedyPM */per/opt=min/minvt=600"``;
 * :mod:`~clustersched.dfrs.simulator` -- :func:`simulate`, the event loop and
   its documented semantics (the node state and packing run in Rust;
@@ -23,6 +23,26 @@ long a job runs.  One module per part, as in every problem folder:
 * :mod:`~clustersched.dfrs.bound` -- :func:`max_stretch_lower_bound` (Theorem 1);
 * :mod:`~clustersched.dfrs.workloads` -- the HPC2N weeks and synthetic traces of §5.3;
 * :mod:`~clustersched.dfrs.cli` -- ``clustersched dfrs``.
+
+Names of algorithms
+-------------------
+A DFRS name is a grammar (RR-7659 §4.5: what runs on a submission, ``*`` for
+completions, ``per`` or ``stretch-per``, ``opt=``, ``minft=`` / ``minvt=``;
+see :mod:`~clustersched.dfrs.algorithms`), so the registry cannot list every
+valid name:
+
+* :data:`ALGORITHMS` -- the paper's algorithms: the 116 of its study
+  (Table 5), in canonical spelling, in Table 1's order;
+* :func:`parse_algorithm` -- reads those and any other valid name into a
+  :class:`DfrsAlgorithm` (whose ``name`` is the canonical spelling), or
+  raises ``ValueError`` saying which part is wrong;
+* :data:`BASELINES` -- ``"FCFS"`` and ``"EASY"`` (§5.2), which
+  :func:`simulate` also accepts.
+
+The older names :data:`PAPER_ALGORITHMS` and :func:`parse` remain as aliases.
+Options come after the inputs (jobs, platform, algorithm) and are
+keyword-only (``penalty=``, ``period=``, ``validate=``, ``bound=``, ...); the
+defaults of §5.1 are :data:`DEFAULT_PENALTY` and :data:`DEFAULT_PERIOD`.
 
 Example
 -------
@@ -43,6 +63,7 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_exports
 
 __all__ = [
+    "ALGORITHMS",
     "BASELINES",
     "DEFAULT_PENALTY",
     "DEFAULT_PERIOD",
@@ -60,6 +81,7 @@ __all__ = [
     "dfrs_violations",
     "max_stretch_lower_bound",
     "parse",
+    "parse_algorithm",
     "simulate",
     "stretch_bound",
     "stretches",
@@ -71,11 +93,13 @@ __getattr__, __dir__ = lazy_exports(
     {
         "DfrsJobs": ".model",
         "DfrsPlatform": ".model",
+        "ALGORITHMS": ".algorithms",
         "BASELINES": ".algorithms",
         "PAPER_ALGORITHMS": ".algorithms",
         "TABLE1": ".algorithms",
         "DfrsAlgorithm": ".algorithms",
         "parse": ".algorithms",
+        "parse_algorithm": ".algorithms",
         "DEFAULT_PENALTY": ".algorithms",
         "DEFAULT_PERIOD": ".algorithms",
         "DfrsResult": ".run",
@@ -95,7 +119,17 @@ __getattr__, __dir__ = lazy_exports(
 )
 
 if TYPE_CHECKING:
-    from .algorithms import BASELINES, DEFAULT_PENALTY, DEFAULT_PERIOD, PAPER_ALGORITHMS, TABLE1, DfrsAlgorithm, parse
+    from .algorithms import (
+        ALGORITHMS,
+        BASELINES,
+        DEFAULT_PENALTY,
+        DEFAULT_PERIOD,
+        PAPER_ALGORITHMS,
+        TABLE1,
+        DfrsAlgorithm,
+        parse,
+        parse_algorithm,
+    )
     from .bound import max_stretch_lower_bound, stretch_bound
     from .metrics import DfrsMetrics, dfrs_metrics, stretches
     from .model import DfrsJobs, DfrsPlatform

@@ -69,12 +69,12 @@ def run(args: argparse.Namespace) -> int:
     """The ``dfrs`` command's handler; returns the exit status."""
     trace = check_input_file("TRACE", args.trace) if args.trace is not None else sample_trace()
     check_output_files({"--out": args.out}, inputs=[Path(trace)])
-    from .algorithms import BASELINES, parse
+    from .algorithms import BASELINES, parse_algorithm
 
     name = args.algorithm.strip()
     if name not in BASELINES:
         try:
-            name = parse(name).name
+            name = parse_algorithm(name).name
         except ValueError as exc:
             raise InvalidOptionError("--algorithm", args.algorithm, str(exc).split(": ", 1)[-1]) from None
 

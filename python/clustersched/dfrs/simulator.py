@@ -73,7 +73,7 @@ import numpy as np
 from .. import _core
 from .._checks import check_float
 from ..errors import InfeasibleError
-from .algorithms import BASELINES, DEFAULT_PENALTY, DEFAULT_PERIOD, DfrsAlgorithm, parse
+from .algorithms import BASELINES, DEFAULT_PENALTY, DEFAULT_PERIOD, DfrsAlgorithm, parse_algorithm
 from .baselines import simulate_batch
 from .model import DfrsJobs, DfrsPlatform
 from .recording import SegmentRecorder
@@ -131,7 +131,7 @@ def simulate(
     if isinstance(algorithm, str) and algorithm.strip() in BASELINES:
         result = simulate_batch(jobs, platform, algorithm.strip(), penalty=penalty)
     else:
-        algo = algorithm if isinstance(algorithm, DfrsAlgorithm) else parse(algorithm)
+        algo = algorithm if isinstance(algorithm, DfrsAlgorithm) else parse_algorithm(algorithm)
         result = _Simulation(jobs, platform, algo, penalty, period).run()
     if validate if validate is not None else os.environ.get("CLUSTERSCHED_VALIDATE") == "1":
         from .validate import validate_dfrs
