@@ -4,6 +4,8 @@ penalties, priorities), every combination of Table 1 on random instances
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -226,3 +228,19 @@ def test_bad_arguments():
     wide = jobs([0], [10], [3], [1.0], [0.3])
     with pytest.raises(InvalidWorkloadError, match="whole nodes"):
         simulate(wide, DfrsPlatform(2), "EASY")
+
+
+@pytest.mark.parametrize("algorithm", ["GreedyPM */per/opt=min/minvt=600", "EASY"])
+def test_empty_job_table_is_an_invalid_workload(algorithm):
+    empty = jobs([], [], [], [], [])
+    with pytest.raises(InvalidWorkloadError, match="the job table is empty"):
+        simulate(empty, DfrsPlatform(2), algorithm)
+    with pytest.raises(ValueError):  # InvalidWorkloadError is a ValueError: older handlers still catch it
+        simulate(empty, DfrsPlatform(2), algorithm)
+    run = simulate(jobs([0], [10], [1], [1.0], [0.5]), DfrsPlatform(1), algorithm)
+    no_rows = dataclasses.replace(run.schedule, job_id=run.schedule.job_id[:0], submit=run.schedule.submit[:0],
+                                  completion=run.schedule.completion[:0])
+    with pytest.raises(InvalidWorkloadError, match="the job table is empty"):
+        dfrs_metrics(no_rows, empty, DfrsPlatform(1))
+    with pytest.raises(InvalidWorkloadError, match="the job table is empty"):
+        dfrs_violations(run.schedule, empty, DfrsPlatform(1))

@@ -42,7 +42,9 @@ valid name:
 The older names :data:`PAPER_ALGORITHMS` and :func:`parse` remain as aliases.
 Options come after the inputs (jobs, platform, algorithm) and are
 keyword-only (``penalty=``, ``period=``, ``validate=``, ``bound=``, ...); the
-defaults of §5.1 are :data:`DEFAULT_PENALTY` and :data:`DEFAULT_PERIOD`.
+defaults of §5.1 are :data:`DEFAULT_PENALTY` and :data:`DEFAULT_PERIOD`.  A job
+table without jobs raises :class:`~clustersched.errors.InvalidWorkloadError`
+(a ``ValueError``) in :func:`simulate`, :func:`dfrs_metrics` and the validator.
 
 Example
 -------

@@ -47,6 +47,7 @@ def simulate_batch(jobs: DfrsJobs, platform: DfrsPlatform, policy: str, *,
     began = time.perf_counter()
     if policy not in ("FCFS", "EASY"):
         raise ValueError(f"policy == {policy!r}, must be 'FCFS' or 'EASY'")
+    jobs.check_nonempty()
     width, per_node = node_widths(jobs)
     too_wide = width > platform.nodes
     if too_wide.any():

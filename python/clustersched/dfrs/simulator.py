@@ -111,6 +111,20 @@ def simulate(
         (raises on any violation).  Default: on when the environment variable
         ``CLUSTERSCHED_VALIDATE`` is ``1`` (the test suite sets it).
 
+    Returns
+    -------
+    DfrsRun
+        The schedule, the canonical name, the events and ``seconds`` (the
+        wall clock of the simulation, validation excluded).
+
+    Raises
+    ------
+    InvalidWorkloadError
+        The job table is empty, or a job cannot fit on the platform (a
+        ``ValueError``).
+    ValueError
+        A bad algorithm name, ``penalty`` or ``period``.
+
     Examples
     --------
     >>> from clustersched.dfrs import DfrsJobs, DfrsPlatform, simulate
@@ -125,8 +139,7 @@ def simulate(
         raise TypeError(f"platform must be a clustersched.dfrs.DfrsPlatform, got {type(platform).__name__}")
     penalty = check_float("penalty", penalty, minimum=0.0)
     period = check_float("period", period, positive=True)
-    if len(jobs) == 0:
-        raise ValueError("jobs is empty: nothing to simulate")
+    jobs.check_nonempty()
     jobs.check_fits(platform)
     if isinstance(algorithm, str) and algorithm.strip() in BASELINES:
         result = simulate_batch(jobs, platform, algorithm.strip(), penalty=penalty)
