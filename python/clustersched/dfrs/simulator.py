@@ -68,6 +68,7 @@ from __future__ import annotations
 import math
 import os
 import time
+
 import numpy as np
 
 from .. import _core
@@ -335,8 +336,9 @@ class _Simulation:
             self.est[j] = math.inf
         placed_now = np.concatenate([started, moved])
         for j in started.tolist():
-            if self.record.place(j, *self.state.placement_runs(j), t):
-                self.pen_end[j] = t + self.penalty  # a resume
+            resumed = self.record.place(j, *self.state.placement_runs(j), t)
+            if resumed:  # paused before, and not placed again at this instant on the same nodes
+                self.pen_end[j] = t + self.penalty
         for j in moved.tolist():
             self.record.place(j, *self.state.placement_runs(j), t)
             self.pen_end[j] = t + self.penalty  # a migration
