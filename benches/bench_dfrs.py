@@ -55,6 +55,7 @@ def test_greedypm_per_on_a_1000_job_trace(benchmark):
     w = synthetic_workload(0, load=0.9)
     assert len(w.jobs) == 1000
     result = benchmark.pedantic(simulate, args=(w.jobs, w.platform, ALGORITHM), rounds=3, iterations=1)
+    assert result.algorithm == ALGORITHM and result.seconds > 0
     validate_dfrs(result.schedule, w.jobs, w.platform)
     m = dfrs_metrics(result.schedule, w.jobs, w.platform)
     assert m.max_stretch >= 1

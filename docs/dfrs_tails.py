@@ -43,7 +43,7 @@ def main() -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     todo = [s for s in dfrs.scenarios("full", traces=args.traces)
-            if s["algorithm"] in ALGORITHMS and s["period"] == dfrs.PERIOD
+            if s["algorithm"] in ALGORITHMS and s["period"] == dfrs.DEFAULT_PERIOD
             and (s["trace_set"] == "real" or s["trace"] % args.every == 0)]
     began = time.perf_counter()
     with Store(out / "campaign.sqlite") as store:

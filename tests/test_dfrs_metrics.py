@@ -6,7 +6,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from clustersched.dfrs import DfrsJobs, DfrsPlatform, dfrs_metrics, simulate, stretches
+from clustersched.dfrs import (
+    DfrsJobs,
+    DfrsPlatform,
+    DfrsResult,
+    DfrsRun,
+    dfrs_metrics,
+    simulate,
+    stretch_bound,
+    stretches,
+)
 from clustersched.dfrs.metrics import reschedulings, underutilization
 from clustersched.dfrs.schedule import DfrsSchedule
 
@@ -42,6 +51,24 @@ def test_pause_resume_costs_and_underutilization():
     assert m.max_stretch == 1.4 and m.degradation == pytest.approx(1.4 / 1.25)
     summary = m.summary()
     assert summary["preemptions"] == 1 and "normalized_underutilization" in summary
+
+
+@pytest.mark.parametrize("algorithm", ["GreedyP */opt=min", "EASY"])
+def test_run_summary_is_the_metrics_summary_with_name_events_and_seconds(algorithm):
+    jobs = DfrsJobs(submit=[0, 100], processing_time=[1000, 100], tasks=[1, 1], cpu_need=[1.0, 1.0],
+                    mem_need=[0.6, 0.6])
+    platform = DfrsPlatform(1)
+    r = simulate(jobs, platform, algorithm)
+    assert isinstance(r, DfrsRun) and DfrsResult is DfrsRun
+    assert r.algorithm == algorithm and r.seconds >= 0
+    s = r.summary(bound=1.25)
+    metrics = dfrs_metrics(r.schedule, jobs, platform, bound=1.25).summary()
+    assert s == {"algorithm": algorithm, **metrics, "events": r.events, "mcb8_calls": 0, "seconds": r.seconds}
+    assert list(s)[0] == "algorithm" and list(s)[-1] == "seconds"
+    assert all(isinstance(v, (str, int, float)) for v in s.values())
+    assert np.isnan(r.summary()["degradation"])  # no bound given: computing one is a search of its own
+    b = stretch_bound(jobs, platform).summary()
+    assert b["jobs"] == 2 and b["stretch"] >= 1
 
 
 def test_underutilization_counts_demand_below_capacity():

@@ -4,12 +4,15 @@ penalties, priorities), every combination of Table 1 on random instances
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clustersched.dfrs import (
+    ALGORITHMS,
     PAPER_ALGORITHMS,
     TABLE1,
     DfrsJobs,
@@ -17,6 +20,7 @@ from clustersched.dfrs import (
     dfrs_metrics,
     dfrs_violations,
     parse,
+    parse_algorithm,
     simulate,
 )
 from clustersched.dfrs.algorithms import TABLE2_ALGORITHMS, DfrsAlgorithm
@@ -138,7 +142,7 @@ def test_every_table1_combination_gives_valid_schedules(combo, inst):
     j, platform = inst
     if len(j) == 0:
         return
-    check_run(j, platform, parse(combo).name)
+    check_run(j, platform, parse_algorithm(combo).name)
 
 
 @settings(max_examples=15, deadline=None)
@@ -182,13 +186,14 @@ def test_minvt_protects_young_jobs_from_mcb8(inst):
 
 
 def test_names_round_trip_and_paper_count():
-    assert len(PAPER_ALGORITHMS) == 116
-    for name in PAPER_ALGORITHMS + TABLE2_ALGORITHMS[2:]:
-        assert parse(name).name == name
-    a = parse("GreedyPM */per/opt=min/minvt=600")
+    assert len(ALGORITHMS) == 116
+    assert PAPER_ALGORITHMS is ALGORITHMS and parse is parse_algorithm  # the former names
+    for name in ALGORITHMS + TABLE2_ALGORITHMS[2:]:
+        assert parse_algorithm(name).name == name
+    a = parse_algorithm("GreedyPM */per/opt=min/minvt=600")
     assert a == DfrsAlgorithm("GreedyPM", True, "MCB8", "min", minvt=600)
-    assert parse("/stretch-per").opt == "max"
-    assert parse(" MCB8*/per ").name == "MCB8 */per/opt=min"
+    assert parse_algorithm("/stretch-per").opt == "max"
+    assert parse_algorithm(" MCB8*/per ").name == "MCB8 */per/opt=min"
 
 
 @pytest.mark.parametrize("name,match", [
@@ -204,7 +209,7 @@ def test_names_round_trip_and_paper_count():
 ])
 def test_bad_names(name, match):
     with pytest.raises(ValueError, match=match):
-        parse(name)
+        parse_algorithm(name)
 
 
 def test_bad_arguments():
@@ -223,3 +228,19 @@ def test_bad_arguments():
     wide = jobs([0], [10], [3], [1.0], [0.3])
     with pytest.raises(InvalidWorkloadError, match="whole nodes"):
         simulate(wide, DfrsPlatform(2), "EASY")
+
+
+@pytest.mark.parametrize("algorithm", ["GreedyPM */per/opt=min/minvt=600", "EASY"])
+def test_empty_job_table_is_an_invalid_workload(algorithm):
+    empty = jobs([], [], [], [], [])
+    with pytest.raises(InvalidWorkloadError, match="the job table is empty"):
+        simulate(empty, DfrsPlatform(2), algorithm)
+    with pytest.raises(ValueError):  # InvalidWorkloadError is a ValueError: older handlers still catch it
+        simulate(empty, DfrsPlatform(2), algorithm)
+    run = simulate(jobs([0], [10], [1], [1.0], [0.5]), DfrsPlatform(1), algorithm)
+    no_rows = dataclasses.replace(run.schedule, job_id=run.schedule.job_id[:0], submit=run.schedule.submit[:0],
+                                  completion=run.schedule.completion[:0])
+    with pytest.raises(InvalidWorkloadError, match="the job table is empty"):
+        dfrs_metrics(no_rows, empty, DfrsPlatform(1))
+    with pytest.raises(InvalidWorkloadError, match="the job table is empty"):
+        dfrs_violations(run.schedule, empty, DfrsPlatform(1))

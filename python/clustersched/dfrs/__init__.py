@@ -7,11 +7,15 @@ long a job runs.  One module per part, as in every problem folder:
 
 * :mod:`~clustersched.dfrs.model` -- :class:`DfrsJobs`, :class:`DfrsPlatform`;
 * :mod:`~clustersched.dfrs.algorithms` -- the algorithms of Table 1 by name
-  (:func:`parse`, :data:`PAPER_ALGORITHMS`), e.g.
+  (:data:`ALGORITHMS`, :func:`parse_algorithm`, below), e.g.
   ``"GreedyPM */per/opt=min/minvt=600"``;
 * :mod:`~clustersched.dfrs.simulator` -- :func:`simulate`, the event loop and
-  its documented semantics (the node state and packing run in Rust);
+  its documented semantics (the node state and packing run in Rust;
+  :mod:`~clustersched.dfrs.recording` writes the segments down);
 * :mod:`~clustersched.dfrs.baselines` -- FCFS and EASY on whole nodes (§5.2);
+* :mod:`~clustersched.dfrs.run` -- :class:`DfrsRun` (alias ``DfrsResult``), what
+  :func:`simulate` returns: the schedule, the canonical name, the wall-clock
+  ``seconds`` and :meth:`DfrsRun.summary`;
 * :mod:`~clustersched.dfrs.schedule` -- :class:`DfrsSchedule`, the segments;
 * :mod:`~clustersched.dfrs.validate` -- :func:`validate_dfrs`, an independent check;
 * :mod:`~clustersched.dfrs.metrics` -- :func:`dfrs_metrics` (stretch,
@@ -19,6 +23,28 @@ long a job runs.  One module per part, as in every problem folder:
 * :mod:`~clustersched.dfrs.bound` -- :func:`max_stretch_lower_bound` (Theorem 1);
 * :mod:`~clustersched.dfrs.workloads` -- the HPC2N weeks and synthetic traces of §5.3;
 * :mod:`~clustersched.dfrs.cli` -- ``clustersched dfrs``.
+
+Names of algorithms
+-------------------
+A DFRS name is a grammar (RR-7659 §4.5: what runs on a submission, ``*`` for
+completions, ``per`` or ``stretch-per``, ``opt=``, ``minft=`` / ``minvt=``;
+see :mod:`~clustersched.dfrs.algorithms`), so the registry cannot list every
+valid name:
+
+* :data:`ALGORITHMS` -- the paper's algorithms: the 116 of its study
+  (Table 5), in canonical spelling, in Table 1's order;
+* :func:`parse_algorithm` -- reads those and any other valid name into a
+  :class:`DfrsAlgorithm` (whose ``name`` is the canonical spelling), or
+  raises ``ValueError`` saying which part is wrong;
+* :data:`BASELINES` -- ``"FCFS"`` and ``"EASY"`` (§5.2), which
+  :func:`simulate` also accepts.
+
+The older names :data:`PAPER_ALGORITHMS` and :func:`parse` remain as aliases.
+Options come after the inputs (jobs, platform, algorithm) and are
+keyword-only (``penalty=``, ``period=``, ``validate=``, ``bound=``, ...); the
+defaults of §5.1 are :data:`DEFAULT_PENALTY` and :data:`DEFAULT_PERIOD`.  A job
+table without jobs raises :class:`~clustersched.errors.InvalidWorkloadError`
+(a ``ValueError``) in :func:`simulate`, :func:`dfrs_metrics` and the validator.
 
 Example
 -------
@@ -39,6 +65,7 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_exports
 
 __all__ = [
+    "ALGORITHMS",
     "BASELINES",
     "DEFAULT_PENALTY",
     "DEFAULT_PERIOD",
@@ -49,12 +76,14 @@ __all__ = [
     "DfrsMetrics",
     "DfrsPlatform",
     "DfrsResult",
+    "DfrsRun",
     "DfrsSchedule",
     "DfrsWorkload",
     "dfrs_metrics",
     "dfrs_violations",
     "max_stretch_lower_bound",
     "parse",
+    "parse_algorithm",
     "simulate",
     "stretch_bound",
     "stretches",
@@ -66,14 +95,17 @@ __getattr__, __dir__ = lazy_exports(
     {
         "DfrsJobs": ".model",
         "DfrsPlatform": ".model",
+        "ALGORITHMS": ".algorithms",
         "BASELINES": ".algorithms",
         "PAPER_ALGORITHMS": ".algorithms",
         "TABLE1": ".algorithms",
         "DfrsAlgorithm": ".algorithms",
         "parse": ".algorithms",
-        "DEFAULT_PENALTY": ".simulator",
-        "DEFAULT_PERIOD": ".simulator",
-        "DfrsResult": ".simulator",
+        "parse_algorithm": ".algorithms",
+        "DEFAULT_PENALTY": ".algorithms",
+        "DEFAULT_PERIOD": ".algorithms",
+        "DfrsResult": ".run",
+        "DfrsRun": ".run",
         "simulate": ".simulator",
         "DfrsSchedule": ".schedule",
         "dfrs_violations": ".validate",
@@ -89,11 +121,22 @@ __getattr__, __dir__ = lazy_exports(
 )
 
 if TYPE_CHECKING:
-    from .algorithms import BASELINES, PAPER_ALGORITHMS, TABLE1, DfrsAlgorithm, parse
+    from .algorithms import (
+        ALGORITHMS,
+        BASELINES,
+        DEFAULT_PENALTY,
+        DEFAULT_PERIOD,
+        PAPER_ALGORITHMS,
+        TABLE1,
+        DfrsAlgorithm,
+        parse,
+        parse_algorithm,
+    )
     from .bound import max_stretch_lower_bound, stretch_bound
     from .metrics import DfrsMetrics, dfrs_metrics, stretches
     from .model import DfrsJobs, DfrsPlatform
+    from .run import DfrsResult, DfrsRun
     from .schedule import DfrsSchedule
-    from .simulator import DEFAULT_PENALTY, DEFAULT_PERIOD, DfrsResult, simulate
+    from .simulator import simulate
     from .validate import dfrs_violations, validate_dfrs
     from .workloads import DfrsWorkload

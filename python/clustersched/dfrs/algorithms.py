@@ -21,21 +21,31 @@ time / virtual time below ``B`` seconds on their nodes whenever MCB8 runs.
 Names are parts separated by ``/``: the submission policy followed by ``" *"``
 when completions are handled, then ``per`` or ``stretch-per`` if any, then
 ``opt=...``, then ``minft=B`` or ``minvt=B`` if set, e.g.
-``GreedyPM */per/opt=min/minvt=600`` or ``/per/opt=min``.  :func:`parse`
-reads a name (``opt=`` may be omitted: ``min``, or ``max`` for
-``/stretch-per``) and :attr:`DfrsAlgorithm.name` writes the canonical one.
-``FCFS`` and ``EASY`` name the batch baselines of §5.2 (see
+``GreedyPM */per/opt=min/minvt=600`` or ``/per/opt=min``.
+:func:`parse_algorithm` reads a name (``opt=`` may be omitted: ``min``, or
+``max`` for ``/stretch-per``) and :attr:`DfrsAlgorithm.name` writes the
+canonical one.  ``FCFS`` and ``EASY`` name the batch baselines of §5.2 (see
 :mod:`clustersched.dfrs.baselines`).
+
+The registry
+------------
+Since the names are a grammar, the registry cannot list every valid name:
+:data:`ALGORITHMS` lists the paper's (the 116 algorithms of its study,
+Table 5, in canonical spelling and Table 1's order), and
+:func:`parse_algorithm` reads those and any other valid name.  The older
+names :data:`PAPER_ALGORITHMS` and :func:`parse` remain as aliases.
 
 Examples
 --------
->>> a = parse("GreedyPM */per/opt=min/minvt=600")
+>>> a = parse_algorithm("GreedyPM */per/opt=min/minvt=600")
 >>> a.on_submit, a.on_completion, a.periodic, a.opt, a.minvt
 ('GreedyPM', 'Greedy', 'MCB8', 'min', 600.0)
 >>> a.name
 'GreedyPM */per/opt=min/minvt=600'
->>> parse("MCB8 *").name
+>>> parse_algorithm("MCB8 *").name
 'MCB8 */opt=min'
+>>> len(ALGORITHMS), ALGORITHMS[0], a.name in ALGORITHMS
+(116, 'Greedy */opt=avg', True)
 """
 
 from __future__ import annotations
@@ -45,14 +55,24 @@ import re
 from dataclasses import dataclass
 
 __all__ = [
+    "ALGORITHMS",
     "BASELINES",
+    "DEFAULT_PENALTY",
+    "DEFAULT_PERIOD",
     "PAPER_ALGORITHMS",
     "TABLE1",
     "TABLE2_ALGORITHMS",
     "DfrsAlgorithm",
     "parse",
+    "parse_algorithm",
 ]
 
+#: The rescheduling penalty of §5.1: 5 minutes without progress after a resume or a migration (s).
+#: Every default penalty in the library (simulate, the baselines, ``clustersched dfrs``, the
+#: reproduction) is this one; it lives here, in a module without numpy, so that the CLI reads it.
+DEFAULT_PENALTY = 300.0
+#: The period of the periodic algorithms in §5.1: twice the penalty (s).
+DEFAULT_PERIOD = 600.0
 #: The batch baselines of §5.2 (whole nodes, exact run times).
 BASELINES = ("FCFS", "EASY")
 #: Submission policies (§4.2, §4.3).
@@ -157,9 +177,11 @@ def _seconds(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else repr(float(x))
 
 
-def parse(name: str) -> DfrsAlgorithm:
+def parse_algorithm(name: str) -> DfrsAlgorithm:
     """The algorithm a name denotes (module docstring); ValueError saying what is wrong.
 
+    Reads the names of :data:`ALGORITHMS` and any other valid one, exactly as
+    spelled (case matters; spaces around ``/`` and before ``*`` do not).
     ``FCFS`` and ``EASY`` are not DFRS algorithms: use
     :func:`clustersched.dfrs.simulate`, which accepts them too.
     """
@@ -215,7 +237,7 @@ def _paper_algorithms() -> tuple[str, ...]:
     minft=300/600, minvt=300/600."""
     names = []
     for combo in TABLE1:
-        a = parse(combo)
+        a = parse_algorithm(combo)
         opts = ("avg", "max") if a.periodic == "MCB8-stretch" else ("avg", "min")
         bounds = [{}] if not a.uses_mcb8 else [{}, {"minft": 300}, {"minft": 600}, {"minvt": 300}, {"minvt": 600}]
         for opt in opts:
@@ -224,8 +246,13 @@ def _paper_algorithms() -> tuple[str, ...]:
     return tuple(names)
 
 
-#: Every algorithm of RR-7659's study (Table 5), 116 names.
-PAPER_ALGORITHMS = _paper_algorithms()
+#: Every algorithm of RR-7659's study (Table 5), 116 canonical names; :func:`parse_algorithm`
+#: reads these and any other valid name.
+ALGORITHMS = _paper_algorithms()
+#: The former name of :data:`ALGORITHMS`.
+PAPER_ALGORITHMS = ALGORITHMS
+#: The former name of :func:`parse_algorithm`.
+parse = parse_algorithm
 
 #: The rows of Table 2, in its order (FCFS and EASY first).
 TABLE2_ALGORITHMS = (

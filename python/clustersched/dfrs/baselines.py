@@ -19,11 +19,16 @@ metrics apply to it unchanged.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from ..errors import InvalidWorkloadError
 from ..workload.jobs import JobTable
+from .algorithms import DEFAULT_PENALTY
 from .model import NEED_UNITS, DfrsJobs, DfrsPlatform
+from .run import DfrsRun
+from .schedule import DfrsSchedule
 
 __all__ = ["node_widths", "simulate_batch"]
 
@@ -34,14 +39,15 @@ def node_widths(jobs: DfrsJobs) -> tuple[np.ndarray, np.ndarray]:
     return -(-jobs.tasks // per_node), per_node
 
 
-def simulate_batch(jobs: DfrsJobs, platform: DfrsPlatform, policy: str, *, penalty: float = 300.0):  # type: ignore[no-untyped-def]
-    """Runs ``policy`` (``"FCFS"`` or ``"EASY"``) on whole nodes; returns a :class:`DfrsResult`."""
+def simulate_batch(jobs: DfrsJobs, platform: DfrsPlatform, policy: str, *,
+                   penalty: float = DEFAULT_PENALTY) -> DfrsRun:
+    """Runs ``policy`` (``"FCFS"`` or ``"EASY"``) on whole nodes; returns a :class:`~clustersched.dfrs.run.DfrsRun`."""
     from ..batch.simulator import simulate as batch_simulate
-    from .schedule import DfrsSchedule
-    from .simulator import DfrsResult
 
+    began = time.perf_counter()
     if policy not in ("FCFS", "EASY"):
         raise ValueError(f"policy == {policy!r}, must be 'FCFS' or 'EASY'")
+    jobs.check_nonempty()
     width, per_node = node_widths(jobs)
     too_wide = width > platform.nodes
     if too_wide.any():
@@ -81,4 +87,5 @@ def simulate_batch(jobs: DfrsJobs, platform: DfrsPlatform, policy: str, *, penal
         algorithm=policy,
         options={"estimates": "exact", "nodes per job": "ceil(tasks / min(1/cpu, 1/mem))"},
     )
-    return DfrsResult(schedule=schedule, jobs=jobs, platform=platform, algorithm=policy, events=run.events)
+    return DfrsRun(schedule=schedule, jobs=jobs, platform=platform, algorithm=policy, events=run.events,
+                   seconds=time.perf_counter() - began)

@@ -73,7 +73,7 @@ all the bound is 1.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import numpy as np
 
@@ -116,6 +116,10 @@ class StretchBound:
     max_flows: int
     newton_steps: int
     bisection: bool
+
+    def summary(self) -> dict[str, float | int | bool]:
+        """The fields as a flat dict (JSON- and DataFrame-ready), as every metrics type has."""
+        return asdict(self)
 
 
 def _network(jobs: DfrsJobs, platform: DfrsPlatform | int, threshold: float):  # type: ignore[no-untyped-def]
@@ -172,6 +176,8 @@ def stretch_bound(
     >>> b = stretch_bound(jobs, 1)           # two 100 s jobs on one node
     >>> round(b.stretch, 9), b.jobs
     (2.0, 2)
+    >>> sorted(b.summary())
+    ['bisection', 'jobs', 'max_flows', 'newton_steps', 'stretch']
     """
     network = _network(jobs, platform, threshold)
     stretch, max_flows, newton_steps, bisection = network.lower_bound()

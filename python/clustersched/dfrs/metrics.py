@@ -44,7 +44,7 @@ __all__ = ["BOUNDED_STRETCH_THRESHOLD", "DfrsMetrics", "dfrs_metrics", "reschedu
 BOUNDED_STRETCH_THRESHOLD = 10.0
 
 
-def stretches(schedule: DfrsSchedule, jobs: DfrsJobs, threshold: float = BOUNDED_STRETCH_THRESHOLD) -> np.ndarray:
+def stretches(schedule: DfrsSchedule, jobs: DfrsJobs, *, threshold: float = BOUNDED_STRETCH_THRESHOLD) -> np.ndarray:
     """The bounded stretch of every job."""
     flow = np.asarray(schedule.completion, dtype=float) - jobs.submit
     return np.maximum(1.0, flow / np.maximum(threshold, jobs.processing_time))
@@ -141,7 +141,8 @@ def dfrs_metrics(
     >>> m.max_stretch, m.degradation, m.preemptions
     (2.0, 1.3333333333333333, 0)
     """
-    s = stretches(schedule, jobs, threshold)
+    jobs.check_nonempty()
+    s = stretches(schedule, jobs, threshold=threshold)
     resumed, migrated, moved = reschedulings(schedule, jobs)
     job = np.asarray(schedule.seg_job, dtype=np.int64)
     gb = jobs.mem_need * platform.node_memory_gb  # GB of one task

@@ -217,6 +217,11 @@ class DfrsJobs:
         """Boolean mask: jobs whose tasks all fit on the empty ``platform`` (by memory)."""
         return self.tasks <= platform.nodes * self.tasks_per_node()
 
+    def check_nonempty(self) -> None:
+        """Raises InvalidWorkloadError (a ValueError) when the table has no job: nothing to schedule or measure."""
+        if len(self) == 0:
+            raise InvalidWorkloadError("the job table is empty", path=self.source)
+
     def check_fits(self, platform: DfrsPlatform) -> None:
         """Raises InvalidWorkloadError naming the first job that cannot fit on the empty platform."""
         bad = ~self.fits(platform)

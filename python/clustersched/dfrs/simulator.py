@@ -3,7 +3,10 @@
 The event loop is here, in Python; the node state (which tasks are where,
 memory and CPU loads) and the packing decisions (Greedy, GreedyP, GreedyPM,
 MCB8, MCB8-stretch, max-min allocations) run in the Rust core
-(``clustersched._core.DfrsState``), updated in place at each event.
+(``clustersched._core.DfrsState``), updated in place at each event; the
+segments of the schedule are written down by a
+:class:`~clustersched.dfrs.recording.SegmentRecorder`, which the loop tells
+what it does.
 
 Semantics (the choices the paper leaves open, named and documented):
 
@@ -50,8 +53,9 @@ Semantics (the choices the paper leaves open, named and documented):
 * **Penalty.** A job placed again after having been paused (a resume), and
   a running job whose nodes change (a migration; nodes compared as the
   multiset of its tasks' nodes), make no progress for ``penalty`` seconds
-  (default 300, §5.1); a change of CPU share alone costs nothing, and so
-  does a job's first start.  A move during a penalty starts a new one.  A
+  (default :data:`~clustersched.dfrs.algorithms.DEFAULT_PENALTY`, 300 s,
+  §5.1); a change of CPU share alone costs nothing, and so does a job's
+  first start.  A move during a penalty starts a new one.  A
   job paused and placed again at the same time stamp on the same nodes was
   never stopped.  The algorithms do not know about the penalty.
 * **Completion.** A job completes at the instant its virtual time reaches
@@ -64,51 +68,19 @@ from __future__ import annotations
 import math
 import os
 import time
-from dataclasses import dataclass, field
 
 import numpy as np
 
 from .. import _core
 from .._checks import check_float
 from ..errors import InfeasibleError
-from .algorithms import BASELINES, DfrsAlgorithm, parse
+from .algorithms import BASELINES, DEFAULT_PENALTY, DEFAULT_PERIOD, DfrsAlgorithm, parse_algorithm
+from .baselines import simulate_batch
 from .model import DfrsJobs, DfrsPlatform
-from .schedule import DfrsSchedule
+from .recording import SegmentRecorder
+from .run import DfrsResult, DfrsRun
 
-__all__ = ["DEFAULT_PENALTY", "DEFAULT_PERIOD", "DfrsResult", "simulate"]
-
-#: The rescheduling penalty of §5.1: 5 minutes without progress.
-DEFAULT_PENALTY = 300.0
-#: The period of §5.1: twice the penalty.
-DEFAULT_PERIOD = 600.0
-
-
-@dataclass(frozen=True)
-class DfrsResult:
-    """What :func:`simulate` returns.
-
-    Attributes
-    ----------
-    schedule : DfrsSchedule
-        The segments of every job (see :mod:`~clustersched.dfrs.schedule`).
-    jobs : DfrsJobs
-    platform : DfrsPlatform
-    algorithm : str
-        The canonical name of the algorithm.
-    events : int
-        Time stamps processed.
-    mcb8_jobs, mcb8_seconds : numpy.ndarray
-        For every MCB8 or MCB8-stretch run: how many jobs it packed and how
-        long it took (wall clock, s); empty for other algorithms.
-    """
-
-    schedule: DfrsSchedule
-    jobs: DfrsJobs
-    platform: DfrsPlatform
-    algorithm: str
-    events: int = 0
-    mcb8_jobs: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
-    mcb8_seconds: np.ndarray = field(default_factory=lambda: np.zeros(0))
+__all__ = ["DEFAULT_PENALTY", "DEFAULT_PERIOD", "DfrsResult", "DfrsRun", "simulate"]
 
 
 def simulate(
@@ -119,7 +91,7 @@ def simulate(
     penalty: float = DEFAULT_PENALTY,
     period: float = DEFAULT_PERIOD,
     validate: bool | None = None,
-) -> DfrsResult:
+) -> DfrsRun:
     """Simulates a DFRS algorithm (or the FCFS / EASY baselines) on ``jobs``.
 
     Parameters
@@ -140,6 +112,20 @@ def simulate(
         (raises on any violation).  Default: on when the environment variable
         ``CLUSTERSCHED_VALIDATE`` is ``1`` (the test suite sets it).
 
+    Returns
+    -------
+    DfrsRun
+        The schedule, the canonical name, the events and ``seconds`` (the
+        wall clock of the simulation, validation excluded).
+
+    Raises
+    ------
+    InvalidWorkloadError
+        The job table is empty, or a job cannot fit on the platform (a
+        ``ValueError``).
+    ValueError
+        A bad algorithm name, ``penalty`` or ``period``.
+
     Examples
     --------
     >>> from clustersched.dfrs import DfrsJobs, DfrsPlatform, simulate
@@ -154,15 +140,12 @@ def simulate(
         raise TypeError(f"platform must be a clustersched.dfrs.DfrsPlatform, got {type(platform).__name__}")
     penalty = check_float("penalty", penalty, minimum=0.0)
     period = check_float("period", period, positive=True)
-    if len(jobs) == 0:
-        raise ValueError("jobs is empty: nothing to simulate")
+    jobs.check_nonempty()
     jobs.check_fits(platform)
     if isinstance(algorithm, str) and algorithm.strip() in BASELINES:
-        from .baselines import simulate_batch
-
         result = simulate_batch(jobs, platform, algorithm.strip(), penalty=penalty)
     else:
-        algo = algorithm if isinstance(algorithm, DfrsAlgorithm) else parse(algorithm)
+        algo = algorithm if isinstance(algorithm, DfrsAlgorithm) else parse_algorithm(algorithm)
         result = _Simulation(jobs, platform, algo, penalty, period).run()
     if validate if validate is not None else os.environ.get("CLUSTERSCHED_VALIDATE") == "1":
         from .validate import validate_dfrs
@@ -172,10 +155,11 @@ def simulate(
 
 
 class _Simulation:
-    """One run: the dynamic job state in numpy arrays, the node state in Rust."""
+    """One run: the dynamic job state in numpy arrays, the node state in Rust, the segments in a recorder."""
 
     def __init__(self, jobs: DfrsJobs, platform: DfrsPlatform, algo: DfrsAlgorithm, penalty: float,
                  period: float) -> None:
+        self.began = time.perf_counter()
         self.jobs, self.platform, self.algo = jobs, platform, algo
         self.penalty, self.period = penalty, period
         n = len(jobs)
@@ -194,20 +178,7 @@ class _Simulation:
         self.mark = np.zeros(n, bool)  # scratch
         self.run_idx = np.zeros(0, np.int64)
         self.completion = np.full(n, math.nan)
-        # recording: an open segment per job, a table of placements
-        self.open_start = np.full(n, math.nan)
-        self.open_pid = np.full(n, -1, np.int64)
-        self.pid = np.full(n, -1, np.int64)  # current placement id of running jobs
-        self.last_end = np.full(n, math.nan)  # end of the last closed segment
-        self.last_pid = np.full(n, -1, np.int64)
-        self.pl_nodes: list[np.ndarray] = []
-        self.pl_counts: list[np.ndarray] = []
-        self.pl_sig: list[bytes] = []
-        self.seg_job: list[int] = []
-        self.seg_start: list[float] = []
-        self.seg_end: list[float] = []
-        self.seg_y: list[float] = []
-        self.seg_pid: list[int] = []
+        self.record = SegmentRecorder(n)  # the segments, and which jobs are placed
         self.mcb8_jobs: list[int] = []
         self.mcb8_seconds: list[float] = []
         self.events = 0
@@ -249,7 +220,7 @@ class _Simulation:
         order = self._by_priority(t, self.rows[self.active])
         if len(order) == 0:
             return
-        fixed = self.pid[order] >= 0  # placed at the start of this time stamp
+        fixed = self.record.placed(order)  # placed at the start of this time stamp
         if self.algo.minvt is not None:
             fixed &= self.done[order] < self.algo.minvt
         elif self.algo.minft is not None:
@@ -287,33 +258,8 @@ class _Simulation:
             ys = average_yields(node, job, count, self.cpu, jobs)
         return jobs, ys
 
-    # -- recording -------------------------------------------------------------------------------
-    def _placement_id(self, j: int) -> int:
-        nodes, counts = self.state.placement_runs(j)
-        self.pl_nodes.append(nodes)
-        self.pl_counts.append(counts)
-        self.pl_sig.append(nodes.tobytes() + counts.tobytes())
-        return len(self.pl_nodes) - 1
-
-    def _close(self, j: int, t: float) -> None:
-        pid = int(self.open_pid[j])
-        if pid < 0:
-            return
-        self.seg_job.append(j)
-        self.seg_start.append(float(self.open_start[j]))
-        self.seg_end.append(t)
-        self.seg_y.append(float(self.y[j]))
-        self.seg_pid.append(pid)
-        self.open_pid[j] = -1
-        self.last_end[j] = t
-        self.last_pid[j] = pid
-
-    def _open(self, j: int, t: float) -> None:
-        self.open_start[j] = t
-        self.open_pid[j] = self.pid[j]
-
     # -- the loop --------------------------------------------------------------------------------
-    def run(self) -> DfrsResult:
+    def run(self) -> DfrsRun:
         algo, n = self.algo, self.n
         periodic = algo.periodic is not None
         origin = float(self.submit[0])
@@ -345,13 +291,12 @@ class _Simulation:
             completed = self.run_idx[self.est[self.run_idx] <= t]
             for j in completed.tolist():
                 self.done[j] = self.p[j]
-                self._close(j, t)
+                self.record.stop(j, t)
                 self.state.complete(j)
                 self.completion[j] = t
                 self.active[j] = self.running[j] = False
                 self.y[j] = 0.0
                 self.est[j] = math.inf
-                self.pid[j] = -1
             finished += len(completed)
             # arrivals
             first = arrived
@@ -386,19 +331,16 @@ class _Simulation:
     def _commit(self, t: float, next_tick: float) -> None:
         started, stopped, moved = self.state.commit()
         for j in stopped.tolist():
-            self._close(j, t)
+            self.record.stop(j, t)
             self.y[j] = 0.0
             self.est[j] = math.inf
-            self.pid[j] = -1
         placed_now = np.concatenate([started, moved])
         for j in started.tolist():
-            pid = self._placement_id(j)
-            self.pid[j] = pid
-            last = int(self.last_pid[j])
-            if last >= 0 and not (self.last_end[j] == t and self.pl_sig[last] == self.pl_sig[pid]):
-                self.pen_end[j] = t + self.penalty  # a resume
+            resumed = self.record.place(j, *self.state.placement_runs(j), t)
+            if resumed:  # paused before, and not placed again at this instant on the same nodes
+                self.pen_end[j] = t + self.penalty
         for j in moved.tolist():
-            self.pid[j] = self._placement_id(j)
+            self.record.place(j, *self.state.placement_runs(j), t)
             self.pen_end[j] = t + self.penalty  # a migration
         jobs, ys = self._allocate(t, next_tick)
         changed = ys != self.y[jobs]
@@ -406,58 +348,28 @@ class _Simulation:
             self.mark[placed_now] = True
             changed |= self.mark[jobs]
             self.mark[placed_now] = False
-        for j in jobs[changed].tolist():
-            self._close(j, t)
         self.y[jobs] = ys
-        for j in jobs[changed].tolist():
-            self._open(j, t)
+        for j in jobs[changed].tolist():  # a new placement or yield: a new segment
+            self.record.close(j, t)
+            self.record.open(j, t, self.y[j])
         self.run_idx = jobs
         if len(jobs):
             remaining = self.p[jobs] - self.done[jobs]
             with np.errstate(divide="ignore"):
                 self.est[jobs] = np.where(ys > 0, np.maximum(t, self.pen_end[jobs]) + remaining / ys, math.inf)
 
-    def _result(self) -> DfrsResult:
-        seg_job = np.array(self.seg_job, dtype=np.int64)
-        order = np.lexsort((np.array(self.seg_start), seg_job)) if len(seg_job) else np.zeros(0, np.int64)
-        seg_job = seg_job[order]
-        seg_start = np.array(self.seg_start)[order] if len(order) else np.zeros(0)
-        seg_end = np.array(self.seg_end)[order] if len(order) else np.zeros(0)
-        seg_y = np.array(self.seg_y)[order] if len(order) else np.zeros(0)
-        seg_pid = np.array(self.seg_pid, dtype=np.int64)[order] if len(order) else np.zeros(0, np.int64)
-        pl_len = np.array([len(x) for x in self.pl_nodes], dtype=np.int64)
-        pl_off = np.concatenate([[0], np.cumsum(pl_len)])
-        pl_nodes = np.concatenate(self.pl_nodes) if self.pl_nodes else np.zeros(0, np.int64)
-        pl_counts = np.concatenate(self.pl_counts) if self.pl_counts else np.zeros(0, np.int64)
-        per = pl_len[seg_pid] if len(seg_pid) else np.zeros(0, np.int64)
-        seg_offsets = np.concatenate([[0], np.cumsum(per)]).astype(np.int64)
-        # entry k of segment s is entry (k - seg_offsets[s]) of its placement
-        within = np.arange(int(seg_offsets[-1])) - np.repeat(seg_offsets[:-1], per)
-        take = np.repeat(pl_off[seg_pid] if len(seg_pid) else np.zeros(0, np.int64), per) + within
-        share = np.repeat(seg_y * self.cpu[seg_job], per)
-        algo = self.algo
-        schedule = DfrsSchedule(
-            job_id=self.jobs.job_id,
-            submit=self.jobs.submit,
-            completion=self.completion.copy(),
-            seg_job=seg_job,
-            seg_start=seg_start,
-            seg_end=seg_end,
-            seg_offsets=seg_offsets,
-            entry_node=pl_nodes[take].astype(np.int64),
-            entry_count=pl_counts[take].astype(np.int64),
-            entry_share=share,
-            nodes=self.platform.nodes,
-            penalty=self.penalty,
-            algorithm=algo.name,
-            options={"period": repr(self.period)},
+    def _result(self) -> DfrsRun:
+        schedule = self.record.schedule(
+            self.jobs, self.completion.copy(), nodes=self.platform.nodes, penalty=self.penalty,
+            algorithm=self.algo.name, options={"period": repr(self.period)},
         )
-        return DfrsResult(
+        return DfrsRun(
             schedule=schedule,
             jobs=self.jobs,
             platform=self.platform,
-            algorithm=algo.name,
+            algorithm=self.algo.name,
             events=self.events,
             mcb8_jobs=np.array(self.mcb8_jobs, dtype=np.int64),
             mcb8_seconds=np.array(self.mcb8_seconds),
+            seconds=time.perf_counter() - self.began,
         )

@@ -56,6 +56,7 @@ def dfrs_violations(schedule: DfrsSchedule, jobs: DfrsJobs, platform: DfrsPlatfo
       penalty;
     * every job has a segment, and completes at the end of its last one.
     """
+    jobs.check_nonempty()
     out: list[str] = []
     n = len(jobs)
     if len(schedule) != n:

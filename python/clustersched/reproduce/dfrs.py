@@ -46,7 +46,6 @@ Choices the paper leaves open, made here:
 
 from __future__ import annotations
 
-import math
 import os
 from functools import lru_cache
 from pathlib import Path
@@ -54,7 +53,8 @@ from typing import Any
 
 import numpy as np
 
-from ._common import run_study, write_csv
+from ..dfrs.algorithms import DEFAULT_PENALTY, DEFAULT_PERIOD
+from ._common import cell, run_study, write_csv
 
 __all__ = [
     "BEST",
@@ -73,8 +73,6 @@ TRACE_SETS = ("real", "unscaled", "scaled")
 HPC2N_FILE = "HPC2N-2002-2.2-cln.swf.gz"
 #: The algorithm the paper recommends (§6.4.2).
 BEST = "GreedyPM */per/opt=min/minvt=600"
-PENALTY = 300.0
-PERIOD = 600.0
 #: Table 3's rows beyond Table 2's (run on the scaled traces of load >= 0.7 only).
 TABLE3_EXTRA = ("Greedy */per/opt=min/minvt=600", "MCB8 */opt=min", "MCB8 */per/opt=min", "/per/opt=min",
                 "/stretch-per/opt=max")
@@ -236,9 +234,15 @@ def scenarios(scale: str = "full", *, traces: str | os.PathLike[str] | None = No
 
     Examples
     --------
+    The ``small`` scale reads the week bundled with the package whatever
+    trace folder is found (its first 300 jobs: one week), so its runs are
+    the same everywhere:
+
     >>> s = scenarios("small")
-    >>> len(s), s[0]["trace_set"], s[0]["algorithm"]
-    (131, 'real', 'FCFS')
+    >>> len(s), s[0]["trace_set"], s[0]["path"], s[0]["algorithm"]
+    (110, 'real', 'bundled', 'FCFS')
+    >>> sum(x["trace_set"] == "real" for x in s)    # one week: Table 2's 20 rows and one other period
+    21
     """
     from ..dfrs.algorithms import TABLE2_ALGORITHMS
 
@@ -256,12 +260,12 @@ def scenarios(scale: str = "full", *, traces: str | os.PathLike[str] | None = No
     for trace_set, trace, load in traces_of:
         base = {"trace_set": trace_set, "trace": trace, "load": load, "jobs": int(cfg["jobs"]),
                 "path": path if trace_set == "real" else "", "limit": real_limit if trace_set == "real" else None,
-                "penalty": PENALTY}
+                "penalty": DEFAULT_PENALTY}
         names = list(TABLE2_ALGORITHMS)
         if trace_set == "scaled" and load is not None and load >= 0.7:
             names += list(TABLE3_EXTRA)
-        out += [{**base, "algorithm": a, "period": PERIOD} for a in names]
-        out += [{**base, "algorithm": BEST, "period": p} for p in cfg["periods"] if p != PERIOD]
+        out += [{**base, "algorithm": a, "period": DEFAULT_PERIOD} for a in names]
+        out += [{**base, "algorithm": BEST, "period": p} for p in cfg["periods"] if p != DEFAULT_PERIOD]
     return out
 
 
@@ -334,7 +338,7 @@ def _row(r: dict[str, Any]) -> dict[str, Any]:
 
 def _main(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The runs at the default period."""
-    return [r for r in rows if r["period"] == PERIOD]
+    return [r for r in rows if r["period"] == DEFAULT_PERIOD]
 
 
 def table2_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -488,12 +492,6 @@ def headline(table2: list[dict[str, Any]]) -> list[tuple[str, str, bool | None, 
     return checks
 
 
-def _cell(x: Any, digits: int = 1) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "—"
-    return f"{x:,.{digits}f}"
-
-
 def paper_table2_rows() -> list[dict[str, Any]]:
     """The paper's Table 2 in the rows of :func:`table2_rows` (for :func:`headline`)."""
     return [{"trace_set": ts, "algorithm": a, "degradation_avg": v[k][0], "degradation_std": v[k][1],
@@ -519,7 +517,8 @@ def _table2_lines(table2: list[dict[str, Any]]) -> list[str]:
             r = by.get((ts, a))
             paper = PAPER_TABLE2[a][k]
             for j, key in enumerate(("degradation_avg", "degradation_std", "degradation_max")):
-                cells.append(f"{_cell(r[key]) if r else '—'} / {_cell(paper[j])}")
+                ours = cell(r[key], 1, thousands=True, nan_as_none=True) if r else "—"
+                cells.append(f"{ours} / {cell(paper[j], 1, thousands=True, nan_as_none=True)}")
         lines.append(f"| {a} | " + " | ".join(cells) + " |")
     lines += ["", "## Headline checks", "",
               "The same checks on the paper's own Table 2 in the last two columns.", "",
@@ -567,20 +566,22 @@ def _report(rows: list[dict[str, Any]], table2: list[dict[str, Any]], table3: li
     for r in table4:
         paper = PAPER_TABLE4[r["algorithm"]]
         lines.append(f"| {r['algorithm']} | " + " | ".join(
-            f"{_cell(r[ts], 3)} / {paper[k]:.3f}" for k, ts in enumerate(TRACE_SETS)) + " |")
+            f"{cell(r[ts], 3, thousands=True, nan_as_none=True)} / {paper[k]:.3f}" for k, ts in enumerate(TRACE_SETS)) + " |")
     lines += ["", "## Fig. 1: average degradation vs load (scaled traces)", ""]
     loads = sorted({t["load"] for t in fig1})
     lines += ["| algorithm | " + " | ".join(f"{x:g}" for x in loads) + " |", "|---|" + "---:|" * len(loads)]
     for a in FIG1_ALGORITHMS:
         vals = {t["load"]: t["degradation_avg"] for t in fig1 if t["algorithm"] == a}
         if vals:
-            lines.append(f"| {a} | " + " | ".join(_cell(vals.get(x), 2) for x in loads) + " |")
+            lines.append(f"| {a} | " + " | ".join(cell(vals.get(x), 2, thousands=True, nan_as_none=True)
+                                                  for x in loads) + " |")
     lines += ["", f"## Figs. 3 and 4: {BEST} vs period", "",
               "| trace set | period (s) | normalized underutilization (EASY) | degradation |", "|---|---:|---:|---:|"]
     deg = {(t["trace_set"], t["period"]): t["degradation_avg"] for t in fig4}
     for t in fig3:
         lines.append(f"| {t['trace_set']} | {t['period']:g} | {t['underutilization_avg']:.3f} "
-                     f"({_cell(t['easy_underutilization_avg'], 3)}) | {deg[(t['trace_set'], t['period'])]:.2f} |")
+                     f"({cell(t['easy_underutilization_avg'], 3, thousands=True, nan_as_none=True)}) "
+                     f"| {deg[(t['trace_set'], t['period'])]:.2f} |")
     mcb8 = [r for r in ok if r["mcb8_calls"]]
     if mcb8:
         lines += ["", "## MCB8 computation time (§6.2)", "",

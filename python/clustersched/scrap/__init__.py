@@ -46,6 +46,7 @@ The Rust kernels are in ``rust/core/src/scrap/``; the study of §4 is
 Example
 -------
 >>> from clustersched.platform import random_multicluster
+>>> from clustersched.scrap import run_scrap, validate_multicluster
 >>> from clustersched.workload.ptg_generators import random_ptg
 >>> ptg = random_ptg(20, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=4)
 >>> platform = random_multicluster(4, 0.5, 2.0, seed=4)
