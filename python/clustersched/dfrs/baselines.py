@@ -23,9 +23,10 @@ import time
 
 import numpy as np
 
+from .._checks import lookup
 from ..errors import InvalidWorkloadError
 from ..workload.jobs import JobTable
-from .algorithms import DEFAULT_PENALTY
+from .algorithms import BASELINES, DEFAULT_PENALTY
 from .model import NEED_UNITS, DfrsJobs, DfrsPlatform
 from .run import DfrsRun
 from .schedule import DfrsSchedule
@@ -41,12 +42,11 @@ def node_widths(jobs: DfrsJobs) -> tuple[np.ndarray, np.ndarray]:
 
 def simulate_batch(jobs: DfrsJobs, platform: DfrsPlatform, policy: str, *,
                    penalty: float = DEFAULT_PENALTY) -> DfrsRun:
-    """Runs ``policy`` (``"FCFS"`` or ``"EASY"``) on whole nodes; returns a :class:`~clustersched.dfrs.run.DfrsRun`."""
+    """Runs ``policy`` (``"FCFS"`` or ``"EASY"``, any case) on whole nodes; returns a :class:`~clustersched.dfrs.run.DfrsRun`."""
     from ..batch.simulator import simulate as batch_simulate
 
     began = time.perf_counter()
-    if policy not in ("FCFS", "EASY"):
-        raise ValueError(f"policy == {policy!r}, must be 'FCFS' or 'EASY'")
+    policy = lookup("policy", policy, BASELINES)
     jobs.check_nonempty()
     width, per_node = node_widths(jobs)
     too_wide = width > platform.nodes

@@ -142,7 +142,7 @@ def simulate(
     period = check_float("period", period, positive=True)
     jobs.check_nonempty()
     jobs.check_fits(platform)
-    if isinstance(algorithm, str) and algorithm.strip() in BASELINES:
+    if isinstance(algorithm, str) and algorithm.strip().casefold() in {b.casefold() for b in BASELINES}:
         result = simulate_batch(jobs, platform, algorithm.strip(), penalty=penalty)
     else:
         algo = algorithm if isinstance(algorithm, DfrsAlgorithm) else parse_algorithm(algorithm)
