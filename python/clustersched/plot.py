@@ -15,23 +15,26 @@ import numpy as np
 if TYPE_CHECKING:
     from .batch.schedule import Schedule
 
-__all__ = ["gantt", "grouped_boxplot", "non_dominated", "pareto"]
+__all__ = ["figure", "gantt", "grouped_boxplot", "non_dominated", "pareto"]
 
 
-def _pyplot() -> Any:
-    """matplotlib.pyplot, on the file-only Agg backend unless one was chosen (no display needed)."""
-    import matplotlib
+def figure(nrows: int = 1, ncols: int = 1, *, figsize: tuple[float, float], **subplots: Any) -> tuple[Any, Any]:
+    """A new figure of its own and its axes (``Figure.subplots``), with constrained layout.
 
-    matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
+    The figure is a plain :class:`matplotlib.figure.Figure`: pyplot never sees
+    it, so drawing changes neither the backend nor pyplot's current figure, a
+    notebook shows it inline when it is returned, and nothing has to close it.
+    """
+    from matplotlib.figure import Figure
 
-    return plt
+    fig = Figure(figsize=figsize, layout="constrained")
+    return fig, fig.subplots(nrows, ncols, **subplots)
 
 
-def _figure_and_axes(plt: Any, ax: Any, figsize: tuple[float, float]) -> tuple[Any, Any]:
+def _figure_and_axes(ax: Any, figsize: tuple[float, float]) -> tuple[Any, Any]:
     """The given axes and their figure, or a new figure of ``figsize`` inches and its axes."""
     if ax is None:
-        return plt.subplots(figsize=figsize, constrained_layout=True)
+        return figure(figsize=figsize)
     return ax.figure, ax
 
 
@@ -62,15 +65,15 @@ def gantt(
     -------
     matplotlib.figure.Figure
     """
-    plt = _pyplot()
+    from matplotlib import colormaps
     from matplotlib.collections import PolyCollection
 
-    fig, ax = _figure_and_axes(plt, ax, (12, 5))
+    fig, ax = _figure_and_axes(ax, (12, 5))
     start, end = np.asarray(schedule.start, float), np.asarray(schedule.end, float)
     lo, hi = window if window is not None else (float(start.min()), float(end.max()))
     shown = np.flatnonzero((end > lo) & (start < hi) & (end > start))
     boxes, colors = [], []
-    cmap = plt.get_cmap("tab20")
+    cmap = colormaps["tab20"]
     for row in shown:
         color = cmap(int(schedule.job_id[row]) % 20)
         for first, count in _runs(schedule, row):
@@ -85,7 +88,6 @@ def gantt(
     ax.set_title(title or f"{schedule.policy}: {len(shown)} jobs on {schedule.total_procs} processors")
     if path is not None:
         fig.savefig(path, dpi=150)
-        plt.close(fig)
     return fig
 
 
@@ -128,10 +130,11 @@ def grouped_boxplot(
     -------
     matplotlib.figure.Figure
     """
-    plt = _pyplot()
+    from matplotlib import colormaps
+
     series = list(dict.fromkeys(name for boxes in groups.values() for name in boxes))
-    fig, ax = _figure_and_axes(plt, ax, (max(6.0, 0.18 * len(groups) * max(1, len(series)) + 2), 4.8))
-    cmap = plt.get_cmap("tab10")
+    fig, ax = _figure_and_axes(ax, (max(6.0, 0.18 * len(groups) * max(1, len(series)) + 2), 4.8))
+    cmap = colormaps["tab10"]
     step = 0.8 / max(1, len(series))
     for k, name in enumerate(series):
         where, values = [], []
@@ -162,7 +165,6 @@ def grouped_boxplot(
     ax.grid(axis="y", linewidth=0.3)
     if path is not None:
         fig.savefig(path, dpi=130)
-        plt.close(fig)
     return fig
 
 
@@ -216,8 +218,7 @@ def pareto(
     -------
     matplotlib.figure.Figure
     """
-    plt = _pyplot()
-    fig, ax = _figure_and_axes(plt, ax, (7.5, 5.5))
+    fig, ax = _figure_and_axes(ax, (7.5, 5.5))
     finite = {name: xy for name, xy in points.items() if np.isfinite(xy).all()}
     front = non_dominated(finite)
     for k, (name, (x, y)) in enumerate(finite.items()):
@@ -238,5 +239,4 @@ def pareto(
     ax.grid(linewidth=0.3)
     if path is not None:
         fig.savefig(path, dpi=130)
-        plt.close(fig)
     return fig

@@ -387,7 +387,7 @@ def _table4(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _fig1(rows: list[dict[str, Any]], out: Path) -> list[dict[str, Any]]:
     """Fig. 1: average degradation vs load on the scaled traces."""
-    from ..plot import _pyplot
+    from ..plot import figure
 
     scaled = [r for r in _main(rows) if r["trace_set"] == "scaled"]
     loads = sorted({r["load"] for r in scaled})
@@ -398,8 +398,7 @@ def _fig1(rows: list[dict[str, Any]], out: Path) -> list[dict[str, Any]]:
             if d:
                 table.append({"algorithm": a, "load": x, "degradation_avg": float(np.mean(d)), "runs": len(d)})
     write_csv(table, out / "fig1_degradation_vs_load.csv", ("algorithm", "load", "degradation_avg", "runs"))
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(8, 5), constrained_layout=True)
+    fig, ax = figure(figsize=(8, 5))
     for k, a in enumerate(FIG1_ALGORITHMS):
         pts = [(t["load"], t["degradation_avg"]) for t in table if t["algorithm"] == a]
         if pts:
@@ -412,13 +411,12 @@ def _fig1(rows: list[dict[str, Any]], out: Path) -> list[dict[str, Any]]:
     ax.grid(linewidth=0.3)
     ax.legend(fontsize=6, ncols=2)
     fig.savefig(out / FIGURES[0], dpi=130)
-    plt.close(fig)
     return table
 
 
 def _fig34(rows: list[dict[str, Any]], out: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Figs. 3 and 4: underutilization and degradation vs period for the recommended algorithm (and EASY)."""
-    from ..plot import _pyplot
+    from ..plot import figure
 
     sweep = [r for r in rows if r["algorithm"] == BEST]
     periods = sorted({r["period"] for r in sweep})
@@ -437,8 +435,7 @@ def _fig34(rows: list[dict[str, Any]], out: Path) -> tuple[list[dict[str, Any]],
     write_csv(fig3, out / "fig3_underutilization_vs_period.csv",
                ("trace_set", "period", "underutilization_avg", "easy_underutilization_avg", "runs"))
     write_csv(fig4, out / "fig4_degradation_vs_period.csv", ("trace_set", "period", "degradation_avg", "runs"))
-    plt = _pyplot()
-    fig, axes = plt.subplots(1, 3, figsize=(12, 4), constrained_layout=True)
+    fig, axes = figure(1, 3, figsize=(12, 4))
     for ax, trace_set in zip(axes, TRACE_SETS):
         pts = [(t["period"], t["underutilization_avg"]) for t in fig3 if t["trace_set"] == trace_set]
         easy = [t["easy_underutilization_avg"] for t in fig3 if t["trace_set"] == trace_set]
@@ -453,8 +450,7 @@ def _fig34(rows: list[dict[str, Any]], out: Path) -> tuple[list[dict[str, Any]],
     axes[0].legend(fontsize=8)
     fig.suptitle("Fig. 3: underutilization vs period")
     fig.savefig(out / FIGURES[1], dpi=130)
-    plt.close(fig)
-    fig, ax = plt.subplots(figsize=(7, 4.5), constrained_layout=True)
+    fig, ax = figure(figsize=(7, 4.5))
     for trace_set in TRACE_SETS:
         pts = [(t["period"], t["degradation_avg"]) for t in fig4 if t["trace_set"] == trace_set]
         if pts:
@@ -465,7 +461,6 @@ def _fig34(rows: list[dict[str, Any]], out: Path) -> tuple[list[dict[str, Any]],
     ax.grid(linewidth=0.3)
     ax.legend(fontsize=8)
     fig.savefig(out / FIGURES[2], dpi=130)
-    plt.close(fig)
     return fig3, fig4
 
 

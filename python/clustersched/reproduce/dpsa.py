@@ -33,6 +33,7 @@ import numpy as np
 from ..batch import simulate
 from ..campaign import grid
 from ..batch.metrics import batch_metrics
+from ..plot import figure
 from ..workload.swf import read_swf
 from ..workload.transform import drop_invalid, offered_load
 from ._common import run_study, write_csv
@@ -182,18 +183,11 @@ def _summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _pyplot() -> Any:
-    from ..plot import _pyplot as pyplot
-
-    return pyplot()
-
-
 def plot_fig3(rows: list[dict[str, Any]], path: Path) -> None:
     """Fig. 3: change of average bounded slowdown of each DPSA variant vs EASY, per trace (%)."""
-    plt = _pyplot()
     traces = sorted({r["trace"] for r in rows if r["change_vs_easy"] is not None})
     variants = [p for p in POLICIES if p != "easy"]
-    fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(traces) + 2), 4.5), constrained_layout=True)
+    fig, ax = figure(figsize=(max(6, 0.9 * len(traces) + 2), 4.5))
     x = np.arange(len(traces))
     for k, policy in enumerate(variants):
         change = {r["trace"]: r["change_vs_easy"] for r in rows if r["policy"] == policy}
@@ -205,16 +199,14 @@ def plot_fig3(rows: list[dict[str, Any]], path: Path) -> None:
     ax.set_title("DPSA variants vs EASY (negative is better)")
     ax.legend()
     fig.savefig(path, dpi=130)
-    plt.close(fig)
 
 
 def plot_fig4(rows: list[dict[str, Any]], path: Path) -> None:
     """Fig. 4: DPSA-n's gain over EASY (reduction of average bounded slowdown, %) vs utilization."""
-    plt = _pyplot()
     easy_util = {r["trace"]: r["utilization"] for r in rows if r["policy"] == "easy" and r["status"] == "ok"}
     points = [(easy_util[r["trace"]], -100 * r["change_vs_easy"], r["trace"]) for r in rows
               if r["policy"] == "dpsa-n" and r["change_vs_easy"] is not None and r["trace"] in easy_util]
-    fig, ax = plt.subplots(figsize=(7, 4.5), constrained_layout=True)
+    fig, ax = figure(figsize=(7, 4.5))
     if points:
         u, gain, names = zip(*points)
         ax.scatter(u, gain)
@@ -231,4 +223,3 @@ def plot_fig4(rows: list[dict[str, Any]], path: Path) -> None:
     ax.set_ylabel("DPSA-n gain over EASY (%)")
     ax.set_title("DPSA-n gain vs utilization")
     fig.savefig(path, dpi=130)
-    plt.close(fig)

@@ -451,10 +451,9 @@ def _figures(rows: list[dict[str, Any]], algorithms: list[str], out: Path) -> No
 
 def _fig8(rows: list[dict[str, Any]], algorithms: list[str], path: Path) -> None:
     """Fig. 8: mean maximum stretch over the scenarios of each N, per algorithm."""
-    from ..plot import _pyplot
+    from ..plot import figure
 
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(7, 4.5), constrained_layout=True)
+    fig, ax = figure(figsize=(7, 4.5))
     ns = sorted({r["n_ptgs"] for r in rows})
     for a in algorithms:
         means = [np.mean([r["max_stretch"] for r in rows if r["algorithm"] == a and r["n_ptgs"] == n]) for n in ns]
@@ -467,4 +466,3 @@ def _fig8(rows: list[dict[str, Any]], algorithms: list[str], path: Path) -> None
     ax.grid(linewidth=0.3)
     ax.legend(fontsize=8)
     fig.savefig(path, dpi=130)
-    plt.close(fig)

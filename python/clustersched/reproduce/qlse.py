@@ -291,9 +291,8 @@ def _report(rows: list[dict[str, Any]], table: list[dict[str, Any]]) -> str:
 
 def _figures(rows: list[dict[str, Any]], out: Path) -> None:
     """Figs. 3-5: failures, LAN hit ratio, task-machine ratio vs tasks per TIG; QLSE vs greedy, a panel per model."""
-    from ..plot import _pyplot
+    from ..plot import figure
 
-    plt = _pyplot()
     ok = [r for r in rows if r["status"] == "ok"]
     both = _both_found(ok)
     models = [m for m in ("shared", "dedicated") if any(r["bandwidth"] == m for r in ok)] or ["shared"]
@@ -304,7 +303,7 @@ def _figures(rows: list[dict[str, Any]], out: Path) -> None:
          "Fig. 5: average task-machine computational ratio"),
     )
     for (field, label, only_both, scale, title), name in zip(measures, FIGURES):
-        fig, axes = plt.subplots(1, len(models), figsize=(6 * len(models), 4.2), constrained_layout=True,
+        fig, axes = figure(1, len(models), figsize=(6 * len(models), 4.2),
                                  squeeze=False)
         for ax, model in zip(axes[0], models):
             for algorithm_name, marker in zip(ALGORITHMS, ("o", "s")):
@@ -325,4 +324,3 @@ def _figures(rows: list[dict[str, Any]], out: Path) -> None:
             ax.legend(fontsize=8)
         fig.suptitle(title)
         fig.savefig(out / name, dpi=130)
-        plt.close(fig)

@@ -484,16 +484,15 @@ def _signed(x: float | None) -> str:
 
 def _figures(cols: dict[str, np.ndarray], out: Path) -> None:
     """Figs. 1-4 of §4 into ``out``."""
-    from ..plot import _pyplot
+    from ..plot import figure
 
-    plt = _pyplot()
     betas = list(BETAS)
 
     def select(algorithm: str, beta: float) -> np.ndarray:
         return (cols["algorithm"] == ALGORITHMS.index(algorithm)) & (cols["beta"] == beta)
 
     def respect(path: Path, lines: list[tuple[str, str, bool]], title: str) -> None:
-        fig, ax = plt.subplots(figsize=(7, 4.5), constrained_layout=True)
+        fig, ax = figure(figsize=(7, 4.5))
         total = 1
         for label, algorithm, wo_init in lines:
             pct = []
@@ -514,7 +513,6 @@ def _figures(cols: dict[str, np.ndarray], out: Path) -> None:
         ax.grid(linewidth=0.3)
         ax.legend(fontsize=8)
         fig.savefig(path, dpi=130)
-        plt.close(fig)
 
     respect(out / FIGURES[0], [("SCRAP (all)", "SCRAP", False), ("SCRAP (w/o init)", "SCRAP", True),
                                ("SCRAP-MAX (all)", "SCRAP-MAX", False), ("SCRAP-MAX (w/o init)", "SCRAP-MAX", True)],
@@ -523,7 +521,7 @@ def _figures(cols: dict[str, np.ndarray], out: Path) -> None:
             "Fig. 2: respect of β by MHEFT-MAX and HCPA")
 
     def slowdown_figure(path: Path, key: str, title: str) -> None:
-        fig, ax = plt.subplots(figsize=(7, 4.5), constrained_layout=True)
+        fig, ax = figure(figsize=(7, 4.5))
         for algorithm in ("SCRAP", "SCRAP-MAX"):
             means = [float(cols[key][select(algorithm, b)].mean()) if select(algorithm, b).any() else np.nan
                      for b in betas]
@@ -535,7 +533,6 @@ def _figures(cols: dict[str, np.ndarray], out: Path) -> None:
         ax.grid(linewidth=0.3)
         ax.legend(fontsize=8)
         fig.savefig(path, dpi=130)
-        plt.close(fig)
 
     slowdown_figure(out / FIGURES[2], "slowdown", "Fig. 3: average slowdown M(β=1) / M(β)")
     slowdown_figure(out / FIGURES[3], "slowdown_vs_hcpa", "Fig. 4: average slowdown M(HCPA) / M(β)")
