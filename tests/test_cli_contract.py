@@ -19,11 +19,13 @@ import subprocess
 import sys
 import textwrap
 import time
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
 
 from clustersched.campaign import scenario_key
+from clustersched.errors import InvalidScheduleError
 from clustersched.cli import EXIT_CLOSED_STDOUT, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, _parser, main, sample_trace
 from clustersched.workload.ptg import write_ptgs
 from clustersched.workload.ptg_generators import ptg_population
@@ -181,6 +183,53 @@ def test_check_dask_address(monkeypatch):
     with pytest.raises(ValueError, match=r"dask == 'notanaddress', must be a scheduler address"):
         monkeypatch.delitem(sys.modules, "distributed")
         runner.check_dask_address("notanaddress")
+
+
+def _raise(exc: BaseException):
+    def handler(args):
+        raise exc
+    return handler
+
+
+@pytest.mark.parametrize(("exc", "status", "line"), [
+    (InvalidScheduleError(["job 1: starts before its submit time", "job 2: overlaps job 1"]), 2,
+     "clustersched: error: 2 violation(s): job 1: starts before its submit time; job 2: overlaps job 1"),
+    (SystemExit("clustersched compare: --x 3: must be even"), 2, "clustersched: error: --x 3: must be even"),
+    (OSError(28, "No space left on device", "out.csv"), 2, "clustersched: error: out.csv: No space left on device"),
+    (ValueError("speed == inf, must be finite"), 2, "clustersched: error: speed == inf, must be finite"),
+    (BrokenProcessPool("3 of 9 scenarios are stored in r/campaign.sqlite"), 1,
+     "clustersched: a worker process ended abruptly: 3 of 9 scenarios are stored in r/campaign.sqlite"),
+    (KeyboardInterrupt(), 130, "clustersched: interrupted"),
+    (KeyboardInterrupt("2 of 5 scenarios are stored"), 130, "clustersched: interrupted: 2 of 5 scenarios are stored"),
+])
+def test_every_way_a_command_ends_is_routed_through_main(capsys, monkeypatch, exc, status, line):
+    from clustersched.batch import cli as batch_cli
+
+    monkeypatch.setattr(batch_cli, "compare_command", _raise(exc))
+    got, out, err = outcome(["compare"], capsys)
+    assert (got, out, err) == (status, "", line + "\n")
+
+
+def test_a_bug_keeps_its_traceback(monkeypatch):
+    from clustersched.batch import cli as batch_cli
+
+    monkeypatch.setattr(batch_cli, "compare_command", _raise(RuntimeError("a bug")))
+    with pytest.raises(RuntimeError, match="a bug"):
+        main(["compare"])
+
+
+def test_sigterm_is_an_interrupt_while_a_command_runs(capsys, monkeypatch):
+    from clustersched.batch import cli as batch_cli
+
+    def handler(args):
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)  # the handler raises in this thread before the sleep ends
+        raise AssertionError("SIGTERM did not interrupt")
+
+    before = signal.getsignal(signal.SIGTERM)
+    monkeypatch.setattr(batch_cli, "compare_command", handler)
+    assert outcome(["compare"], capsys) == (130, "", "clustersched: interrupted by SIGTERM\n")
+    assert signal.getsignal(signal.SIGTERM) is before  # restored
 
 
 # -- a run whose scenarios errored: status 1 and the count, for every reproduction -----------------------------------

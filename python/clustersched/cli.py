@@ -111,8 +111,11 @@ def _run(argv: Sequence[str] | None) -> int:
 
 
 def _error(message: str) -> int:
-    """Prints ``clustersched: error: message`` on one line (a message of several lines joined by "; ")."""
-    _say("clustersched: error: " + "; ".join(line.strip() for line in message.splitlines() if line.strip()))
+    """Prints ``clustersched: error: message`` on one line (the lines of a longer message joined by "; ")."""
+    text = ""
+    for line in filter(None, (line.strip() for line in message.splitlines())):
+        text += ("" if not text else " " if text.endswith(":") else "; ") + line
+    _say(f"clustersched: error: {text}")
     return EXIT_USAGE
 
 
