@@ -58,3 +58,21 @@ def not_a_dict(scenario: dict[str, Any]) -> list[int]:
 
 def clashing(scenario: dict[str, Any]) -> dict[str, Any]:
     return {"x": 0}
+
+
+def slow_dfrs_scenario(scenario: dict[str, Any]) -> dict[str, Any]:
+    """:func:`clustersched.reproduce.dfrs.run_scenario`, but a minute late except for FCFS on the real weeks.
+
+    The real campaign of ``clustersched reproduce dfrs --scale small``, with the
+    first result in seconds and the others long enough that a worker left
+    running after an interrupt would still be there (tests/test_cli_contract.py).
+    """
+    import time
+
+    from clustersched.reproduce import dfrs
+
+    if dfrs.run_scenario is slow_dfrs_scenario:
+        raise RuntimeError("slow_dfrs_scenario runs in worker processes, where dfrs.run_scenario is the real one")
+    if not (scenario["algorithm"] == "FCFS" and scenario["trace_set"] == "real"):
+        time.sleep(60)
+    return dfrs.run_scenario(scenario)

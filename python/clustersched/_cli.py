@@ -231,6 +231,9 @@ def check_image_file(option: str, path: str | os.PathLike[str] | None) -> None:
 def check_output_folder(option: str, path: str | os.PathLike[str]) -> Path:
     """``path`` as a folder that exists (it is created if missing) and can be written, else InvalidOptionError."""
     value = os.fspath(path)
+    if not value.strip():
+        # Path("") is ".": an empty value would write into the working directory
+        raise InvalidOptionError(option, value, "is not a folder name")
     p = Path(path)
     if p.exists() and not p.is_dir():
         raise InvalidOptionError(option, value, "is a file, not a folder")

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
 import pickle
+import signal
+import threading
 import time
 import traceback
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, NamedTuple
 
 from .scenarios import _key
 from .store import Store, plain_result
 
-__all__ = ["run_campaign"]
+__all__ = ["check_dask_address", "run_campaign"]
+
+#: Seconds the worker processes get to end after SIGTERM, once a campaign is interrupted, before SIGKILL.
+STOP_GRACE = 2.0
 
 ScenarioFunc = Callable[[dict[str, Any]], Mapping[str, Any]]
 
@@ -69,8 +75,9 @@ def run_campaign(
         process, without a pool (handy for debugging).
     dask : str or dask.distributed.Client, optional
         Compute on Dask instead: a scheduler address such as
-        ``"tcp://host:8786"`` (connected to, then closed) or a client.  Needs
-        ``pip install "clustersched[dask]"``.
+        ``"tcp://host:8786"`` (checked by :func:`check_dask_address`,
+        connected to before any scenario is sent, then closed) or a client.
+        Needs ``pip install "clustersched[dask]"``.
     progress : bool
         Show a tqdm progress bar over the scenarios to compute.
     retry_errors : bool
@@ -88,8 +95,14 @@ def run_campaign(
     Raises
     ------
     KeyboardInterrupt, concurrent.futures.process.BrokenProcessPool
-        After a Ctrl-C or a crashed worker, once the pending scenarios are
-        cancelled; what finished before is stored.
+        After a Ctrl-C (or any exception raised in this process while it
+        waits, such as the one a SIGTERM handler raises) or a crashed worker,
+        once the pending scenarios are cancelled and the worker processes
+        stopped (terminated, killed after :data:`STOP_GRACE` seconds; on Dask
+        the futures are cancelled); what finished before is stored, and
+        nothing else.  The workers ignore SIGINT: a Ctrl-C in a terminal,
+        which reaches the whole process group, stops them through this
+        process only.
 
     Examples
     --------
@@ -118,6 +131,8 @@ def run_campaign(
             raise ValueError(f"workers == {workers} with dask: the Dask cluster sets its own workers")
     if dask is not None and not isinstance(dask, (str, _distributed().Client)):
         raise TypeError(f"dask == {dask!r}, must be a scheduler address like 'tcp://host:8786' or a Client")
+    if isinstance(dask, str):
+        check_dask_address(dask)
 
     scenarios = list(scenarios)
     keys = [_key(scenario, f"scenarios[{i}]") for i, scenario in enumerate(scenarios)]
@@ -127,7 +142,9 @@ def run_campaign(
     if todo:
         from tqdm.auto import tqdm
 
-        with tqdm(total=len(todo), desc=name, unit="scenario", disable=not progress) as bar:
+        # connected before the bar: an unreachable scheduler fails with one message
+        with _dask_client(dask) as client, \
+                tqdm(total=len(todo), desc=name, unit="scenario", disable=not progress) as bar:
             errors = 0
 
             def record(outcome: _Outcome) -> None:
@@ -139,8 +156,8 @@ def run_campaign(
                     bar.set_postfix(errors=errors)
                 bar.update()
 
-            if dask is not None:
-                _run_dask(dask, func, list(todo), record)
+            if client is not None:
+                _run_dask(client, func, list(todo), record)
             elif workers == 1:
                 for key in todo:
                     record(_execute(func, key))
@@ -172,24 +189,76 @@ def _run_pool(workers: int | None, func: ScenarioFunc, keys: list[str], record: 
         ) from None
     # spawn, not fork: forking a process that has threads (tqdm's monitor, a Dask
     # client, a notebook) can deadlock, and spawn behaves the same on every OS
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_ignore_sigint)
     try:
         futures = [pool.submit(_execute, func, key) for key in keys]
         for future in as_completed(futures):
             record(future.result())
     except BaseException:
-        # Ctrl-C or a dead worker: drop the queued scenarios, keep what is stored
-        pool.shutdown(wait=False, cancel_futures=True)
+        # Ctrl-C, SIGTERM or a dead worker: drop the queued scenarios, stop the
+        # running ones (they would run to their end, and the interpreter's exit
+        # would wait for them), keep what is stored
+        _stop(pool)
         raise
     pool.shutdown()
 
 
+def _ignore_sigint() -> None:
+    """A worker's initializer: Ctrl-C is the parent's to handle (it stops the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Cancels the pool's pending work and ends its worker processes: SIGTERM, then SIGKILL after STOP_GRACE s."""
+    # the processes are only reachable through this private mapping before Python 3.14's terminate_workers()
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    with _signals_held():
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.terminate()
+        deadline = time.monotonic() + STOP_GRACE
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.join(max(0.0, deadline - time.monotonic()))
+                if process.is_alive():
+                    process.kill()
+                    process.join(STOP_GRACE)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM wait until the block ends, then raise KeyboardInterrupt (a second Ctrl-C must not
+    cut the stopping of the workers short).  Python handles signals in the main thread only; elsewhere the
+    block runs as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    held = (signal.SIGINT, signal.SIGTERM)
+    previous = {signum: signal.signal(signum, lambda signum, frame: caught.append(signum)) for signum in held}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
+    if caught:
+        raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _dask_client(dask: Any) -> Iterator[Any]:
+    """The Client to run on: None without Dask, a given Client as it is, an address connected to (and closed)."""
+    if not isinstance(dask, str):
+        yield dask
+        return
+    with _distributed().Client(dask, set_as_default=False) as client:
+        yield client
+
+
 def _run_dask(dask: Any, func: ScenarioFunc, keys: list[str], record: Callable[[_Outcome], None]) -> None:
     distributed = _distributed()
-    if isinstance(dask, str):
-        with distributed.Client(dask, set_as_default=False) as client:
-            _run_dask(client, func, keys, record)
-        return
     # pure=False: each call is a fresh task, never a result cached on the cluster
     futures = [dask.submit(_execute, func, key, pure=False) for key in keys]
     try:
@@ -199,6 +268,39 @@ def _run_dask(dask: Any, func: ScenarioFunc, keys: list[str], record: Callable[[
     except BaseException:
         dask.cancel(futures)
         raise
+
+
+def check_dask_address(address: str) -> str:
+    """``address`` if it reads as a Dask scheduler address, else ValueError (before any connection is tried).
+
+    ``"tcp://host:8786"``, ``"host:8786"`` (TCP), ``"tls://host:8786"``, or an
+    address of another comm backend Dask knows (``"inproc://..."``); a host
+    without a port, an unknown scheme or a bad port is refused.  Needs Dask
+    distributed (ImportError saying how to install it).
+
+    Examples
+    --------
+    >>> from clustersched.campaign.runner import check_dask_address
+    >>> check_dask_address("tcp://127.0.0.1:8786")
+    'tcp://127.0.0.1:8786'
+    >>> check_dask_address("notanaddress")
+    Traceback (most recent call last):
+    ValueError: dask == 'notanaddress', must be a scheduler address like 'tcp://host:8786': missing port number in address 'notanaddress'
+    """
+    _distributed()
+    from distributed.comm import registry
+    from distributed.comm.addressing import parse_address
+
+    try:
+        scheme, location = parse_address(address)
+        backend = registry.get_backend(scheme)
+        try:
+            backend.get_address_host_port(location)
+        except NotImplementedError:
+            pass  # a backend without host and port (inproc, ucx): nothing more to check
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"dask == {address!r}, must be a scheduler address like 'tcp://host:8786': {exc}") from None
+    return address
 
 
 def _distributed() -> Any:

@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .._cli import LazyChoices, check_image_file, check_output_files
+from .._cli import LazyChoices, check_image_file, check_input_file, check_output_files
+from ..errors import InvalidOptionError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -53,7 +54,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     name = p.add_argument("--algorithm", required=True, metavar="NAME",
                           help="algorithm, case-insensitive (required): %(names)s")
     name.names = ALGORITHM_NAMES  # type: ignore[attr-defined]  # help strings are formatted with vars(action)
-    p.add_argument("--n-ptgs", type=int, default=10, metavar="N", help="PTGs to draw (default: %(default)s)")
+    p.add_argument("--n-ptgs", type=int, metavar="N", help="PTGs to draw, not with --input (default: 10)")
     p.add_argument("--population", choices=LazyChoices("clustersched.workload.ptg_generators", "POPULATIONS"),
                    default="random", metavar="NAME",
                    help="PTG population of §5.1.2: %(choices)s (default: %(default)s)")
@@ -81,9 +82,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         canonical = lookup("algorithm", args.algorithm, ALGORITHMS)
     except ValueError as exc:
-        raise SystemExit(f"clustersched ptg: {exc}") from None
+        raise InvalidOptionError("--algorithm", args.algorithm, str(exc).split(", ", 1)[-1]) from None
     if args.seed < 0:
-        raise SystemExit(f"clustersched ptg: --seed == {args.seed}, must be >= 0")
+        raise InvalidOptionError("--seed", args.seed, "must be >= 0")
+    if args.input and args.n_ptgs is not None:
+        raise InvalidOptionError("--n-ptgs", args.n_ptgs, "not with --input: the file sets the PTGs")
+    if args.input:
+        check_input_file("--input", args.input)
     check_output_files({"--gantt": args.gantt}, inputs=[Path(args.input)] if args.input else [])
     check_image_file("--gantt", args.gantt)
     c = cluster(args.cluster)
@@ -91,17 +96,18 @@ def run(args: argparse.Namespace) -> int:
         try:
             ptgs = read_ptgs(args.input)
         except OSError as exc:
-            raise SystemExit(f"clustersched ptg: cannot read {args.input}: {exc.strerror or exc}") from None
+            raise InvalidOptionError("--input", args.input, f"cannot be read ({exc.strerror or exc})") from None
         if not ptgs:
-            raise SystemExit(f"clustersched ptg: {args.input} holds no PTG")
+            raise InvalidOptionError("--input", args.input, "holds no PTG")
         source = {"input": os.fspath(args.input)}
     else:
-        if args.n_ptgs < 1:
-            raise SystemExit(f"clustersched ptg: --n-ptgs == {args.n_ptgs}, must be >= 1")
+        n_ptgs = 10 if args.n_ptgs is None else args.n_ptgs
+        if n_ptgs < 1:
+            raise InvalidOptionError("--n-ptgs", n_ptgs, "must be >= 1")
         try:
-            ptgs = ptg_population(args.population, args.n_ptgs, seed=args.seed)
+            ptgs = ptg_population(args.population, n_ptgs, seed=args.seed)
         except ValueError as exc:
-            raise SystemExit(f"clustersched ptg: {exc}") from None
+            raise InvalidOptionError("--n-ptgs", n_ptgs, str(exc)) from None
         source = {"population": args.population}
     result = run_algorithm(canonical, ptgs, c, seed=args.seed)
     m = result.metrics

@@ -13,6 +13,12 @@ Usage::
 :func:`add_parser` adds ``reproduce`` to the ``clustersched`` parser; the
 experiments themselves (and the campaign runner they use) are imported when a
 paper's command runs.
+
+Every paper's command ends the same way: status 0 when every scenario ran,
+1 when some ended in an error (their number on stderr; they are stored with
+their error, and the same command retries them), 130 when interrupted
+(the workers stopped, what finished stored), 2 for bad options (see
+:func:`clustersched.cli.main`).
 """
 
 from __future__ import annotations
@@ -21,10 +27,13 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._cli import LazyChoices, check_output_folder, integer
 from ..errors import InvalidOptionError
+
+if TYPE_CHECKING:
+    from ._common import Study
 
 __all__ = ["add_parser"]
 
@@ -120,12 +129,39 @@ def _add_run_options(parser: argparse.ArgumentParser, files: str) -> None:
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--workers", type=integer(1), metavar="N",
                        help="local worker processes (default: one per core)")
-    where.add_argument("--dask", metavar="ADDRESS",
-                       help="run on a Dask scheduler instead, e.g. tcp://host:8786 (default: local processes)")
+    where.add_argument("--dask", type=_dask_address, metavar="ADDRESS",
+                       help="run on a Dask scheduler instead, e.g. tcp://host:8786; needs "
+                            "pip install \"clustersched[dask]\" (default: local processes)")
     parser.add_argument("--out", required=True, metavar="DIR",
                         help=f"folder for {files} and campaign.sqlite, created if missing; rerunning with the same "
                              "folder resumes (required)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar (default: a progress bar)")
+
+
+def _dask_address(text: str) -> str:
+    """``--dask``: a scheduler address (:func:`clustersched.campaign.runner.check_dask_address`), checked when
+    the option is given (it imports Dask, so never while the parser is built)."""
+    try:
+        from ..campaign.runner import check_dask_address
+
+        return check_dask_address(text)
+    except ImportError:
+        raise argparse.ArgumentTypeError(
+            f"invalid value {text!r}: running on Dask needs Dask distributed, which is not installed: "
+            'pip install "clustersched[dask]"') from None
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"invalid value {text!r}: {str(exc).split(', ', 1)[-1]}") from None
+
+
+def _finished(runs: list[Study], where: str) -> int:
+    """The status of a paper's command: 1, with the count on stderr, when scenarios ended in an error, else 0."""
+    failed = sum(r.errors for r in runs)
+    if not failed:
+        return 0
+    total = sum(r.scenarios for r in runs)
+    print(f"clustersched: {failed} of {total} scenarios failed: see the status and error columns of {where} "
+          "(the same command retries them)", file=sys.stderr)
+    return 1
 
 
 def _check_out(option: str, value: str, outputs: tuple[str, ...]) -> Path:
@@ -140,6 +176,7 @@ def _check_out(option: str, value: str, outputs: tuple[str, ...]) -> Path:
 def dpsa_command(args: argparse.Namespace) -> int:
     """The ``reproduce dpsa`` handler: checks the folders, runs the study, prints its summary."""
     from . import dpsa
+    from ._common import studies
 
     env = os.environ.get("CLUSTERSCHED_TRACES")
     if args.traces is not None:
@@ -152,8 +189,9 @@ def dpsa_command(args: argparse.Namespace) -> int:
             print("note: no trace folder found (--traces, $CLUSTERSCHED_TRACES, shared/data/swf); "
                   "using the one week of HPC2N bundled with the package", file=sys.stderr)
     out = _check_out("--out", args.out, ("summary.csv", "fig3.png", "fig4.png", "campaign.sqlite"))
-    rows = dpsa.reproduce_dpsa(out, traces=traces, scale=args.scale, estimates=args.estimates,
-                               workers=args.workers, dask=args.dask, progress=not args.no_progress)
+    with studies() as runs:
+        rows = dpsa.reproduce_dpsa(out, traces=traces, scale=args.scale, estimates=args.estimates,
+                                   workers=args.workers, dask=args.dask, progress=not args.no_progress)
     print(f"{'trace':<28} {'policy':<7} {'jobs':>7} {'avg bsld':>10} {'avg wait':>10} {'util':>6} {'vs EASY':>8}")
     for r in rows:
         if r["status"] != "ok":
@@ -163,20 +201,21 @@ def dpsa_command(args: argparse.Namespace) -> int:
         print(f"{r['trace']:<28} {r['policy']:<7} {r['jobs']:>7} {r['avg_bounded_slowdown']:>10.2f} "
               f"{r['avg_wait']:>10.0f} {r['utilization']:>6.3f} {change:>8}")
     print(f"wrote {os.path.join(args.out, 'summary.csv')}, fig3.png, fig4.png")
-    return 0
+    return _finished(runs, os.path.join(args.out, "summary.csv"))
 
 
 def ptg_command(args: argparse.Namespace) -> int:
     """The ``reproduce ptg`` handler: checks the folder, runs the study, prints the headline numbers."""
     from . import ptg
-    from ._common import cell
+    from ._common import cell, studies
 
     out = _check_out("--out", args.out, ptg.OUTPUTS)
     missing = ptg.missing_algorithms()
     if missing:
         print(f"note: not in clustersched.ptg.ALGORITHMS yet, so not run: {', '.join(missing)}", file=sys.stderr)
-    rows = ptg.reproduce_ptg(out, scale=args.scale, seed=args.seed, workers=args.workers, dask=args.dask,
-                             progress=not args.no_progress)
+    with studies() as runs:
+        rows = ptg.reproduce_ptg(out, scale=args.scale, seed=args.seed, workers=args.workers, dask=args.dask,
+                                 progress=not args.no_progress)
     print(f"{'algorithm':<18} {'runs':>5} {'med avg str':>11} {'med makespan':>12} {'med max str':>11} "
           f"{'rel makespan':>12} {'rel avg str':>11}")
     for s in ptg.summary(rows):
@@ -184,37 +223,35 @@ def ptg_command(args: argparse.Namespace) -> int:
         makespan, stretch = (cell(s[k], 3, none="") for k in ("relative_makespan", "relative_average_stretch"))
         print(f"{s['algorithm']:<18} {s['runs']:>5} {s['average_stretch_median']:>11.2f} "
               f"{s['makespan_median']:>12.1f} {s['max_stretch_median']:>11.2f} {makespan:>12} {stretch:>11}")
-    failed = sum(r["status"] != "ok" for r in rows)
-    if failed:
-        print(f"{failed} runs failed: see the status and error columns of results.csv", file=sys.stderr)
     print(f"wrote {os.path.join(args.out, 'results.csv')}, report.md, the figures and tables")
-    return 1 if failed else 0
+    return _finished(runs, os.path.join(args.out, "results.csv"))
 
 
 def scrap_command(args: argparse.Namespace) -> int:
     """The ``reproduce scrap`` handler: checks the folder, runs the study, prints the paper's findings next to ours."""
     from . import scrap
+    from ._common import studies
 
     out = _check_out("--out", args.out, scrap.OUTPUTS)
-    cols = scrap.reproduce_scrap(out, scale=args.scale, seed=args.seed, workers=args.workers, dask=args.dask,
-                                 progress=not args.no_progress)
+    with studies() as runs:
+        scrap.reproduce_scrap(out, scale=args.scale, seed=args.seed, workers=args.workers, dask=args.dask,
+                              progress=not args.no_progress)
     report = (out / "report.md").read_text()
     print(report[report.index("## The paper's findings"):].rstrip())
-    failed = cols["failed"]
-    if failed:
-        print(f"{len(failed)} scenarios failed: see report.md and the status column of results.csv", file=sys.stderr)
     print(f"wrote {os.path.join(args.out, 'results.csv')}, report.md, summary.csv and Figs. 1-4")
-    return 1 if failed else 0
+    return _finished(runs, os.path.join(args.out, "results.csv"))
 
 
 def qlse_command(args: argparse.Namespace) -> int:
     """The ``reproduce qlse`` handler: checks the folder, runs the study, prints failures and ratios."""
     from . import qlse
+    from ._common import studies
 
     out = _check_out("--out", args.out, qlse.OUTPUTS)
     models = ("shared", "dedicated") if args.bandwidth == "both" else (args.bandwidth,)
-    rows = qlse.reproduce_qlse(out, scale=args.scale, seed=args.seed, bandwidths=models, workers=args.workers,
-                               dask=args.dask, progress=not args.no_progress)
+    with studies() as runs:
+        rows = qlse.reproduce_qlse(out, scale=args.scale, seed=args.seed, bandwidths=models, workers=args.workers,
+                                   dask=args.dask, progress=not args.no_progress)
     print(f"{'bandwidth':<10} {'algorithm':<7} {'cases':>6} {'failures':>9} {'LAN hit':>8} {'task-machine':>13}")
     for s in qlse.summary(rows):
         if s["tasks"] == "all":
@@ -222,25 +259,32 @@ def qlse_command(args: argparse.Namespace) -> int:
             ratio = "" if s["task_machine_ratio"] is None else f"{s['task_machine_ratio']:.2f}"
             print(f"{s['bandwidth']:<10} {s['algorithm']:<7} {s['cases']:>6} {s['failure_pct']:>8.1f}% {hit:>8} "
                   f"{ratio:>13}")
-    failed = sum(r["status"] != "ok" for r in rows)
-    if failed:
-        print(f"{failed} scenarios failed: see the status and error columns of results.csv", file=sys.stderr)
     print(f"wrote {os.path.join(args.out, 'results.csv')}, report.md, summary.csv and the figures")
-    return 1 if failed else 0
+    return _finished(runs, os.path.join(args.out, "results.csv"))
+
+
 def dfrs_command(args: argparse.Namespace) -> int:
     """The ``reproduce dfrs`` handler: checks the folders, runs the study, prints Table 2 and the headline."""
     from . import dfrs
+    from ._common import studies
 
     if args.traces is not None:
         folder = Path(args.traces)
         if not folder.is_dir():
             raise InvalidOptionError("--traces", args.traces, "no such folder")
+        if dfrs.hpc2n_path(args.traces) == "bundled":
+            # asked for by name: never replaced by the bundled week behind the user's back
+            raise InvalidOptionError("--traces", args.traces, f"holds no {dfrs.HPC2N_FILE}")
     out = _check_out("--out", args.out, dfrs.OUTPUTS)
-    if args.scale != "small" and dfrs.hpc2n_path(args.traces) == "bundled":
+    if args.scale == "small" and args.traces is not None:
+        print("note: --scale small runs on the bundled HPC2N week; --traces is for medium and full",
+              file=sys.stderr)
+    elif args.scale != "small" and dfrs.hpc2n_path(args.traces) == "bundled":
         print(f"note: {dfrs.HPC2N_FILE} not found; the bundled HPC2N week stands for the real traces",
               file=sys.stderr)
-    table2 = dfrs.reproduce_dfrs(out, scale=args.scale, traces=args.traces, workers=args.workers, dask=args.dask,
-                                 progress=not args.no_progress)
+    with studies() as runs:
+        table2 = dfrs.reproduce_dfrs(out, scale=args.scale, traces=args.traces, workers=args.workers,
+                                     dask=args.dask, progress=not args.no_progress)
     print(f"{'trace set':<9} {'algorithm':<34} {'avg':>10} {'std':>10} {'max':>10}")
     for r in table2:
         print(f"{r['trace_set']:<9} {r['algorithm']:<34} {r['degradation_avg']:>10.2f} {r['degradation_std']:>10.2f} "
@@ -248,7 +292,7 @@ def dfrs_command(args: argparse.Namespace) -> int:
     for check, trace_set, holds, numbers in dfrs.headline(table2):
         print(f"{'holds' if holds else 'FAILS'}: {check} ({trace_set}: {numbers})")
     print(f"wrote {os.path.join(args.out, 'table2.csv')}, table3.csv, table4.csv, the figures and report.md")
-    return 0
+    return _finished(runs, os.path.join(args.out, "results.csv"))
 
 
 def _trace_folder(option: str, value: str) -> Path:

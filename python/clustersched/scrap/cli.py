@@ -28,6 +28,7 @@ import json
 from typing import Any
 
 from .._cli import LazyChoices, integer, number
+from ..errors import InvalidOptionError
 
 __all__ = ["add_parser", "run"]
 
@@ -87,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     from .algorithms import run_scrap
 
     if args.heterogeneity < 1:
-        raise SystemExit(f"clustersched scrap: --heterogeneity == {args.heterogeneity}, must be >= 1")
+        raise InvalidOptionError("--heterogeneity", args.heterogeneity, "must be >= 1")
     platform = random_multicluster(args.clusters, args.min_speed, args.heterogeneity, seed=args.platform_seed)
     ptg = random_ptg(args.tasks, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=args.ptg_seed, costs=args.costs)
     result = run_scrap(args.algorithm, ptg, platform, beta=args.beta, comms=not args.no_comms)
