@@ -1,5 +1,6 @@
-"""Workloads: job tables, SWF traces, synthetic models."""
+"""Workloads: job tables, SWF traces, Batsim workloads, synthetic models."""
 
+from .batsim import read_batsim, write_batsim
 from .jobs import SWF_FIELDS, Dropped, JobTable
 from .lublin import LUBLIN_PARAMS, LublinParams, lublin_daily_cycle, lublin_feitelson
 from .swf import read_swf, write_swf
@@ -31,9 +32,11 @@ __all__ = [
     "lublin_daily_cycle",
     "lublin_feitelson",
     "offered_load",
+    "read_batsim",
     "read_swf",
     "scale_submit",
     "scale_to_load",
     "time_windows",
+    "write_batsim",
     "write_swf",
 ]
