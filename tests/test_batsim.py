@@ -16,7 +16,7 @@ import pytest
 import clustersched as cs
 from clustersched.batch import ALGORITHMS
 from clustersched.errors import InvalidWorkloadError
-from clustersched.workload import JobTable, read_batsim, read_swf, write_batsim
+from clustersched.workload import JobTable, read_batsim, read_swf, write_batsim, write_swf
 
 
 @pytest.fixture(scope="module")
@@ -250,3 +250,28 @@ def test_files_that_are_not_json_raise_with_the_line(tmp_path):
         read_batsim(tmp_path / "missing.json")
     with pytest.raises(TypeError, match="must be a file name"):
         read_batsim(3)
+
+
+def test_read_trace_tells_batsim_from_swf_by_content(week, tmp_path):
+    from clustersched.workload import read_trace
+    from clustersched.workload.formats import trace_format
+
+    for name in ("week.json", "week.json.gz", "week-no-suffix"):
+        path = write_batsim(week, tmp_path / name)
+        assert trace_format(path) == "batsim"
+        assert read_trace(path).equals(read_batsim(path))
+    for name in ("week.swf", "week.swf.gz", "week-plain"):
+        path = write_swf(week, tmp_path / name)
+        assert trace_format(path) == "swf"
+        assert read_trace(path).equals(week)
+    assert cs.read_trace(cs.sample_trace()).equals(week)
+    (tmp_path / "bom.json").write_bytes(b"\xef\xbb\xbf\n " + json.dumps(BATSIM_WORKLOAD).encode())
+    assert read_trace(tmp_path / "bom.json").equals(read_batsim(_write_json(tmp_path / "w.json", BATSIM_WORKLOAD)))
+    (tmp_path / "bad.json").write_text('{"nb_res": 4, "jobs": [')
+    with pytest.raises(InvalidWorkloadError, match="bad.json:1: is not valid JSON"):
+        read_trace(tmp_path / "bad.json")
+    (tmp_path / "bad.swf").write_text("1 2 3\n")
+    with pytest.raises(InvalidWorkloadError, match="bad.swf:1: line has 3 fields"):
+        read_trace(tmp_path / "bad.swf")
+    with pytest.raises(FileNotFoundError):
+        read_trace(tmp_path / "missing")

@@ -1,6 +1,7 @@
 """Workloads: job tables, SWF traces, Batsim workloads, synthetic models."""
 
 from .batsim import read_batsim, write_batsim
+from .formats import read_trace
 from .jobs import SWF_FIELDS, Dropped, JobTable
 from .lublin import LUBLIN_PARAMS, LublinParams, lublin_daily_cycle, lublin_feitelson
 from .swf import read_swf, write_swf
@@ -34,6 +35,7 @@ __all__ = [
     "offered_load",
     "read_batsim",
     "read_swf",
+    "read_trace",
     "scale_submit",
     "scale_to_load",
     "time_windows",
