@@ -115,8 +115,8 @@ def summary_frame(rows: Mapping[str, Any] | Iterable[Mapping[str, Any]]) -> "pan
     >>> df = summary_frame({"algorithm": "easy", "avg_wait": 12.5, "jobs": 3, "seconds": 0.01})
     >>> df.columns.tolist()
     ['algorithm', 'avg_wait_s', 'jobs', 'wall_s']
-    >>> df.loc[0, "avg_wait_s"]
-    np.float64(12.5)
+    >>> float(df.loc[0, "avg_wait_s"])
+    12.5
     """
     pd = require_pandas()
     dicts = [rows] if isinstance(rows, Mapping) else list(rows)

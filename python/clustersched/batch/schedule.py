@@ -147,10 +147,11 @@ class Schedule:
         >>> import clustersched as cs
         >>> run = cs.simulate(cs.read_swf(cs.sample_trace()), "easy")
         >>> df = run.schedule.to_pandas(run.jobs)
-        >>> df.columns.tolist()
-        ['job_id', 'submit_s', 'start_s', 'end_s', 'wait_s', 'runtime_s', 'procs', 'procs_requested', 'time_requested_s']
-        >>> len(df), df["wait_s"].mean() == cs.batch_metrics(run.schedule).summary()["avg_wait"]
-        (2406, np.True_)
+        >>> df.columns.tolist()  # doctest: +NORMALIZE_WHITESPACE
+        ['job_id', 'submit_s', 'start_s', 'end_s', 'wait_s', 'runtime_s', 'procs', 'procs_requested',
+         'time_requested_s']
+        >>> len(df), bool(df["wait_s"].mean() == cs.batch_metrics(run.schedule).summary()["avg_wait"])
+        (2406, True)
         """
         from .._pandas import frame
 
