@@ -16,7 +16,6 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import swf_path
 
 import clustersched as cs
 from clustersched.batch import (
@@ -38,10 +37,10 @@ def week():
 
 
 @pytest.fixture(scope="module")
-def hpc2n_slice():
-    """4,000 jobs of HPC2N (a busy stretch), cleaned as reproduce dpsa does."""
-    table = read_swf(swf_path("HPC2N-2002-2.2-cln.swf.gz"))
-    return drop_invalid(table.select(slice(60_000, 64_000)), table.max_procs)
+def hpc2n_slice(hpc2n):
+    """4,000 jobs of HPC2N (a busy stretch; conftest's hpc2n reads it through swf_path), cleaned as
+    reproduce dpsa does."""
+    return drop_invalid(hpc2n.select(slice(60_000, 64_000)), hpc2n.max_procs)
 
 
 # -- SWF of a simulated schedule --------------------------------------------
@@ -233,9 +232,8 @@ def test_batsim_jobs_file_columns(tmp_path):
 
 
 @pytest.mark.slow
-def test_evalys_utilization_of_a_whole_hpc2n_easy_run_agrees_with_ours(tmp_path):
-    table = read_swf(swf_path("HPC2N-2002-2.2-cln.swf.gz"))
-    run = cs.simulate(drop_invalid(table, table.max_procs), "easy")
+def test_evalys_utilization_of_a_whole_hpc2n_easy_run_agrees_with_ours(hpc2n, tmp_path):
+    run = cs.simulate(drop_invalid(hpc2n, hpc2n.max_procs), "easy")
     evalys_util, ours = _evalys_agrees(run, tmp_path / "hpc2n_easy_jobs.csv")
     print(f"\nHPC2N EASY: {len(run.schedule)} jobs, utilization ours {ours:.6f}, "
           f"evalys mean_utilisation / MaxProcs {evalys_util:.6f} (from the first start)")
