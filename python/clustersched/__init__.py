@@ -42,6 +42,9 @@ __getattr__, __dir__ = lazy_exports(
         "JobTable": ".workload.jobs",
         "lublin_feitelson": ".workload.lublin",
         "read_swf": ".workload.swf",
+        "read_batsim": ".workload.batsim",
+        "read_trace": ".workload.formats",
+        "write_batsim": ".workload.batsim",
         "write_swf": ".workload.swf",
         "PTG": ".workload.ptg",
         "read_ptgs": ".workload.ptg",
@@ -61,7 +64,7 @@ if TYPE_CHECKING:
     from .ptg import ALGORITHMS as PTG_ALGORITHMS
     from .ptg import TaskSchedule, run_algorithm
     from .ptg.validate import validate_ptgs
-    from .workload import Dropped, JobTable, lublin_feitelson, read_swf, write_swf
+    from .workload import Dropped, JobTable, lublin_feitelson, read_batsim, read_swf, read_trace, write_batsim, write_swf
     from ._cli import sample_trace
     from .workload.ptg import PTG, read_ptgs, write_ptgs
 
@@ -88,14 +91,17 @@ __all__ = [
     "errors",
     "lublin_feitelson",
     "ptg",
+    "read_batsim",
     "read_ptgs",
     "read_swf",
+    "read_trace",
     "run_algorithm",
     "sample_trace",
     "simulate",
     "validate",
     "validate_batch",
     "validate_ptgs",
+    "write_batsim",
     "write_ptgs",
     "write_swf",
 ]

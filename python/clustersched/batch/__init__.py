@@ -8,7 +8,9 @@ One module per part, as in every problem folder:
 * :mod:`~clustersched.batch.simulator` -- :func:`simulate`, the event loop
   and its documented semantics;
 * :mod:`~clustersched.batch.schedule` -- :class:`Schedule`, what a policy
-  decided (numpy columns);
+  decided (numpy columns; ``to_pandas()``);
+* :mod:`~clustersched.batch.formats` -- :func:`write_schedule`: a schedule as
+  SWF, the Batsim/evalys jobs CSV, or CSV;
 * :mod:`~clustersched.batch.validate` -- :func:`validate_batch`, an
   independent feasibility check;
 * :mod:`~clustersched.batch.metrics` -- :func:`batch_metrics` (wait, bounded
@@ -25,6 +27,7 @@ from .._lazy import lazy_exports
 __all__ = [
     "ALGORITHMS",
     "BUILTIN_POLICIES",
+    "SCHEDULE_FORMATS",
     "BatchRun",
     "BatchMetrics",
     "BatchState",
@@ -35,8 +38,13 @@ __all__ = [
     "batch_violations",
     "estimates_of",
     "policy",
+    "schedule_table",
     "simulate",
     "validate_batch",
+    "write_batsim_jobs",
+    "write_schedule",
+    "write_schedule_csv",
+    "write_schedule_swf",
 ]
 
 __getattr__, __dir__ = lazy_exports(
@@ -52,6 +60,12 @@ __getattr__, __dir__ = lazy_exports(
         "estimates_of": ".simulator",
         "simulate": ".simulator",
         "Schedule": ".schedule",
+        "SCHEDULE_FORMATS": ".formats",
+        "schedule_table": ".formats",
+        "write_batsim_jobs": ".formats",
+        "write_schedule": ".formats",
+        "write_schedule_csv": ".formats",
+        "write_schedule_swf": ".formats",
         "batch_violations": ".validate",
         "validate_batch": ".validate",
         "BatchMetrics": ".metrics",
@@ -61,6 +75,14 @@ __getattr__, __dir__ = lazy_exports(
 )
 
 if TYPE_CHECKING:
+    from .formats import (
+        SCHEDULE_FORMATS,
+        schedule_table,
+        write_batsim_jobs,
+        write_schedule,
+        write_schedule_csv,
+        write_schedule_swf,
+    )
     from .metrics import BatchMetrics, batch_metrics
     from .policies import ALGORITHMS, BUILTIN_POLICIES, BatchState, Policy, policy
     from .schedule import Schedule

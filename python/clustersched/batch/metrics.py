@@ -13,10 +13,14 @@ For a job with wait ``W = start - submit`` and runtime
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .schedule import Schedule
+
+if TYPE_CHECKING:
+    import pandas
 
 __all__ = ["BOUNDED_SLOWDOWN_TAU", "BatchMetrics", "batch_metrics"]
 
@@ -46,6 +50,24 @@ class BatchMetrics:
             "utilization": self.utilization,
             "makespan": self.makespan,
         }
+
+    def to_pandas(self) -> "pandas.DataFrame":
+        """:meth:`summary` as a one-row DataFrame, names with units (``avg_wait_s``, ``makespan_s``, ...; see
+        :mod:`clustersched._pandas`).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from clustersched.batch import Schedule
+        >>> s = Schedule(job_id=np.array([1, 2]), submit=np.array([0.0, 0.0]), start=np.array([0.0, 4.0]),
+        ...              end=np.array([4.0, 24.0]), procs=np.array([2, 2]), total_procs=2)
+        >>> batch_metrics(s).to_pandas().columns.tolist()  # doctest: +NORMALIZE_WHITESPACE
+        ['jobs', 'avg_wait_s', 'max_wait_s', 'avg_response_s', 'avg_bounded_slowdown', 'max_bounded_slowdown',
+         'utilization', 'makespan_s']
+        """
+        from .._pandas import summary_frame
+
+        return summary_frame(self.summary())
 
 
 def batch_metrics(schedule: Schedule, *, tau: float = BOUNDED_SLOWDOWN_TAU) -> BatchMetrics:

@@ -1,12 +1,22 @@
-"""Schedule: what a batch policy decided, one row per job, as numpy columns."""
+"""Schedule: what a batch policy decided, one row per job, as numpy columns.
+
+Its writers in the field's formats (SWF, the Batsim/evalys jobs CSV) are in
+:mod:`clustersched.batch.formats`.
+"""
 
 from __future__ import annotations
 
 import csv
 import os
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import pandas
+
+    from ..workload.jobs import JobTable
 
 __all__ = ["Schedule"]
 
@@ -62,6 +72,91 @@ class Schedule:
             "wait": self.start - self.submit,
         }
 
+    def allocated_resources(self) -> list[str]:
+        """The processors of each job as an interval set, ``"0-3 8-9"`` (Batsim's and evalys's syntax).
+
+        Ids are sorted, adjacent runs merged; a single processor is written
+        alone (``"5"``).  Raises ValueError when the schedule assigns no
+        processors (``proc_offsets`` is None).
+
+        Examples
+        --------
+        >>> s = Schedule(job_id=np.array([1, 2]), submit=np.zeros(2), start=np.zeros(2), end=np.ones(2),
+        ...              procs=np.array([6, 1]), total_procs=10, proc_offsets=np.array([0, 2, 3]),
+        ...              proc_first=np.array([8, 0, 5]), proc_count=np.array([2, 4, 1]))
+        >>> s.allocated_resources()
+        ['0-3 8-9', '5']
+        """
+        if self.proc_offsets is None or self.proc_first is None or self.proc_count is None:
+            raise ValueError(f"schedule made by {self.policy!r} assigns no processors")
+        offsets = np.asarray(self.proc_offsets, dtype=np.int64).tolist()
+        first = np.asarray(self.proc_first, dtype=np.int64).tolist()
+        count = np.asarray(self.proc_count, dtype=np.int64).tolist()
+        out = []
+        for i in range(len(self)):
+            lo, hi = offsets[i], offsets[i + 1]
+            runs = sorted(zip(first[lo:hi], count[lo:hi])) if hi - lo > 1 else list(zip(first[lo:hi], count[lo:hi]))
+            merged: list[list[int]] = []
+            for f, c in runs:
+                if merged and f <= merged[-1][1] + 1:
+                    merged[-1][1] = max(merged[-1][1], f + c - 1)
+                else:
+                    merged.append([f, f + c - 1])
+            out.append(" ".join(f"{a}-{b}" if b > a else f"{a}" for a, b in merged))
+        return out
+
+    def table_columns(self, jobs: "JobTable | None" = None, *, allocated: bool = False) -> dict[str, np.ndarray]:
+        """One row per job, names with units: what :meth:`to_pandas` and the CSV writer give.
+
+        ``job_id``, ``submit_s``, ``start_s``, ``end_s``, ``wait_s`` (start -
+        submit), ``runtime_s`` (end - start) and ``procs`` (processors
+        allocated); with ``jobs`` (the table the schedule ran, row for row:
+        :attr:`BatchRun.jobs <clustersched.batch.BatchRun>`) also
+        ``procs_requested`` and ``time_requested_s`` (SWF fields 8 and 9, -1
+        when unknown); with ``allocated``, ``allocated``: the processor ids as
+        interval sets (:meth:`allocated_resources`).
+        """
+        start = np.asarray(self.start, dtype=np.float64)
+        end = np.asarray(self.end, dtype=np.float64)
+        submit = np.asarray(self.submit, dtype=np.float64)
+        cols: dict[str, np.ndarray] = {
+            "job_id": np.asarray(self.job_id, dtype=np.int64),
+            "submit_s": submit,
+            "start_s": start,
+            "end_s": end,
+            "wait_s": start - submit,
+            "runtime_s": end - start,
+            "procs": np.asarray(self.procs, dtype=np.int64),
+        }
+        if jobs is not None:
+            check_rows(self, jobs)
+            cols["procs_requested"] = jobs.procs_requested
+            cols["time_requested_s"] = jobs.time_requested
+        if allocated:
+            cols["allocated"] = np.array(self.allocated_resources(), dtype=object)
+        return cols
+
+    def to_pandas(self, jobs: "JobTable | None" = None, *, allocated: bool = False) -> "pandas.DataFrame":
+        """The schedule as a DataFrame, one row per job (columns of :meth:`table_columns`).
+
+        Times are float64 seconds (``_s`` columns), ids and counts int64;
+        pandas is an optional dependency (``pip install "clustersched[pandas]"``).
+
+        Examples
+        --------
+        >>> import clustersched as cs
+        >>> run = cs.simulate(cs.read_swf(cs.sample_trace()), "easy")
+        >>> df = run.schedule.to_pandas(run.jobs)
+        >>> df.columns.tolist()  # doctest: +NORMALIZE_WHITESPACE
+        ['job_id', 'submit_s', 'start_s', 'end_s', 'wait_s', 'runtime_s', 'procs', 'procs_requested',
+         'time_requested_s']
+        >>> len(df), bool(df["wait_s"].mean() == cs.batch_metrics(run.schedule).summary()["avg_wait"])
+        (2406, True)
+        """
+        from .._pandas import frame
+
+        return frame(self.table_columns(jobs, allocated=allocated), units=False)
+
     def to_csv(self, path: str | os.PathLike[str]) -> None:
         """Writes :meth:`columns` as CSV (times in seconds, integral values without '.0')."""
         cols = self.columns()
@@ -77,3 +172,31 @@ def _fmt(value: float | int) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return repr(value) if isinstance(value, float) else str(value)
+
+
+def check_rows(schedule: Schedule, jobs: "JobTable") -> None:
+    """ValueError unless row ``i`` of ``jobs`` is the job of row ``i`` of ``schedule`` (same id and submit time).
+
+    A schedule's rows follow the table it was simulated from, sorted by
+    submit time: :attr:`BatchRun.jobs <clustersched.batch.BatchRun>`, not
+    the table given to :func:`~clustersched.batch.simulate`.
+    """
+    from ..workload.jobs import JobTable
+
+    if not isinstance(jobs, JobTable):
+        raise TypeError(f"jobs == {type(jobs).__name__}, must be the JobTable the schedule ran (run.jobs)")
+    if len(jobs) != len(schedule):
+        raise ValueError(
+            f"jobs has {len(jobs)} rows and the schedule {len(schedule)}: give the table the schedule ran "
+            "(run.jobs, sorted by submit time, without skipped jobs)"
+        )
+    bad = (np.asarray(jobs.job_id) != np.asarray(schedule.job_id)) | (
+        np.asarray(jobs.submit, dtype=np.float64) != np.asarray(schedule.submit, dtype=np.float64)
+    )
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"row {i} of jobs is job {jobs.job_id[i]} submitted at {jobs.submit[i]}, the schedule's is job "
+            f"{schedule.job_id[i]} submitted at {schedule.submit[i]}: give the table the schedule ran "
+            "(run.jobs, sorted by submit time)"
+        )

@@ -60,7 +60,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import numpy as np
 
@@ -72,6 +72,9 @@ from ..workload.transform import drop_invalid
 from .policies import BUILTIN_POLICIES, DPSA_POLICIES, QUEUE_ORDER, BatchState, Policy
 from .schedule import Schedule
 from .validate import validate_batch
+
+if TYPE_CHECKING:
+    import pandas
 
 __all__ = ["BatchRun", "SimulationResult", "simulate", "estimates_of"]
 
@@ -129,6 +132,29 @@ class BatchRun:
         from .metrics import batch_metrics
 
         return {"algorithm": self.algorithm, **batch_metrics(self.schedule).summary(), "seconds": self.seconds}
+
+    def to_pandas(self) -> "pandas.DataFrame":
+        """:meth:`summary` as a one-row DataFrame, names with units (``wall_s`` is ``seconds``, the simulation's
+        wall-clock time).
+
+        Concatenate runs with ``pandas.concat([r.to_pandas() for r in runs], ignore_index=True)``; the
+        schedule's rows are ``run.schedule.to_pandas(run.jobs)``.  pandas is optional: ``pip install
+        "clustersched[pandas]"``.
+
+        Examples
+        --------
+        >>> import clustersched as cs
+        >>> jobs = cs.read_swf(cs.sample_trace())
+        >>> df = cs.simulate(jobs, "easy").to_pandas()
+        >>> df.columns.tolist()  # doctest: +NORMALIZE_WHITESPACE
+        ['algorithm', 'jobs', 'avg_wait_s', 'max_wait_s', 'avg_response_s', 'avg_bounded_slowdown',
+        'max_bounded_slowdown', 'utilization', 'makespan_s', 'wall_s']
+        >>> df.loc[0, "algorithm"], int(df.loc[0, "jobs"])
+        ('easy', 2406)
+        """
+        from .._pandas import summary_frame
+
+        return summary_frame(self.summary())
 
 
 #: The older name of :class:`BatchRun`.

@@ -11,11 +11,12 @@ stopped and returns exactly what an uninterrupted one would::
     with Store("hpc2n.sqlite") as store:
         rows = run_campaign("hpc2n-v1", grid(policy=["fcfs", "easy"], seed=range(10)),
                             my_experiment, store=store)
-    pandas.DataFrame(rows)
+    to_pandas(rows)          # a DataFrame (clustersched.campaign.to_pandas)
 """
 
+from .frame import to_pandas
 from .runner import run_campaign
 from .scenarios import RESERVED, grid, scenario_key
 from .store import Store
 
-__all__ = ["RESERVED", "Store", "grid", "run_campaign", "scenario_key"]
+__all__ = ["RESERVED", "Store", "grid", "run_campaign", "scenario_key", "to_pandas"]

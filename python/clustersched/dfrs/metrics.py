@@ -31,11 +31,15 @@ same way :mod:`~clustersched.dfrs.validate` reads them:
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .model import DfrsJobs, DfrsPlatform
 from .schedule import DfrsSchedule
+
+if TYPE_CHECKING:
+    import pandas
 
 __all__ = ["BOUNDED_STRETCH_THRESHOLD", "DfrsMetrics", "dfrs_metrics", "reschedulings", "stretches",
            "underutilization"]
@@ -111,6 +115,14 @@ class DfrsMetrics:
     def summary(self) -> dict[str, float]:
         """The metrics as a flat dict (JSON- and DataFrame-ready)."""
         return asdict(self)
+
+    def to_pandas(self) -> "pandas.DataFrame":
+        """:meth:`summary` as a one-row DataFrame, names with units (``span_s``, ``underutilization_node_s``;
+        bandwidths are ``_gbs`` already; see :mod:`clustersched._pandas`).
+        """
+        from .._pandas import summary_frame
+
+        return summary_frame(self.summary())
 
     def report(self) -> dict[str, float]:
         """What ``clustersched dfrs --json`` and the reproduction report per run: the bound, the

@@ -8,13 +8,16 @@ EASY) build it, and neither imports the other back.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .metrics import dfrs_metrics
 from .model import DfrsJobs, DfrsPlatform
 from .schedule import DfrsSchedule
+
+if TYPE_CHECKING:
+    import pandas
 
 __all__ = ["DfrsResult", "DfrsRun"]
 
@@ -78,6 +81,18 @@ class DfrsRun:
             "mcb8_calls": len(self.mcb8_seconds),
             "seconds": self.seconds,
         }
+
+    def to_pandas(self, *, bound: float | None = None) -> "pandas.DataFrame":
+        """:meth:`summary` as a one-row DataFrame, names with units (``wall_s`` is ``seconds``, the simulation's
+        wall-clock time; ``bound`` as for :meth:`summary`).
+
+        Concatenate runs with ``pandas.concat([r.to_pandas() for r in runs], ignore_index=True)``; the
+        schedule's rows are ``run.schedule.to_pandas()`` (jobs) or ``run.schedule.to_pandas(segments=True)``.
+        pandas is optional: ``pip install "clustersched[pandas]"``.
+        """
+        from .._pandas import summary_frame
+
+        return summary_frame(self.summary(bound=bound))
 
 
 #: The former name of :class:`DfrsRun`.

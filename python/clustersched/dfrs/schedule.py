@@ -21,8 +21,12 @@ from __future__ import annotations
 import csv
 import os
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import pandas
 
 __all__ = ["DfrsSchedule"]
 
@@ -117,6 +121,17 @@ class DfrsSchedule:
             "tasks": self.entry_count,
             "share": self.entry_share,
         }
+
+    def to_pandas(self, *, segments: bool = False) -> "pandas.DataFrame":
+        """A DataFrame, names with units: one row per job (:meth:`columns`: ``job_id``, ``submit_s``,
+        ``first_start_s``, ``completion_s``, ``flow_s``), or with ``segments`` one row per segment and node
+        (:meth:`segment_columns`: ``job_id``, ``start_s``, ``end_s``, ``node``, ``tasks``, ``share``).
+
+        pandas is optional: ``pip install "clustersched[pandas]"``.
+        """
+        from .._pandas import frame
+
+        return frame(self.segment_columns() if segments else self.columns())
 
     def to_csv(self, path: str | os.PathLike[str]) -> None:
         """Writes :meth:`segment_columns` as CSV."""

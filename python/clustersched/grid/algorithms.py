@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .._checks import lookup
 from .mapping import Mapping, MappingResult
@@ -11,6 +11,9 @@ from .metrics import MappingMetrics, mapping_metrics
 from .model import LanGrid, TIG
 from .qlse import greedy_best_fit, qlse
 from .validate import validate_mapping
+
+if TYPE_CHECKING:
+    import pandas
 
 __all__ = ["ALGORITHMS", "GridRun", "algorithm", "run_algorithm"]
 
@@ -74,6 +77,17 @@ class GridRun:
         """Algorithm, found, the metrics' summary (None values when no mapping was found) and time, as a flat dict."""
         measures = self.metrics.summary() if self.metrics is not None else dict.fromkeys(_METRIC_KEYS)
         return {"algorithm": self.algorithm, "found": self.found, **measures, "seconds": self.seconds}
+
+    def to_pandas(self) -> "pandas.DataFrame":
+        """:meth:`summary` as a one-row DataFrame, names with units (``wall_s`` is ``seconds``, the algorithm's
+        wall-clock time; the measures are missing values when no mapping was found).
+
+        Concatenate runs with ``pandas.concat([r.to_pandas() for r in runs], ignore_index=True)``; the mapping's
+        rows are ``run.mapping.to_pandas()``.  pandas is optional: ``pip install "clustersched[pandas]"``.
+        """
+        from .._pandas import summary_frame
+
+        return summary_frame(self.summary())
 
 
 def run_algorithm(name: str, tig: TIG, grid: LanGrid, *, bandwidth: str = "shared", validate: bool = True) -> GridRun:

@@ -10,11 +10,14 @@ gives the mapping or raises :class:`~clustersched.errors.InfeasibleError`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Hashable, Union
+from typing import TYPE_CHECKING, Any, ClassVar, Hashable, Union
 
 import numpy as np
 
 from ..errors import InfeasibleError
+
+if TYPE_CHECKING:
+    import pandas
 
 __all__ = ["BANDWIDTH_MODELS", "STEP_LABELS", "Mapping", "MappingResult", "NoFeasibleMapping", "check_bandwidth"]
 
@@ -89,6 +92,25 @@ class Mapping:
     def unwrap(self) -> Mapping:
         """This mapping (see :meth:`NoFeasibleMapping.unwrap`)."""
         return self
+
+    def to_pandas(self) -> "pandas.DataFrame":
+        """One row per task: ``task`` (its index in the TIG), ``host`` and ``lan`` (global indices), as a
+        DataFrame.
+
+        pandas is optional: ``pip install "clustersched[pandas]"``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> m = Mapping("QLSE", host=np.array([3, 0, 3]), lan=np.array([1, 0, 1]))
+        >>> m.to_pandas().to_dict("list")
+        {'task': [0, 1, 2], 'host': [3, 0, 3], 'lan': [1, 0, 1]}
+        """
+        from .._pandas import frame
+
+        host = np.asarray(self.host, dtype=np.int64)
+        return frame({"task": np.arange(len(host), dtype=np.int64), "host": host,
+                      "lan": np.asarray(self.lan, dtype=np.int64)})
 
     def by_label(self, tig: Any, grid: Any) -> dict[Hashable, tuple[Hashable, int]]:
         """``{task label: (LAN label, host index in its LAN)}``."""

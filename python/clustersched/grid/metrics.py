@@ -24,12 +24,15 @@ feasible solution by both algorithms"; the reproduction does the same.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 import numpy as np
 
 from .mapping import Mapping
 from .model import LanGrid, TIG
+
+if TYPE_CHECKING:
+    import pandas
 
 __all__ = [
     "MappingMetrics",
@@ -123,6 +126,14 @@ class MappingMetrics:
         {'lan_hit_ratio': 0.75, 'task_machine_ratio': 4.5, 'shared_task_machine_ratio': 2.0, 'lans_used': 2, 'hosts_used': 3}
         """
         return asdict(self)
+
+    def to_pandas(self) -> "pandas.DataFrame":
+        """:meth:`summary` as a one-row DataFrame, names with units (its measures are ratios and counts, without
+        unit; see :mod:`clustersched._pandas`).
+        """
+        from .._pandas import summary_frame
+
+        return summary_frame(self.summary())
 
 
 def mapping_metrics(mapping: Mapping | np.ndarray, tig: TIG, grid: LanGrid) -> MappingMetrics:

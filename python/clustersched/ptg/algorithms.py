@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .._checks import lookup
 from ..platform import Cluster
@@ -25,6 +25,9 @@ from .schedule import TaskSchedule
 from .selfish import selfish, selfish_order, selfish_weight
 from .validate import validate_ptgs
 from .zhao import c1, c4, f1, f2
+
+if TYPE_CHECKING:
+    import pandas
 
 __all__ = ["ALGORITHMS", "PTGRun", "algorithm", "evaluate", "run_algorithm"]
 
@@ -96,6 +99,18 @@ class PTGRun:
     def summary(self) -> dict[str, Any]:
         """Algorithm, the metrics' aggregates and time as a flat dict (JSON / DataFrame ready)."""
         return {"algorithm": self.algorithm, **self.metrics.summary(), "seconds": self.seconds}
+
+    def to_pandas(self) -> "pandas.DataFrame":
+        """:meth:`summary` as a one-row DataFrame, names with units (``wall_s`` is ``seconds``, the algorithm's
+        wall-clock time).
+
+        Concatenate runs with ``pandas.concat([r.to_pandas() for r in runs], ignore_index=True)``; the
+        schedule's rows are ``run.schedule.to_pandas()``.  pandas is optional: ``pip install
+        "clustersched[pandas]"``.
+        """
+        from .._pandas import summary_frame
+
+        return summary_frame(self.summary())
 
 
 def run_algorithm(name: str, ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0,

@@ -31,13 +31,16 @@ For PTG ``i`` of ``N``, all released at time 0:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence, Union
+from typing import TYPE_CHECKING, Callable, Sequence, Union
 
 import numpy as np
 
 from ..platform import Cluster
 from ..workload.ptg import PTG
 from .schedule import TaskSchedule
+
+if TYPE_CHECKING:
+    import pandas
 
 __all__ = ["PTGMetrics", "cmax_star", "ptg_metrics"]
 
@@ -68,6 +71,14 @@ class PTGMetrics:
             "utilization": self.utilization,
             "peak_utilization": self.peak_utilization,
         }
+
+    def to_pandas(self) -> "pandas.DataFrame":
+        """:meth:`summary` as a one-row DataFrame, names with units (``makespan_s``; see
+        :mod:`clustersched._pandas`).
+        """
+        from .._pandas import summary_frame
+
+        return summary_frame(self.summary())
 
 
 def ptg_metrics(schedule: TaskSchedule, cmax_star: Sequence[float]) -> PTGMetrics:

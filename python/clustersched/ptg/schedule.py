@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import pandas
 
 __all__ = ["TaskSchedule"]
 
@@ -109,6 +112,22 @@ class TaskSchedule:
     def columns(self) -> dict[str, np.ndarray]:
         """One row per task: ptg, task, start, end, procs (DataFrame-ready)."""
         return {"ptg": self.ptg, "task": self.task, "start": self.start, "end": self.end, "procs": self.procs}
+
+    def to_pandas(self) -> "pandas.DataFrame":
+        """One row per task: ``ptg``, ``task``, ``start_s``, ``end_s``, ``procs`` (a DataFrame, in row order).
+
+        pandas is optional: ``pip install "clustersched[pandas]"``.
+
+        Examples
+        --------
+        >>> s = TaskSchedule.from_rows([(0, 0, 0.0, 2.0, [1, 0]), (0, 1, 2.0, 3.0, [0])], total_procs=2)
+        >>> df = s.to_pandas()
+        >>> df.columns.tolist(), df["end_s"].tolist()
+        (['ptg', 'task', 'start_s', 'end_s', 'procs'], [2.0, 3.0])
+        """
+        from .._pandas import frame
+
+        return frame(self.columns())
 
     def makespans(self, num_ptgs: int) -> np.ndarray:
         """Completion time of each PTG ``0 .. num_ptgs - 1``: the latest end of its tasks.

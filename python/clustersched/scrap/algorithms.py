@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
@@ -57,6 +57,9 @@ from .metrics import MultiClusterMetrics, multicluster_metrics
 from .model import check_platform, problem
 from .placement import mheft_max, place_reference
 from .schedule import ClusterSchedule
+
+if TYPE_CHECKING:
+    import pandas
 
 __all__ = [
     "ALGORITHMS",
@@ -189,6 +192,18 @@ class ScrapRun:
             **self.metrics.summary(),
             "seconds": self.seconds,
         }
+
+    def to_pandas(self) -> "pandas.DataFrame":
+        """:meth:`summary` as a one-row DataFrame, names with units (``wall_s`` is ``seconds``, allocation and
+        placement's wall-clock time).
+
+        Concatenate runs with ``pandas.concat([r.to_pandas() for r in runs], ignore_index=True)``; the
+        schedule's rows are ``run.schedule.to_pandas()``.  pandas is optional: ``pip install
+        "clustersched[pandas]"``.
+        """
+        from .._pandas import summary_frame
+
+        return summary_frame(self.summary())
 
 
 def run_scrap(algorithm: str, ptg: PTG, platform: MultiCluster, *, beta: float, comms: bool = True,

@@ -30,11 +30,14 @@ the constrained schedule is longer.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .schedule import ClusterSchedule
+
+if TYPE_CHECKING:
+    import pandas
 
 __all__ = ["MultiClusterMetrics", "deviation_above", "multicluster_metrics", "slowdown"]
 
@@ -54,6 +57,14 @@ class MultiClusterMetrics:
 
     #: The older name of :meth:`summary`.
     as_dict = summary
+
+    def to_pandas(self) -> "pandas.DataFrame":
+        """:meth:`summary` as a one-row DataFrame, names with units (``makespan_s``, ``energy_flop``; see
+        :mod:`clustersched._pandas`).
+        """
+        from .._pandas import summary_frame
+
+        return summary_frame(self.summary())
 
 
 def multicluster_metrics(schedule: ClusterSchedule) -> MultiClusterMetrics:

@@ -9,11 +9,14 @@ returns (placement of a reference allocation, MHEFT-MAX), what
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..platform import MultiCluster
+
+if TYPE_CHECKING:
+    import pandas
 
 __all__ = ["ClusterSchedule"]
 
@@ -64,6 +67,17 @@ class ClusterSchedule:
     def columns(self) -> tuple[np.ndarray, ...]:
         """The kernel's columns (task, cluster, start, end, proc_offsets, proc_ids)."""
         return (self.task, self.cluster, self.start, self.end, self.proc_offsets, self.proc_ids)
+
+    def to_pandas(self) -> "pandas.DataFrame":
+        """One row per task: ``task``, ``cluster``, ``start_s``, ``end_s``, ``procs`` (a DataFrame, in row
+        order).
+
+        pandas is optional: ``pip install "clustersched[pandas]"``.
+        """
+        from .._pandas import frame
+
+        return frame({"task": self.task, "cluster": self.cluster, "start": self.start, "end": self.end,
+                      "procs": self.procs})
 
 
 def make_schedule(cols: tuple[np.ndarray, ...], platform: MultiCluster, algorithm: str, alloc: np.ndarray | None,

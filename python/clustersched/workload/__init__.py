@@ -1,5 +1,7 @@
-"""Workloads: job tables, SWF traces, synthetic models."""
+"""Workloads: job tables, SWF traces, Batsim workloads, synthetic models."""
 
+from .batsim import read_batsim, write_batsim
+from .formats import read_trace
 from .jobs import SWF_FIELDS, Dropped, JobTable
 from .lublin import LUBLIN_PARAMS, LublinParams, lublin_daily_cycle, lublin_feitelson
 from .swf import read_swf, write_swf
@@ -31,9 +33,12 @@ __all__ = [
     "lublin_daily_cycle",
     "lublin_feitelson",
     "offered_load",
+    "read_batsim",
     "read_swf",
+    "read_trace",
     "scale_submit",
     "scale_to_load",
     "time_windows",
+    "write_batsim",
     "write_swf",
 ]

@@ -12,12 +12,15 @@ import numbers
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
 
 import numpy as np
 
 from .._checks import MAX_PROCS
 from ..errors import InvalidWorkloadError
+
+if TYPE_CHECKING:
+    import pandas
 
 __all__ = ["MACHINE_SIZE_KEYS", "Dropped", "JobTable", "SWF_FIELDS", "parse_machine_size"]
 
@@ -162,6 +165,52 @@ class JobTable:
     def columns(self) -> dict[str, np.ndarray]:
         """The 18 columns as a dict (ready for ``pandas.DataFrame``)."""
         return {name: getattr(self, name) for name in FIELD_NAMES}
+
+    def to_pandas(self) -> "pandas.DataFrame":
+        """The 18 columns as a DataFrame, one row per job, names with units.
+
+        Times end in ``_s`` (``submit_s``, ``wait_s``, ``runtime_s``,
+        ``cpu_time_s``, ``time_requested_s``, ``think_time_s``) and memory in
+        ``_kb`` (``mem_used_kb``, ``mem_requested_kb``); ids and counts keep
+        their SWF names, int64.  ``-1`` still means unknown.  The header and
+        metadata are not in the frame; :meth:`from_pandas` takes them back.
+        pandas is optional: ``pip install "clustersched[pandas]"``.
+
+        Examples
+        --------
+        >>> t = JobTable({"submit": [0, 5], "runtime": [10, 20], "procs": [4, 2]}, metadata={"MaxProcs": "8"})
+        >>> df = t.to_pandas()
+        >>> df.columns.tolist()[:5], df["runtime_s"].tolist()
+        (['job_id', 'submit_s', 'wait_s', 'runtime_s', 'procs'], [10.0, 20.0])
+        >>> JobTable.from_pandas(df, metadata=t.metadata).equals(t)
+        True
+        """
+        from .._pandas import frame
+
+        return frame(self.columns())
+
+    @classmethod
+    def from_pandas(
+        cls, df: "pandas.DataFrame", *, metadata: dict[str, str] | None = None, source: str | None = None
+    ) -> "JobTable":
+        """A table from a DataFrame whose columns are SWF fields, named with units (as
+        :meth:`to_pandas` writes them) or without (``submit``, ``runtime`` ...).
+
+        Missing fields are -1 (``job_id`` 1..n), as in the constructor; a
+        column that is no SWF field raises ValueError.  ``metadata`` gives the
+        header values (``{"MaxProcs": "240"}``).
+        """
+        from .._pandas import with_units
+
+        names = {with_units(name): name for name in FIELD_NAMES}
+        names.update({name: name for name in FIELD_NAMES})
+        unknown = [c for c in df.columns if c not in names]
+        if unknown:
+            raise ValueError(f"columns {unknown} are not SWF fields (the names of to_pandas() or of SWF_FIELDS)")
+        columns = {names[c]: df[c].to_numpy() for c in df.columns}
+        if len(columns) != len(df.columns):
+            raise ValueError(f"columns {list(df.columns)} name one SWF field twice (with and without its unit)")
+        return cls(columns, metadata=metadata, source=source)
 
     def __iter__(self) -> Iterator[str]:
         return iter(FIELD_NAMES)
