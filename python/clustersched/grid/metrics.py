@@ -76,9 +76,10 @@ def task_machine_ratio(mapping: Mapping | np.ndarray, tig: TIG, grid: LanGrid) -
     >>> task_machine_ratio([0, 0], tig, grid), task_machine_ratio([1, 1], tig, grid)
     (4.5, 2.25)
     """
+    host = _hosts(mapping, tig, grid)
     # a ratio may overflow to inf (a host of 1e300 Mflop/s for an MCR of 1e-10): inf is its value
     with np.errstate(over="ignore"):
-        return float(np.mean(grid.host_power[_hosts(mapping, tig, grid)] / tig.mcr))
+        return float(np.mean(grid.host_power[host] / tig.mcr))
 
 
 def shared_task_machine_ratio(mapping: Mapping | np.ndarray, tig: TIG, grid: LanGrid) -> float:
