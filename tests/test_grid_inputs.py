@@ -182,6 +182,25 @@ def test_wrong_types_raise_typeerror_naming_the_argument(inst, call, match):
         call(inst)
 
 
+def test_model_accessors_check_their_index(inst):
+    with pytest.raises(ValueError, match=r"host == 127, must be <= 126"):
+        inst.grid.host_name(127)
+    with pytest.raises(ValueError, match="lan == -1, must be >= 0"):
+        inst.grid.hosts(-1)
+    with pytest.raises(TypeError, match="a == 0.5, must be an integer"):
+        inst.grid.link(0.5, 1)
+    with pytest.raises(ValueError, match=r"i == 28, must be <= 27"):
+        inst.tig.neighbors(28)
+    assert inst.grid.host_name(np.int64(0)) == (0, 0)
+
+
+def test_the_limits_are_exported_with_the_models():
+    import clustersched.grid as grid
+
+    assert (grid.MAX_TASKS, grid.MAX_LANS, grid.MAX_HOSTS) == (10_000, 1_000, 100_000)
+    assert grid.MAX_EDGES == 100_000 and grid.MAX_LINKS == 499_500 and grid.MAX_VALUE == 1e300
+
+
 def test_qlse_none_grid_is_a_typeerror_before_any_work(inst):
     with pytest.raises(TypeError, match="tig == None"):
         qlse(None, inst.grid, bandwidth="nonsense")  # the types first

@@ -84,7 +84,7 @@ from typing import Any, Callable, Hashable, Iterable, NoReturn, Sequence, Sized
 import numpy as np
 
 from .. import _core
-from .._checks import frozen, short_repr
+from .._checks import check_int, frozen, short_repr
 from ..errors import InvalidGraphError
 
 __all__ = [
@@ -349,7 +349,8 @@ class TIG:
         return self._index[label]
 
     def neighbors(self, i: int) -> np.ndarray:
-        """The neighbours of task ``i`` by increasing index."""
+        """The neighbours of task ``i`` by increasing index (``i`` in ``0 .. len(self) - 1``)."""
+        i = check_int("i", i, 0, len(self) - 1)
         return self.adj[self.adj_offsets[i]:self.adj_offsets[i + 1]]
 
     def unreachable(self) -> int | None:
@@ -612,16 +613,19 @@ class LanGrid:
         return len(self.link_bandwidth)
 
     def hosts(self, lan: int) -> np.ndarray:
-        """The powers of the hosts of LAN ``lan``."""
+        """The powers of the hosts of LAN ``lan`` (in ``0 .. num_lans - 1``)."""
+        lan = check_int("lan", lan, 0, self.num_lans - 1)
         return self.host_power[self.host_offsets[lan]:self.host_offsets[lan + 1]]
 
     def host_name(self, host: int) -> tuple[Hashable, int]:
-        """``(LAN label, index in its LAN)`` of global host ``host``."""
+        """``(LAN label, index in its LAN)`` of global host ``host`` (in ``0 .. num_hosts - 1``)."""
+        host = check_int("host", host, 0, self.num_hosts - 1)
         lan = int(self.host_lan[host])
         return self.labels[lan], int(host - self.host_offsets[lan])
 
     def link(self, a: int, b: int) -> int | None:
         """The index of the link between LANs ``a`` and ``b``, or None when they are not directly linked."""
+        a, b = check_int("a", a, 0, self.num_lans - 1), check_int("b", b, 0, self.num_lans - 1)
         return self._links.get((a, b) if a < b else (b, a))
 
     @property
