@@ -50,6 +50,12 @@ MBRs.  *Choices:* communication between two tasks of the same LAN (even of
 the same host) uses the LAN's bandwidth, and communication between LANs uses
 only their link (not the two LANs' own bandwidths), as the conditions state;
 a task that finds no LAN makes the cluster fail (no backtracking).
+*Rounding:* "fit" is the one capacity rule the validator applies too
+(:mod:`clustersched.grid.validate`): the requirements on a host, LAN or link,
+summed exactly and rounded once, at most ``capacity * (1 + RTOL)`` with
+``RTOL = 1e-9``; so both reach the same verdict on every mapping, whatever
+the order in which tasks were placed.  The host "with the most power left"
+is ordered by its power minus its MCRs, subtracted one at a time.
 
 **Bandwidth model.**  ``bandwidth="shared"`` (default) is §4.4 as written:
 bandwidths are used up.  ``bandwidth="dedicated"`` checks each communication
