@@ -497,7 +497,7 @@ def feasible_instance(tig: TigRanges | str = "small", grid: GridRanges | str = "
     if math.fsum(t.mcr.tolist()) > most_hosts * rg.power[1] or float(t.mcr.max()) > rg.power[1]:
         raise InfeasibleError(f"none of the {grids} can host the {len(t)} tasks ({t.mcr.sum():.0f} Mflop/s in all, "
                               f"{float(t.mcr.max()):g} the most for one); give more LANs or hosts")
-    adjacency = [t.neighbors(x).tolist() for x in range(len(t))]
+    adjacency = t.adjacency()
     for _ in range(MAX_GRID_DRAWS):
         hosts, lan_bw, links = _grid_parts(rg, rng, lans, hosts_per_lan)
         planted = _plant(t, adjacency, hosts, links, rng)

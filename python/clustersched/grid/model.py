@@ -76,10 +76,11 @@ Example
 
 from __future__ import annotations
 
+import collections.abc as abc
 import itertools
 import math
 import numbers
-from typing import Any, Callable, Hashable, Iterable, NoReturn, Sequence, Sized
+from typing import Any, Callable, Hashable, Iterable, NoReturn, Sequence
 
 import numpy as np
 
@@ -125,9 +126,9 @@ def _listed(name: str, value: Any, limit: int, too_many: Callable[[int | str], N
     TypeError for a non-iterable (or a string); ``too_many(count)`` is called,
     before the items are read when their number is known, for more than ``limit``.
     """
-    if value is None or isinstance(value, (str, bytes, dict)) or not isinstance(value, Iterable):
+    if value is None or isinstance(value, (str, bytes, dict)) or not isinstance(value, abc.Iterable):
         raise TypeError(f"{name} == {short_repr(value)}, must be a sequence")
-    if isinstance(value, Sized) and len(value) > limit:
+    if isinstance(value, abc.Sized) and len(value) > limit:
         too_many(len(value))
     if isinstance(value, np.ndarray):
         value = value.tolist()
@@ -137,11 +138,29 @@ def _listed(name: str, value: Any, limit: int, too_many: Callable[[int | str], N
     return items
 
 
+def _index_pairs(name: str, items: list[Any], n: int, what: str, has: str) -> list[tuple[int, int]]:
+    """``items`` as pairs of indices in ``0..n-1``, else ValueError naming the first bad one."""
+    pairs = []
+    for k, e in enumerate(items):
+        if type(e) is tuple and len(e) == 2 and type(e[0]) is int and type(e[1]) is int:
+            pass  # the common case, without the abstract-class checks
+        elif not isinstance(e, abc.Iterable) or isinstance(e, (str, bytes)):
+            raise ValueError(f"{name}[{k}] == {short_repr(e)}, must be a pair of {what}")
+        else:
+            e = tuple(itertools.islice(e, 3))
+            if len(e) != 2 or not all(isinstance(x, numbers.Integral) and not isinstance(x, bool) for x in e):
+                raise ValueError(f"{name}[{k}] == {short_repr(e)}, must be a pair of {what}")
+        if not (0 <= e[0] < n and 0 <= e[1] < n):
+            raise ValueError(f"{name}[{k}] == {e!r}: {has} 0..{n - 1}")
+        pairs.append((int(e[0]), int(e[1])))
+    return pairs
+
+
 def _distinct(labels: list[Hashable], what: str) -> None:
     try:
         distinct = len(set(labels)) == len(labels)
     except TypeError:
-        bad = next(label for label in labels if not isinstance(label, Hashable))
+        bad = next(label for label in labels if not isinstance(label, abc.Hashable))
         raise TypeError(f"labels contains {short_repr(bad)}, {what} labels must be hashable") from None
     if not distinct:
         raise ValueError(f"{what} labels must be distinct")
@@ -149,6 +168,8 @@ def _distinct(labels: list[Hashable], what: str) -> None:
 
 def _real(value: Any) -> float | None:
     """``value`` as a float if it is a real number (bool refused), else None."""
+    if type(value) is float:  # the common case, without the abstract-class checks
+        return value
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         return None
     try:
@@ -257,16 +278,7 @@ class TIG:
         """
         mcr = _listed("mcr", mcr, MAX_TASKS, lambda n: _too_many("the TIG", f"{n} tasks", "MAX_TASKS", MAX_TASKS))
         edges = _listed("edges", edges, MAX_EDGES, lambda n: _too_many("the TIG", f"{n} edges", "MAX_EDGES", MAX_EDGES))
-        pairs = []
-        for k, e in enumerate(edges):
-            if not isinstance(e, Iterable) or isinstance(e, (str, bytes)):
-                raise ValueError(f"edges[{k}] == {short_repr(e)}, must be a pair of task indices")
-            e = tuple(itertools.islice(e, 3))
-            if len(e) != 2 or not all(isinstance(x, numbers.Integral) and not isinstance(x, bool) for x in e):
-                raise ValueError(f"edges[{k}] == {short_repr(e)}, must be a pair of task indices")
-            if not (0 <= e[0] < len(mcr) and 0 <= e[1] < len(mcr)):
-                raise ValueError(f"edges[{k}] == {e!r}: the TIG has tasks 0..{len(mcr) - 1}")
-            pairs.append(e)
+        pairs = _index_pairs("edges", edges, len(mcr), "task indices", "the TIG has tasks")
         mbr = _listed("mbr", mbr, MAX_EDGES, lambda n: _too_many("mbr", f"{n} values", "MAX_EDGES", MAX_EDGES))
         if len(mbr) != len(pairs):
             raise ValueError(f"mbr has {len(mbr)} values for {len(pairs)} edges")
@@ -348,6 +360,11 @@ class TIG:
         """The index of the task labelled ``label`` (KeyError if none)."""
         return self._index[label]
 
+    def adjacency(self) -> list[list[int]]:
+        """The neighbours of every task, by increasing index, as lists."""
+        adj, offsets = self.adj.tolist(), self.adj_offsets.tolist()
+        return [adj[offsets[i]:offsets[i + 1]] for i in range(len(self))]
+
     def neighbors(self, i: int) -> np.ndarray:
         """The neighbours of task ``i`` by increasing index (``i`` in ``0 .. len(self) - 1``)."""
         i = check_int("i", i, 0, len(self) - 1)
@@ -355,17 +372,17 @@ class TIG:
 
     def unreachable(self) -> int | None:
         """The first task (by index) that task 0 cannot reach, or None when the TIG is connected."""
-        seen = np.zeros(len(self), dtype=bool)
+        adj, offsets = self.adj.tolist(), self.adj_offsets.tolist()
+        seen = [False] * len(self)
         seen[0] = True
         stack = [0]
         while stack:
             t = stack.pop()
-            for j in self.neighbors(t):
+            for j in adj[offsets[t]:offsets[t + 1]]:
                 if not seen[j]:
                     seen[j] = True
-                    stack.append(int(j))
-        missing = np.flatnonzero(~seen)
-        return int(missing[0]) if missing.size else None
+                    stack.append(j)
+        return next((t for t, reached in enumerate(seen) if not reached), None)
 
     def is_connected(self) -> bool:
         return self.unreachable() is None
@@ -485,16 +502,7 @@ class LanGrid:
             raise ValueError(f"lan_bandwidth has {len(lan_bandwidth)} values for {len(hosts)} LANs")
         links = _listed("links", links, MAX_LINKS,
                         lambda n: _too_many("the grid", f"{n} links", "MAX_LINKS", MAX_LINKS))
-        pairs = []
-        for k, e in enumerate(links):
-            if not isinstance(e, Iterable) or isinstance(e, (str, bytes)):
-                raise ValueError(f"links[{k}] == {short_repr(e)}, must be a pair of LAN indices")
-            e = tuple(itertools.islice(e, 3))
-            if len(e) != 2 or not all(isinstance(x, numbers.Integral) and not isinstance(x, bool) for x in e):
-                raise ValueError(f"links[{k}] == {short_repr(e)}, must be a pair of LAN indices")
-            if not (0 <= e[0] < len(hosts) and 0 <= e[1] < len(hosts)):
-                raise ValueError(f"links[{k}] == {e!r}: the grid has LANs 0..{len(hosts) - 1}")
-            pairs.append(e)
+        pairs = _index_pairs("links", links, len(hosts), "LAN indices", "the grid has LANs")
         link_bandwidth = _listed("link_bandwidth", link_bandwidth, MAX_LINKS,
                                  lambda n: _too_many("link_bandwidth", f"{n} values", "MAX_LINKS", MAX_LINKS))
         if len(link_bandwidth) != len(pairs):
@@ -524,11 +532,11 @@ class LanGrid:
             if h is None:
                 raise InvalidGraphError(f"LAN {label!r}: has no hosts (node attribute 'hosts')", node=label,
                                         field="hosts", value=h)
-            if isinstance(h, (str, bytes, dict)) or not isinstance(h, Iterable):
+            if isinstance(h, (str, bytes, dict)) or not isinstance(h, abc.Iterable):
                 raise InvalidGraphError(f"LAN {label!r}: hosts == {short_repr(h)}, must be a sequence of powers "
                                         "(Mflop/s)", node=label, field="hosts", value=h)
             room = MAX_HOSTS - len(powers)
-            if isinstance(h, Sized) and len(h) > room:
+            if isinstance(h, abc.Sized) and len(h) > room:
                 _too_many("the grid", f"more than {MAX_HOSTS} hosts (LAN {label!r} alone {len(h)})", "MAX_HOSTS",
                           MAX_HOSTS)
             h = list(itertools.islice(h.tolist() if isinstance(h, np.ndarray) else h, room + 1))

@@ -98,23 +98,34 @@ def check_mapping(mapping: Any, tig: TIG, grid: LanGrid) -> np.ndarray:
     return host
 
 
-def _exact_sums(keys: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
-    """Per key in ``0..size-1``, the exact sum (math.fsum) of its values; 0.0 for a key without any."""
+def _exact_sums(keys: np.ndarray, values: np.ndarray, size: int, capacity: np.ndarray) -> np.ndarray:
+    """Per key in ``0..size-1``, the sum of its values; exact (math.fsum) wherever it is near or above ``capacity``.
+
+    A plain sum of ``k`` non-negative values is within ``k`` ulps (relative) of the exact one, far
+    less than the margin of 1e-6 used here, so a plain sum below ``capacity * (1 - 1e-6)`` is a
+    fitting sum whatever its last bits; the others are recomputed exactly, so the verdict (and the
+    value a message shows) is that of the exact sum.
+    """
     out = np.zeros(size)
-    if keys.size:
+    if not keys.size:
+        return out
+    np.add.at(out, keys, values)
+    near = np.flatnonzero(out > capacity * (1 + RTOL) * (1 - 1e-6))
+    if near.size:
         order = np.argsort(keys, kind="stable")
         k = keys[order]
         v = values[order].tolist()
-        starts = np.flatnonzero(np.r_[True, k[1:] != k[:-1]]).tolist()
-        for s, e in zip(starts, [*starts[1:], len(v)]):
-            out[k[s]] = math.fsum(v[s:e])
+        starts = np.searchsorted(k, near, side="left").tolist()
+        ends = np.searchsorted(k, near, side="right").tolist()
+        for key, s, e in zip(near.tolist(), starts, ends):
+            out[key] = math.fsum(v[s:e])
     return out
 
 
-def _use(keys: np.ndarray, values: np.ndarray, size: int, model: str) -> np.ndarray:
+def _use(keys: np.ndarray, values: np.ndarray, size: int, model: str, capacity: np.ndarray) -> np.ndarray:
     """What the requirements ``values`` use of each resource: their exact sum (shared) or their maximum (dedicated)."""
     if model == "shared":
-        return _exact_sums(keys, values, size)
+        return _exact_sums(keys, values, size, capacity)
     out = np.zeros(size)
     np.maximum.at(out, keys, values)
     return out
@@ -192,7 +203,7 @@ def mapping_violations(mapping: Any, tig: TIG, grid: LanGrid, *, bandwidth: str 
     lan = grid.host_lan[host]
 
     # -- power ------------------------------------------------------------------------
-    load = _exact_sums(host, tig.mcr, grid.num_hosts)
+    load = _exact_sums(host, tig.mcr, grid.num_hosts, grid.host_power)
     over = np.flatnonzero(load > grid.host_power * (1 + RTOL))
     for h in over[:_MAX_PER_KIND]:
         tasks = [tig.labels[t] for t in np.flatnonzero(host == h)]
@@ -202,17 +213,18 @@ def mapping_violations(mapping: Any, tig: TIG, grid: LanGrid, *, bandwidth: str 
     # -- LAN bandwidth ------------------------------------------------------------------
     a, b = lan[tig.edge_u], lan[tig.edge_v]
     same = a == b
-    lan_use = _use(a[same], tig.mbr[same], grid.num_lans, model)
+    lan_use = _use(a[same], tig.mbr[same], grid.num_lans, model, grid.lan_bandwidth)
     for l in np.flatnonzero(lan_use > grid.lan_bandwidth * (1 + RTOL))[:_MAX_PER_KIND]:
         out.append(f"LAN {grid.labels[l]!r}: communications inside it {needs} {float(lan_use[l])!r} Mb/s, "
                    f"it has {float(grid.lan_bandwidth[l])!r}")
 
     # -- links --------------------------------------------------------------------------
     crossing, across = [], []
+    links = grid._links  # (a, b) with a < b -> link, as LanGrid.link() reads it, without its argument checks
     unlinked = 0
     for k in np.flatnonzero(~same):
         x, y = int(a[k]), int(b[k])
-        link = grid.link(x, y)
+        link = links.get((x, y) if x < y else (y, x))
         if link is None:
             if unlinked < _MAX_PER_KIND:
                 u, v = tig.labels[tig.edge_u[k]], tig.labels[tig.edge_v[k]]
@@ -222,7 +234,8 @@ def mapping_violations(mapping: Any, tig: TIG, grid: LanGrid, *, bandwidth: str 
             continue
         crossing.append(link)
         across.append(tig.mbr[k])
-    link_use = _use(np.array(crossing, dtype=np.int64), np.array(across, dtype=np.float64), grid.num_links, model)
+    link_use = _use(np.array(crossing, dtype=np.int64), np.array(across, dtype=np.float64), grid.num_links, model,
+                    grid.link_bandwidth)
     for k in np.flatnonzero(link_use > grid.link_bandwidth * (1 + RTOL))[:_MAX_PER_KIND]:
         x, y = grid.labels[grid.link_a[k]], grid.labels[grid.link_b[k]]
         out.append(f"link ({x!r}, {y!r}): communications across it {needs} {float(link_use[k])!r} Mb/s, "

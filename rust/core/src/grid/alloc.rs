@@ -29,7 +29,14 @@ pub fn fits(used: f64, capacity: f64) -> bool {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ExactSum {
     partials: Vec<f64>,
+    /// The values added one at a time, rounding each time: within `k` ulps of
+    /// the exact sum of `k` values of one sign, it settles most [`fits`] questions alone.
+    approx: f64,
 }
+
+/// Relative margin within which a capacity question is settled by the exact sum
+/// rather than the running one (whose error is below `MAX_EDGES` ulps, ~2e-11).
+const MARGIN: f64 = 1e-6;
 
 impl ExactSum {
     /// The empty sum (0.0).
@@ -40,6 +47,7 @@ impl ExactSum {
     /// Adds `x` (finite, and no partial sum may overflow: the model bounds every value).
     pub fn add(&mut self, x: f64) {
         add_partial(&mut self.partials, x);
+        self.approx += x;
     }
 
     /// The sum, correctly rounded (equal to `math.fsum` of the same values).
@@ -50,17 +58,29 @@ impl ExactSum {
     /// Back to the empty sum (keeps the allocation).
     pub fn clear(&mut self) {
         self.partials.clear();
+        self.approx = 0.0;
     }
 
-    /// The sum with `extra` added too, correctly rounded, without changing `self`
-    /// (`scratch` is working space).
-    fn value_with(&self, extra: impl IntoIterator<Item = f64>, scratch: &mut Vec<f64>) -> f64 {
+    /// Whether the values added and `extra` (non-negative, like every value added)
+    /// fit `capacity` ([`fits`] of their exact sum), without changing `self`
+    /// (`scratch` is working space). The running sum answers when it is clearly
+    /// below or above the limit; the exact sum decides near it, so the answer is
+    /// always that of the exact sum.
+    pub fn fits_with<I: Iterator<Item = f64> + Clone>(&self, extra: I, capacity: f64, scratch: &mut Vec<f64>) -> bool {
+        let limit = capacity * (1.0 + RTOL);
+        let approx = extra.clone().fold(self.approx, |s, x| s + x);
+        if approx <= limit * (1.0 - MARGIN) {
+            return true;
+        }
+        if approx > limit * (1.0 + MARGIN) {
+            return false;
+        }
         scratch.clear();
         scratch.extend_from_slice(&self.partials);
         for x in extra {
             add_partial(scratch, x);
         }
-        round_partials(scratch)
+        round_partials(scratch) <= limit
     }
 }
 
@@ -178,14 +198,17 @@ pub(crate) struct Allocation<'a> {
     /// MBRs inside each LAN, across each link (shared model only).
     lan_load: Vec<ExactSum>,
     link_load: Vec<ExactSum>,
-    /// An upper bound of the MCR that can still fit on a host of each LAN
-    /// (its hosts' `left + 2 RTOL power`, the largest): a LAN whose bound is
-    /// below a task's MCR is skipped without looking at its hosts. The margin
-    /// covers the tolerance and the rounding of `left` (at most
-    /// `MAX_TASKS` subtractions of at most half an ulp of the host's power
-    /// each, far below `RTOL`), so the bound never skips a host that fits.
-    lan_reach: Vec<f64>,
-    fresh_reach: Vec<f64>,
+    /// The host of each LAN with the most power left (ties: lowest index):
+    /// QLSE's host, and the bound that skips a LAN without looking at its
+    /// hosts when even that host's `left`, plus `lan_margin`, is below a
+    /// task's MCR.
+    lan_best: Vec<usize>,
+    fresh_best: Vec<usize>,
+    /// `2 RTOL` times the largest power of each LAN's hosts: it covers the
+    /// tolerance and the rounding of `left` (at most `MAX_TASKS` subtractions
+    /// of at most half an ulp of the host's power each, far below `RTOL`), so
+    /// the bound never skips a host that fits.
+    lan_margin: Vec<f64>,
     lan_of_task: Vec<usize>,
     host_of_task: Vec<usize>,
     placed: Vec<usize>,
@@ -199,17 +222,23 @@ pub(crate) struct Allocation<'a> {
     scratch: Vec<f64>,
 }
 
-fn reach(left: f64, power: f64) -> f64 {
-    left + 2.0 * RTOL * power
+/// The host of `hosts` with the most power `left` (ties: lowest index).
+fn most_left(hosts: std::ops::Range<usize>, left: &[f64]) -> usize {
+    let mut best = hosts.start;
+    for h in hosts {
+        if left[h] > left[best] {
+            best = h;
+        }
+    }
+    best
 }
 
 impl<'a> Allocation<'a> {
     /// Fresh resources (the grid's nominal values), nothing placed, no link usable yet.
     pub(crate) fn new(tig: &'a Tig, grid: &'a LanGrid, bandwidth: Bandwidth) -> Allocation<'a> {
         let power = grid.host_power();
-        let fresh_reach: Vec<f64> = (0..grid.num_lans())
-            .map(|l| grid.hosts(l).map(|h| reach(power[h], power[h])).fold(f64::NEG_INFINITY, f64::max))
-            .collect();
+        let fresh_best: Vec<usize> = (0..grid.num_lans()).map(|l| most_left(grid.hosts(l), power)).collect();
+        let lan_margin = fresh_best.iter().map(|&h| 2.0 * RTOL * power[h]).collect();
         Allocation {
             tig,
             grid,
@@ -219,8 +248,9 @@ impl<'a> Allocation<'a> {
             host_load: vec![ExactSum::new(); grid.num_hosts()],
             lan_load: vec![ExactSum::new(); grid.num_lans()],
             link_load: vec![ExactSum::new(); grid.num_links()],
-            lan_reach: fresh_reach.clone(),
-            fresh_reach,
+            lan_best: fresh_best.clone(),
+            fresh_best,
+            lan_margin,
             lan_of_task: vec![NONE; tig.len()],
             host_of_task: vec![NONE; tig.len()],
             placed: Vec::new(),
@@ -242,7 +272,7 @@ impl<'a> Allocation<'a> {
         }
         for l in self.touched_lans.drain(..) {
             self.lan_load[l].clear();
-            self.lan_reach[l] = self.fresh_reach[l];
+            self.lan_best[l] = self.fresh_best[l];
         }
         for k in self.touched_links.drain(..) {
             self.link_load[k].clear();
@@ -271,8 +301,8 @@ impl<'a> Allocation<'a> {
     /// each MBR must fit on its own and nothing is used up.
     pub(crate) fn try_place(&mut self, task: usize, lan: usize, choice: HostChoice) -> bool {
         let mcr = self.tig.mcr()[task];
-        if self.lan_reach[lan] < mcr {
-            return false; // no host of the LAN can take it (see `lan_reach`)
+        if self.left[self.lan_best[lan]] + self.lan_margin[lan] < mcr {
+            return false; // no host of the LAN can take it (see `lan_best`)
         }
         if !self.bandwidth_fits(task, lan) {
             return false;
@@ -283,8 +313,7 @@ impl<'a> Allocation<'a> {
         self.left[host] -= mcr;
         self.host_load[host].add(mcr);
         self.touched_hosts.push(host);
-        let power = self.grid.host_power();
-        self.lan_reach[lan] = self.grid.hosts(lan).map(|h| reach(self.left[h], power[h])).fold(f64::NEG_INFINITY, f64::max);
+        self.lan_best[lan] = most_left(self.grid.hosts(lan), &self.left);
         self.touched_lans.push(lan);
         if self.bandwidth == Bandwidth::Shared {
             for &mbr in &self.local {
@@ -326,19 +355,16 @@ impl<'a> Allocation<'a> {
                 self.local.iter().all(|&mbr| fits(mbr, lan_bw)) && self.remote.iter().all(|&(k, mbr)| fits(mbr, link_bw[k]))
             }
             Bandwidth::Shared => {
-                if !self.local.is_empty() {
-                    let used = self.lan_load[lan].value_with(self.local.iter().copied(), &mut self.scratch);
-                    if !fits(used, lan_bw) {
-                        return false;
-                    }
+                if !self.local.is_empty() && !self.lan_load[lan].fits_with(self.local.iter().copied(), lan_bw, &mut self.scratch) {
+                    return false;
                 }
                 self.remote.sort_by_key(|&(k, _)| k); // stable: equal links keep neighbour order
                 let mut at = 0;
                 while at < self.remote.len() {
                     let k = self.remote[at].0;
                     let end = at + self.remote[at..].iter().take_while(|e| e.0 == k).count();
-                    let used = self.link_load[k].value_with(self.remote[at..end].iter().map(|e| e.1), &mut self.scratch);
-                    if !fits(used, link_bw[k]) {
+                    let mbrs = self.remote[at..end].iter().map(|e| e.1);
+                    if !self.link_load[k].fits_with(mbrs, link_bw[k], &mut self.scratch) {
                         return false;
                     }
                     at = end;
@@ -351,23 +377,17 @@ impl<'a> Allocation<'a> {
     /// Whether `mcr` fits on `host` with the MCRs already there (quick bound first).
     fn host_fits(&mut self, host: usize, mcr: f64) -> bool {
         let power = self.grid.host_power()[host];
-        if reach(self.left[host], power) < mcr {
+        if self.left[host] + 2.0 * RTOL * power < mcr {
             return false;
         }
-        let used = self.host_load[host].value_with([mcr], &mut self.scratch);
-        fits(used, power)
+        self.host_load[host].fits_with(std::iter::once(mcr), power, &mut self.scratch)
     }
 
     fn pick_host(&mut self, lan: usize, mcr: f64, choice: HostChoice) -> Option<usize> {
         match choice {
             HostChoice::MostPower => {
-                let mut best: Option<usize> = None;
-                for h in self.grid.hosts(lan) {
-                    if best.is_none_or(|b| self.left[h] > self.left[b]) {
-                        best = Some(h);
-                    }
-                }
-                best.filter(|&h| self.host_fits(h, mcr))
+                let best = self.lan_best[lan];
+                self.host_fits(best, mcr).then_some(best)
             }
             HostChoice::BestFit => {
                 let mut best: Option<usize> = None;
@@ -424,6 +444,28 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #[test]
+        fn the_quick_answer_is_the_exact_sums(
+            placed in proptest::collection::vec(0.0f64..1e3, 0..30),
+            extra in proptest::collection::vec(0.0f64..1e3, 1..5),
+            shift in -8i32..8,
+            scale in proptest::sample::select(vec![1e-200, 1e-6, 1.0, 1e150]),
+        ) {
+            let mut sum = ExactSum::new();
+            placed.iter().for_each(|&x| sum.add(x * scale));
+            let mut all = sum.clone();
+            extra.iter().for_each(|&x| all.add(x * scale));
+            // a capacity a few RTOL / 4 around the exact sum, where the running sum cannot decide
+            let capacity = all.value() / (1.0 + RTOL) * (1.0 + f64::from(shift) * RTOL / 4.0);
+            let mut scratch = Vec::new();
+            proptest::prop_assert_eq!(
+                sum.fits_with(extra.iter().map(|&x| x * scale), capacity, &mut scratch),
+                fits(all.value(), capacity)
+            );
+        }
+    }
+
     #[test]
     fn conditions_and_updates() {
         // tasks 0-1 (MBR 5), 1-2 (MBR 7); LAN 0: hosts 10, 6; LAN 1: host 8; LAN 2: host 9; link 0-1 of 6
@@ -445,7 +487,7 @@ mod tests {
         a.restart(&[false]);
         assert_eq!(a.left, grid.host_power());
         assert!(a.lan_load.iter().all(|s| s.value() == 0.0) && a.lan_of_task.iter().all(|&l| l == NONE));
-        assert_eq!(a.lan_reach, a.fresh_reach);
+        assert_eq!(a.lan_best, a.fresh_best);
 
         // dedicated: each MBR on its own, nothing used up
         let mut d = Allocation::new(&tig, &grid, Bandwidth::Dedicated);
