@@ -228,6 +228,22 @@ class DfrsStretchBound:
     def feasible(self, stretch: float) -> bool: ...
     def cut_capacity(self, in_cut: npt.NDArray[np.bool_], stretch: float) -> float: ...
 # -- grid (QLSE) ------------------------------------------------------------------------
+__all__ += [
+    "GRID_MAX_EDGES",
+    "GRID_MAX_HOSTS",
+    "GRID_MAX_LANS",
+    "GRID_MAX_LINKS",
+    "GRID_MAX_TASKS",
+    "GRID_MAX_VALUE",
+    "GRID_RTOL",
+]
+GRID_MAX_TASKS: int
+GRID_MAX_EDGES: int
+GRID_MAX_LANS: int
+GRID_MAX_HOSTS: int
+GRID_MAX_LINKS: int
+GRID_MAX_VALUE: float
+GRID_RTOL: float
 
 @final
 class Tig:
