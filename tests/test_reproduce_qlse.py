@@ -137,8 +137,6 @@ def test_bad_arguments_of_reproduce_qlse_are_refused_before_any_work(tmp_path, m
     assert list(tmp_path.iterdir()) == []  # nothing written, not even in the working directory
 
 
-@pytest.mark.xfail(strict=False, reason="issue 20: an empty --out is turned into '.' by the shared check of every "
-                   "reproduce command (clustersched._cli.check_output_folder, on the command-line branch)")
 def test_an_empty_out_on_the_command_line_is_an_error(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(qlse, "reproduce_qlse", lambda *a, **k: pytest.fail("ran the study in the working directory"))
