@@ -23,7 +23,7 @@ from clustersched.dfrs import (
 from clustersched.dfrs import limits
 from clustersched.dfrs.metrics import reschedulings, stretches, underutilization
 from clustersched.dfrs.model import CPU_TOLERANCE, TIME_ULPS, WORK_RTOL, completion_time, progress, work_tolerance
-from clustersched.dfrs.simulator import _Simulation, busy_time
+from clustersched.dfrs.simulator import _Simulation, busy_time, periodic_tasks, shortest_stay
 from clustersched.errors import ClusterschedError, InvalidOptionError, InvalidScheduleError, InvalidWorkloadError, \
     LimitError
 
@@ -153,8 +153,8 @@ def test_periodic_work_is_bounded_up_front():
         simulate(one_job(p=6010.0), DfrsPlatform(1), "Greedy/per/opt=min", period=0.001)
     assert str(info.value) == (
         "period == 0.001, must be >= 0.00601 s for these jobs: they keep the system busy for at least 6010 s "
-        "(the union of [submit, submit + processing_time]), more than max_periodic_events == 1000000 periods "
-        "(clustersched.dfrs.limits.MAX_PERIODIC_EVENTS)")
+        "(submit to submit + processing_time, longer on too few nodes: clustersched.dfrs.simulator.busy_time), "
+        "more than max_periodic_events == 1000000 periods (clustersched.dfrs.limits.MAX_PERIODIC_EVENTS)")
     assert (info.value.name, info.value.value, info.value.limit) == ("period", 0.001, 1_000_000)
     # the same period is fine for an algorithm without periodic events, and with a larger budget
     r = simulate(one_job(), DfrsPlatform(1), "Greedy */opt=min", period=0.001)
@@ -179,25 +179,53 @@ def test_processing_time_1e300_and_huge_penalties_cannot_run_forever():
 
 
 def test_runs_that_reach_the_budget_stop_with_a_limit_error():
-    """Slowed far beyond the busy time (here 50 jobs sharing one node), the budget stops the run."""
+    """Slowed far beyond the lower bounds (50 jobs that cannot share one node's memory take turns),
+    the runs stop at the budgets."""
     n = 50
-    jobs = DfrsJobs(submit=np.zeros(n), processing_time=np.full(n, 100.0), tasks=np.ones(n, int),
-                    cpu_need=np.ones(n), mem_need=np.full(n, 0.02))
+    jobs = DfrsJobs(submit=np.zeros(n), processing_time=np.full(n, 10.0), tasks=np.ones(n, int),
+                    cpu_need=np.full(n, 0.01), mem_need=np.full(n, 0.6))
     with pytest.raises(LimitError) as info:
-        simulate(jobs, DfrsPlatform(1), "/per/opt=min", period=1.0, max_periodic_events=1000)
-    assert str(info.value).startswith("the simulation needs more than max_periodic_events == 1000 periodic events "
-                                      "(at time 1001.0, 50 job(s) still in the system (first: job id 1)): "
+        simulate(jobs, DfrsPlatform(1), "/per/opt=min", period=1.0, penalty=0.0, max_periodic_events=100)
+    assert str(info.value).startswith("the simulation needs more than max_periodic_events == 100 periodic events "
+                                      "(at time 101.0, 50 job(s) still in the system (first: job id 1)): "
                                       "period == 1.0 is too short")
-    assert (info.value.name, info.value.value, info.value.limit) == ("periodic events", 1001, 1000)
-    assert simulate(jobs, DfrsPlatform(1), "/per/opt=min", period=1.0, max_periodic_events=6000).events > 1000
-    with pytest.raises(ValueError, match="max_periodic_events == 0, must be >= 1"):
-        simulate(jobs, DfrsPlatform(1), "/per/opt=min", max_periodic_events=0)
+    assert (info.value.name, info.value.value, info.value.limit) == ("periodic events", 101, 100)
+    with pytest.raises(LimitError) as info:
+        simulate(jobs, DfrsPlatform(1), "/per/opt=min", period=1.0, penalty=0.0, max_periodic_tasks=1000)
+    assert str(info.value).startswith("the simulation's periodic events need to pack more than "
+                                      "max_periodic_tasks == 1000 tasks (at time 21.0, 50 job(s) with 50 tasks")
+    assert (info.value.name, info.value.value, info.value.limit) == ("periodic tasks", 1050, 1000)
+    assert simulate(jobs, DfrsPlatform(1), "/per/opt=min", period=1.0, penalty=0.0, validate=True).events == 502
+    for option in ("max_periodic_events", "max_periodic_tasks"):
+        with pytest.raises(ValueError, match=f"{option} == 0, must be >= 1"):
+            simulate(jobs, DfrsPlatform(1), "/per/opt=min", **{option: 0})
 
 
 def test_busy_time_is_the_union_of_the_intervals():
     jobs = DfrsJobs(submit=[0, 10, 20, 500], processing_time=[100, 5, 200, 0], tasks=[1] * 4, cpu_need=[1] * 4,
                     mem_need=[0.1] * 4)
     assert busy_time(jobs) == 220.0
+    assert busy_time(jobs, nodes=1) == 305.0  # the work, one node's worth per second
+    wide = DfrsJobs(submit=[0], processing_time=[100], tasks=[8], cpu_need=[0.5], mem_need=[0.1])
+    assert busy_time(wide, nodes=2) == 200.0  # 4 nodes' worth of CPU on 2 nodes
+    assert shortest_stay(wide, 2).tolist() == [200.0] and periodic_tasks(wide, 2, 30.0) == 8 * 6
+
+
+def test_periodic_packing_is_bounded_up_front():
+    """A job of 2**20 tasks on 8 nodes runs 65,536 times slower than alone, and every periodic event
+    packs its million tasks: about 3 * 10**11 task packings, refused before the run (it ran for hours)."""
+    jobs = DfrsJobs(submit=[0.0, 10.0], processing_time=[3000.0, 100.0], tasks=[2**20, 1], cpu_need=[0.5, 1.0],
+                    mem_need=[1e-6, 0.5])
+    with pytest.raises(LimitError) as info:
+        simulate(jobs, DfrsPlatform(8), "GreedyPM */per/opt=min/minvt=600")
+    assert str(info.value) == (
+        "period == 600.0 is too short for these jobs: their periodic events would pack at least 343597383680 tasks "
+        "(clustersched.dfrs.simulator.periodic_tasks), more than max_periodic_tasks == 1000000000 "
+        "(clustersched.dfrs.limits.MAX_PERIODIC_TASKS)")
+    assert (info.value.name, info.value.limit) == ("period", 10**9)
+    # without periodic events, or on a platform it fits, it runs in seconds
+    assert simulate(jobs, DfrsPlatform(8), "MCB8 */opt=min", validate=True).events == 4
+    assert simulate(jobs, DfrsPlatform(2**20), "GreedyPM */per/opt=min/minvt=600", validate=True).events == 9
 
 
 # -- 2. sizes checked before any work -------------------------------------------------------------

@@ -35,7 +35,8 @@ and the loop checks it.  Inputs whose times could not advance in float64, or
 whose work would not end, are refused before any work, with an error naming
 the limit (:mod:`~clustersched.dfrs.limits`): submit and processing times,
 penalty and period of at most 10**10 s, a period of at least 1 ms, at most
-10**6 periodic events per run (``simulate(..., max_periodic_events=)``),
+10**6 periodic events per run, packing at most 10**9 tasks in all
+(``simulate(..., max_periodic_events=, max_periodic_tasks=)``),
 2**20 nodes and 2**20 tasks per job.  A job's value out of range raises
 :class:`~clustersched.errors.InvalidWorkloadError` (its id, field and
 value), an option :class:`~clustersched.errors.LimitError` (a

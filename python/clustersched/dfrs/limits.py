@@ -28,13 +28,17 @@ are not refused: they are exactly what float64 makes of them (see
 :func:`clustersched.dfrs.simulate`, "Time").
 
 **Work.**  A run of a periodic algorithm processes at most
-:data:`MAX_PERIODIC_EVENTS` periodic events (``simulate(...,
-max_periodic_events=)`` changes it).  :func:`~clustersched.dfrs.simulate`
-checks up front that the jobs' busy time (the union of the intervals
-``[submit, submit + processing_time]``, when some job is surely in the
-system) divided by the period stays within it, and that one penalty spans
-fewer periodic events than that; a run that still reaches it (jobs slowed
-down far beyond their processing times) stops with a LimitError.
+:data:`MAX_PERIODIC_EVENTS` periodic events, and these pack at most
+:data:`MAX_PERIODIC_TASKS` tasks in all (each packs every task of every job
+in the system; ``simulate(..., max_periodic_events=, max_periodic_tasks=)``
+change them).  The paper's largest run, the whole HPC2N trace at a 600 s
+period, needs about 2 * 10**5 events and 10**8 tasks.
+:func:`~clustersched.dfrs.simulate` checks up front lower bounds of both (a
+job stays in the system at least its processing time, longer when it asks
+for more CPU than the platform has: :func:`~clustersched.dfrs.simulator.busy_time`,
+:func:`~clustersched.dfrs.simulator.periodic_tasks`), and that one penalty
+spans fewer periodic events than the limit; a run that still reaches a limit
+(jobs slowed down far beyond these bounds) stops with a LimitError.
 
 Examples
 --------
@@ -50,6 +54,7 @@ __all__ = [
     "MAX_NODES",
     "MAX_NODE_MEMORY_GB",
     "MAX_PERIODIC_EVENTS",
+    "MAX_PERIODIC_TASKS",
     "MAX_TASKS",
     "MAX_TIME",
     "MAX_TOTAL_TASKS",
@@ -69,6 +74,9 @@ MAX_TIME = 1e10
 MIN_PERIOD = 1e-3
 #: Most periodic events of one simulation (default of ``simulate(..., max_periodic_events=)``).
 MAX_PERIODIC_EVENTS = 10**6
+#: Most tasks the periodic events of one simulation may pack in all (default of
+#: ``simulate(..., max_periodic_tasks=)``; a week of HPC2N under the best algorithm packs about 3 * 10**5).
+MAX_PERIODIC_TASKS = 10**9
 #: Largest memory of a node, GB (a petabyte).
 MAX_NODE_MEMORY_GB = 1e6
 

@@ -80,12 +80,13 @@ from .._checks import check_float, check_int
 from ..errors import InfeasibleError, LimitError
 from .algorithms import BASELINES, DEFAULT_PENALTY, DEFAULT_PERIOD, DfrsAlgorithm, parse_algorithm
 from .baselines import simulate_batch
-from .limits import MAX_PERIODIC_EVENTS, MAX_TIME, MIN_PERIOD, check_limit
+from .limits import MAX_PERIODIC_EVENTS, MAX_PERIODIC_TASKS, MAX_TIME, MIN_PERIOD, check_limit
 from .model import DfrsJobs, DfrsPlatform, completion_time, progress
 from .recording import SegmentRecorder
 from .run import DfrsResult, DfrsRun
 
-__all__ = ["DEFAULT_PENALTY", "DEFAULT_PERIOD", "DfrsResult", "DfrsRun", "busy_time", "simulate"]
+__all__ = ["DEFAULT_PENALTY", "DEFAULT_PERIOD", "DfrsResult", "DfrsRun", "busy_time", "periodic_tasks",
+           "shortest_stay", "simulate"]
 
 
 def simulate(
@@ -97,6 +98,7 @@ def simulate(
     period: float = DEFAULT_PERIOD,
     validate: bool | None = None,
     max_periodic_events: int = MAX_PERIODIC_EVENTS,
+    max_periodic_tasks: int = MAX_PERIODIC_TASKS,
 ) -> DfrsRun:
     """Simulates a DFRS algorithm (or the FCFS / EASY baselines) on ``jobs``.
 
@@ -122,6 +124,10 @@ def simulate(
     max_periodic_events : int
         Most periodic events the run may process (``>= 1``; default
         :data:`~clustersched.dfrs.limits.MAX_PERIODIC_EVENTS`, 10**6).
+    max_periodic_tasks : int
+        Most tasks the periodic events may pack in all (each packs every
+        task of every job in the system; ``>= 1``; default
+        :data:`~clustersched.dfrs.limits.MAX_PERIODIC_TASKS`, 10**9).
 
     Returns
     -------
@@ -137,7 +143,8 @@ def simulate(
     LimitError
         ``penalty`` or ``period`` beyond its limit, or a periodic algorithm
         that would process more than ``max_periodic_events`` periodic events
-        (a ``ValueError``; see "Time").
+        or pack more than ``max_periodic_tasks`` tasks (a ``ValueError``; see
+        "Time").
     ValueError
         A bad algorithm name, ``penalty`` or ``period``.
 
@@ -163,12 +170,15 @@ def simulate(
       processing time completes when placed, such a penalty ends at once),
       and the validator allows exactly that rounding
       (:func:`~clustersched.dfrs.model.work_tolerance`);
-    * the work is bounded up front: a periodic algorithm whose jobs keep the
-      system busy (the union of ``[submit, submit + processing_time]``) for
-      more than ``max_periodic_events`` periods, or whose penalty spans more
-      than that many periods, is refused with a :class:`LimitError` naming
-      the limit; a run that still reaches it (jobs slowed down or thrashing
-      far beyond their processing times) stops with the same error.
+    * the work is bounded up front: a periodic event packs every task of
+      every job in the system, so a periodic algorithm whose jobs surely
+      keep the system busy (:func:`busy_time`) for more than
+      ``max_periodic_events`` periods, or surely make those events pack
+      more than ``max_periodic_tasks`` tasks in all (:func:`periodic_tasks`),
+      or whose penalty spans more than ``max_periodic_events`` periods, is
+      refused with a :class:`LimitError` naming the limit; a run that still
+      reaches a limit (jobs slowed down or thrashing far beyond these lower
+      bounds) stops with the same error.
 
     Every limit is in :mod:`clustersched.dfrs.limits`.
 
@@ -192,6 +202,7 @@ def simulate(
         raise LimitError(f"period == {period!r}, must be >= {MIN_PERIOD} s (clustersched.dfrs.limits.MIN_PERIOD)",
                          name="period", value=period, limit=MIN_PERIOD)
     max_periodic_events = check_int("max_periodic_events", max_periodic_events, 1)
+    max_periodic_tasks = check_int("max_periodic_tasks", max_periodic_tasks, 1)
     jobs.check_nonempty()
     jobs.check_fits(platform)
     if isinstance(algorithm, str) and algorithm.strip().casefold() in {b.casefold() for b in BASELINES}:
@@ -199,8 +210,8 @@ def simulate(
     else:
         algo = algorithm if isinstance(algorithm, DfrsAlgorithm) else parse_algorithm(algorithm)
         if algo.periodic is not None:
-            _check_periodic_work(jobs, penalty, period, max_periodic_events)
-        result = _Simulation(jobs, platform, algo, penalty, period, max_periodic_events).run()
+            _check_periodic_work(jobs, platform, penalty, period, max_periodic_events, max_periodic_tasks)
+        result = _Simulation(jobs, platform, algo, penalty, period, max_periodic_events, max_periodic_tasks).run()
     if validate if validate is not None else os.environ.get("CLUSTERSCHED_VALIDATE") == "1":
         from .validate import validate_dfrs
 
@@ -208,30 +219,73 @@ def simulate(
     return result
 
 
-def busy_time(jobs: DfrsJobs) -> float:
-    """Seconds during which some job is surely in the system: the length of the union of the
-    intervals ``[submit, submit + processing_time]`` (no job completes before its processing time).
+def shortest_stay(jobs: DfrsJobs, nodes: int | None = None) -> np.ndarray:
+    """The least time each job can spend in the system on ``nodes`` nodes (None: as many as it wants).
+
+    Its processing time, or longer when its CPU demand (``tasks * cpu_need``)
+    exceeds the platform: a job's work is ``processing_time * demand`` and
+    the platform does at most ``nodes`` of it per second.
+    """
+    stay = np.asarray(jobs.processing_time, dtype=float)
+    if nodes is not None:
+        stay = stay * np.maximum(1.0, jobs.tasks * jobs.cpu_need / nodes)
+    return stay
+
+
+def busy_time(jobs: DfrsJobs, nodes: int | None = None) -> float:
+    """Seconds during which some job is surely in the system on ``nodes`` nodes.
+
+    The length of the union of the intervals ``[submit, submit +
+    shortest_stay]`` (no job completes sooner), and at least the total CPU
+    work divided by the platform's capacity (with ``nodes``).
 
     >>> jobs = DfrsJobs(submit=[0, 50, 300], processing_time=[100, 100, 10], tasks=[1, 1, 1],
     ...                 cpu_need=[1, 1, 1], mem_need=[1, 1, 1])
-    >>> busy_time(jobs)
-    160.0
+    >>> busy_time(jobs), busy_time(jobs, nodes=1)
+    (160.0, 210.0)
     """
     start = jobs.submit
-    end = np.maximum.accumulate(start + jobs.processing_time)  # rows are in submission order
+    end = np.maximum.accumulate(start + shortest_stay(jobs, nodes))  # rows are in submission order
     before = np.r_[-math.inf, end[:-1]]
-    return float(np.sum(np.maximum(end - np.maximum(start, before), 0.0)))
+    union = float(np.sum(np.maximum(end - np.maximum(start, before), 0.0)))
+    return union if nodes is None else max(union, float(jobs.work().sum()) / nodes)
 
 
-def _check_periodic_work(jobs: DfrsJobs, penalty: float, period: float, limit: int) -> None:
-    """LimitError when a periodic run surely needs more than ``limit`` periodic events (simulate's "Time")."""
-    busy = busy_time(jobs)
+def periodic_tasks(jobs: DfrsJobs, nodes: int, period: float) -> int:
+    """A lower bound on the tasks the periodic events of a run pack in all.
+
+    Each periodic event packs every task of every job in the system, and job
+    ``j`` is in the system for at least ``shortest_stay`` seconds, so for at
+    least ``floor(shortest_stay / period)`` periodic events.
+
+    >>> jobs = DfrsJobs(submit=[0, 0], processing_time=[6000, 60], tasks=[4, 100], cpu_need=[1, 1],
+    ...                 mem_need=[0.1, 0.01])
+    >>> periodic_tasks(jobs, nodes=2, period=600.0)    # 4 tasks * 20 events + 100 tasks * 5 events
+    580
+    """
+    events = np.floor(shortest_stay(jobs, nodes) / period)
+    return int(np.sum(jobs.tasks * events))
+
+
+def _check_periodic_work(jobs: DfrsJobs, platform: DfrsPlatform, penalty: float, period: float, limit: int,
+                         task_limit: int) -> None:
+    """LimitError when a periodic run surely goes beyond its budgets (simulate's "Time")."""
+    busy = busy_time(jobs, platform.nodes)
     if busy / period > limit:
         raise LimitError(
             f"period == {period!r}, must be >= {busy / limit:.6g} s for these jobs: they keep the system busy for "
-            f"at least {busy:.6g} s (the union of [submit, submit + processing_time]), more than "
-            f"max_periodic_events == {limit} periods (clustersched.dfrs.limits.MAX_PERIODIC_EVENTS)",
+            f"at least {busy:.6g} s (submit to submit + processing_time, longer on too few nodes: "
+            f"clustersched.dfrs.simulator.busy_time), more than max_periodic_events == {limit} periods "
+            "(clustersched.dfrs.limits.MAX_PERIODIC_EVENTS)",
             name="period", value=period, limit=limit,
+        )
+    packed = periodic_tasks(jobs, platform.nodes, period)
+    if packed > task_limit:
+        raise LimitError(
+            f"period == {period!r} is too short for these jobs: their periodic events would pack at least "
+            f"{packed} tasks (clustersched.dfrs.simulator.periodic_tasks), more than max_periodic_tasks == "
+            f"{task_limit} (clustersched.dfrs.limits.MAX_PERIODIC_TASKS)",
+            name="period", value=period, limit=task_limit,
         )
     if penalty / period > limit:
         raise LimitError(
@@ -246,7 +300,8 @@ class _Simulation:
     """One run: the dynamic job state in numpy arrays, the node state in Rust, the segments in a recorder."""
 
     def __init__(self, jobs: DfrsJobs, platform: DfrsPlatform, algo: DfrsAlgorithm, penalty: float,
-                 period: float, max_ticks: int = MAX_PERIODIC_EVENTS) -> None:
+                 period: float, max_ticks: int = MAX_PERIODIC_EVENTS,
+                 max_tasks: int = MAX_PERIODIC_TASKS) -> None:
         self.began = time.perf_counter()
         self.jobs, self.platform, self.algo = jobs, platform, algo
         self.penalty, self.period = penalty, period
@@ -272,6 +327,9 @@ class _Simulation:
         self.events = 0
         self.ticks = 0  # periodic event indices consumed
         self.max_ticks = max_ticks
+        self.packed = 0  # tasks of the jobs in the system, summed over the periodic events processed
+        self.max_packed = max_tasks
+        self.active_tasks = 0  # tasks of the jobs in the system
         self.finished = 0
         self.origin = 0.0
         self.k = 1
@@ -394,6 +452,7 @@ class _Simulation:
                 arrived += 1
             arrivals = range(first, arrived)
             self.active[first:arrived] = True
+            self.active_tasks += int(self.jobs.tasks[first:arrived].sum())
             tick = periodic and t >= self._tick(self.k)
             if tick:
                 self._next_tick(t)
@@ -439,8 +498,20 @@ class _Simulation:
         That is ``k + 1`` whenever the period spans float64 steps at ``t``
         (always below 2**41 s, as the period is at least ``MIN_PERIOD``);
         events that round to ``t`` too are merged into this one, and every
-        index consumed counts towards ``max_periodic_events``.
+        index consumed counts towards ``max_periodic_events``, and the tasks
+        of the jobs in the system (which the event packs) towards
+        ``max_periodic_tasks``.
         """
+        self.packed += self.active_tasks
+        if self.packed > self.max_packed:
+            stuck = self.rows[self.active]
+            raise LimitError(
+                f"the simulation's periodic events need to pack more than max_periodic_tasks == {self.max_packed} "
+                f"tasks (at time {t!r}, {len(stuck)} job(s) with {self.active_tasks} tasks in the system): "
+                f"period == {self.period!r} is too short for these jobs under {self.algo.name!r}; use a longer "
+                "period or a larger max_periodic_tasks (clustersched.dfrs.limits.MAX_PERIODIC_TASKS)",
+                name="periodic tasks", value=self.packed, limit=self.max_packed,
+            )
         while True:
             self.k += 1
             self.ticks += 1
@@ -492,6 +563,7 @@ class _Simulation:
             self.y[j] = 0.0
             self.est[j] = math.inf
         self.finished += len(completed)
+        self.active_tasks -= int(self.jobs.tasks[completed].sum())
         return completed
 
     def _advance(self, t: float, t_next: float) -> None:
