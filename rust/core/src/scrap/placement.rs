@@ -225,6 +225,20 @@ mod tests {
         assert!(s.cluster.iter().take(2).all(|&k| k == 1));
     }
 
+    #[test]
+    fn tiny_tasks_late_in_a_schedule_check() {
+        // issue 20: a task of 1e-12 s starting at 1/3 s measures (1/3 + 1e-12) - 1/3 s;
+        // the checker's tolerance is relative to the time stamps, not to the duration
+        let p = MultiCluster::new(vec![4, 2], vec![1e9, 3e9]).unwrap();
+        let g = Ptg::new(vec![1e9, 1e-3, 1e-3, 1e-3], vec![0.0; 4], &[0, 2, 3, 4, 4], &[1, 2, 3, 3]).unwrap();
+        let net = gige(2);
+        let bytes = [1e3; 4];
+        let comms = Comms { network: &net, bytes: &bytes };
+        let s = place_reference(&g, &p, &[1, 2, 1, 1], Some(comms)).unwrap();
+        assert!(s.start.iter().any(|&t| t > 0.3));
+        check_cluster_schedule(&g, &p, &s, Some(&[1, 2, 1, 1]), Some(comms)).unwrap();
+    }
+
     proptest! {
         #[test]
         fn placements_are_feasible(g in arb_ptg(), a in 1u32..8, comm in any::<bool>()) {

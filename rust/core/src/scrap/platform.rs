@@ -277,8 +277,8 @@ pub fn check_problem(g: &Ptg, platform: &MultiCluster, comms: Option<Comms<'_>>)
         return Err(Error::invalid_item(
             Item::Ptg(0),
             format!(
-                "every task on one processor of the slowest speed ({} flop/s), one after the other{}, takes {bound:e} \
-                 s, must be <= {MAX_SECONDS:e} s (clustersched.scrap.MAX_SECONDS); the longest is task {v}, work {} \
+                "every task on one processor of the slowest speed ({:e} flop/s), one after the other{}, takes {bound:e} \
+                 s, must be <= {MAX_SECONDS:e} s (clustersched.scrap.MAX_SECONDS); the longest is task {v}, work {:e} \
                  flop",
                 platform.ref_speed(),
                 if slowest.is_some() { " after its slowest transfer" } else { "" },
