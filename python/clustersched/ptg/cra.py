@@ -82,7 +82,7 @@ def cra_budgets(ptgs: Sequence[PTG], cluster: Cluster, strategy: str) -> np.ndar
     [4, 7, 8]
     """
     batch = Batch(ptgs)
-    return _budgets(batch, check_cluster(cluster, batch.ptgs), strategy)
+    return _budgets(batch, check_cluster(cluster, batch.ptgs, schedules=False), strategy)
 
 
 def _budgets(batch: Batch, cluster: Cluster, strategy: str) -> np.ndarray:
