@@ -12,6 +12,7 @@ __all__ = [
     "MultiClusterPtg",
     "LanGrid",
     "PtgSet",
+    "SCRAP_MAX_POWER",
     "SCRAP_MAX_PROCS",
     "SCRAP_MAX_REF_PROCS",
     "SCRAP_MAX_SECONDS",
@@ -183,6 +184,7 @@ _ClusterColumns = tuple[
     npt.NDArray[np.int64],
 ]
 
+SCRAP_MAX_POWER: float
 SCRAP_MAX_PROCS: int
 SCRAP_MAX_REF_PROCS: int
 SCRAP_MAX_SIZE: int

@@ -16,8 +16,10 @@ measures it (:func:`evaluate`); :func:`validate_ptgs` checks any schedule.
 Every function checks its cluster against the limits of this package before
 any work (far beyond RR-7224's clusters of at most 216 processors):
 :data:`MAX_PROCS` (``2**16``) processors, :data:`MAX_SIZE` (``2**28``) for
-``(tasks + edges of all PTGs) * procs``, and :data:`MAX_SECONDS` (``1e300``)
-for all tasks on one processor each, one after the other.
+``(tasks + edges of all PTGs) * procs``, :data:`MAX_SECONDS` (``1e300``)
+for all tasks on one processor each, one after the other, and
+:data:`MIN_SECONDS` (``1e-300``) for each PTG's longest task on all the
+processors (so that ``C*_max > 0``).
 
 One PTG on a heterogeneous multi-cluster platform (N'takpé & Suter, PDCS
 2007: SCRAP, SCRAP-MAX, MHEFT-MAX) is its own problem, :mod:`clustersched.scrap`;
@@ -50,6 +52,7 @@ __all__ = [
     "MAX_PROCS",
     "MAX_SECONDS",
     "MAX_SIZE",
+    "MIN_SECONDS",
     "PROFILE_CACHE",
     "ProfileCache",
     "HCPA_RULES",
@@ -132,6 +135,7 @@ __getattr__, __dir__ = lazy_exports(
         "MAX_PROCS": "._batch",
         "MAX_SECONDS": "._batch",
         "MAX_SIZE": "._batch",
+        "MIN_SECONDS": "._batch",
         "CRA_STRATEGIES": ".cra",
         "cra_budgets": ".cra",
         "cra_ndags": ".cra",
@@ -192,7 +196,7 @@ __getattr__, __dir__ = lazy_exports(
 )
 
 if TYPE_CHECKING:
-    from ._batch import MAX_PROCS, MAX_SECONDS, MAX_SIZE
+    from ._batch import MAX_PROCS, MAX_SECONDS, MAX_SIZE, MIN_SECONDS
     from .algorithms import ALGORITHMS, PTGRun, algorithm, evaluate, run_algorithm
     from .cafm import (
         cafm_cra,

@@ -16,7 +16,7 @@ from ..platform import Cluster
 from ..workload.ptg import PTG
 from .schedule import TaskSchedule
 
-__all__ = ["MAX_PROCS", "MAX_SECONDS", "MAX_SIZE"]
+__all__ = ["MAX_PROCS", "MAX_SECONDS", "MAX_SIZE", "MIN_SECONDS"]
 
 
 class Batch:
@@ -132,6 +132,11 @@ MAX_SIZE = 2**28
 #: (``1e300``): a bound on every time, priority and sum a schedule needs, so none overflows.
 MAX_SECONDS = 1e300
 
+#: Shortest time of a PTG's longest task on all the processors, in seconds (``1e-300``): below
+#: it the task's time may round to 0 in float64, and so may the PTG's makespan alone, ``C*_max``,
+#: which every stretch divides by.
+MIN_SECONDS = 1e-300
+
 
 def check_cluster(cluster: Cluster, ptgs: Sequence[PTG] = (), *, schedules: bool = True) -> Cluster:
     """``cluster`` if it is a Cluster (else TypeError) within the limits of this package for ``ptgs``.
@@ -142,8 +147,9 @@ def check_cluster(cluster: Cluster, ptgs: Sequence[PTG] = (), *, schedules: bool
     * every task of ``ptgs`` has a finite time on one processor (``w / speed``
       overflows float64 for a huge work or a tiny speed such as 1e-300
       flop/s), and (for a function that ``schedules``) all of them one after
-      the other take at most ``MAX_SECONDS``: InvalidWorkloadError names the
-      PTG, the task, its work and the cluster.
+      the other take at most ``MAX_SECONDS``, and each PTG's longest task
+      takes at least ``MIN_SECONDS`` on all the processors (``C*_max > 0``):
+      InvalidWorkloadError names the PTG, the task, its work and the cluster.
 
     Within these limits every algorithm of :data:`clustersched.ptg.ALGORITHMS`
     works in memory linear in ``MAX_SIZE`` bits and returns: SELFISH, Zhao's
@@ -174,6 +180,15 @@ def check_cluster(cluster: Cluster, ptgs: Sequence[PTG] = (), *, schedules: bool
                 f"{cluster.name!r} ({cluster.speed!r} flop/s) takes longer than float64 can count",
                 field="work", value=float(p.work[v]),
             )
+        with np.errstate(under="ignore"):
+            shortest = p.work[v] / cluster.speed / cluster.procs
+        if schedules and not shortest >= MIN_SECONDS:
+            raise InvalidWorkloadError(
+                f"PTG {i}{name}: its longest task {p.labels[v]!r}, work {float(p.work[v])!r} flop, takes "
+                f"{float(shortest)!r} s on the {cluster.procs} processors of cluster {cluster.name!r} "
+                f"({cluster.speed!r} flop/s), must be >= {MIN_SECONDS:g} s (clustersched.ptg.MIN_SECONDS): "
+                f"a PTG needs a positive makespan alone, C*_max, for its stretch", field="work", value=float(p.work[v]),
+            )
         if schedules and not total <= MAX_SECONDS:
             raise InvalidWorkloadError(
                 f"PTG {i}{name}: the tasks of PTGs 0..{i}, each on one processor of cluster {cluster.name!r} "
@@ -187,6 +202,22 @@ def check_cluster(cluster: Cluster, ptgs: Sequence[PTG] = (), *, schedules: bool
 def seed_label(seed: Any) -> Any:
     """How a seed is recorded in ``TaskSchedule.options``."""
     return "generator" if isinstance(seed, np.random.Generator) else int(seed)
+
+
+def weighted_levels(bl: np.ndarray, cstar: np.ndarray) -> np.ndarray:
+    """``bl / C*^2`` per task, the key of the _WEIGHT variants, as an order-preserving key.
+
+    Computed as written whenever every value is finite (every study's case:
+    these are the very floats of RR-7224's formula).  When ``C*^2`` leaves
+    float64 (a PTG of ``C* > 1e154`` s or ``< 1e-154`` s) the whole key is
+    ``log(bl) - 2 log(C*)`` instead, the same order without overflow
+    (``-inf`` for ``bl == 0``); only the ranks of the key are used.
+    """
+    with np.errstate(all="ignore"):
+        key = bl / (cstar * cstar)
+        if np.isfinite(key).all():
+            return key
+        return np.where(bl > 0, np.log(bl) - 2.0 * np.log(cstar), -np.inf)
 
 
 def rank_priority(*keys: np.ndarray, tie: np.ndarray) -> np.ndarray:

@@ -13,7 +13,7 @@ allocates and places in one pass.  One module per role:
     :func:`problem`, the Rust object of one ``(ptg, platform)`` pair (the
     ``core=`` argument, to reuse across runs; refused for another pair), and
     the limits every run is checked against before any work
-    (:data:`MAX_PROCS`, :data:`MAX_REF_PROCS`, :data:`MAX_SIZE`,
+    (:data:`MAX_PROCS`, :data:`MAX_POWER`, :data:`MAX_REF_PROCS`, :data:`MAX_SIZE`,
     :data:`MAX_SECONDS`).
 ``allocation.py``
     The allocation step (§3): :func:`scrap_allocation` (SCRAP, SCRAP-MAX,
@@ -66,6 +66,7 @@ from .._lazy import lazy_exports
 __all__ = [
     "ALGORITHMS",
     "ClusterSchedule",
+    "MAX_POWER",
     "MAX_PROCS",
     "MAX_REF_PROCS",
     "MAX_SECONDS",
@@ -116,6 +117,7 @@ __getattr__, __dir__ = lazy_exports(
         "deviation_above": ".metrics",
         "multicluster_metrics": ".metrics",
         "slowdown": ".metrics",
+        "MAX_POWER": ".model",
         "MAX_PROCS": ".model",
         "MAX_REF_PROCS": ".model",
         "MAX_SECONDS": ".model",
@@ -149,6 +151,7 @@ if TYPE_CHECKING:
     from .allocation import beta_estimate, hcpa_reference_allocation, scrap_allocation
     from .metrics import MultiClusterMetrics, deviation_above, multicluster_metrics, slowdown
     from .model import (
+        MAX_POWER,
         MAX_PROCS,
         MAX_REF_PROCS,
         MAX_SECONDS,

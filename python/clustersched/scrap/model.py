@@ -39,8 +39,8 @@ Limits
     far beyond PDCS 2007 §4 (at most 8 clusters of 128 processors, speeds
     within a factor 5, PTGs of 50 tasks):
 
-    * :data:`MAX_PROCS` (``2**16``) processors in all on the platform,
-      ValueError;
+    * :data:`MAX_PROCS` (``2**16``) processors in all on the platform, and
+      :data:`MAX_POWER` (``1e300`` flop/s) of processing power, ValueError;
     * :data:`MAX_REF_PROCS` (``2**20``) processors of the reference cluster,
       ``P_ref = sum_k procs_k * speed_k / s_ref``: a small platform whose
       speeds are very far apart is too large too, ValueError;
@@ -72,6 +72,7 @@ from ..platform import MultiCluster
 from ..workload.ptg import PTG
 
 __all__ = [
+    "MAX_POWER",
     "MAX_PROCS",
     "MAX_REF_PROCS",
     "MAX_SECONDS",
@@ -84,6 +85,8 @@ __all__ = [
     "translate",
 ]
 
+#: Most processing power a platform may have, ``sum procs * speed`` in flop/s (``scrap::MAX_POWER``).
+MAX_POWER: float = _core.SCRAP_MAX_POWER
 #: Most processors a platform may have in all (the Rust core's ``scrap::MAX_PROCS``; module docstring).
 MAX_PROCS: int = _core.SCRAP_MAX_PROCS
 #: Most processors of the reference cluster, ``P_ref`` (``scrap::MAX_REF_PROCS``).
@@ -170,7 +173,7 @@ def problem(ptg: PTG, platform: MultiCluster) -> ScrapProblem:
     TypeError
         ``ptg`` is not a PTG or ``platform`` not a MultiCluster.
     ValueError
-        The platform is beyond :data:`MAX_PROCS` or :data:`MAX_REF_PROCS`.
+        The platform is beyond :data:`MAX_PROCS`, :data:`MAX_POWER` or :data:`MAX_REF_PROCS`.
     InvalidWorkloadError
         An empty PTG, or one beyond :data:`MAX_SIZE` or :data:`MAX_SECONDS` on this platform.
 

@@ -205,6 +205,7 @@ impl MultiClusterPtg {
 
 /// Adds the multi-cluster kernels to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("SCRAP_MAX_POWER", scrap::MAX_POWER)?;
     m.add("SCRAP_MAX_PROCS", scrap::MAX_PROCS)?;
     m.add("SCRAP_MAX_REF_PROCS", scrap::MAX_REF_PROCS)?;
     m.add("SCRAP_MAX_SIZE", scrap::MAX_SIZE)?;

@@ -28,6 +28,10 @@ pub const MAX_SIZE: u64 = 1 << 26;
 /// no sum of times overflows.
 pub const MAX_SECONDS: f64 = 1e300;
 
+/// Most processing power a platform may have, `Σ procs[k] · speed[k]` in
+/// flop/s (`1e300`): every sum of powers a metric takes stays finite.
+pub const MAX_POWER: f64 = 1e300;
+
 /// `c` clusters; cluster `k` has `procs[k]` identical processors of
 /// `speed[k]` flop/s. Processor ids are global: cluster `k` owns
 /// `first(k)..first(k) + procs[k]`, clusters in order.
@@ -55,8 +59,8 @@ impl MultiCluster {
     /// # Errors
     /// [`Error::InvalidArgument`] for no cluster, lengths that differ, a
     /// cluster of 0 processors, a speed not finite and `> 0`, more than
-    /// [`MAX_PROCS`] processors in all, or a reference cluster of more than
-    /// [`MAX_REF_PROCS`] processors.
+    /// [`MAX_PROCS`] processors in all, a power above [`MAX_POWER`], or a
+    /// reference cluster of more than [`MAX_REF_PROCS`] processors.
     pub fn new(procs: Vec<u32>, speed: Vec<f64>) -> Result<Self> {
         if procs.is_empty() {
             return Err(Error::InvalidArgument("a platform needs at least one cluster".into()));
@@ -88,6 +92,13 @@ impl MultiCluster {
         if total > MAX_PROCS {
             return Err(Error::InvalidArgument(format!(
                 "platform: {total} processors in all, must be <= {MAX_PROCS} (clustersched.scrap.MAX_PROCS)"
+            )));
+        }
+        let power = procs.iter().zip(&speed).fold(0.0, |acc, (&p, &s)| acc + f64::from(p) * s);
+        if !(power <= MAX_POWER) {
+            return Err(Error::InvalidArgument(format!(
+                "platform: its power, the sum of procs x speed, is {power:e} flop/s, must be <= {MAX_POWER:e} \
+                 (clustersched.scrap.MAX_POWER)"
             )));
         }
         let s_ref = speed.iter().copied().fold(f64::INFINITY, f64::min);
@@ -446,6 +457,8 @@ pub(crate) mod tests {
         let e = MultiCluster::new(vec![u32::MAX], vec![1e9]).unwrap_err();
         assert!(e.to_string().contains("4294967295 processors in all, must be <= 65536"), "{e}");
         assert!(MultiCluster::new(vec![MAX_PROCS], vec![1e9]).is_ok());
+        let e = MultiCluster::new(vec![2], vec![1e300]).unwrap_err();
+        assert!(e.to_string().contains("is 2e300 flop/s, must be <= 1e300"), "{e}");
         // speeds so far apart that the reference cluster is huge, or infinite
         let e = MultiCluster::new(vec![16, 16], vec![1.0, 1e300]).unwrap_err();
         assert!(e.to_string().contains("must be <= 1048576"), "{e}");
