@@ -106,7 +106,7 @@ impl MultiCluster {
         // `<=` is false for +inf (speeds of very different magnitudes)
         if !(ref_power <= f64::from(MAX_REF_PROCS)) {
             return Err(Error::InvalidArgument(format!(
-                "platform: its reference cluster has {ref_power} processors (the sum of procs x speed / slowest \
+                "platform: its reference cluster has {ref_power:e} processors (the sum of procs x speed / slowest \
                  speed), must be <= {MAX_REF_PROCS} (clustersched.scrap.MAX_REF_PROCS): too many processors or \
                  speeds too far apart"
             )));
@@ -460,10 +460,12 @@ pub(crate) mod tests {
         let e = MultiCluster::new(vec![2], vec![1e300]).unwrap_err();
         assert!(e.to_string().contains("is 2e300 flop/s, must be <= 1e300"), "{e}");
         // speeds so far apart that the reference cluster is huge, or infinite
-        let e = MultiCluster::new(vec![16, 16], vec![1.0, 1e300]).unwrap_err();
+        let e = MultiCluster::new(vec![16, 16], vec![1.0, 1e290]).unwrap_err();
         assert!(e.to_string().contains("must be <= 1048576"), "{e}");
-        let e = MultiCluster::new(vec![16, 16], vec![1e-300, 1e300]).unwrap_err();
+        let e = MultiCluster::new(vec![16, 16], vec![1e-300, 1e280]).unwrap_err();
         assert!(e.to_string().contains("reference cluster has inf processors"), "{e}");
+        let e = MultiCluster::new(vec![16, 16], vec![1.0, 1e9 * 2f64.powi(20)]).unwrap_err();
+        assert!(e.to_string().contains("reference cluster has 1.6777216000000016e16 processors"), "{e}");
         // (tasks + edges) x P_ref
         let p = MultiCluster::new(vec![1 << 14], vec![1.0]).unwrap();
         let chain = |n: usize, w: f64| {
