@@ -408,6 +408,7 @@ def test_the_validator_takes_durations_from_the_core():
     (lambda s, ptgs, c: validate_ptgs(s, [None], c), TypeError, r"^ptgs\[0\] == None, must be a clustersched PTG$"),
     (lambda s, ptgs, c: validate_ptgs(s, ptgs, "chti"), TypeError, r"^cluster == 'chti', must be a clustersched Cluster$"),
     (lambda s, ptgs, c: run_algorithm("SELFISH", ptgs, "chti"), TypeError, r"^cluster == 'chti', must be a clustersched"),
+    (lambda s, ptgs, c: run_algorithm("SELFISH", ptgs, c, validate="yes"), TypeError, r"^validate == 'yes', must be a bool$"),
 ])
 def test_api_inputs_are_typed(call, error, match):
     ptgs = [fft_ptg(2, seed=0)]

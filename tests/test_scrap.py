@@ -636,6 +636,8 @@ def test_core_of_another_pair_is_refused():
     (lambda ptg, p, s: ClusterSchedule(s.task, s.cluster, s.start, s.end, s.proc_offsets[::-1], s.proc_ids, p),
      ValueError, r"^proc_offsets must rise from 0"),
     (lambda ptg, p, s: ClusterSchedule(*s.columns(), platform=None), TypeError, r"^platform == None, must be a"),
+    (lambda ptg, p, s: multicluster_metrics(None), TypeError, r"^schedule == None, must be a clustersched.scrap"),
+    (lambda ptg, p, s: task_bytes(None), TypeError, r"^ptg == None, must be a clustersched PTG$"),
 ])
 def test_api_inputs_are_typed(call, error, match):
     ptg = random_ptg(6, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=3)

@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from .._checks import short_repr
 from .schedule import ClusterSchedule
 
 __all__ = ["MultiClusterMetrics", "deviation_above", "multicluster_metrics", "slowdown"]
@@ -73,6 +74,8 @@ def multicluster_metrics(schedule: ClusterSchedule) -> MultiClusterMetrics:
     >>> m.summary()
     {'makespan': 2.0, 'energy': 4000000000.0, 'power_fraction': 0.25, 'peak_power_fraction': 0.25}
     """
+    if not isinstance(schedule, ClusterSchedule):
+        raise TypeError(f"schedule == {short_repr(schedule)}, must be a clustersched.scrap.ClusterSchedule")
     platform = schedule.platform
     speeds = np.array(platform.speeds)[schedule.cluster]
     power = schedule.procs * speeds

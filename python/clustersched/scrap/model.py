@@ -108,6 +108,8 @@ def task_bytes(ptg: PTG) -> np.ndarray:
     >>> bool((b[p.synthetic] == 0).all()), bool((b[~p.synthetic] >= 8 * 4 * 2**20).all())
     (True, True)
     """
+    if not isinstance(ptg, PTG):
+        raise TypeError(f"ptg == {short_repr(ptg)}, must be a clustersched PTG")
     attrs = ptg._node_attrs
     out = np.zeros(len(ptg), dtype=np.float64)
     for v in range(len(ptg)):
