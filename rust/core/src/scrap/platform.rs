@@ -95,7 +95,7 @@ impl MultiCluster {
             )));
         }
         let power = procs.iter().zip(&speed).fold(0.0, |acc, (&p, &s)| acc + f64::from(p) * s);
-        if !(power <= MAX_POWER) {
+        if power.is_nan() || power > MAX_POWER {
             return Err(Error::InvalidArgument(format!(
                 "platform: its power, the sum of procs x speed, is {power:e} flop/s, must be <= {MAX_POWER:e} \
                  (clustersched.scrap.MAX_POWER)"
@@ -103,8 +103,8 @@ impl MultiCluster {
         }
         let s_ref = speed.iter().copied().fold(f64::INFINITY, f64::min);
         let ref_power = procs.iter().zip(&speed).fold(0.0, |acc, (&p, &s)| acc + f64::from(p) * (s / s_ref));
-        // `<=` is false for +inf (speeds of very different magnitudes)
-        if !(ref_power <= f64::from(MAX_REF_PROCS)) {
+        // +inf for speeds of very different magnitudes
+        if ref_power.is_nan() || ref_power > f64::from(MAX_REF_PROCS) {
             return Err(Error::InvalidArgument(format!(
                 "platform: its reference cluster has {ref_power:e} processors (the sum of procs x speed / slowest \
                  speed), must be <= {MAX_REF_PROCS} (clustersched.scrap.MAX_REF_PROCS): too many processors or \
@@ -283,7 +283,7 @@ pub fn check_problem(g: &Ptg, platform: &MultiCluster, comms: Option<Comms<'_>>)
         }
         bound += term;
     }
-    if !(bound <= MAX_SECONDS) {
+    if bound.is_nan() || bound > MAX_SECONDS {
         let v = worst.0;
         return Err(Error::invalid_item(
             Item::Ptg(0),
