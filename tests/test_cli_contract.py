@@ -99,7 +99,7 @@ BAD_INPUT = [
     (["ptg", "--algorithm", "C1", "--cluster", "nope"], "argument --cluster: invalid choice: 'nope'"),
     (["ptg", "--algorithm", "C1", "--input", "missing.json"], "--input 'missing.json': no such file"),
     (["ptg", "--algorithm", "C1", "--input", "bad.json"], "bad.json:1: not JSON"),
-    (["ptg", "--algorithm", "C1", "--input", "ptgs.json", "--n-ptgs", "3"], "--n-ptgs 3: not with --input"),
+    (["ptg", "--algorithm", "C1", "--input", "ptgs.json", "--n-ptgs", "3"], "--n-ptgs 3: draws PTGs, --input"),
     (["ptg", "--algorithm", "C1", "--gantt", "g.txt"], "--gantt 'g.txt'"),
     (["scrap", "--algorithm", "SCRAP", "--beta", "2"], "argument --beta: invalid value '2'"),
     (["scrap", "--algorithm", "CPA", "--beta", "0.5"], "argument --algorithm: invalid choice: 'CPA'"),

@@ -367,3 +367,138 @@ def test_cli_rejects_bad_arguments(argv, message):
 
     with pytest.raises(InvalidOptionError, match=re.escape(message)):
         _ptg_command(argv)
+
+
+# -- issue 20: one duration function, sizes checked before work, typed errors --------------------
+def _graph_ptg(works, edges=(), alpha=0.0):
+    import networkx as nx
+
+    from clustersched.workload.ptg import PTG
+
+    g = nx.DiGraph()
+    for v, w in enumerate(works):
+        g.add_node(v, work=w, alpha=alpha)
+    g.add_edges_from(edges)
+    return PTG.from_networkx(g)
+
+
+@pytest.mark.parametrize("name", PAPER_NAMES)
+def test_tiny_and_huge_works_validate(name):
+    rng = np.random.default_rng(7)
+    tiny = _graph_ptg((10 ** rng.uniform(-12, -6, 8)).tolist(), [(0, 1), (0, 2), (1, 3), (2, 3), (3, 4)], alpha=0.1)
+    huge = _graph_ptg((10 ** rng.uniform(15, 20, 6)).tolist(), [(0, 1), (1, 2), (0, 3)], alpha=0.3)
+    c = Cluster("c", 24, 3e9)
+    run = run_algorithm(name, [huge, tiny, huge], c, seed=1)  # validated by run_algorithm
+    assert np.isfinite(run.metrics.max_stretch)
+
+
+def test_the_validator_takes_durations_from_the_core():
+    from clustersched.ptg.validate import DURATION_RTOL
+
+    assert DURATION_RTOL == 1e-9
+    ptgs = [fft_ptg(4, seed=0)]
+    c = cluster("chti")
+    s = ALGORITHMS["SELFISH"](ptgs, c, seed=0)
+    validate_ptgs(s, ptgs, c)
+    off = type(s)(ptg=s.ptg, task=s.task, start=s.start, end=s.end * (1 + 1e-6) + 1e-6, procs=s.procs,
+                  proc_offsets=s.proc_offsets, proc_ids=s.proc_ids, total_procs=s.total_procs)
+    with pytest.raises(InvalidScheduleError, match=r"runs .* s on \d+ processors, T\(v, \d+\) = "):
+        validate_ptgs(off, ptgs, c)
+
+
+@pytest.mark.parametrize(("call", "error", "match"), [
+    (lambda s, ptgs, c: validate_ptgs(None, ptgs, c), TypeError,
+     r"^schedule == None, must be a clustersched.ptg.TaskSchedule$"),
+    (lambda s, ptgs, c: validate_ptgs(s, ptgs[0], c), TypeError, r"^ptgs == .*, must be a list of PTGs$"),
+    (lambda s, ptgs, c: validate_ptgs(s, [None], c), TypeError, r"^ptgs\[0\] == None, must be a clustersched PTG$"),
+    (lambda s, ptgs, c: validate_ptgs(s, ptgs, "chti"), TypeError, r"^cluster == 'chti', must be a clustersched Cluster$"),
+    (lambda s, ptgs, c: run_algorithm("SELFISH", ptgs, "chti"), TypeError, r"^cluster == 'chti', must be a clustersched"),
+    (lambda s, ptgs, c: run_algorithm("SELFISH", ptgs, c, validate="yes"), TypeError, r"^validate == 'yes', must be a bool$"),
+])
+def test_api_inputs_are_typed(call, error, match):
+    ptgs = [fft_ptg(2, seed=0)]
+    c = cluster("chti")
+    s = ALGORITHMS["SELFISH"](ptgs, c, seed=0)
+    with pytest.raises(error, match=match):
+        call(s, ptgs, c)
+
+
+def test_a_schedule_of_other_ptgs_or_another_cluster_is_a_list_of_violations():
+    from clustersched.ptg import ptg_violations
+
+    ptgs = [fft_ptg(2, seed=0)]
+    s = ALGORITHMS["SELFISH"](ptgs, cluster("chti"), seed=0)
+    assert any("never scheduled" in m for m in ptg_violations(s, ptgs + ptgs, cluster("chti")))
+    assert any("schedule is for 20 processors" in m for m in ptg_violations(s, ptgs, cluster("gdx")))
+    assert ptg_violations(s, [], cluster("chti"))
+
+
+@pytest.mark.parametrize("name", PAPER_NAMES)
+def test_the_documented_maximum_cluster_is_refused_at_once(name):
+    from clustersched.ptg import MAX_PROCS
+
+    assert MAX_PROCS == 2**16
+    with pytest.raises(ValueError, match=r"^cluster.procs == 4294967295, must be <= 65536 for multi-PTG scheduling "
+                                         r"\(clustersched.ptg.MAX_PROCS\)$"):
+        run_algorithm(name, [fft_ptg(2, seed=0)], Cluster("big", 2**32 - 1, 1e9))
+
+
+def test_limits_of_sizes_and_times():
+    from clustersched.ptg import MAX_SECONDS, MAX_SIZE, MIN_SECONDS
+
+    assert (MAX_SIZE, MAX_SECONDS, MIN_SECONDS) == (2**28, 1e300, 1e-300)
+    many = [_graph_ptg([1e9] * 2049, [(v, v + 1) for v in range(2048)])]  # 4097 x 2**16 > 2**28
+    with pytest.raises(InvalidWorkloadError, match=r"\(tasks \+ edges\) x processors == 268500992, must be <= "
+                                                   r"268435456 \(clustersched.ptg.MAX_SIZE\)"):
+        run_algorithm("SELFISH", many, Cluster("c", 2**16, 1e9))
+    # every task finite, their sum beyond 1e300 s: refused, naming the PTG
+    with pytest.raises(InvalidWorkloadError, match=r"PTG 1: the tasks of PTGs 0..1, .* take 2e\+300 s, must be <= "
+                                                   r"1e\+300 s") as info:
+        run_algorithm("SELFISH_WEIGHT", [_graph_ptg([1e300]), _graph_ptg([1e300])], Cluster("c", 4, 1.0))
+    assert info.value.field == "work"
+    # a PTG whose time rounds to 0: no C*_max to divide a stretch by
+    with pytest.raises(InvalidWorkloadError, match=r"PTG 0: its longest task 0, work 1e-300 flop, takes .* s on the "
+                                                   r"4 processors .*must be >= 1e-300 s"):
+        run_algorithm("SELFISH", [_graph_ptg([1e-300])], Cluster("c", 4, 1e9))
+
+
+@pytest.mark.parametrize("name", ["SELFISH_WEIGHT", "CRA_WORK_WEIGHT", "CAFM_CRA_WEIGHT"])
+def test_weighted_keys_survive_c_star_beyond_float64_squares(name):
+    # C*_max of 1e200 s and 1e-200 s: bl / C*^2 overflows and underflows; the ranks stay
+    ptgs = [_graph_ptg([1e209, 1e209], [(0, 1)]), _graph_ptg([1e-191, 1e-191], [(0, 1)]), fft_ptg(2, seed=0)]
+    run = run_algorithm(name, ptgs, Cluster("c", 8, 1e9), seed=0)
+    assert run.metrics.max_stretch == np.inf or np.isfinite(run.metrics.max_stretch)
+
+
+def test_a_repeated_edge_is_refused(tmp_path):
+    import json
+
+    from clustersched.workload.ptg import PTG, read_ptgs, write_ptgs
+
+    path = tmp_path / "ptgs.json"
+    write_ptgs([fft_ptg(2, seed=0), strassen_ptg(seed=0)], path)
+    data = json.loads(path.read_text())
+    edges = data["ptgs"][1]["edges"]
+    edges.append(dict(edges[2]))
+    path.write_text(json.dumps(data))
+    with pytest.raises(InvalidWorkloadError, match=r"PTG #1: PTG 'strassen.*': edges\[\d+\]: edge .* -> .* repeats "
+                                                   r"edges\[2\] \(one edge per precedence\)") as info:
+        read_ptgs(path)
+    assert info.value.path == str(path) and info.value.field == "edges"
+    with pytest.raises(InvalidWorkloadError, match="repeats edges"):
+        PTG.from_dict(data["ptgs"][1])
+    # and the command says so in one line
+    with pytest.raises(InvalidWorkloadError, match="repeats edges"):
+        _ptg_command(["--algorithm", "SELFISH", "--input", str(path), "--cluster", "chti"])
+
+
+@pytest.mark.parametrize("option", [["--n-ptgs", "3"], ["--population", "fft"], ["--n-ptgs", "10"]])
+def test_cli_input_and_draw_options_exclude_each_other(tmp_path, option):
+    from clustersched.errors import InvalidOptionError
+    from clustersched.workload.ptg import write_ptgs
+
+    path = tmp_path / "ptgs.json"
+    write_ptgs([fft_ptg(2, seed=0)], path)
+    with pytest.raises(InvalidOptionError, match=rf"^{option[0]} .*: draws PTGs, --input .* reads them: give one"):
+        _ptg_command(["--algorithm", "SELFISH", "--input", str(path), *option])
+    assert _ptg_command(["--algorithm", "SELFISH", "--input", str(path), "--cluster", "chti"]) == 0

@@ -490,3 +490,199 @@ def test_docstring_examples(module):
 
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+# -- issue 20: one rounding rule, sizes checked before work, typed errors ------------------------
+def _chain(works, data=1e6, alpha=0.0):
+    g = nx.DiGraph()
+    nx.add_path(g, range(len(works)))
+    for v, w in enumerate(works):
+        g.add_node(v, work=w, alpha=alpha, data=data)
+    return PTG.from_networkx(g)
+
+
+@pytest.mark.parametrize("name", list(ALGORITHMS))
+def test_tiny_tasks_late_in_a_schedule_validate(name):
+    # The issue's finding: tasks of 1e-8 s, after transfers of 50 ms, measured 1.0000000827e-8 s
+    # (end = start + T rounds to an ulp of end) and the validator, relative to T, rejected them.
+    g = nx.DiGraph([(0, 1), (0, 2), (1, 3), (2, 3), (3, 4)])
+    nx.set_node_attributes(g, {0: 1e10, 1: 10.0, 2: 1e-3, 3: 1e-6, 4: 10.0}, "work")
+    nx.set_node_attributes(g, 1e6, "data")
+    ptg = PTG.from_networkx(g)
+    p = MultiCluster("p", (Cluster("a", 4, 1e9), Cluster("b", 2, 3e9)), Network.paper(["1G", "10G"]))
+    run = run_scrap(name, ptg, p, beta=0.5)
+    s = run.schedule
+    late = s.start > 0.3
+    assert late.any() and ((s.end - s.start)[late] < 1e-7).any()
+    assert multicluster_violations(s, ptg) == []
+    problem(ptg, p).check(*s.columns(), s.alloc, s.comms)  # the Rust checker: the same rule
+    # a duration wrong by more than the documented tolerance is still caught
+    r = int(np.flatnonzero(late)[0])
+    wrong = ClusterSchedule(*(c.copy() for c in s.columns()), platform=p, alloc=s.alloc, comms=s.comms)
+    wrong.end[r] = wrong.start[r] + (s.end[r] - s.start[r]) + 1e-6 * max(1.0, s.end[r])
+    assert any("its time there is" in m for m in multicluster_violations(wrong, ptg))
+
+
+def test_the_validator_takes_durations_from_the_core():
+    from clustersched import _core
+
+    rng = np.random.default_rng(0)
+    work = 10 ** rng.uniform(-12, 20, 1000)
+    alpha = rng.uniform(0, 1, 1000)
+    q = rng.integers(1, 2**20, 1000)
+    speed = 10 ** rng.uniform(6, 12, 1000)
+    got = _core.exec_times(work, alpha, q, speed)
+    # the documented formula, float operation for float operation, in Python
+    want = [(w / s) * (a + (1.0 - a) / p) for w, a, p, s in zip(work.tolist(), alpha.tolist(), q.tolist(), speed.tolist())]
+    assert got.tolist() == want
+    with pytest.raises(ValueError, match=r"procs\[0\] == 0, must be >= 1"):
+        _core.exec_times(work[:1], alpha[:1], np.zeros(1, dtype=np.int64), speed[:1])
+    from clustersched.scrap.validate import DURATION_RTOL
+
+    assert DURATION_RTOL == 1e-9
+
+
+def test_the_documented_maximum_cluster_is_refused_at_once():
+    # issue 20: run_scrap on one cluster of 2**32 - 1 processors never returned
+    ptg = random_ptg(10, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=0)
+    big = MultiCluster("big", (Cluster("a", 2**32 - 1, 1e9),))
+    for name in ALGORITHMS:
+        with pytest.raises(ValueError, match=r"^platform: 4294967295 processors in all, must be <= 65536 "
+                                             r"\(clustersched.scrap.MAX_PROCS\)$"):
+            run_scrap(name, ptg, big, beta=0.5)
+    from clustersched.scrap import MAX_POWER, MAX_PROCS, MAX_REF_PROCS, MAX_SECONDS, MAX_SIZE
+
+    assert (MAX_PROCS, MAX_REF_PROCS, MAX_SIZE, MAX_SECONDS, MAX_POWER) == (2**16, 2**20, 2**26, 1e300, 1e300)
+    run = run_scrap("MHEFT-MAX", ptg, MultiCluster("edge", (Cluster("a", MAX_PROCS, 1e9),)), beta=1.0)
+    validate_multicluster(run.schedule, ptg)
+
+
+@pytest.mark.parametrize(("speeds", "match"), [
+    ((1.0, 1e290), r"reference cluster has 1.6e291 processors .*must be <= 1048576"),
+    ((1e-300, 1e280), r"reference cluster has inf processors"),
+    ((1e9, 1e9 * 2**20), r"must be <= 1048576 \(clustersched.scrap.MAX_REF_PROCS\)"),
+    ((1e299, 1e299), r"its power, the sum of procs x speed, is 3.2e300 flop/s, must be <= 1e300"),
+])
+def test_platforms_beyond_the_limits_are_refused(speeds, match):
+    ptg = _chain([1e9, 1e9])
+    p = MultiCluster("p", tuple(Cluster(f"k{k}", 16, s) for k, s in enumerate(speeds)))
+    with pytest.raises(ValueError, match=match):
+        run_scrap("SCRAP", ptg, p, beta=0.5)
+
+
+def test_problems_beyond_the_limits_are_invalid_workloads():
+    p = MultiCluster("p", (Cluster("a", 2**14, 1e9),))
+    ptg = _chain([1e9] * 2048)  # (2048 tasks + 2047 edges) x 2**14 < 2**26
+    run_scrap("HCPA", ptg, p, beta=0.5)
+    with pytest.raises(InvalidWorkloadError, match=r"PTG 0: 2049 tasks and 2048 edges on a reference cluster of "
+                                                   r"16384 processors: .* must be <= 67108864") as info:
+        run_scrap("HCPA", _chain([1e9] * 2049), p, beta=0.5)
+    assert info.value.ptg == 0
+    # every time a schedule would hold stays below 1e300 s
+    with pytest.raises(InvalidWorkloadError, match=r"one after the other, takes 2e300 s, must be <= 1e300 s "
+                                                   r"\(clustersched.scrap.MAX_SECONDS\); the longest is task 0, work 1e300"):
+        run_scrap("SCRAP", _chain([1e300, 1e300]), MultiCluster("p", (Cluster("a", 4, 1.0),)), beta=0.5)
+    slow = Network(link_bw=(1e-300,), link_lat=(0.0,), uplink_bw=1.0, uplink_lat=0.0, backbone_bw=1.0,
+                   backbone_lat=0.0)
+    p = MultiCluster("p", (Cluster("a", 4, 1e9),), slow)
+    with pytest.raises(InvalidWorkloadError, match="after its slowest transfer"):
+        run_scrap("MHEFT-MAX", _chain([1e9, 1e9]), p, beta=0.5)
+    run_scrap("MHEFT-MAX", _chain([1e9, 1e9]), p, beta=0.5, comms=False)  # no transfer, no problem
+
+
+def test_core_of_another_pair_is_refused():
+    ptg = random_ptg(12, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=1)
+    a = random_multicluster(3, 0.5, 2.0, seed=1)
+    b = random_multicluster(3, 0.5, 2.0, seed=2)
+    core = problem(ptg, a)
+    # issue 20: a core built for platform `a` scheduled on `b` gave 14 violations; now refused
+    for name in ALGORITHMS:
+        with pytest.raises(ValueError, match=r"^core == <ScrapProblem: PTG 'random-n12.*' of 14 tasks on "
+                                             r"'c3-s0.5-h2.0'>, must be problem\(ptg, platform\) of this platform "
+                                             r"\('c3-s0.5-h2.0': 3 clusters, \d+ processors\): it was built for another "
+                                             r"platform$"):
+            run_scrap(name, ptg, b, beta=0.5, core=core)
+    other = random_ptg(12, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=2)
+    with pytest.raises(ValueError, match="it was built for another PTG"):
+        run_scrap("SCRAP", other, a, beta=0.5, core=core)
+    with pytest.raises(ValueError, match="another PTG"):
+        place_reference(other, a, np.ones(len(other), dtype=np.int64), core=core)
+    # equal inputs built anew are the same pair
+    again = PTG.from_json(ptg.to_json())
+    same = MultiCluster(a.name, a.clusters, a.network)
+    assert (run_scrap("SCRAP", again, same, beta=0.5, core=core).schedule.rows()
+            == run_scrap("SCRAP", ptg, a, beta=0.5).schedule.rows())
+    for bad in (5, 0, "core", core.kernel):
+        with pytest.raises(TypeError, match=r"^core == .*, must be None or clustersched.scrap.model.problem"):
+            run_scrap("SCRAP", ptg, a, beta=0.5, core=bad)
+    with pytest.raises(TypeError, match=r"^core == 5, must be None or "):
+        scrap_allocation(ptg, a, 0.5, core=5)
+
+
+@pytest.mark.parametrize(("call", "error", "match"), [
+    (lambda ptg, p, s: validate_multicluster(None, ptg), TypeError,
+     r"^schedule == None, must be a clustersched.scrap.ClusterSchedule$"),
+    (lambda ptg, p, s: multicluster_violations(s, None), TypeError, r"^ptg == None, must be a clustersched PTG$"),
+    (lambda ptg, p, s: run_scrap("SCRAP", ptg, p, beta=0.5, comms="yes"), TypeError, r"^comms == 'yes', must be a bool$"),
+    (lambda ptg, p, s: run_scrap("MHEFT-MAX", ptg, p, beta=0.5, rule=5), ValueError, r"^rule == 5, must be one of"),
+    (lambda ptg, p, s: run_scrap("SCRAP", None, p, beta=0.5), TypeError, r"^ptg == None, must be a clustersched PTG$"),
+    (lambda ptg, p, s: run_scrap("SCRAP", ptg, None, beta=0.5), TypeError, r"^platform == None, must be a "),
+    (lambda ptg, p, s: run_scrap("SCRAP", ptg, p, beta=float("nan")), ValueError, r"^beta == nan, must be finite$"),
+    (lambda ptg, p, s: beta_estimate(ptg, p, ["a"] * len(ptg)), TypeError, r"^alloc == .*, must be a sequence of int"),
+    (lambda ptg, p, s: beta_estimate(ptg, p, [1.5] * len(ptg)), TypeError, r"^alloc == .*, must be a sequence of int"),
+    (lambda ptg, p, s: translate(ptg, p, [2**40] * len(ptg)), ValueError, r"^alloc\[0\] == 1099511627776, must be <="),
+    (lambda ptg, p, s: ClusterSchedule(s.task, s.cluster[:-1], s.start, s.end, s.proc_offsets, s.proc_ids, p),
+     ValueError, r"^ClusterSchedule columns differ in length"),
+    (lambda ptg, p, s: ClusterSchedule(s.task, s.cluster, s.start, s.end, s.proc_offsets[::-1], s.proc_ids, p),
+     ValueError, r"^proc_offsets must rise from 0"),
+    (lambda ptg, p, s: ClusterSchedule(*s.columns(), platform=None), TypeError, r"^platform == None, must be a"),
+    (lambda ptg, p, s: multicluster_metrics(None), TypeError, r"^schedule == None, must be a clustersched.scrap"),
+    (lambda ptg, p, s: task_bytes(None), TypeError, r"^ptg == None, must be a clustersched PTG$"),
+])
+def test_api_inputs_are_typed(call, error, match):
+    ptg = random_ptg(6, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=3)
+    p = random_multicluster(2, 0.5, 2.0, seed=3)
+    s = run_scrap("SCRAP", ptg, p, beta=0.5).schedule
+    with pytest.raises(error, match=match):
+        call(ptg, p, s)
+
+
+def test_a_schedule_of_another_ptg_is_a_list_of_violations():
+    ptg = random_ptg(6, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=3)
+    other = random_ptg(9, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=4)
+    p = random_multicluster(2, 0.5, 2.0, seed=3)
+    s = run_scrap("SCRAP", ptg, p, beta=0.5).schedule
+    found = multicluster_violations(s, other)
+    assert found and all("never scheduled" in m for m in found)
+    assert any("does not exist" in m for m in multicluster_violations(run_scrap("SCRAP", other, p, beta=0.5).schedule,
+                                                                       ptg))
+
+
+@pytest.mark.parametrize(("option", "message"), [
+    (["--min-speed", "1e300"], "argument --min-speed: invalid value '1e300': must be a finite number in (0, 1e+06]"),
+    (["--heterogeneity", "1e300"], "argument --heterogeneity: invalid value '1e300': must be a finite number in [1, 100]"),
+    (["--heterogeneity", "0.5"], "argument --heterogeneity: invalid value '0.5': must be a finite number in [1, 100]"),
+])
+def test_cli_speed_options_are_bounded(option, message, capsys):
+    from clustersched.cli import main
+
+    with pytest.raises(SystemExit) as info:
+        main(["scrap", "--algorithm", "SCRAP", "--beta", "0.5", *option])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_cli_extremes_end_in_one_line(capsys):
+    from clustersched.cli import main
+
+    # the largest platform the options allow is within the limits: the run ends
+    assert main(["scrap", "--algorithm", "MHEFT-MAX", "--beta", "1", "--clusters", "64", "--heterogeneity", "100",
+                 "--min-speed", "1e6", "--tasks", "5", "--json"]) == 0
+    capsys.readouterr()
+    # beyond MAX_SIZE or MAX_SECONDS: one typed line, exit 2
+    assert main(["scrap", "--algorithm", "SCRAP", "--beta", "1", "--clusters", "64", "--heterogeneity", "100",
+                 "--tasks", "300"]) == 2
+    assert main(["scrap", "--algorithm", "SCRAP", "--beta", "1", "--min-speed", "1e-300"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2 and "clustersched.scrap.MAX_SIZE" in err[0] and "clustersched.scrap.MAX_SECONDS" in err[1]

@@ -12,10 +12,16 @@ __all__ = [
     "MultiClusterPtg",
     "LanGrid",
     "PtgSet",
+    "SCRAP_MAX_POWER",
+    "SCRAP_MAX_PROCS",
+    "SCRAP_MAX_REF_PROCS",
+    "SCRAP_MAX_SECONDS",
+    "SCRAP_MAX_SIZE",
     "Tig",
     "__version__",
     "dpsa_select",
     "dutot_allocation",
+    "exec_times",
     "greedy_map",
     "k_shelves",
     "qlse_map",
@@ -150,6 +156,12 @@ class PtgSet:
         speed: float,
     ) -> _Columns: ...
 
+def exec_times(
+    work: npt.NDArray[np.float64],
+    alpha: npt.NDArray[np.float64],
+    procs: npt.NDArray[np.int64],
+    speed: npt.NDArray[np.float64],
+) -> npt.NDArray[np.float64]: ...
 def dutot_allocation(
     times: npt.NDArray[np.float64], procs: int, epsilon: float
 ) -> tuple[float, float, npt.NDArray[np.int64], npt.NDArray[np.int64], float, int]: ...
@@ -171,6 +183,12 @@ _ClusterColumns = tuple[
     npt.NDArray[np.int64],
     npt.NDArray[np.int64],
 ]
+
+SCRAP_MAX_POWER: float
+SCRAP_MAX_PROCS: int
+SCRAP_MAX_REF_PROCS: int
+SCRAP_MAX_SIZE: int
+SCRAP_MAX_SECONDS: float
 
 @final
 class MultiClusterPtg:

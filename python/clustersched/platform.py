@@ -402,6 +402,8 @@ def random_multicluster(clusters: int, min_speed: float, heterogeneity: float, *
     c = check_int("clusters", clusters, 1)
     lo = check_float("min_speed", min_speed, positive=True)
     h = check_float("heterogeneity", heterogeneity, minimum=1.0)
+    if not lo * h * 1e9 < float("inf"):
+        raise ValueError(f"min_speed * heterogeneity == {lo * h!r} GFlop/s, must be finite in flop/s (<= 1.7e299)")
     rng = make_rng(seed)
     procs = rng.integers(SCRAP_PROCS_RANGE[0], SCRAP_PROCS_RANGE[1], size=c, endpoint=True)
     speeds = rng.uniform(lo, lo * h, size=c) * 1e9

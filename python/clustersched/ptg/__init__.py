@@ -13,6 +13,14 @@ SELFISH_WEIGHT (§4.1); C1, C4, F1, F2 (§4.2); CRA_NDAGS, CRA_WORK, CRA_WIDTH
 and their _WEIGHT variants (§4.3).  :func:`run_algorithm` times one and
 measures it (:func:`evaluate`); :func:`validate_ptgs` checks any schedule.
 
+Every function checks its cluster against the limits of this package before
+any work (far beyond RR-7224's clusters of at most 216 processors):
+:data:`MAX_PROCS` (``2**16``) processors, :data:`MAX_SIZE` (``2**28``) for
+``(tasks + edges of all PTGs) * procs``, :data:`MAX_SECONDS` (``1e300``)
+for all tasks on one processor each, one after the other, and
+:data:`MIN_SECONDS` (``1e-300``) for each PTG's longest task on all the
+processors (so that ``C*_max > 0``).
+
 One PTG on a heterogeneous multi-cluster platform (N'takpé & Suter, PDCS
 2007: SCRAP, SCRAP-MAX, MHEFT-MAX) is its own problem, :mod:`clustersched.scrap`;
 its names (:func:`run_scrap`, :data:`SCRAP_ALGORITHMS`,
@@ -41,6 +49,10 @@ __all__ = [
     "CRA_STRATEGIES",
     "DutotAllocation",
     "KShelves",
+    "MAX_PROCS",
+    "MAX_SECONDS",
+    "MAX_SIZE",
+    "MIN_SECONDS",
     "PROFILE_CACHE",
     "ProfileCache",
     "HCPA_RULES",
@@ -120,6 +132,10 @@ __getattr__, __dir__ = lazy_exports(
         "cafm_saf": ".cafm",
         "cafm_sptf": ".cafm",
         "list_schedule_boxes": ".cafm",
+        "MAX_PROCS": "._batch",
+        "MAX_SECONDS": "._batch",
+        "MAX_SIZE": "._batch",
+        "MIN_SECONDS": "._batch",
         "CRA_STRATEGIES": ".cra",
         "cra_budgets": ".cra",
         "cra_ndags": ".cra",
@@ -180,6 +196,7 @@ __getattr__, __dir__ = lazy_exports(
 )
 
 if TYPE_CHECKING:
+    from ._batch import MAX_PROCS, MAX_SECONDS, MAX_SIZE, MIN_SECONDS
     from .algorithms import ALGORITHMS, PTGRun, algorithm, evaluate, run_algorithm
     from .cafm import (
         cafm_cra,

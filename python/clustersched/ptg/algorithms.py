@@ -138,6 +138,8 @@ def run_algorithm(name: str, ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any
     ['algorithm', 'average_stretch', 'makespan', 'max_stretch', 'peak_utilization', 'ptgs', 'seconds', 'utilization']
     """
     canonical = lookup("algorithm", name, ALGORITHMS)
+    if not isinstance(validate, bool):
+        raise TypeError(f"validate == {validate!r}, must be a bool")
     ptgs = check_ptgs(ptgs)
     began = time.perf_counter()
     schedule = ALGORITHMS[canonical](ptgs, cluster, seed=seed, rule=rule)

@@ -8,7 +8,9 @@ Usage::
 Without ``--input`` the PTGs are ``--n-ptgs`` members of the §5.1.2
 population (:func:`clustersched.workload.ptg_generators.ptg_population`,
 drawn with ``--seed``); with it, the PTGs of a file written by
-:func:`clustersched.workload.ptg.write_ptgs` (``.json`` or ``.json.gz``).  The
+:func:`clustersched.workload.ptg.write_ptgs` (``.json`` or ``.json.gz``), and
+``--n-ptgs`` or ``--population`` next to it is an error (they would be
+ignored).  The
 seed also breaks the algorithm's ties.  Every schedule is validated.  With
 ``--json`` the output is one JSON object (``algorithm``, ``cluster``,
 ``procs``, ``ptgs``, ``seed``, ``average_stretch``, ``makespan``,
@@ -54,10 +56,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     name = p.add_argument("--algorithm", required=True, metavar="NAME",
                           help="algorithm, case-insensitive (required): %(names)s")
     name.names = ALGORITHM_NAMES  # type: ignore[attr-defined]  # help strings are formatted with vars(action)
-    p.add_argument("--n-ptgs", type=int, metavar="N", help="PTGs to draw, not with --input (default: 10)")
+    p.add_argument("--n-ptgs", type=int, default=None, metavar="N",
+                   help="PTGs to draw, not with --input (default: 10)")
     p.add_argument("--population", choices=LazyChoices("clustersched.workload.ptg_generators", "POPULATIONS"),
-                   default="random", metavar="NAME",
-                   help="PTG population of §5.1.2: %(choices)s (default: %(default)s)")
+                   default=None, metavar="NAME",
+                   help="PTG population of §5.1.2: %(choices)s, not with --input (default: random)")
     p.add_argument("--cluster", choices=LazyChoices("clustersched.platform", "CLUSTERS"), default="gdx",
                    metavar="NAME", help="Table 1 cluster: %(choices)s (default: %(default)s)")
     p.add_argument("--seed", type=int, default=0, metavar="S",
@@ -77,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
     from ..workload.ptg import read_ptgs
     from ..workload.ptg_generators import ptg_population
     from .._checks import lookup
+    from ..errors import InvalidOptionError
     from .algorithms import ALGORITHMS, run_algorithm
 
     try:
@@ -85,8 +89,12 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidOptionError("--algorithm", args.algorithm, str(exc).split(", ", 1)[-1]) from None
     if args.seed < 0:
         raise InvalidOptionError("--seed", args.seed, "must be >= 0")
-    if args.input and args.n_ptgs is not None:
-        raise InvalidOptionError("--n-ptgs", args.n_ptgs, "not with --input: the file sets the PTGs")
+    # The PTGs come from a file or are drawn: an option of the draw next to --input would be ignored.
+    for option, value in (("--n-ptgs", args.n_ptgs), ("--population", args.population)):
+        if args.input and value is not None:
+            raise InvalidOptionError(option, value, f"draws PTGs, --input {args.input!r} reads them: give one of them")
+    args.n_ptgs = 10 if args.n_ptgs is None else args.n_ptgs
+    args.population = "random" if args.population is None else args.population
     if args.input:
         check_input_file("--input", args.input)
     check_output_files({"--gantt": args.gantt}, inputs=[Path(args.input)] if args.input else [])
@@ -101,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
             raise InvalidOptionError("--input", args.input, "holds no PTG")
         source = {"input": os.fspath(args.input)}
     else:
-        n_ptgs = 10 if args.n_ptgs is None else args.n_ptgs
+        n_ptgs = args.n_ptgs
         if n_ptgs < 1:
             raise InvalidOptionError("--n-ptgs", n_ptgs, "must be >= 1")
         try:

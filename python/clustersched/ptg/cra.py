@@ -49,7 +49,7 @@ import numpy as np
 from .._checks import check_choice, make_rng
 from ..platform import Cluster
 from ..workload.ptg import PTG
-from ._batch import Batch, check_cluster, rank_priority, seed_label
+from ._batch import Batch, check_cluster, rank_priority, seed_label, weighted_levels
 from .hcpa import check_rule
 from .schedule import TaskSchedule
 
@@ -82,7 +82,7 @@ def cra_budgets(ptgs: Sequence[PTG], cluster: Cluster, strategy: str) -> np.ndar
     [4, 7, 8]
     """
     batch = Batch(ptgs)
-    return _budgets(batch, check_cluster(cluster, batch.ptgs), strategy)
+    return _budgets(batch, check_cluster(cluster, batch.ptgs, schedules=False), strategy)
 
 
 def _budgets(batch: Batch, cluster: Cluster, strategy: str) -> np.ndarray:
@@ -135,7 +135,7 @@ def constrained_mapping(batch: Batch, cluster: Cluster, budget: np.ndarray, weig
     alloc, bl = batch.core.hcpa_budgets(budget, speed, True)
     if weight:
         cstar = batch.core.hcpa_standalone(P, speed, rule)[4][batch.owner]
-        priority = rank_priority(bl / (cstar * cstar), tie=tie)
+        priority = rank_priority(weighted_levels(bl, cstar), tie=tie)
     else:
         priority = rank_priority(bl, tie=tie)
     listed = batch.core.list_schedule(alloc, priority, P, speed, "completed")

@@ -112,7 +112,9 @@ def ptg_metrics(schedule: TaskSchedule, cmax_star: Sequence[float]) -> PTGMetric
     missing = np.flatnonzero(np.isnan(cmax))
     if missing.size:
         raise ValueError(f"PTG {int(missing[0])} has no task in the schedule")
-    stretch = cmax / star
+    with np.errstate(over="ignore"):  # a stretch beyond float64 (a tiny PTG behind a huge one) is inf
+        stretch = cmax / star
+        average = float(cmax.sum() / star.sum())
     makespan = float(cmax.max())
     busy = float(np.dot(schedule.end - schedule.start, schedule.procs.astype(np.float64)))
     utilization = busy / (schedule.total_procs * makespan) if makespan > 0 else 0.0
@@ -120,7 +122,7 @@ def ptg_metrics(schedule: TaskSchedule, cmax_star: Sequence[float]) -> PTGMetric
         cmax=cmax,
         cmax_star=star,
         stretch=stretch,
-        average_stretch=float(cmax.sum() / star.sum()),
+        average_stretch=average,
         makespan=makespan,
         max_stretch=float(stretch.max()),
         utilization=utilization,

@@ -32,7 +32,7 @@ from typing import Any, Sequence
 from .._checks import make_rng
 from ..platform import Cluster
 from ..workload.ptg import PTG
-from ._batch import Batch, check_cluster, rank_priority, seed_label
+from ._batch import Batch, check_cluster, rank_priority, seed_label, weighted_levels
 from .hcpa import check_rule
 from .schedule import TaskSchedule
 
@@ -52,7 +52,7 @@ def _selfish(ptgs: Sequence[PTG], cluster: Cluster, seed: Any, variant: str, rul
     elif variant == "SELFISH_ORDER":
         priority = rank_priority(-star, bl, tie=tie)
     else:
-        priority = rank_priority(bl / (star * star), tie=tie)
+        priority = rank_priority(weighted_levels(bl, star), tie=tie)
     listed = batch.core.list_schedule(alloc, priority, P, speed, "placed")
     packed = batch.core.backfill(*listed, P, speed)
     return batch.to_schedule(packed, cluster, variant, {"seed": seed_label(seed)})

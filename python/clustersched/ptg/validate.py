@@ -1,8 +1,21 @@
 """Independent feasibility checks of multi-PTG schedules.
 
 The checker looks only at the schedule, the PTGs and the cluster; it shares
-no code with the schedulers (only the model's ``T(v, p)`` formula), so a bug
-in an allocation, list-scheduling or backfilling kernel shows up here.
+no code with the schedulers but the model's duration ``T(v, p)``, which it
+takes from the core's one duration function (``clustersched._core.exec_times``,
+the ``exec_time`` every scheduler calls: producer and checker compute a
+task's duration by the same float operations), so a bug in an allocation,
+list-scheduling or backfilling kernel shows up here.
+
+Rounding
+    A scheduler computes ``end = start + T`` in float64, one rounding of at
+    most half an ulp of ``end``; ``end - start`` then differs from ``T`` by
+    about ``2**-53 * max(|start|, |end|)``, far more than ``T`` itself for a
+    tiny task late in a schedule.  Durations are therefore compared with a
+    tolerance relative to the time stamps, :data:`DURATION_RTOL` (1e-9)
+    times ``max(T, |start|, |end|)`` (the rule of
+    :func:`clustersched.scrap.validate.multicluster_violations` too).  Starts
+    against predecessors' ends, overlaps and counts are exact.
 """
 
 from __future__ import annotations
@@ -11,6 +24,8 @@ from typing import Sequence
 
 import numpy as np
 
+from .. import _core
+from .._checks import short_repr
 from ..errors import InvalidScheduleError
 from ..platform import Cluster
 from ..workload.ptg import PTG
@@ -85,8 +100,16 @@ def ptg_violations(schedule: TaskSchedule, ptgs: Sequence[PTG], cluster: Cluster
         Empty when the schedule is feasible.  Messages name the PTG index,
         the task index and its label.  Structural problems (wrong indices,
         missing or repeated tasks, malformed processor lists) are reported
-        alone, since the other checks need a well-formed schedule.
+        alone, since the other checks need a well-formed schedule.  A
+        schedule of other PTGs or another cluster shows as such problems.
+
+    Raises
+    ------
+    TypeError
+        ``schedule`` is not a TaskSchedule, ``ptgs`` not a list of PTGs or
+        ``cluster`` not a Cluster.
     """
+    ptgs = _check_arguments(schedule, ptgs, cluster)
     out: list[str] = []
     P = int(cluster.procs)
     if schedule.total_procs != P:
@@ -140,8 +163,8 @@ def ptg_violations(schedule: TaskSchedule, ptgs: Sequence[PTG], cluster: Cluster
         out.append(f"{_name(ptgs, base, gid[k])}: runs [{start[k]}, {end[k]}), must be finite and start >= 0")
     work = np.concatenate([p.work for p in ptgs])[gid]
     alpha = np.concatenate([p.alpha for p in ptgs])[gid]
-    # The model's formula in its canonical order (clustersched.workload.ptg).
-    duration = (work / float(cluster.speed)) * (alpha + (1.0 - alpha) / procs)
+    # The schedulers' own duration function (procs are checked in 1..P above).
+    duration = _core.exec_times(work, alpha, procs, np.full(n_rows, float(cluster.speed)))
     scale = np.maximum(duration, np.maximum(np.abs(start), np.abs(end)))
     wrong = np.abs((end - start) - duration) > DURATION_RTOL * scale
     for k in np.flatnonzero(wrong & np.isfinite(start) & np.isfinite(end))[:_MAX_PER_KIND]:
@@ -190,6 +213,19 @@ def ptg_violations(schedule: TaskSchedule, ptgs: Sequence[PTG], cluster: Cluster
             f"and {_name(ptgs, base, gid[b])} [{float(start[b])!r}, {float(end[b])!r})"
         )
     return out
+
+
+def _check_arguments(schedule: object, ptgs: object, cluster: object) -> list[PTG]:
+    if not isinstance(schedule, TaskSchedule):
+        raise TypeError(f"schedule == {short_repr(schedule)}, must be a clustersched.ptg.TaskSchedule")
+    if isinstance(ptgs, PTG) or not isinstance(ptgs, Sequence):
+        raise TypeError(f"ptgs == {short_repr(ptgs)}, must be a list of PTGs")
+    for k, p in enumerate(ptgs):
+        if not isinstance(p, PTG):
+            raise TypeError(f"ptgs[{k}] == {short_repr(p)}, must be a clustersched PTG")
+    if not isinstance(cluster, Cluster):
+        raise TypeError(f"cluster == {short_repr(cluster)}, must be a clustersched Cluster")
+    return list(ptgs)
 
 
 def _name(ptgs: Sequence[PTG], base: np.ndarray, g: int) -> str:

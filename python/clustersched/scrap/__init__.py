@@ -10,8 +10,11 @@ allocates and places in one pass.  One module per role:
     What every step reads: the data a task sends (:func:`task_bytes`), the
     translation of reference allocations to each cluster (:func:`translate`),
     the per-task caps of a saturated critical path (:func:`reference_caps`),
-    and :func:`~clustersched.scrap.model.problem`, the Rust object of one
-    ``(ptg, platform)`` pair (the ``core=`` argument, to reuse across runs).
+    :func:`problem`, the Rust object of one ``(ptg, platform)`` pair (the
+    ``core=`` argument, to reuse across runs; refused for another pair), and
+    the limits every run is checked against before any work
+    (:data:`MAX_PROCS`, :data:`MAX_POWER`, :data:`MAX_REF_PROCS`, :data:`MAX_SIZE`,
+    :data:`MAX_SECONDS`).
 ``allocation.py``
     The allocation step (§3): :func:`scrap_allocation` (SCRAP, SCRAP-MAX,
     Algorithms 1 and 2), :func:`hcpa_reference_allocation`, and
@@ -63,8 +66,14 @@ from .._lazy import lazy_exports
 __all__ = [
     "ALGORITHMS",
     "ClusterSchedule",
+    "MAX_POWER",
+    "MAX_PROCS",
+    "MAX_REF_PROCS",
+    "MAX_SECONDS",
+    "MAX_SIZE",
     "MultiClusterMetrics",
     "SCRAP_ALGORITHMS",
+    "ScrapProblem",
     "ScrapRun",
     "algorithm",
     "beta_estimate",
@@ -76,6 +85,7 @@ __all__ = [
     "multicluster_metrics",
     "multicluster_violations",
     "place_reference",
+    "problem",
     "reference_caps",
     "run_scrap",
     "scrap_allocation",
@@ -107,6 +117,13 @@ __getattr__, __dir__ = lazy_exports(
         "deviation_above": ".metrics",
         "multicluster_metrics": ".metrics",
         "slowdown": ".metrics",
+        "MAX_POWER": ".model",
+        "MAX_PROCS": ".model",
+        "MAX_REF_PROCS": ".model",
+        "MAX_SECONDS": ".model",
+        "MAX_SIZE": ".model",
+        "ScrapProblem": ".model",
+        "problem": ".model",
         "reference_caps": ".model",
         "task_bytes": ".model",
         "translate": ".model",
@@ -133,7 +150,18 @@ if TYPE_CHECKING:
     )
     from .allocation import beta_estimate, hcpa_reference_allocation, scrap_allocation
     from .metrics import MultiClusterMetrics, deviation_above, multicluster_metrics, slowdown
-    from .model import reference_caps, task_bytes, translate
+    from .model import (
+        MAX_POWER,
+        MAX_PROCS,
+        MAX_REF_PROCS,
+        MAX_SECONDS,
+        MAX_SIZE,
+        ScrapProblem,
+        problem,
+        reference_caps,
+        task_bytes,
+        translate,
+    )
     from .placement import mheft_max, place_reference
     from .schedule import ClusterSchedule
     from .validate import multicluster_violations, validate_multicluster

@@ -51,11 +51,12 @@ import numpy as np
 
 from .._checks import lookup
 from ..platform import MultiCluster
+from ..ptg.hcpa import check_rule
 from ..workload.ptg import PTG
 from .allocation import check_beta, hcpa_reference_allocation, scrap_allocation
 from .metrics import MultiClusterMetrics, multicluster_metrics
-from .model import check_platform, problem
-from .placement import mheft_max, place_reference
+from .model import check_core, check_platform
+from .placement import check_comms, mheft_max, place_reference
 from .schedule import ClusterSchedule
 
 if TYPE_CHECKING:
@@ -83,7 +84,7 @@ def scrap_schedule(ptg: PTG, platform: MultiCluster, *, beta: float, comms: bool
 
     ``rule`` is ignored (it is HCPA's).
     """
-    core = core or problem(ptg, platform)
+    core = check_core(core, ptg, platform)
     alloc = scrap_allocation(ptg, platform, beta, variant="SCRAP", core=core)
     return place_reference(ptg, platform, alloc, comms=comms, algorithm="SCRAP", core=core)
 
@@ -94,7 +95,7 @@ def scrap_max_schedule(ptg: PTG, platform: MultiCluster, *, beta: float, comms: 
 
     ``rule`` is ignored (it is HCPA's).
     """
-    core = core or problem(ptg, platform)
+    core = check_core(core, ptg, platform)
     alloc = scrap_allocation(ptg, platform, beta, variant="SCRAP-MAX", core=core)
     return place_reference(ptg, platform, alloc, comms=comms, algorithm="SCRAP-MAX", core=core)
 
@@ -105,7 +106,7 @@ def hcpa_reference_schedule(ptg: PTG, platform: MultiCluster, *, beta: float | N
 
     ``beta`` plays no part.
     """
-    core = core or problem(ptg, platform)
+    core = check_core(core, ptg, platform)
     alloc = hcpa_reference_allocation(ptg, platform, rule=rule, core=core)
     return place_reference(ptg, platform, alloc, comms=comms, algorithm="HCPA", core=core)
 
@@ -220,13 +221,27 @@ def run_scrap(algorithm: str, ptg: PTG, platform: MultiCluster, *, beta: float, 
         Model communications (when the platform has a network).
     rule : str
         HCPA's stopping rule (HCPA only).
-    core : optional
-        The Rust problem object of ``(ptg, platform)``, to reuse across runs.
+    core : ScrapProblem, optional
+        :func:`clustersched.scrap.model.problem` of this very ``(ptg,
+        platform)``, to convert them once for several runs; one built for
+        another PTG or platform raises ValueError.
+
+    Raises
+    ------
+    TypeError, ValueError
+        A bad argument (house style: ``"beta == 0, must be > 0"``), a
+        ``core`` of another pair, a platform beyond
+        :data:`~clustersched.scrap.model.MAX_PROCS` or
+        :data:`~clustersched.scrap.model.MAX_REF_PROCS`.
+    InvalidWorkloadError
+        An empty PTG, or one beyond the limits of
+        :mod:`clustersched.scrap.model` on this platform.
     """
     name = lookup("algorithm", algorithm, ALGORITHMS)
     b = check_beta(beta)
-    check_platform(platform)
-    core = core or problem(ptg, platform)
+    check_comms(check_platform(platform), comms)
+    check_rule(rule)  # HCPA's, ignored by the others but checked for all
+    core = check_core(core, ptg, platform)
     t0 = time.perf_counter()
     schedule = ALGORITHMS[name](ptg, platform, beta=b, comms=comms, rule=rule, core=core)
     seconds = time.perf_counter() - t0

@@ -46,7 +46,7 @@ from .._checks import check_choice, check_float
 from ..platform import MultiCluster
 from ..ptg.hcpa import check_rule
 from ..workload.ptg import PTG
-from .model import problem
+from .model import check_alloc, check_core, check_ptg
 
 __all__ = ["beta_estimate", "hcpa_reference_allocation", "scrap_allocation"]
 
@@ -75,7 +75,7 @@ def scrap_allocation(ptg: PTG, platform: MultiCluster, beta: float, *, variant: 
     """
     variant = check_choice("variant", variant, ("SCRAP", "SCRAP-MAX"))
     b = check_beta(beta)
-    return (core or problem(ptg, platform)).scrap_allocation(b, variant)
+    return check_core(core, ptg, platform).scrap_allocation(b, variant)
 
 
 def hcpa_reference_allocation(ptg: PTG, platform: MultiCluster, *, rule: str = "sqrt",
@@ -96,7 +96,7 @@ def hcpa_reference_allocation(ptg: PTG, platform: MultiCluster, *, rule: str = "
     >>> hcpa_reference_allocation(ptg, MultiCluster("one", (c,))).tolist() == hcpa_allocation(ptg, c).tolist()
     True
     """
-    return (core or problem(ptg, platform)).hcpa_allocation(check_rule(rule))
+    return check_core(core, ptg, platform).hcpa_allocation(check_rule(rule))
 
 
 def beta_estimate(ptg: PTG, platform: MultiCluster, alloc: Any, *, core: Any = None) -> float:
@@ -108,5 +108,5 @@ def beta_estimate(ptg: PTG, platform: MultiCluster, alloc: Any, *, core: Any = N
     >>> round(beta_estimate(PTG.from_networkx(g), MultiCluster("p", (Cluster("a", 10, 1e9),)), [3]), 12)
     0.3
     """
-    a = np.ascontiguousarray(alloc, dtype=np.int64)
-    return float((core or problem(ptg, platform)).beta_estimate(a))
+    a = check_alloc(check_ptg(ptg), alloc)
+    return float(check_core(core, ptg, platform).beta_estimate(a))

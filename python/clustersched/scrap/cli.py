@@ -64,13 +64,16 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="draws the platform (default: %(default)s)")
     p.add_argument("--clusters", type=integer(1, 64), default=4, metavar="C",
                    help="clusters (default: %(default)s)")
-    p.add_argument("--min-speed", type=number(0, exclusive=True), default=0.5, metavar="GFLOPS",
-                   help="slowest possible processor speed, GFlop/s (default: %(default)s)")
-    p.add_argument("--heterogeneity", type=number(0, exclusive=True), default=2.0, metavar="H",
-                   help="fastest / slowest possible speed, >= 1 (default: %(default)s)")
+    p.add_argument("--min-speed", type=number(0, exclusive=True, maximum=1e6), default=0.5, metavar="GFLOPS",
+                   help="slowest possible processor speed, GFlop/s, in (0, 1e6] (default: %(default)s)")
+    p.add_argument("--heterogeneity", type=number(1, maximum=100), default=2.0, metavar="H",
+                   help="fastest / slowest possible speed, in [1, 100]: with --clusters up to 64 of at most 128 "
+                        "processors the reference cluster stays within clustersched.scrap.MAX_REF_PROCS "
+                        "(default: %(default)s)")
     p.add_argument("--ptg-seed", type=integer(0), default=0, metavar="S", help="draws the PTG (default: %(default)s)")
     p.add_argument("--tasks", type=integer(1, 10_000), default=20, metavar="N",
-                   help="tasks of the PTG (default: %(default)s)")
+                   help="tasks of the PTG; (tasks + edges) x reference processors must stay within "
+                        "clustersched.scrap.MAX_SIZE = 2**26, else an error says so (default: %(default)s)")
     p.add_argument("--costs", choices=("linear", "nlogn", "matmul", "mixed"), default="mixed", metavar="KIND",
                    help="task complexity scenario: %(choices)s (default: %(default)s)")
     p.add_argument("--no-comms", action="store_true",

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._checks import short_repr
 from .schedule import ClusterSchedule
 
 if TYPE_CHECKING:
@@ -84,14 +85,22 @@ def multicluster_metrics(schedule: ClusterSchedule) -> MultiClusterMetrics:
     >>> m.summary()
     {'makespan': 2.0, 'energy': 4000000000.0, 'power_fraction': 0.25, 'peak_power_fraction': 0.25}
     """
+    if not isinstance(schedule, ClusterSchedule):
+        raise TypeError(f"schedule == {short_repr(schedule)}, must be a clustersched.scrap.ClusterSchedule")
     platform = schedule.platform
     speeds = np.array(platform.speeds)[schedule.cluster]
     power = schedule.procs * speeds
     duration = schedule.end - schedule.start
-    energy = float(np.sum(duration * power))
     makespan = schedule.makespan
     total = platform.power
-    fraction = energy / (makespan * total) if makespan > 0 else 0.0
+    # Times are below 1e300 s and the power below 1e300 flop/s (clustersched.scrap.model's
+    # limits), but their product may leave float64: the energy is then inf, and the fraction
+    # is taken from the scaled terms, the same ratio without the overflow.
+    with np.errstate(over="ignore"):
+        energy = float(np.sum(duration * power))
+        fraction = energy / (makespan * total) if makespan > 0 else 0.0
+        if makespan > 0 and not np.isfinite(fraction):
+            fraction = float(np.sum((duration / makespan) * (power / total)))
     # peak: sweep starts (+power) and ends (-power); ends first at equal times
     live = duration > 0
     times = np.concatenate([schedule.start[live], schedule.end[live]])

@@ -29,8 +29,34 @@ Data (:func:`task_bytes`)
     nothing.  ``comms=False``, or a platform without a network, makes every
     transfer free.
 
-:func:`problem` converts a ``(ptg, platform)`` pair once into the Rust object
-every kernel of the package runs on (pass it as ``core=`` to reuse it).
+:func:`problem` converts a ``(ptg, platform)`` pair once into the
+:class:`ScrapProblem` every kernel of the package runs on (pass it as
+``core=`` to reuse it; a ``core`` built for another PTG or platform is
+refused, :func:`check_core`).
+
+Limits
+    Checked by the Rust core before any work (:func:`problem` raises them),
+    far beyond PDCS 2007 §4 (at most 8 clusters of 128 processors, speeds
+    within a factor 5, PTGs of 50 tasks):
+
+    * :data:`MAX_PROCS` (``2**16``) processors in all on the platform, and
+      :data:`MAX_POWER` (``1e300`` flop/s) of processing power, ValueError;
+    * :data:`MAX_REF_PROCS` (``2**20``) processors of the reference cluster,
+      ``P_ref = sum_k procs_k * speed_k / s_ref``: a small platform whose
+      speeds are very far apart is too large too, ValueError;
+    * :data:`MAX_SIZE` (``2**26``) for ``(tasks + edges) * floor(P_ref)``:
+      the allocation loop makes at most ``tasks * P_ref`` additions, a
+      schedule holds at most that many processor ids, and MHEFT-MAX reads
+      each edge once per allocation it tries; InvalidWorkloadError;
+    * :data:`MAX_SECONDS` (``1e300``) for the time of every task on one
+      processor of the slowest speed, one after the other, each after its
+      slowest incoming transfer: a bound on every time a schedule holds, so
+      no sum overflows; InvalidWorkloadError naming the longest task.
+
+    Within them a run takes at most ``tasks * P_ref`` steps of the
+    allocation loop, each linear in the critical path's length at worst:
+    seconds for the random PTGs of §4 near the limit, longer for
+    pathological graphs (long critical paths of near-equal branches).
 """
 
 from __future__ import annotations
@@ -40,11 +66,35 @@ from typing import Any
 import numpy as np
 
 from .. import _core
+from .._checks import short_repr
 from ..errors import InvalidWorkloadError
 from ..platform import MultiCluster
 from ..workload.ptg import PTG
 
-__all__ = ["problem", "reference_caps", "task_bytes", "translate"]
+__all__ = [
+    "MAX_POWER",
+    "MAX_PROCS",
+    "MAX_REF_PROCS",
+    "MAX_SECONDS",
+    "MAX_SIZE",
+    "ScrapProblem",
+    "check_core",
+    "problem",
+    "reference_caps",
+    "task_bytes",
+    "translate",
+]
+
+#: Most processing power a platform may have, ``sum procs * speed`` in flop/s (``scrap::MAX_POWER``).
+MAX_POWER: float = _core.SCRAP_MAX_POWER
+#: Most processors a platform may have in all (the Rust core's ``scrap::MAX_PROCS``; module docstring).
+MAX_PROCS: int = _core.SCRAP_MAX_PROCS
+#: Most processors of the reference cluster, ``P_ref`` (``scrap::MAX_REF_PROCS``).
+MAX_REF_PROCS: int = _core.SCRAP_MAX_REF_PROCS
+#: Largest ``(tasks + edges) * floor(P_ref)`` of one problem (``scrap::MAX_SIZE``).
+MAX_SIZE: int = _core.SCRAP_MAX_SIZE
+#: Longest serial time bound of one problem, seconds (``scrap::MAX_SECONDS``).
+MAX_SECONDS: float = _core.SCRAP_MAX_SECONDS
 
 
 def task_bytes(ptg: PTG) -> np.ndarray:
@@ -58,6 +108,8 @@ def task_bytes(ptg: PTG) -> np.ndarray:
     >>> bool((b[p.synthetic] == 0).all()), bool((b[~p.synthetic] >= 8 * 4 * 2**20).all())
     (True, True)
     """
+    if not isinstance(ptg, PTG):
+        raise TypeError(f"ptg == {short_repr(ptg)}, must be a clustersched PTG")
     attrs = ptg._node_attrs
     out = np.zeros(len(ptg), dtype=np.float64)
     for v in range(len(ptg)):
@@ -75,32 +127,134 @@ def task_bytes(ptg: PTG) -> np.ndarray:
 def check_platform(platform: object) -> MultiCluster:
     """``platform`` if it is a :class:`~clustersched.platform.MultiCluster`, else TypeError."""
     if not isinstance(platform, MultiCluster):
-        raise TypeError(f"platform == {platform!r}, must be a clustersched.platform.MultiCluster")
+        raise TypeError(f"platform == {short_repr(platform)}, must be a clustersched.platform.MultiCluster")
     return platform
 
 
-def problem(ptg: PTG, platform: MultiCluster) -> Any:
-    """The Rust object of ``ptg`` on ``platform``, converted once: the ``core=`` argument of this package's functions."""
+def check_ptg(ptg: object) -> PTG:
+    """``ptg`` if it is a :class:`~clustersched.workload.ptg.PTG` with a task, else TypeError / InvalidWorkloadError."""
     if not isinstance(ptg, PTG):
-        raise TypeError(f"ptg == {ptg!r}, must be a clustersched PTG")
+        raise TypeError(f"ptg == {short_repr(ptg)}, must be a clustersched PTG")
     if len(ptg) == 0:  # PTG.from_networkx refuses it already; a hand-built one reaches here
         raise InvalidWorkloadError(f"{f'PTG {ptg.name!r}: ' if ptg.name else ''}the graph has no tasks")
+    return ptg
+
+
+class ScrapProblem:
+    """One ``(ptg, platform)`` pair converted for the Rust kernels: what :func:`problem` returns.
+
+    ``ptg`` and ``platform`` are the pair it was built from; the kernels'
+    methods (``scrap_allocation``, ``place``, ``mheft_max``, ``check``, ...)
+    are those of ``kernel`` (a ``clustersched._core.MultiClusterPtg``), read
+    through this object.  Pass it as ``core=`` to the functions of
+    :mod:`clustersched.scrap` to convert the pair once for several runs.
+    """
+
+    __slots__ = ("kernel", "platform", "ptg")
+
+    def __init__(self, ptg: PTG, platform: MultiCluster, kernel: Any) -> None:
+        self.ptg = ptg
+        self.platform = platform
+        self.kernel = kernel
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ScrapProblem.__slots__:  # not set yet (a copy being built): no recursion
+            raise AttributeError(name)
+        return getattr(self.kernel, name)
+
+    def __repr__(self) -> str:
+        what = f"PTG {self.ptg.name!r}" if self.ptg.name else "a PTG"
+        return f"<ScrapProblem: {what} of {len(self.ptg)} tasks on {self.platform.name!r}>"
+
+
+def problem(ptg: PTG, platform: MultiCluster) -> ScrapProblem:
+    """``ptg`` on ``platform``, converted once: the ``core=`` argument of this package's functions.
+
+    Raises
+    ------
+    TypeError
+        ``ptg`` is not a PTG or ``platform`` not a MultiCluster.
+    ValueError
+        The platform is beyond :data:`MAX_PROCS`, :data:`MAX_POWER` or :data:`MAX_REF_PROCS`.
+    InvalidWorkloadError
+        An empty PTG, or one beyond :data:`MAX_SIZE` or :data:`MAX_SECONDS` on this platform.
+
+    Examples
+    --------
+    >>> from clustersched.platform import Cluster
+    >>> from clustersched.workload.ptg_generators import random_ptg
+    >>> problem(random_ptg(5, fat=0.5, regularity=0.5, density=0.5, jump=1, seed=0),
+    ...         MultiCluster("big", (Cluster("a", 2**32 - 1, 1e9),)))
+    Traceback (most recent call last):
+    ...
+    ValueError: platform: 4294967295 processors in all, must be <= 65536 (clustersched.scrap.MAX_PROCS)
+    """
+    ptg = check_ptg(ptg)
     platform = check_platform(platform)
     net = platform.network
     network = None
     if net is not None:
         network = (np.array(net.link_bw), np.array(net.link_lat), net.uplink_bw, net.uplink_lat,
                    net.backbone_bw, net.backbone_lat)
-    return _core.MultiClusterPtg(
+    kernel = _core.MultiClusterPtg(
         ptg.work, ptg.alpha, ptg.succ_offsets, ptg.succ,
         np.array(platform.procs, dtype=np.int64), np.array(platform.speeds, dtype=np.float64),
         network, task_bytes(ptg) if net is not None else None,
     )
+    return ScrapProblem(ptg, platform, kernel)
+
+
+def check_core(core: object, ptg: PTG, platform: MultiCluster) -> ScrapProblem:
+    """``core`` if :func:`problem` built it for this very pair; a new one for None.
+
+    A ``core`` built for another PTG or platform would schedule that pair's
+    tasks on that pair's clusters under this one's name: TypeError for
+    anything but a :class:`ScrapProblem`, ValueError naming what differs.
+    Equal inputs built anew are the same pair (the PTG's arrays, and its
+    data when the platform has a network; the clusters and the network).
+    """
+    ptg = check_ptg(ptg)
+    platform = check_platform(platform)
+    if core is None:
+        return problem(ptg, platform)
+    if not isinstance(core, ScrapProblem):
+        raise TypeError(f"core == {short_repr(core)}, must be None or clustersched.scrap.model.problem(ptg, platform)")
+    if core.ptg is not ptg and not _same_ptg(core.ptg, ptg, platform.network is not None):
+        raise ValueError(f"core == {core!r}, must be problem(ptg, platform) of this ptg "
+                         f"({len(ptg)} tasks, {len(ptg.succ)} edges): it was built for another PTG")
+    if core.platform is not platform and not _same_platform(core.platform, platform):
+        raise ValueError(f"core == {core!r}, must be problem(ptg, platform) of this platform "
+                         f"({platform.name!r}: {len(platform)} clusters, {platform.total_procs} processors): "
+                         f"it was built for another platform")
+    return core
+
+
+def _same_ptg(a: PTG, b: PTG, data: bool) -> bool:
+    same = len(a) == len(b) and all(np.array_equal(getattr(a, f), getattr(b, f))
+                                    for f in ("work", "alpha", "succ_offsets", "succ"))
+    return same and (not data or np.array_equal(task_bytes(a), task_bytes(b)))
+
+
+def _same_platform(a: MultiCluster, b: MultiCluster) -> bool:
+    return a.procs == b.procs and a.speeds == b.speeds and a.network == b.network
 
 
 def check_alloc(ptg: PTG, alloc: Any) -> np.ndarray:
-    """``alloc`` as one int64 count ``>= 1`` per task of ``ptg``, else ValueError naming the entry."""
-    a = np.ascontiguousarray(alloc, dtype=np.int64)
+    """``alloc`` as one int64 count ``>= 1`` per task of ``ptg``, else TypeError/ValueError naming the entry."""
+    bad = TypeError(f"alloc == {short_repr(alloc)}, must be a sequence of integers (one per task)")
+    try:
+        raw = np.asarray(alloc)
+    except (TypeError, ValueError, OverflowError):
+        raise bad from None
+    if raw.dtype.kind not in "iuf":
+        raise bad
+    with np.errstate(invalid="ignore", over="ignore"):
+        if raw.dtype.kind == "f" and not (np.isfinite(raw).all() and (raw == np.floor(raw)).all()):
+            raise bad
+        if raw.size and raw.max() > 2**32:  # far above any processor count; int64 holds it
+            k = np.unravel_index(int(np.argmax(raw)), raw.shape)
+            raise ValueError(f"alloc[{', '.join(map(str, k))}] == {raw[k]}, must be <= {2**32 - 1}")
+        a = np.ascontiguousarray(raw, dtype=np.int64)
     if a.shape != (len(ptg),):
         raise ValueError(f"alloc has shape {a.shape}, must be ({len(ptg)},) (one count per task)")
     if len(a) and a.min() < 1:
@@ -121,7 +275,7 @@ def translate(ptg: PTG, platform: MultiCluster, alloc: Any) -> np.ndarray:
     >>> translate(PTG.from_networkx(g), p, [6]).tolist()   # 10/6 s: 6 slow or 3 fast (4/3 s)
     [[6, 3]]
     """
-    a = check_alloc(ptg, alloc)
+    a = check_alloc(check_ptg(ptg), alloc)
     return problem(ptg, platform).translate(a).reshape(len(ptg), len(platform))
 
 

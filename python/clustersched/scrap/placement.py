@@ -34,7 +34,7 @@ from typing import Any
 from .._checks import check_float
 from ..platform import MultiCluster
 from ..workload.ptg import PTG
-from .model import check_alloc, check_platform, problem
+from .model import check_alloc, check_core, check_platform, check_ptg
 from .schedule import ClusterSchedule, make_schedule
 
 __all__ = ["mheft_max", "place_reference"]
@@ -70,9 +70,9 @@ def place_reference(ptg: PTG, platform: MultiCluster, alloc: Any, *, comms: bool
     >>> place_reference(PTG.from_networkx(g), p, [3, 4]).rows()   # 4/3 s on 3 slow, 1 s on 2 fast
     [(0, 1, 0.0, 1.0, [4, 5]), (1, 0, 1.0, 2.0, [0, 1, 2, 3])]
     """
-    a = check_alloc(ptg, alloc)
+    a = check_alloc(check_ptg(ptg), alloc)
     on = check_comms(check_platform(platform), comms)
-    core = core or problem(ptg, platform)
+    core = check_core(core, ptg, platform)
     return make_schedule(core.place(a, on), platform, algorithm, a, on)
 
 
@@ -91,5 +91,5 @@ def mheft_max(ptg: PTG, platform: MultiCluster, fraction: float, *, comms: bool 
     """
     f = check_float("fraction", fraction, positive=True, maximum=1.0)
     on = check_comms(check_platform(platform), comms)
-    core = core or problem(ptg, platform)
+    core = check_core(core, ptg, platform)
     return make_schedule(core.mheft_max(f, on), platform, "MHEFT-MAX", None, on, {"fraction": f})

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._checks import short_repr
 from ..platform import MultiCluster
 
 if TYPE_CHECKING:
@@ -43,6 +44,33 @@ class ClusterSchedule:
     alloc: np.ndarray | None = None
     comms: bool = False
     options: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # The columns as contiguous int64 / float64 arrays (no copy when they already are).
+        for name, dtype in (("task", np.int64), ("cluster", np.int64), ("start", np.float64), ("end", np.float64),
+                            ("proc_offsets", np.int64), ("proc_ids", np.int64)):
+            value = getattr(self, name)
+            try:
+                column = np.ascontiguousarray(value, dtype=dtype)
+            except (TypeError, ValueError, OverflowError):
+                raise TypeError(f"{name} == {short_repr(value)}, must be a 1-D array of "
+                                f"{'integers' if dtype is np.int64 else 'numbers'}") from None
+            if column.ndim != 1:
+                raise ValueError(f"{name} has shape {column.shape}, must be 1-D")
+            object.__setattr__(self, name, column)
+        if not isinstance(self.platform, MultiCluster):
+            raise TypeError(f"platform == {short_repr(self.platform)}, must be a clustersched.platform.MultiCluster")
+        rows = len(self.task)
+        lengths = {c: len(getattr(self, c)) for c in ("cluster", "start", "end")}
+        if any(m != rows for m in lengths.values()):
+            raise ValueError(f"ClusterSchedule columns differ in length: task {rows}, {lengths}")
+        offsets = self.proc_offsets
+        if (len(offsets) != rows + 1 or offsets[0] != 0 or offsets[-1] != len(self.proc_ids)
+                or (np.diff(offsets) < 0).any()):
+            raise ValueError(f"proc_offsets must rise from 0 to len(proc_ids) == {len(self.proc_ids)} in "
+                             f"rows + 1 == {rows + 1} entries, not {short_repr(offsets.tolist())}")
+        if not isinstance(self.comms, (bool, np.bool_)):
+            raise TypeError(f"comms == {short_repr(self.comms)}, must be a bool")
 
     @property
     def procs(self) -> np.ndarray:

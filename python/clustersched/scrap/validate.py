@@ -1,15 +1,37 @@
 """Independent feasibility check of one PTG's schedule on a heterogeneous multi-cluster platform.
 
 The checker looks only at the schedule, the PTG and the platform (and its
-network): it shares no code with the kernels that made the schedule (only the
-model's ``T(v, p)`` formula and the network's documented transfer time), and
-computes the translation of reference allocations by a plain scan.
+network).  It shares with the kernels that made the schedule only the model:
+a task's duration ``T_k(v, q)`` comes from the core's one duration function
+(``clustersched._core.exec_times``, the ``exec_time`` every scheduler calls,
+so producer and checker compute it by the same float operations), and a
+transfer's time from the network's documented formula
+(:meth:`clustersched.platform.Network.transfer_time`).  The translation of
+reference allocations is a plain bisection on ``T_k``, which does not grow
+with ``q``.
+
+Rounding
+    A scheduler computes ``end = start + T`` in float64: one rounding, at
+    most half an ulp of ``end``.  ``end - start`` then differs from ``T`` by
+    about ``2**-53 * max(|start|, |end|)``, which for a short task late in a
+    schedule is far more than ``T`` itself (a task of 1e-8 s starting at
+    1 s measures 1.0000000827e-8 s).  So durations are compared with a
+    tolerance relative to the *time stamps*, not to the duration:
+    ``|(end - start) - T| <= DURATION_RTOL * max(T, |start|, |end|)``
+    (:data:`DURATION_RTOL` = 1e-9), the rule of
+    :func:`clustersched.ptg.validate.ptg_violations` too; start times against
+    data arrivals likewise, relative to the arrival.  Everything else
+    (overlaps, counts, ids) is exact.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
+from .. import _core
+from .._checks import short_repr
 from ..errors import InvalidScheduleError
 from ..workload.ptg import PTG
 from .model import task_bytes
@@ -17,22 +39,30 @@ from .schedule import ClusterSchedule
 
 __all__ = ["DURATION_RTOL", "multicluster_violations", "validate_multicluster"]
 
-#: Relative tolerance on durations and on start times against data arrivals.
+#: Relative tolerance on durations and on start times against data arrivals (module docstring).
 DURATION_RTOL = 1e-9
 
 _MAX = 20
 
 
-def _time(work: float, alpha: float, p: int, speed: float) -> float:
-    return (work / speed) * (alpha + (1.0 - alpha) / p)
+def _times(work: np.ndarray, alpha: np.ndarray, q: np.ndarray, speed: np.ndarray) -> np.ndarray:
+    """``T(v, q)`` per row by the core's duration function (the schedulers' own)."""
+    return _core.exec_times(np.ascontiguousarray(work, dtype=np.float64), np.ascontiguousarray(alpha, dtype=np.float64),
+                            np.ascontiguousarray(q, dtype=np.int64), np.ascontiguousarray(speed, dtype=np.float64))
 
 
-def _translation(work: float, alpha: float, p_ref: int, s_ref: float, speed: float) -> int:
-    target = _time(work, alpha, p_ref, s_ref)
-    q = 1
-    while _time(work, alpha, q, speed) > target:
-        q += 1
-    return q
+def _translations(work: np.ndarray, alpha: np.ndarray, p_ref: np.ndarray, s_ref: float,
+                  speed: np.ndarray) -> np.ndarray:
+    """Per row, the smallest ``q >= 1`` with ``T(v, q) <= T_ref(v, p_ref)`` at ``speed`` (bisection, ``q <= p_ref``)."""
+    target = _times(work, alpha, p_ref, np.full(len(work), s_ref))
+    lo = np.ones(len(work), dtype=np.int64)
+    hi = np.maximum(p_ref, 1).astype(np.int64)
+    while (lo < hi).any():
+        mid = lo + (hi - lo) // 2
+        fast = _times(work, alpha, mid, speed) <= target
+        hi = np.where((lo < hi) & fast, mid, hi)
+        lo = np.where((lo < hi) & ~fast, mid + 1, lo)
+    return lo
 
 
 def validate_multicluster(schedule: ClusterSchedule, ptg: PTG) -> None:
@@ -62,6 +92,13 @@ def validate_multicluster(schedule: ClusterSchedule, ptg: PTG) -> None:
         raise InvalidScheduleError(found)
 
 
+def _check_arguments(schedule: Any, ptg: Any) -> None:
+    if not isinstance(schedule, ClusterSchedule):
+        raise TypeError(f"schedule == {short_repr(schedule)}, must be a clustersched.scrap.ClusterSchedule")
+    if not isinstance(ptg, PTG):
+        raise TypeError(f"ptg == {short_repr(ptg)}, must be a clustersched PTG")
+
+
 def multicluster_violations(schedule: ClusterSchedule, ptg: PTG) -> list[str]:
     """Every way ``schedule`` breaks the rules of running ``ptg`` on ``schedule.platform``.
 
@@ -70,92 +107,141 @@ def multicluster_violations(schedule: ClusterSchedule, ptg: PTG) -> list[str]:
     * every task in exactly one row, on one existing cluster ``k``;
     * its processors: at least one, distinct, all ids of cluster ``k``;
     * ``0 <= start <= end``, finite; ``end - start == T_k(v, q)`` for its
-      ``q`` processors at cluster ``k``'s speed (relative :data:`DURATION_RTOL`);
+      ``q`` processors at cluster ``k``'s speed, to a tolerance relative to
+      the time stamps (module docstring, :data:`DURATION_RTOL`);
     * if the schedule carries a reference allocation (``schedule.alloc``),
-      ``q == f(alloc[v], v, k)``: the smallest allocation on ``k`` at least as
-      fast as ``alloc[v]`` processors of the reference speed;
+      one count ``>= 1`` per task and ``q == f(alloc[v], v, k)``: the
+      smallest allocation on ``k`` at least as fast as ``alloc[v]``
+      processors of the reference speed;
     * per-cluster capacity: no processor runs two rows of positive length at
       once (half-open intervals);
     * precedence: each task starts no earlier than each predecessor ends plus,
       if ``schedule.comms``, the transfer time of the predecessor's bytes
       under the platform's network model (zero on edges to or from a
       zero-work task).
+
+    A schedule of another PTG (other task count) shows as tasks missing or
+    unknown.  TypeError when ``schedule`` is not a ClusterSchedule or ``ptg``
+    not a PTG.
     """
+    _check_arguments(schedule, ptg)
     platform = schedule.platform
     out: list[str] = []
     n = len(ptg)
     name = lambda v: f"task {v} ({ptg.labels[v]!r})"  # noqa: E731
-    procs = platform.procs
-    first = [platform.first(k) for k in range(len(platform))]
-    row_of = [-1] * n
-    for r, v in enumerate(schedule.task.tolist()):
-        if not 0 <= v < n:
-            out.append(f"row {r}: task {v} does not exist (the PTG has {n})")
-            continue
-        if row_of[v] >= 0:
-            out.append(f"{name(v)} is scheduled twice")
-        row_of[v] = r
-    for v in range(n):
-        if row_of[v] < 0:
-            out.append(f"{name(v)} is never scheduled")
+    rows = len(schedule)
+    task = schedule.task
+    unknown = (task < 0) | (task >= n)
+    for r in np.flatnonzero(unknown)[:_MAX].tolist():
+        out.append(f"row {r}: task {task[r]} does not exist (the PTG has {n})")
+    count = np.bincount(task[~unknown], minlength=n)
+    for v in np.flatnonzero(count > 1)[:_MAX].tolist():
+        out.append(f"{name(v)} is scheduled twice")
+    for v in np.flatnonzero(count == 0)[:_MAX].tolist():
+        out.append(f"{name(v)} is never scheduled")
     if out:
-        return out[:_MAX]
+        return _cut(out)
     alloc = schedule.alloc
-    if alloc is not None and len(alloc) != n:
-        return [f"the reference allocation has {len(alloc)} entries for {n} tasks"]
-    s_ref = platform.ref_speed
-    busy: list[tuple[float, float, int, int]] = []
-    size = [0] * n
-    for v in range(n):
-        r = row_of[v]
-        k = int(schedule.cluster[r])
-        st, en = float(schedule.start[r]), float(schedule.end[r])
-        ids = schedule.proc_ids[schedule.proc_offsets[r]:schedule.proc_offsets[r + 1]].tolist()
-        size[v] = len(ids)
-        if not 0 <= k < len(platform):
-            out.append(f"{name(v)}: cluster {k} does not exist")
-            continue
-        if not (np.isfinite(st) and np.isfinite(en) and 0 <= st <= en):
-            out.append(f"{name(v)} runs [{st}, {en}): must be finite, 0 <= start <= end")
-            continue
-        lo, hi = first[k], first[k] + procs[k]
-        if not ids or len(set(ids)) != len(ids) or any(not lo <= q < hi for q in ids):
-            out.append(f"{name(v)}: processors {ids} must be distinct ids of cluster {k} ({lo}..{hi - 1})")
-            continue
-        speed = platform.speeds[k]
-        d = _time(float(ptg.work[v]), float(ptg.alpha[v]), len(ids), speed)
-        if abs((en - st) - d) > DURATION_RTOL * max(d, en - st, 1e-300):
-            out.append(f"{name(v)} runs {en - st} s on {len(ids)} processors of cluster {k}, its time there is {d} s")
-        if alloc is not None:
-            want = _translation(float(ptg.work[v]), float(ptg.alpha[v]), int(alloc[v]), s_ref, speed)
-            if want != len(ids):
-                out.append(f"{name(v)} has {len(ids)} processors on cluster {k}; the translation of its "
-                           f"{int(alloc[v])} reference processors there is {want}")
-        if en > st:
-            busy.extend((st, en, q, v) for q in ids)
-    # capacity: per processor, intervals sorted by start must not overlap
-    busy.sort(key=lambda b: (b[2], b[0]))
-    for (s1, e1, q1, v1), (s2, e2, q2, v2) in zip(busy, busy[1:]):
-        if q1 == q2 and s2 < e1:
-            out.append(f"processor {q1} runs {name(v1)} and {name(v2)} at once")
+    if alloc is not None:
+        a = np.asarray(alloc)
+        if a.shape != (n,):
+            return [f"the reference allocation has shape {a.shape} for {n} tasks"]
+        if a.dtype.kind not in "iu" or (a < 1).any() or (a > 2**32 - 1).any():
+            v = int(np.flatnonzero((a < 1) | (a > 2**32 - 1))[0]) if a.dtype.kind in "iu" else 0
+            return [f"the reference allocation must hold integers in 1..{2**32 - 1}: {name(v)} has {a[v]!r}"]
+    row_of = np.empty(n, dtype=np.int64)
+    row_of[task] = np.arange(rows)
+
+    # -- rows: cluster, times, processors ----------------------------------------------
+    C = len(platform)
+    procs = np.array(platform.procs, dtype=np.int64)
+    first = np.concatenate([[0], np.cumsum(procs)[:-1]])
+    speeds = np.array(platform.speeds, dtype=np.float64)
+    k = schedule.cluster
+    start, end = schedule.start, schedule.end
+    offsets, ids = schedule.proc_offsets, schedule.proc_ids
+    size = np.diff(offsets)
+    ok = np.ones(rows, dtype=bool)
+    bad_k = (k < 0) | (k >= C)
+    for r in np.flatnonzero(bad_k)[:_MAX].tolist():
+        out.append(f"{name(int(task[r]))}: cluster {k[r]} does not exist")
+    ok &= ~bad_k
+    with np.errstate(invalid="ignore"):
+        bad_t = ok & ~(np.isfinite(start) & np.isfinite(end) & (0 <= start) & (start <= end))
+    for r in np.flatnonzero(bad_t)[:_MAX].tolist():
+        out.append(f"{name(int(task[r]))} runs [{start[r]}, {end[r]}): must be finite, 0 <= start <= end")
+    ok &= ~bad_t
+    kk = np.where(ok, k, 0)
+    owner = np.repeat(np.arange(rows), size)
+    lo, hi = first[kk][owner], (first[kk] + procs[kk])[owner]
+    outside = np.zeros(rows, dtype=bool)
+    outside[owner[(ids < lo) | (ids >= hi)]] = True
+    order = np.lexsort((ids, owner))
+    twice = np.zeros(rows, dtype=bool)
+    repeat = (owner[order][1:] == owner[order][:-1]) & (ids[order][1:] == ids[order][:-1])
+    twice[owner[order][1:][repeat]] = True
+    bad_p = ok & ((size < 1) | outside | twice)
+    for r in np.flatnonzero(bad_p)[:_MAX].tolist():
+        c = int(k[r])
+        out.append(f"{name(int(task[r]))}: processors {schedule.processors(r).tolist()} must be distinct ids of "
+                   f"cluster {c} ({first[c]}..{first[c] + procs[c] - 1})")
+    ok &= ~bad_p
+
+    # -- durations and translations, by the schedulers' own duration function ------------
+    good = np.flatnonzero(ok)
+    v = task[good]
+    q = size[good]
+    work, alpha = ptg.work[v], ptg.alpha[v]
+    d = _times(work, alpha, q, speeds[k[good]])
+    st, en = start[good], end[good]
+    scale = np.maximum(d, np.maximum(np.abs(st), np.abs(en)))
+    wrong = np.abs((en - st) - d) > DURATION_RTOL * scale
+    for j in np.flatnonzero(wrong)[:_MAX].tolist():
+        out.append(f"{name(int(v[j]))} runs {en[j] - st[j]} s on {q[j]} processors of cluster {k[good][j]}, "
+                   f"its time there is {d[j]} s")
+    if alloc is not None:
+        p_ref = np.asarray(alloc, dtype=np.int64)[v]
+        want = _translations(work, alpha, p_ref, platform.ref_speed, speeds[k[good]])
+        for j in np.flatnonzero(want != q)[:_MAX].tolist():
+            out.append(f"{name(int(v[j]))} has {q[j]} processors on cluster {k[good][j]}; the translation of its "
+                       f"{p_ref[j]} reference processors there is {want[j]}")
+
+    # -- capacity: per processor, running intervals sorted by start must not overlap -------
+    running = ok & (end > start)
+    use = running[owner]
+    p_id, r_id = ids[use], owner[use]
+    order = np.lexsort((start[r_id], p_id))
+    p_id, r_id = p_id[order], r_id[order]
+    clash = (p_id[1:] == p_id[:-1]) & (start[r_id[1:]] < end[r_id[:-1]])
+    for j in np.flatnonzero(clash)[:_MAX].tolist():
+        out.append(f"processor {p_id[j]} runs {name(int(task[r_id[j]]))} and {name(int(task[r_id[j + 1]]))} at once")
+
+    # -- precedence, with the network's transfer times --------------------------------------
     nbytes = task_bytes(ptg) if schedule.comms else None
     net = platform.network
     if schedule.comms and net is None:
         out.append("the schedule claims modelled communications on a platform without a network")
         nbytes = None
-    for v in range(n):
-        r = row_of[v]
-        for u in ptg.predecessors(v).tolist():
-            ru = row_of[u]
-            arrival = float(schedule.end[ru])
-            if nbytes is not None and ptg.work[u] > 0 and ptg.work[v] > 0:
-                arrival += net.transfer_time(float(nbytes[u]), int(schedule.cluster[ru]), size[u],
-                                             int(schedule.cluster[r]), size[v])
-            st = float(schedule.start[r])
-            if st < arrival and arrival - st > DURATION_RTOL * max(abs(arrival), 1e-300):
-                what = "the data of" if arrival > schedule.end[ru] else "its predecessor"
-                out.append(f"{name(v)} starts at {st} before {what} {name(u)} "
+    for v_ in range(n):
+        r = int(row_of[v_])
+        if not ok[r]:
+            continue
+        for u in ptg.predecessors(v_).tolist():
+            ru = int(row_of[u])
+            if not ok[ru]:
+                continue
+            arrival = float(end[ru])
+            if nbytes is not None and ptg.work[u] > 0 and ptg.work[v_] > 0:
+                arrival += net.transfer_time(float(nbytes[u]), int(k[ru]), int(size[ru]), int(k[r]), int(size[r]))
+            s = float(start[r])
+            if s < arrival and arrival - s > DURATION_RTOL * max(abs(arrival), 1e-300):
+                what = "the data of" if arrival > end[ru] else "its predecessor"
+                out.append(f"{name(v_)} starts at {s} before {what} {name(u)} "
                            f"{'arrive' if what == 'the data of' else 'ends'} at {arrival}")
+    return _cut(out)
+
+
+def _cut(out: list[str]) -> list[str]:
     if len(out) > _MAX:
-        out = out[:_MAX] + [f"... and {len(out) - _MAX} more"]
+        return out[:_MAX] + [f"... and {len(out) - _MAX} more"]
     return out

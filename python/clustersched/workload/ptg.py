@@ -508,8 +508,8 @@ class PTG:
         ``multigraph``, when present, must be ``true`` and ``false``; ``nodes``
         a list of objects with distinct ``id``; ``edges`` (or networkx's older
         ``links``) a list of objects whose ``source`` and ``target`` are node
-        ids -- a missing edge list is an error, not a graph of independent
-        tasks.  An id is a string, an integer or a finite number, or a list of
+        ids, no pair twice -- a missing edge list is an error, not a graph of
+        independent tasks.  An id is a string, an integer or a finite number, or a list of
         them (JSON arrays used as labels come back as tuples).  Anything else
         raises :class:`~clustersched.errors.InvalidWorkloadError` naming the
         PTG, the node or edge and the field.
@@ -550,6 +550,7 @@ class PTG:
                 raise bad(f"nodes[{k}]: id {label!r} repeats nodes[{first[label]}]", "id", label)
             first[label] = k
             g.add_node(label, **attrs)
+        seen: dict[tuple[Any, Any], int] = {}
         for k, link in enumerate(links):
             if not isinstance(link, dict) or "source" not in link or "target" not in link:
                 raise bad(f"{key}[{k}] == {short_repr(link)}, must be an object with 'source' and 'target'", key)
@@ -557,6 +558,11 @@ class PTG:
             for end, label in zip(("source", "target"), ends):
                 if label not in first:
                     raise bad(f"{key}[{k}].{end} == {label!r} is not the id of a node", end, label)
+            edge = (ends[0], ends[1])
+            if edge in seen:  # a DiGraph would merge the two silently
+                raise bad(f"{key}[{k}]: edge {ends[0]!r} -> {ends[1]!r} repeats {key}[{seen[edge]}] "
+                          f"(one edge per precedence)", key, list(edge))
+            seen[edge] = k
             g.add_edge(*ends)
         try:
             return cls.from_networkx(g)

@@ -312,6 +312,23 @@ fn profiles(times: &PyReadonlyArray1<'_, f64>, procs: i64) -> PyResult<Profiles>
     Profiles::new(owned("times", times)?, procs_u32(procs)?).map_err(to_py)
 }
 
+/// `T(v, p)` of many tasks by the core's one duration function
+/// (`ptg::exec_time`): the validators call it, so that they compute a
+/// task's duration exactly as the schedulers do.
+#[pyfunction(name = "exec_times")]
+fn exec_times_py<'py>(
+    py: Python<'py>,
+    work: PyReadonlyArray1<'py, f64>,
+    alpha: PyReadonlyArray1<'py, f64>,
+    procs: PyReadonlyArray1<'py, i64>,
+    speed: PyReadonlyArray1<'py, f64>,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let (work, alpha, speed) = (owned("work", &work)?, owned("alpha", &alpha)?, owned("speed", &speed)?);
+    let procs = counts("procs", &procs)?;
+    let out = py.detach(|| ptg::exec_times(&work, &alpha, &procs, &speed)).map_err(to_py)?;
+    Ok(out.into_pyarray(py))
+}
+
 /// The 3/2 + eps dual approximation on a profile table:
 /// (cmax, lower, alloc, shelf: 0 small / 1 first / 2 second, work, guesses).
 #[pyfunction(name = "dutot_allocation")]
@@ -365,6 +382,7 @@ fn k_shelves_py<'py>(
 /// Adds the PTG kernels to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PtgSet>()?;
+    m.add_function(wrap_pyfunction!(exec_times_py, m)?)?;
     m.add_function(wrap_pyfunction!(dutot_allocation_py, m)?)?;
     m.add_function(wrap_pyfunction!(k_shelves_py, m)?)
 }

@@ -4,7 +4,7 @@
 //! `clustersched.scrap` is the public interface.
 
 use clustersched_core::ptg::{self, HcpaRule};
-use clustersched_core::scrap::{self, check_bytes, ClusterSchedule, Comms, MultiCluster, Network, Scrap};
+use clustersched_core::scrap::{self, check_bytes, check_problem, ClusterSchedule, Comms, MultiCluster, Network, Scrap};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -97,6 +97,7 @@ impl MultiClusterPtg {
         if let Some(b) = &bytes {
             check_bytes(&g, b).map_err(to_py)?;
         }
+        check_problem(&g, &platform, None).map_err(to_py)?;
         Ok(MultiClusterPtg { g, platform, network, bytes })
     }
 
@@ -204,5 +205,10 @@ impl MultiClusterPtg {
 
 /// Adds the multi-cluster kernels to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("SCRAP_MAX_POWER", scrap::MAX_POWER)?;
+    m.add("SCRAP_MAX_PROCS", scrap::MAX_PROCS)?;
+    m.add("SCRAP_MAX_REF_PROCS", scrap::MAX_REF_PROCS)?;
+    m.add("SCRAP_MAX_SIZE", scrap::MAX_SIZE)?;
+    m.add("SCRAP_MAX_SECONDS", scrap::MAX_SECONDS)?;
     m.add_class::<MultiClusterPtg>()
 }

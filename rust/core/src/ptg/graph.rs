@@ -13,6 +13,31 @@ pub fn exec_time(work: f64, alpha: f64, p: u32, speed: f64) -> f64 {
     (work / speed) * (alpha + (1.0 - alpha) / f64::from(p))
 }
 
+/// [`exec_time`] of many tasks: `out[i] = exec_time(work[i], alpha[i],
+/// procs[i], speed[i])`, the one duration function the schedulers use and the
+/// Python validators (`clustersched.ptg.validate`, `clustersched.scrap.validate`)
+/// call through the bindings, so that a producer and its checker compute a
+/// task's duration by the same float operations.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] when the four slices differ in length or a
+/// processor count is 0.
+pub fn exec_times(work: &[f64], alpha: &[f64], procs: &[u32], speed: &[f64]) -> Result<Vec<f64>> {
+    let n = work.len();
+    if alpha.len() != n || procs.len() != n || speed.len() != n {
+        return Err(Error::InvalidArgument(format!(
+            "work, alpha, procs and speed differ in length: {n}, {}, {}, {}",
+            alpha.len(),
+            procs.len(),
+            speed.len()
+        )));
+    }
+    if let Some(i) = procs.iter().position(|&p| p == 0) {
+        return Err(Error::InvalidArgument(format!("procs[{i}] == 0, must be >= 1")));
+    }
+    Ok((0..n).map(|i| exec_time(work[i], alpha[i], procs[i], speed[i])).collect())
+}
+
 /// Checks a processor speed (flop/s): finite and `> 0`.
 pub fn check_speed(speed: f64) -> Result<()> {
     if speed.is_finite() && speed > 0.0 {

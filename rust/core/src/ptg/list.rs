@@ -78,6 +78,20 @@ impl Pool {
         latest
     }
 
+    /// The pool's groups as they are now, for many [`PoolView::latest`]
+    /// queries between two changes (MHEFT-MAX probes every allocation of
+    /// every cluster for each task).
+    pub(crate) fn view(&self) -> PoolView {
+        let mut times = Vec::with_capacity(self.avail.len());
+        let mut cum = Vec::with_capacity(self.avail.len() + 1);
+        cum.push(0);
+        for (&t, ids) in &self.avail {
+            times.push(t);
+            cum.push(cum[cum.len() - 1] + ids.len());
+        }
+        PoolView { times, cum }
+    }
+
     /// Makes the processors of the last [`Pool::select`] busy until `finish`.
     pub(crate) fn occupy(&mut self, finish: f64) {
         for &(t, k) in &self.taken {
@@ -91,6 +105,38 @@ impl Pool {
         let group = self.avail.entry(Time(finish)).or_default();
         group.extend_from_slice(&self.chosen);
         group.sort_unstable();
+    }
+}
+
+/// A read-only copy of a [`Pool`]'s groups: availability times, increasing,
+/// and the running count of their processors.
+#[derive(Debug, Clone)]
+pub(crate) struct PoolView {
+    times: Vec<Time>,
+    /// `cum[i]`: processors in the groups before `times[i]`; `cum[len]` all.
+    cum: Vec<usize>,
+}
+
+impl PoolView {
+    /// What [`Pool::select`]`(a, r)` returns, the latest availability among
+    /// the processors it would choose, in `O(log groups)` and without
+    /// choosing them: with `e` processors available at or before `r`, the
+    /// latest group at or before `r` when `a <= e` (best fit takes it
+    /// first), else the group at which the later ones, taken by increasing
+    /// availability, reach `a` (all of them if the pool has fewer).
+    pub(crate) fn latest(&self, a: usize, r: f64) -> f64 {
+        if a == 0 || self.times.is_empty() {
+            return 0.0;
+        }
+        let early = self.times.partition_point(|&t| t <= Time(r));
+        let latest = if a <= self.cum[early] {
+            self.times[early - 1]
+        } else {
+            // the first m with cum[m] >= a; its group is times[m - 1]
+            let m = self.cum.partition_point(|&c| c < a);
+            self.times[m.min(self.times.len()) - 1]
+        };
+        latest.0.max(0.0)
     }
 }
 
@@ -335,6 +381,25 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn a_view_reads_what_select_returns(
+            busy in proptest::collection::vec((1usize..6, 0u8..8), 0..12),
+            queries in proptest::collection::vec((1usize..40, 0u8..10), 1..20),
+        ) {
+            // a pool of 32 processors made busy by a few tasks of small integer ends
+            let mut pool = Pool::new(3, 32);
+            for (a, t) in busy {
+                pool.select(a, 0.0);
+                pool.occupy(f64::from(t) * 0.5);
+            }
+            let view = pool.view();
+            for (a, r) in queries {
+                let r = f64::from(r) * 0.5 - 0.25;
+                let expected = pool.clone().select(a, r);
+                prop_assert_eq!(view.latest(a, r).to_bits(), expected.to_bits());
+            }
+        }
+
         #[test]
         fn schedules_are_feasible(
             (set, alloc, prio, procs) in arb_set(),

@@ -38,7 +38,7 @@ mod shelves;
 mod zhao;
 
 pub use backfill::backfill;
-pub use graph::{bottom_levels, check_speed, duration_bottom_levels, exec_time, Ptg, PtgSet};
+pub use graph::{bottom_levels, check_speed, duration_bottom_levels, exec_time, exec_times, Ptg, PtgSet};
 pub use hcpa::{
     allocation_loop, hcpa_allocation, hcpa_budgets, hcpa_schedule, hcpa_standalone, HcpaLimits, HcpaRule, LoopBounds,
     Standalone, TaskCaps,
@@ -54,6 +54,6 @@ pub use zhao::{fairness_schedule, Fairness, StretchEstimate};
 // with the kernels here: the processor pool and its best-fit rule, the ready
 // queue, the bottom-level recurrence (and, in tests, the PTG fixtures).
 pub(crate) use graph::fill_bottom_levels;
-pub(crate) use list::{Pool, Ready};
+pub(crate) use list::{Pool, PoolView, Ready};
 #[cfg(test)]
 pub(crate) use graph::tests as fixtures;

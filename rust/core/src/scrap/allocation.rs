@@ -3,7 +3,7 @@
 //! §3), and HCPA on the reference cluster of a multi-cluster platform: three
 //! stopping conditions of the one allocation loop ([`allocation_loop`]).
 
-use super::platform::MultiCluster;
+use super::platform::{check_problem, MultiCluster};
 use crate::error::{Error, Result};
 use crate::ptg::{allocation_loop, HcpaRule, LoopBounds, Ptg, TaskCaps};
 
@@ -54,11 +54,13 @@ impl Scrap {
 /// the same `P_ref` (`plev_Alloc(t) · s_ref < β · P_ref · s_ref`).
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] for `beta` outside `(0, 1]`.
+/// [`Error::InvalidArgument`] for `beta` outside `(0, 1]`; a problem beyond
+/// the limits of [`check_problem`].
 pub fn scrap_allocation(g: &Ptg, platform: &MultiCluster, beta: f64, variant: Scrap) -> Result<Vec<u32>> {
     if !(beta > 0.0 && beta <= 1.0) {
         return Err(Error::InvalidArgument(format!("beta == {beta}, must be in (0, 1]")));
     }
+    check_problem(g, platform, None)?;
     let caps = platform.caps(g);
     let budget = beta * platform.ref_power();
     let bounds = LoopBounds {
@@ -78,8 +80,9 @@ pub fn scrap_allocation(g: &Ptg, platform: &MultiCluster, beta: f64, variant: Sc
 /// caps as SCRAP); no overshoot undo.
 ///
 /// # Errors
-/// None for a valid platform (kept as `Result` for the loop's checks).
+/// A problem beyond the limits of [`check_problem`].
 pub fn hcpa_reference_allocation(g: &Ptg, platform: &MultiCluster, rule: HcpaRule) -> Result<Vec<u32>> {
+    check_problem(g, platform, None)?;
     let caps = platform.caps(g);
     let procs = platform.ref_procs().max(1);
     let bounds = LoopBounds {
@@ -97,6 +100,7 @@ pub fn hcpa_reference_allocation(g: &Ptg, platform: &MultiCluster, rule: HcpaRul
 /// # Errors
 /// [`Error::InvalidArgument`] for a bad allocation.
 pub fn beta_estimate(g: &Ptg, platform: &MultiCluster, alloc: &[u32]) -> Result<f64> {
+    check_problem(g, platform, None)?;
     let bl = crate::ptg::bottom_levels(g, alloc, platform.ref_speed())?;
     let area = (0..g.len()).fold(0.0, |acc, v| acc + platform.ref_time(g, v, alloc[v]) * f64::from(alloc[v]));
     Ok(if bl[0] > 0.0 { area / (bl[0] * platform.ref_power()) } else { 0.0 })

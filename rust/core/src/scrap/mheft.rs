@@ -3,7 +3,7 @@
 //! [`super::place_reference`].
 
 use super::placement::{levels_of, list_run, Option_};
-use super::platform::{Comms, MultiCluster};
+use super::platform::{check_problem, Comms, MultiCluster};
 use super::schedule::ClusterSchedule;
 use crate::error::{Error, Result};
 use crate::ptg::Ptg;
@@ -17,11 +17,13 @@ use crate::ptg::Ptg;
 /// smaller `q`, then the lower cluster index.
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] for `fraction` outside `(0, 1]` or bad `comms`.
+/// [`Error::InvalidArgument`] for `fraction` outside `(0, 1]` or bad `comms`;
+/// a problem beyond the limits of [`super::check_problem`].
 pub fn mheft_max(g: &Ptg, platform: &MultiCluster, fraction: f64, comms: Option<Comms<'_>>) -> Result<ClusterSchedule> {
     if !(fraction > 0.0 && fraction <= 1.0) {
         return Err(Error::InvalidArgument(format!("fraction == {fraction}, must be in (0, 1]")));
     }
+    check_problem(g, platform, comms)?;
     let c = platform.len() as f64;
     let mean: Vec<f64> = (0..g.len())
         .map(|v| (0..platform.len()).fold(0.0, |acc, k| acc + platform.time(g, v, 1, k)) / c)
@@ -31,12 +33,16 @@ pub fn mheft_max(g: &Ptg, platform: &MultiCluster, fraction: f64, comms: Option<
         (0..platform.len()).map(|k| ((fraction * f64::from(platform.procs(k))).floor() as u32).max(1)).collect();
     list_run(g, platform, comms, &priority, |placer, v| {
         let mut best: Option<Option_> = None;
+        // Pools do not change while one task probes: one view of each, and
+        // without communications one ready time for every (k, q).
+        let views = placer.views();
+        let r = (!placer.has_comms()).then(|| placer.ready_time(v, 0, 1));
+        // the clusters that take q processors, increasing: Σ_k limit[k] probes in all
+        let mut active: Vec<usize> = (0..platform.len()).collect();
         for q in 1..=limit.iter().copied().max().unwrap_or(1) {
-            for k in 0..platform.len() {
-                if q > limit[k] {
-                    continue;
-                }
-                let o = placer.probe(v, k, q);
+            active.retain(|&k| q <= limit[k]);
+            for &k in &active {
+                let o = placer.probe_view(v, k, q, r, &views[k]);
                 if best.is_none_or(|b| o.finish < b.finish) {
                     best = Some(o);
                 }

@@ -5,6 +5,33 @@
 use crate::error::{Error, Item, Result};
 use crate::ptg::{exec_time, Ptg};
 
+/// Most processors a platform may have in all (`2^16`): the list placement
+/// keeps every processor id, and MHEFT-MAX probes every allocation of every
+/// cluster for each task. PDCS 2007 §4 uses at most 8 x 128.
+pub const MAX_PROCS: u32 = 1 << 16;
+
+/// Most processors the HCPA reference cluster may have (`2^20`): `P_ref =
+/// Σ procs[k] · speed[k] / s_ref` bounds every reference allocation, so it
+/// grows with the platform's size *and* the spread of its speeds. PDCS 2007
+/// §4 reaches at most 8 x 128 x 5 = 5,120.
+pub const MAX_REF_PROCS: u32 = 1 << 20;
+
+/// Largest `(tasks + edges) · ⌊P_ref⌋` of one problem (`2^26`): the
+/// allocation loop makes at most `tasks · P_ref` additions, a schedule holds
+/// at most that many processor ids, and MHEFT-MAX's probes read each edge
+/// once per allocation tried. PDCS 2007 §4: at most about 200 · 5,120.
+pub const MAX_SIZE: u64 = 1 << 26;
+
+/// Longest time bound of one problem, in seconds (`1e300`): every task on
+/// one processor of the slowest speed, one after the other, each after its
+/// slowest incoming transfer. Every time a schedule holds is below it, so
+/// no sum of times overflows.
+pub const MAX_SECONDS: f64 = 1e300;
+
+/// Most processing power a platform may have, `Σ procs[k] · speed[k]` in
+/// flop/s (`1e300`): every sum of powers a metric takes stays finite.
+pub const MAX_POWER: f64 = 1e300;
+
 /// `c` clusters; cluster `k` has `procs[k]` identical processors of
 /// `speed[k]` flop/s. Processor ids are global: cluster `k` owns
 /// `first(k)..first(k) + procs[k]`, clusters in order.
@@ -31,8 +58,9 @@ impl MultiCluster {
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] for no cluster, lengths that differ, a
-    /// cluster of 0 processors, a speed not finite and `> 0`, or more than
-    /// `u32::MAX` processors in all.
+    /// cluster of 0 processors, a speed not finite and `> 0`, more than
+    /// [`MAX_PROCS`] processors in all, a power above [`MAX_POWER`], or a
+    /// reference cluster of more than [`MAX_REF_PROCS`] processors.
     pub fn new(procs: Vec<u32>, speed: Vec<f64>) -> Result<Self> {
         if procs.is_empty() {
             return Err(Error::InvalidArgument("a platform needs at least one cluster".into()));
@@ -61,9 +89,29 @@ impl MultiCluster {
                 .checked_add(p)
                 .ok_or_else(|| Error::InvalidArgument(format!("more than {} processors in all", u32::MAX)))?;
         }
+        if total > MAX_PROCS {
+            return Err(Error::InvalidArgument(format!(
+                "platform: {total} processors in all, must be <= {MAX_PROCS} (clustersched.scrap.MAX_PROCS)"
+            )));
+        }
+        let power = procs.iter().zip(&speed).fold(0.0, |acc, (&p, &s)| acc + f64::from(p) * s);
+        if power.is_nan() || power > MAX_POWER {
+            return Err(Error::InvalidArgument(format!(
+                "platform: its power, the sum of procs x speed, is {power:e} flop/s, must be <= {MAX_POWER:e} \
+                 (clustersched.scrap.MAX_POWER)"
+            )));
+        }
         let s_ref = speed.iter().copied().fold(f64::INFINITY, f64::min);
         let ref_power = procs.iter().zip(&speed).fold(0.0, |acc, (&p, &s)| acc + f64::from(p) * (s / s_ref));
-        let ref_procs = (ref_power + 1e-9).floor().min(f64::from(u32::MAX)) as u32;
+        // +inf for speeds of very different magnitudes
+        if ref_power.is_nan() || ref_power > f64::from(MAX_REF_PROCS) {
+            return Err(Error::InvalidArgument(format!(
+                "platform: its reference cluster has {ref_power:e} processors (the sum of procs x speed / slowest \
+                 speed), must be <= {MAX_REF_PROCS} (clustersched.scrap.MAX_REF_PROCS): too many processors or \
+                 speeds too far apart"
+            )));
+        }
+        let ref_procs = (ref_power + 1e-9).floor() as u32;
         Ok(MultiCluster { procs, speed, first, s_ref, ref_power, ref_procs })
     }
 
@@ -187,6 +235,69 @@ impl MultiCluster {
             Err(Error::InvalidArgument(format!("cluster {k}: the platform has {} clusters", self.len())))
         }
     }
+}
+
+/// Checks that one problem, `g` on `platform` with `comms`, is within the
+/// limits every kernel of this module works in: [`MAX_SIZE`] and
+/// [`MAX_SECONDS`] (the platform itself was checked by [`MultiCluster::new`]).
+///
+/// # Errors
+/// [`Error::Invalid`] about PTG 0 naming the limit; the errors of
+/// `comms`' own check.
+pub fn check_problem(g: &Ptg, platform: &MultiCluster, comms: Option<Comms<'_>>) -> Result<()> {
+    let (n, e) = (g.len() as u64, g.num_edges() as u64);
+    let size = (n + e).saturating_mul(u64::from(platform.ref_procs().max(1)));
+    if size > MAX_SIZE {
+        return Err(Error::invalid_item(
+            Item::Ptg(0),
+            format!(
+                "{n} tasks and {e} edges on a reference cluster of {} processors: (tasks + edges) x processors \
+                 == {size}, must be <= {MAX_SIZE} (clustersched.scrap.MAX_SIZE)",
+                platform.ref_procs()
+            ),
+        ));
+    }
+    // The slowest transfer of `b` bytes anywhere: the longest route's
+    // latency over the narrowest single link (q = 1), at least any transfer.
+    let slowest = comms.map(|c| {
+        c.check(g, platform.len())?;
+        let net = c.network;
+        let link_lat = net.link_lat.iter().copied().fold(0.0, f64::max);
+        let latency = 4.0 * link_lat + 2.0 * net.uplink_lat + net.backbone_lat;
+        let bw = net.link_bw.iter().copied().fold(net.uplink_bw.min(net.backbone_bw), f64::min);
+        Ok::<_, Error>((c.bytes, latency, bw))
+    });
+    let slowest = slowest.transpose()?;
+    let mut bound = 0.0;
+    let mut worst = (0, f64::NEG_INFINITY);
+    for v in 0..g.len() {
+        let mut term = platform.ref_time(g, v, 1);
+        if let Some((bytes, latency, bw)) = slowest {
+            let most = g.pred(v).iter().map(|&u| bytes[u]).fold(0.0, f64::max);
+            if most > 0.0 {
+                term += latency + most / bw;
+            }
+        }
+        if term > worst.1 {
+            worst = (v, term);
+        }
+        bound += term;
+    }
+    if bound.is_nan() || bound > MAX_SECONDS {
+        let v = worst.0;
+        return Err(Error::invalid_item(
+            Item::Ptg(0),
+            format!(
+                "every task on one processor of the slowest speed ({:e} flop/s), one after the other{}, takes {bound:e} \
+                 s, must be <= {MAX_SECONDS:e} s (clustersched.scrap.MAX_SECONDS); the longest is task {v}, work {:e} \
+                 flop",
+                platform.ref_speed(),
+                if slowest.is_some() { " after its slowest transfer" } else { "" },
+                g.work()[v]
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The network of a multi-cluster platform (SCRAP §4), bandwidths in
@@ -338,6 +449,43 @@ pub(crate) mod tests {
         let small = MultiCluster::new(vec![3, 4], vec![1e9, 2.5e9]).unwrap();
         assert_eq!(small.ref_procs(), 13);
         assert_eq!(small.caps(&g), vec![8]);
+    }
+
+    #[test]
+    fn sizes_beyond_the_limits_are_refused_before_any_work() {
+        // the issue's reproducer: one cluster of 2^32 - 1 processors
+        let e = MultiCluster::new(vec![u32::MAX], vec![1e9]).unwrap_err();
+        assert!(e.to_string().contains("4294967295 processors in all, must be <= 65536"), "{e}");
+        assert!(MultiCluster::new(vec![MAX_PROCS], vec![1e9]).is_ok());
+        let e = MultiCluster::new(vec![2], vec![1e300]).unwrap_err();
+        assert!(e.to_string().contains("is 2e300 flop/s, must be <= 1e300"), "{e}");
+        // speeds so far apart that the reference cluster is huge, or infinite
+        let e = MultiCluster::new(vec![16, 16], vec![1.0, 1e290]).unwrap_err();
+        assert!(e.to_string().contains("must be <= 1048576"), "{e}");
+        let e = MultiCluster::new(vec![16, 16], vec![1e-300, 1e280]).unwrap_err();
+        assert!(e.to_string().contains("reference cluster has inf processors"), "{e}");
+        let e = MultiCluster::new(vec![16, 16], vec![1.0, 1e9 * 2f64.powi(20)]).unwrap_err();
+        assert!(e.to_string().contains("reference cluster has 1.6777216000000016e16 processors"), "{e}");
+        // (tasks + edges) x P_ref
+        let p = MultiCluster::new(vec![1 << 14], vec![1.0]).unwrap();
+        let chain = |n: usize, w: f64| {
+            let offsets: Vec<usize> = (0..=n).map(|v| v.min(n - 1)).collect();
+            let succ: Vec<usize> = (1..n).collect();
+            Ptg::new(vec![w; n], vec![0.0; n], &offsets, &succ).unwrap()
+        };
+        assert!(check_problem(&chain(2048, 1.0), &p, None).is_ok()); // 4095 x 2^14 < 2^26
+        let e = check_problem(&chain(2049, 1.0), &p, None).unwrap_err();
+        assert!(e.to_string().contains("(tasks + edges) x processors == 67125248, must be <= 67108864"), "{e}");
+        // times beyond 1e300 s, by the work or by the transfers
+        let one = MultiCluster::new(vec![4], vec![1e-10]).unwrap();
+        let e = check_problem(&chain(3, 1e300), &one, None).unwrap_err();
+        assert!(e.to_string().contains("must be <= 1e300 s"), "{e}");
+        let fast = MultiCluster::new(vec![4, 4], vec![1.0, 2.0]).unwrap();
+        let net = Network { link_bw: vec![1e-300; 2], ..gige(2) };
+        let bytes = [1e10; 3];
+        let e = check_problem(&chain(3, 1.0), &fast, Some(Comms { network: &net, bytes: &bytes })).unwrap_err();
+        assert!(e.to_string().contains("after its slowest transfer"), "{e}");
+        assert!(check_problem(&chain(3, 1.0), &fast, Some(Comms { network: &gige(2), bytes: &bytes })).is_ok());
     }
 
     #[test]
