@@ -103,7 +103,7 @@ BAD_INPUT = [
     (["ptg", "--algorithm", "C1", "--gantt", "g.txt"], "--gantt 'g.txt'"),
     (["scrap", "--algorithm", "SCRAP", "--beta", "2"], "argument --beta: invalid value '2'"),
     (["scrap", "--algorithm", "CPA", "--beta", "0.5"], "argument --algorithm: invalid choice: 'CPA'"),
-    (["scrap", "--algorithm", "SCRAP", "--beta", "0.5", "--heterogeneity", "0.5"], "--heterogeneity 0.5: must be >= 1"),
+    (["scrap", "--algorithm", "SCRAP", "--beta", "0.5", "--heterogeneity", "0.5"], "--heterogeneity: invalid value '0.5': must be a finite number in [1, 100]"),
     (["dfrs", "--algorithm", "Greedy"], "--algorithm 'Greedy'"),
     (["dfrs", "--algorithm", "EASY", "--penalty", "-1"], "argument --penalty: invalid value '-1'"),
     (["dfrs", "missing.swf", "--algorithm", "EASY"], "TRACE 'missing.swf': no such file"),

@@ -90,8 +90,6 @@ def run(args: argparse.Namespace) -> int:
     from ..workload.ptg_generators import random_ptg
     from .algorithms import run_scrap
 
-    if args.heterogeneity < 1:
-        raise InvalidOptionError("--heterogeneity", args.heterogeneity, "must be >= 1")
     platform = random_multicluster(args.clusters, args.min_speed, args.heterogeneity, seed=args.platform_seed)
     ptg = random_ptg(args.tasks, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=args.ptg_seed, costs=args.costs)
     result = run_scrap(args.algorithm, ptg, platform, beta=args.beta, comms=not args.no_comms)
