@@ -28,7 +28,6 @@ import json
 from typing import Any
 
 from .._cli import LazyChoices, integer, number
-from ..errors import InvalidOptionError
 
 __all__ = ["add_parser", "run"]
 
