@@ -3,8 +3,8 @@
 * The README's command summary is generated from the argparse parsers
   (:func:`command_summary`) and must equal them: ``python tests/test_docs.py``
   rewrites it after a change of options.
-* Every ``clustersched ...`` command of a ```` ```sh ```` block parses as written,
-  and the options the README uses are in its summary.
+* Every ``clustersched ...`` command of a ```` ```sh ```` block, and of a code span
+  in the text, parses as written, and the options the README uses are in its summary.
 * Every ```` ```sh ```` block runs, its commands in order, in a fresh folder,
   through ``clustersched.cli.main`` (what the installed ``clustersched`` script
   calls), with the substitutions of :data:`SMALLER` so that a long study runs at a
@@ -245,6 +245,32 @@ def test_every_documented_command_parses(argv):
 
     args = _parser().parse_args(argv[1:])
     assert callable(args.run)
+
+
+def inline_commands(page: Path) -> list[list[str]]:
+    """The ``clustersched ...`` commands in the text's code spans (fenced blocks left out), up to a pipe;
+    spans with a placeholder for the command itself (``COMMAND``, ``PAPER``) or quoting output are skipped."""
+    text = re.sub(r"(?ms)^```.*?^```", "", page.read_text())
+    found = []
+    for span in re.findall(r"`(clustersched [^`]*)`", text):
+        words = shlex.split(span.split("|")[0].replace("\n", " "))
+        if {"COMMAND", "PAPER", "error:"} & set(words) or any(w.endswith(":") for w in words[:2]):
+            continue
+        found.append(words)
+    return found
+
+
+@pytest.mark.parametrize("argv", sorted({tuple(argv) for page in PAGES for argv in inline_commands(page)}),
+                         ids=shlex.join)
+def test_every_command_in_the_text_parses(argv):
+    from clustersched.cli import _parser
+
+    if "--help" in argv:
+        with pytest.raises(SystemExit) as stop:
+            _parser().parse_args(list(argv[1:]))
+        assert stop.value.code == 0
+        return
+    assert callable(_parser().parse_args(list(argv[1:])).run)
 
 
 def _slow(block: Block) -> bool:
