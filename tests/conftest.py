@@ -39,12 +39,19 @@ def hpc2n_head(hpc2n):
 
 
 def pytest_terminal_summary(terminalreporter):
-    """Each fuzzer's cases and time (tests/sandbox.py), so CI logs show what the fuzz covered."""
+    """Each fuzzer's cases and time (tests/sandbox.py), so CI logs show what the fuzz covered, and
+    each example notebook's time (tests/test_examples.py)."""
     import sys
 
     sandbox = sys.modules.get("sandbox")
-    if sandbox is None or not sandbox.REPORTS:
-        return
-    terminalreporter.section("fuzzers")
-    for name, cases, rejected, seconds in sandbox.REPORTS:
-        terminalreporter.write_line(f"{name}: {cases} cases ({rejected} rejected with a typed error) in {seconds:.1f} s")
+    if sandbox is not None and sandbox.REPORTS:
+        terminalreporter.section("fuzzers")
+        for name, cases, rejected, seconds in sandbox.REPORTS:
+            terminalreporter.write_line(
+                f"{name}: {cases} cases ({rejected} rejected with a typed error) in {seconds:.1f} s"
+            )
+    examples = sys.modules.get("test_examples")
+    if examples is not None and examples.TIMES:
+        terminalreporter.section("notebooks")
+        for name, seconds in examples.TIMES:
+            terminalreporter.write_line(f"{name}: {seconds:.1f} s in a fresh kernel")

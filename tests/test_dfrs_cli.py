@@ -79,6 +79,55 @@ def test_dfrs_bad_numbers(capsys, option, value):
     assert f"argument {option}" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("option", "value", "rule"), [
+    ("--nodes", "4294967295", "must be an integer in 1..1048576"),  # aborted the process (exit 134)
+    ("--nodes", "100000000", "must be an integer in 1..1048576"),  # ran 9.5 minutes on 20 jobs
+    ("--period", "1e-9", "must be a finite number of seconds in [0.001, 1e+10]"),
+    ("--period", "1e300", "must be a finite number of seconds in [0.001, 1e+10]"),
+    ("--penalty", "1e300", "must be a finite number of seconds in [0, 1e+10]"),
+    ("--node-memory", "1e300", "must be a finite number of GB in (0, 1e+06]"),
+])
+def test_dfrs_sizes_beyond_the_limits_are_refused(capsys, option, value, rule):
+    with pytest.raises(SystemExit) as info:
+        main(["dfrs", "--algorithm", "EASY", option, value])
+    assert info.value.code == 2
+    assert f"argument {option}: invalid value '{value}': {rule}" in capsys.readouterr().err
+
+
+def test_dfrs_help_names_the_limits(capsys):
+    with pytest.raises(SystemExit):
+        main(["dfrs", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "nodes of the platform, 1 to 1,048,576" in text
+    assert "0.001 to 1e+10; a run may process at most 1,000,000 periodic events" in text
+
+
+def test_dfrs_period_too_short_for_the_trace_is_one_line(tmp_path, capsys):
+    """--period 0.001 on a 20-job trace would process ~10^7 periodic events: refused before the run."""
+    trace = tmp_path / "t20.swf"
+    with gzip.open(sample_trace(), "rt") as src, open(trace, "w") as dst:
+        jobs = 0
+        for line in src:
+            jobs += not line.startswith(";")
+            if jobs > 20:
+                break
+            dst.write(line)
+    assert main(["dfrs", str(trace), "--algorithm", "GreedyPM */per/opt=min/minvt=600", "--period", "0.001"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith("clustersched: error: period == 0.001, must be >= 0.015643 s for these jobs")
+    assert "max_periodic_events == 1000000" in err
+
+
+def test_reproduce_traces_without_the_hpc2n_trace(tmp_path, capsys):
+    (tmp_path / "other.swf").write_text("; nothing\n")
+    for scale in ("small", "full"):
+        assert main(["reproduce", "dfrs", "--scale", scale, "--traces", str(tmp_path), "--no-progress",
+                     "--out", str(tmp_path / "o")]) == 2
+        err = capsys.readouterr().err
+        assert f"holds no {reproduce.HPC2N_FILE}" in err and err.count("\n") == 1
+
+
 @pytest.fixture(scope="module")
 def small_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("repro") / "out"

@@ -104,7 +104,7 @@ def test_progress_during_the_penalty(good):
     end[rows[-1]] -= 375
     completion[1] = end[rows[-1]]
     text = one(replace(good, seg_end=end, completion=completion))
-    assert "job 2 (row 1): receives 150.000000 s" in text
+    assert "job 2 (row 1): receives 150.0 s" in text
 
 
 def test_migration_penalty_is_derived_from_the_nodes():
@@ -116,7 +116,7 @@ def test_migration_penalty_is_derived_from_the_nodes():
         entry_node=np.array([0, 1]), entry_count=np.array([1, 1]), entry_share=np.array([1.0, 1.0]),
         nodes=2, penalty=30.0,
     )
-    assert "receives 70.000000 s" in one(s, jobs, DfrsPlatform(2))
+    assert "receives 70.0 s" in one(s, jobs, DfrsPlatform(2))
     fixed = replace(s, seg_end=np.array([50.0, 130.0]), completion=np.array([130.0]))
     assert dfrs_violations(fixed, jobs, DfrsPlatform(2)) == []
     same_node = replace(s, entry_node=np.array([1, 1]))

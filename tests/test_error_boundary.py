@@ -79,7 +79,7 @@ def test_grid_task_and_lan_errors_carry_the_node():
     with pytest.raises(InvalidGraphError) as info:
         _core.Tig(np.array([1.0, -1.0]), np.array([0], dtype=I64), np.array([1], dtype=I64), np.array([1.0]))
     assert (info.value.node, info.value.field, info.value.value) == (1, "mcr", -1.0)
-    assert str(info.value) == "task 1: mcr == -1, must be finite and > 0 (Mflop/s)"
+    assert str(info.value) == "task 1: mcr == -1, must be finite, > 0 and <= 1e300 (Mflop/s)"
     with pytest.raises(InvalidGraphError) as info:
         _core.LanGrid(np.array([0, 1, 1], dtype=I64), np.ones(1), np.ones(2),
                       np.array([], dtype=I64), np.array([], dtype=I64), np.array([]))

@@ -43,10 +43,16 @@ def test_no_mapping_found_exits_1(capsys):
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["--tasks", "0"], "argument --tasks: invalid value '0': must be an integer >= 1"),
+    (["--tasks", "0"], "argument --tasks: invalid value '0': must be an integer in 1..10000"),
     (["--algorithm", "HEFT"], "argument --algorithm: invalid value 'HEFT': must be one of QLSE, greedy"),
     (["--bandwidth", "fat"], "argument --bandwidth: invalid choice: 'fat'"),
     (["--seed", "-1"], "argument --seed: invalid value '-1'"),
+    # sizes beyond the model's limits: refused by the option's type, before any work (issue 20)
+    (["--tasks", "100000"], "argument --tasks: invalid value '100000': must be an integer in 1..10000"),
+    (["--tasks", "18446744073709551616"], "argument --tasks: invalid value '18446744073709551616': must be an integer "
+     "in 1..10000"),
+    (["--lans", "100000"], "argument --lans: invalid value '100000': must be an integer in 1..1000"),
+    (["--hosts", "100001"], "argument --hosts: invalid value '100001': must be an integer in 1..100000"),
 ])
 def test_bad_options_end_in_one_line(capsys, argv, message):
     with pytest.raises(SystemExit) as info:
@@ -59,7 +65,33 @@ def test_bad_options_end_in_one_line(capsys, argv, message):
 def test_an_instance_too_small_to_plant_is_an_error(capsys):
     assert main(["qlse", "--tasks", "64", "--lans", "2", "--hosts", "2", "--values", "large"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("clustersched: error: 100 grids of 2 LANs of 2 hosts") and err.count("\n") == 1
+    assert err.startswith("clustersched: error: none of the grids of 2 LANs of 2 hosts") and err.count("\n") == 1
+
+
+def test_a_grid_beyond_max_hosts_is_one_line_and_exit_2(capsys):
+    assert main(["qlse", "--lans", "1000", "--hosts", "101"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("clustersched: error: a grid of up to 1000 LANs of up to 101 hosts has up to 101000 hosts, "
+                   "more than MAX_HOSTS == 100000\n")
+
+
+def test_the_help_states_the_models_limits(capsys):
+    from clustersched.grid import model
+
+    with pytest.raises(SystemExit):
+        main(["qlse", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"tasks of the TIG, 1..{model.MAX_TASKS}" in text
+    assert f"LANs of the grid, 1..{model.MAX_LANS}" in text
+    assert f"hosts in every LAN, 1..{model.MAX_HOSTS}, with at most {model.MAX_HOSTS} hosts in all" in text
+
+
+@pytest.mark.slow
+def test_the_largest_sizes_accepted_run_in_seconds(capsys):
+    assert main(["qlse", "--tasks", "10000", "--lans", "1000", "--hosts", "100", "--json"]) in (0, 1)
+    report = json.loads(capsys.readouterr().out)
+    assert (report["tasks"], report["lans"], report["hosts_per_lan"]) == (10_000, 1000, 100)
+    assert report["violations"] == []
 
 
 def test_case_insensitive_algorithm(capsys):

@@ -12,6 +12,7 @@ from clustersched.errors import InfeasibleError
 from clustersched.grid import (
     GRID_SIZES,
     TIG_SIZES,
+    TigRanges,
     feasible_instance,
     grid_ranges,
     random_grid,
@@ -99,8 +100,20 @@ def test_the_two_models_plant_the_same_instance_with_different_bandwidths():
 
 
 def test_an_impossible_instance_is_reported():
-    with pytest.raises(InfeasibleError, match="could not host the 64 tasks"):
+    # 62 hosts of 600-800 Mflop/s have the power for 64 tasks of 400-600, but each holds only one
+    with pytest.raises(InfeasibleError, match="100 grids of 2 LANs of 31 hosts .* could not host the 64 tasks"):
+        feasible_instance("large", "small", seed=0, tasks=64, lans=2, hosts_per_lan=31)
+
+
+def test_an_instance_no_grid_of_the_ranges_can_hold_fails_before_drawing_a_grid(monkeypatch):
+    from clustersched.grid import generators
+
+    monkeypatch.setattr(generators, "_grid_parts", lambda *a: pytest.fail("drew a grid"))
+    with pytest.raises(InfeasibleError, match="none of the grids of 2 LANs of 2 hosts .* can host the 64 tasks"):
         feasible_instance("large", "small", seed=0, tasks=64, lans=2, hosts_per_lan=2)
+    # one task larger than any host
+    with pytest.raises(InfeasibleError, match="none of the grids of 8-16 LANs"):
+        feasible_instance(TigRanges((8, 8), (900.0, 900.0), (10.0, 10.0)), "small", seed=0)
 
 
 def test_random_instances_have_no_planted_mapping():

@@ -34,11 +34,29 @@ def test_plots_leave_backend_and_pyplot_alone():
         "import matplotlib.pyplot as plt\n"
         "assert matplotlib.get_backend() == 'svg', matplotlib.get_backend()\n"
         "assert plt.get_fignums() == [], plt.get_fignums()\n"
-        "print(type(figs[0]).__name__, len(figs[0].axes))\n"
+        "from matplotlib.figure import Figure\n"
+        "print(isinstance(figs[0], Figure), len(figs[0].axes))\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.split() == ["Figure", "1"]
+    assert run.stdout.split() == ["True", "1"]
+
+
+def test_a_figure_renders_itself_as_png():
+    # A notebook shows a returned Figure as a picture only if it can render itself: IPython's
+    # own Figure formatter exists only once the inline backend is active (pyplot used in the
+    # kernel, or %matplotlib inline), which the library never arranges.  tests/test_examples.py
+    # checks the same in real notebook kernels.
+    code = (
+        "import sys\n"
+        "sys.path.insert(0, 'tests')\n"
+        "from test_plot import _draw_all\n"
+        "pngs = [fig._repr_png_() for fig in _draw_all()]\n"
+        "print(*[png[:4] == b'\\x89PNG' and len(png) > 1000 for png in pngs])\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["True", "True", "True"]
 
 
 def test_plots_draw_on_the_axes_given_and_return_its_figure():

@@ -119,3 +119,26 @@ def test_the_documented_commands_run(tmp_path, monkeypatch, capsys):
             argv = [*argv, "--workers", "1", "--no-progress"]
         assert main(argv) in (0, 1), argv  # 1: the algorithm found no mapping, which the docs say when it happens
         capsys.readouterr()
+
+
+@pytest.mark.parametrize(("kwargs", "error", "match"), [
+    ({"out": ""}, ValueError, r"out == '', must name a folder \(an empty path is not one; give '.' for the working"),
+    ({"out": None}, TypeError, "out == None, must be a path"),
+    ({"out": "x", "bandwidths": "shared"}, TypeError, r"bandwidths == 'shared', must be a sequence of model names, "
+     r"e.g. \('shared',\)"),
+    ({"out": "x", "progress": "no"}, TypeError, "progress == 'no', must be a bool"),
+    ({"out": "x", "scale": ["small"]}, ValueError, r"scale == \['small'\]"),
+    ({"out": "x", "bandwidths": ["wide"]}, ValueError, "bandwidth == 'wide'"),
+])
+def test_bad_arguments_of_reproduce_qlse_are_refused_before_any_work(tmp_path, monkeypatch, kwargs, error, match):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(error, match=match):
+        qlse.reproduce_qlse(**kwargs)
+    assert list(tmp_path.iterdir()) == []  # nothing written, not even in the working directory
+
+
+def test_an_empty_out_on_the_command_line_is_an_error(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(qlse, "reproduce_qlse", lambda *a, **k: pytest.fail("ran the study in the working directory"))
+    assert main(["reproduce", "qlse", "--scale", "small", "--out", ""]) == 2
+    assert capsys.readouterr().err.startswith("clustersched: error: --out ''")

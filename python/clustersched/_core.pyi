@@ -228,6 +228,22 @@ class DfrsStretchBound:
     def feasible(self, stretch: float) -> bool: ...
     def cut_capacity(self, in_cut: npt.NDArray[np.bool_], stretch: float) -> float: ...
 # -- grid (QLSE) ------------------------------------------------------------------------
+__all__ += [
+    "GRID_MAX_EDGES",
+    "GRID_MAX_HOSTS",
+    "GRID_MAX_LANS",
+    "GRID_MAX_LINKS",
+    "GRID_MAX_TASKS",
+    "GRID_MAX_VALUE",
+    "GRID_RTOL",
+]
+GRID_MAX_TASKS: int
+GRID_MAX_EDGES: int
+GRID_MAX_LANS: int
+GRID_MAX_HOSTS: int
+GRID_MAX_LINKS: int
+GRID_MAX_VALUE: float
+GRID_RTOL: float
 
 @final
 class Tig:
@@ -291,9 +307,12 @@ def qlse_step(
 ]: ...
 
 # DFRS node state and packing (rust/py/src/dfrs.rs; public interface: clustersched.dfrs)
-__all__ += ["DFRS_UNIT", "DfrsState", "MCB8_ACCURACY"]
+__all__ += ["DFRS_MAX_NODES", "DFRS_MAX_TASKS", "DFRS_MAX_TOTAL_TASKS", "DFRS_UNIT", "DfrsState", "MCB8_ACCURACY"]
 
 DFRS_UNIT: int
+DFRS_MAX_NODES: int
+DFRS_MAX_TASKS: int
+DFRS_MAX_TOTAL_TASKS: int
 MCB8_ACCURACY: float
 
 _I64 = npt.NDArray[np.int64]

@@ -21,6 +21,7 @@ __all__ = [
     "InvalidScheduleError",
     "InfeasibleError",
     "InvalidOptionError",
+    "LimitError",
 ]
 
 
@@ -124,6 +125,32 @@ class InvalidScheduleError(ClusterschedError):
 
 class InfeasibleError(ClusterschedError):
     """A scheduling problem has no solution as posed (e.g. a job wider than the machine)."""
+
+
+class LimitError(ClusterschedError, ValueError):
+    """A value goes beyond a documented limit of clustersched (a size, a number of events).
+
+    The value itself may be fine (a period of 1 ms, a million nodes), but the
+    work or memory it asks for exceeds what the library bounds up front, so it
+    is refused before the work starts; the message names the value, the
+    limit and where the limit is defined.  A ``ValueError``, as every bad
+    argument is.
+
+    Attributes
+    ----------
+    name : str
+        The argument or quantity (``"period"``, ``"nodes"``, ``"periodic events"``).
+    value : object
+        Its value.
+    limit : object
+        The limit it goes beyond.
+    """
+
+    def __init__(self, message: str, *, name: str, value: object, limit: object) -> None:
+        self.name = name
+        self.value = value
+        self.limit = limit
+        super().__init__(message)
 
 
 class InvalidOptionError(ClusterschedError, ValueError):

@@ -21,13 +21,23 @@ __all__ = ["figure", "gantt", "grouped_boxplot", "non_dominated", "pareto"]
 def figure(nrows: int = 1, ncols: int = 1, *, figsize: tuple[float, float], **subplots: Any) -> tuple[Any, Any]:
     """A new figure of its own and its axes (``Figure.subplots``), with constrained layout.
 
-    The figure is a plain :class:`matplotlib.figure.Figure`: pyplot never sees
-    it, so drawing changes neither the backend nor pyplot's current figure, a
-    notebook shows it inline when it is returned, and nothing has to close it.
-    """
-    from matplotlib.figure import Figure
+    The figure is a :class:`matplotlib.figure.Figure` that pyplot never sees,
+    so drawing changes neither the backend nor pyplot's current figure, and
+    nothing has to close it.  It renders itself as PNG in IPython
+    (:class:`clustersched._figure.PlotFigure`), so a notebook cell that ends
+    with it shows the picture, whether or not pyplot or ``%matplotlib inline``
+    was ever used in that kernel.
 
-    fig = Figure(figsize=figsize, layout="constrained")
+    Examples
+    --------
+    >>> fig, ax = figure(figsize=(4, 3))
+    >>> _ = ax.plot([0, 1], [1, 0])
+    >>> fig._repr_png_()[1:4]   # a PNG: what a notebook cell ending in ``fig`` displays
+    b'PNG'
+    """
+    from ._figure import PlotFigure
+
+    fig = PlotFigure(figsize=figsize, layout="constrained")
     return fig, fig.subplots(nrows, ncols, **subplots)
 
 

@@ -14,9 +14,11 @@ Float conventions (shared with the Rust core):
 * a cluster's priority: ``Σ (power + bandwidth)`` over its LANs by index,
   from 0.0, plus the sum (from 0.0, by link index) of its kept links' bandwidths;
 * quartiles: ``x[k] + (x[k + 1] - x[k]) * (h - k)`` with ``h = (n - 1) q``;
-* an allocation's sums accumulate over the task's neighbours by increasing
-  index from 0.0; comparisons are exact;
-* ``bandwidth="dedicated"``: each MBR is compared on its own with the LAN's or
+* capacities (one rule, that of the validator): requirements fit when their
+  exact sum (``math.fsum``) is at most ``capacity * (1 + RTOL)``; a host's
+  power left, which orders the hosts, is its power minus its MCRs subtracted
+  one at a time;
+* ``bandwidth="dedicated"``: each MBR is checked on its own against the LAN's or
   link's nominal bandwidth, and nothing is used up.
 
 The one rule written differently on purpose is the cycle rule (§4.1): the
@@ -28,7 +30,6 @@ TIGs.
 from __future__ import annotations
 
 import math
-from collections import deque
 
 import networkx as nx
 
@@ -217,87 +218,70 @@ def clusters(grid, kept):
 
 
 # -- §4.4 -------------------------------------------------------------------------------------
-def _try_place(task, lan, state, tig_parts, g, usable, choice, bandwidth):
-    """Places ``task`` on ``lan`` if the three allocation conditions hold; returns whether it did."""
-    if bandwidth == "dedicated":
-        return _try_place_dedicated(task, lan, state, tig_parts, g, usable, choice)
-    _, mcr, adj = tig_parts
-    need = mcr[task]
-    left = state["power"]
+#: The relative tolerance of the one capacity rule (clustersched.grid.validate.RTOL).
+RTOL = 1e-9
+
+
+def _fits(requirements, capacity):
+    """The capacity rule: the exact sum of the requirements, rounded once, is at most ``capacity * (1 + RTOL)``."""
+    return math.fsum(requirements) <= capacity * (1 + RTOL)
+
+
+def _pick_host(lan, need, state, g, choice):
+    """The host of ``lan`` that takes a task of MCR ``need`` (most power left, or best fit), or None."""
+    left, load = state["power"], state["load"]
     if choice == "most":
         host = None
         for h in g["hosts"][lan]:
             if host is None or left[h] > left[host]:
                 host = h
-        if left[host] < need:
-            return False
-    else:
-        fitting = [h for h in g["hosts"][lan] if left[h] >= need]
-        if not fitting:
-            return False
-        host = min(fitting, key=lambda h: (left[h], h))
-    local = 0.0
-    remote = {}  # other LAN -> MBR sum, accumulated in neighbour order
-    for j, w in adj[task]:
-        other = state["lan_of"][j]
-        if other is None:
-            continue
-        if other == lan:
-            local += w
-        else:
-            remote[other] = remote.get(other, 0.0) + w
-    if local > state["lan_bw"][lan]:
-        return False
-    for other, total in remote.items():
-        k = _link(g, lan, other)
-        if k is None or not usable[k] or total > state["link_bw"][k]:
-            return False
-    left[host] -= need
-    state["lan_bw"][lan] -= local
-    for other, total in remote.items():
-        state["link_bw"][_link(g, lan, other)] -= total
-    state["lan_of"][task] = lan
-    state["host_of"][task] = host
-    return True
-
-
-def _pick_host(lan, need, left, g, choice):
-    if choice == "most":
-        host = None
-        for h in g["hosts"][lan]:
-            if host is None or left[h] > left[host]:
-                host = h
-        return host if left[host] >= need else None
-    fitting = [h for h in g["hosts"][lan] if left[h] >= need]
+        return host if _fits(load[host] + [need], g["power"][host]) else None
+    fitting = [h for h in g["hosts"][lan] if _fits(load[h] + [need], g["power"][h])]
     return min(fitting, key=lambda h: (left[h], h)) if fitting else None
 
 
-def _try_place_dedicated(task, lan, state, tig_parts, g, usable, choice):
-    """The allocation conditions when every communication is checked on its own and nothing is used up."""
+def _try_place(task, lan, state, tig_parts, g, usable, choice, bandwidth):
+    """Places ``task`` on ``lan`` if the three allocation conditions hold; returns whether it did."""
     _, mcr, adj = tig_parts
-    host = _pick_host(lan, mcr[task], state["power"], g, choice)
+    host = _pick_host(lan, mcr[task], state, g, choice)
     if host is None:
         return False
+    local = []
+    remote = {}  # link -> MBRs of the task's edges across it
     for j, w in adj[task]:
         other = state["lan_of"][j]
         if other is None:
             continue
         if other == lan:
-            if w > g["lan_bw"][lan]:
-                return False
+            local.append(w)
         else:
             k = _link(g, lan, other)
-            if k is None or not usable[k] or w > g["link_bw"][k]:
+            if k is None or not usable[k]:
                 return False
+            remote.setdefault(k, []).append(w)
+    if bandwidth == "dedicated":  # each communication on its own, nothing used up
+        if not all(_fits([w], g["lan_bw"][lan]) for w in local):
+            return False
+        if not all(_fits([w], g["link_bw"][k]) for k, ws in remote.items() for w in ws):
+            return False
+    else:
+        if not _fits(state["lan_use"][lan] + local, g["lan_bw"][lan]):
+            return False
+        if not all(_fits(state["link_use"][k] + ws, g["link_bw"][k]) for k, ws in remote.items()):
+            return False
+        state["lan_use"][lan] += local
+        for k, ws in remote.items():
+            state["link_use"][k] += ws
     state["power"][host] -= mcr[task]
+    state["load"][host].append(mcr[task])
     state["lan_of"][task] = lan
     state["host_of"][task] = host
     return True
 
 
 def _fresh(n, g):
-    return {"power": list(g["power"]), "lan_bw": list(g["lan_bw"]), "link_bw": list(g["link_bw"]),
-            "lan_of": [None] * n, "host_of": [None] * n}
+    return {"power": list(g["power"]), "load": [[] for _ in g["power"]], "lan_use": [[] for _ in g["lan_bw"]],
+            "link_use": [[] for _ in g["link_bw"]], "lan_of": [None] * n, "host_of": [None] * n}
 
 
 def qlse(tig, grid, alpha_t=1.0, beta_t=0.25, alpha_l=1.0, beta_l=0.25, bandwidth="shared", trace=None):

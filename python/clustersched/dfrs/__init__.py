@@ -22,7 +22,29 @@ long a job runs.  One module per part, as in every problem folder:
   degradation, preemptions, migrations, bandwidth, underutilization);
 * :mod:`~clustersched.dfrs.bound` -- :func:`max_stretch_lower_bound` (Theorem 1);
 * :mod:`~clustersched.dfrs.workloads` -- the HPC2N weeks and synthetic traces of §5.3;
+* :mod:`~clustersched.dfrs.limits` -- every size and time limit, in one place;
 * :mod:`~clustersched.dfrs.cli` -- ``clustersched dfrs``.
+
+Time, sizes and limits
+----------------------
+The simulation of §5.1 is a discrete-event one on float64 seconds, and it
+always advances: periodic events are ``t0 + k * period`` for an integer
+``k`` that only grows, every event is later than the time stamp before it
+(completions that round to the current time stamp are handled within it),
+and the loop checks it.  Inputs whose times could not advance in float64, or
+whose work would not end, are refused before any work, with an error naming
+the limit (:mod:`~clustersched.dfrs.limits`): submit and processing times,
+penalty and period of at most 10**10 s, a period of at least 1 ms, at most
+10**6 periodic events per run, packing at most 10**9 tasks in all
+(``simulate(..., max_periodic_events=, max_periodic_tasks=)``),
+2**20 nodes and 2**20 tasks per job.  A job's value out of range raises
+:class:`~clustersched.errors.InvalidWorkloadError` (its id, field and
+value), an option :class:`~clustersched.errors.LimitError` (a
+``ValueError``: ``"period == 1e-09, must be >= 0.001 s (...MIN_PERIOD)"``).
+The simulator and the validator share one rounding rule (see
+:mod:`~clustersched.dfrs.model`): a job's work may differ from its
+processing time by 1e-6 of it plus 4 float64 steps of its completion time,
+a node's CPU shares may add up to ``1 + 1e-9``.
 
 Names of algorithms
 -------------------

@@ -87,6 +87,8 @@ TABLE1 = (
 )
 _PART = re.compile(r"^(Greedy|GreedyP|GreedyPM|MCB8)?\s*(\*)?$")
 _OPTION = re.compile(r"^(opt|minft|minvt)=(.+)$")
+#: A number of seconds in a name: ASCII digits only (``float`` would also read ``٦٠٠``, ``6_00`` or ``inf``).
+_SECONDS = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -182,6 +184,8 @@ def parse_algorithm(name: str) -> DfrsAlgorithm:
 
     Reads the names of :data:`ALGORITHMS` and any other valid one, exactly as
     spelled (case matters; spaces around ``/`` and before ``*`` do not).
+    The seconds of ``minft=`` / ``minvt=`` are written in ASCII digits
+    (``600``, ``1.5e3``), never other scripts' digits, ``_`` or ``inf``.
     ``FCFS`` and ``EASY`` are not DFRS algorithms: use
     :func:`clustersched.dfrs.simulate`, which accepts them too.
     """
@@ -214,10 +218,12 @@ def parse_algorithm(name: str) -> DfrsAlgorithm:
     bounds: dict[str, float] = {}
     for key in ("minft", "minvt"):
         if key in options:
-            try:
-                bounds[key] = float(options[key])
-            except ValueError:
-                raise ValueError(f"algorithm {name!r}: {key}={options[key]!r} is not a number of seconds") from None
+            if _SECONDS.fullmatch(options[key]) is None:
+                raise ValueError(
+                    f"algorithm {name!r}: {key}={options[key]!r} is not a number of seconds "
+                    "(ASCII digits, e.g. 600 or 1.5e3)"
+                )
+            bounds[key] = float(options[key])
     default_opt = "max" if periodic == "MCB8-stretch" else "min"
     try:
         return DfrsAlgorithm(

@@ -38,6 +38,7 @@ from typing import Any
 from .._cli import check_input_file, check_output_files, integer, number, report_dropped, sample_trace
 from ..errors import InvalidOptionError
 from .algorithms import DEFAULT_PENALTY, DEFAULT_PERIOD
+from .limits import MAX_NODE_MEMORY_GB, MAX_NODES, MAX_PERIODIC_EVENTS, MAX_TIME, MIN_PERIOD
 
 __all__ = ["add_parser", "run"]
 
@@ -57,14 +58,19 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--algorithm", required=True, metavar="NAME",
                    help="an RR-7659 name such as 'GreedyPM */per/opt=min/minvt=600' (quote it), '/per/opt=min', "
                         "'MCB8 */opt=avg/minft=300', or FCFS or EASY (required)")
-    p.add_argument("--penalty", type=number(0, unit="seconds"), default=DEFAULT_PENALTY, metavar="S",
-                   help="rescheduling penalty in seconds (default: %(default)s, RR-7659 §5.1)")
-    p.add_argument("--period", type=number(0, exclusive=True, unit="seconds"), default=DEFAULT_PERIOD, metavar="S",
-                   help="period of the periodic algorithms in seconds (default: %(default)s, RR-7659 §5.1)")
-    p.add_argument("--nodes", type=integer(1, 2**32 - 1), default=120, metavar="N",
-                   help="nodes of the platform (default: %(default)s, HPC2N)")
-    p.add_argument("--node-memory", type=number(0, exclusive=True, unit="GB"), default=2.0, metavar="GB",
-                   help="memory of a node in GB (default: %(default)s, HPC2N)")
+    p.add_argument("--penalty", type=number(0, maximum=MAX_TIME, unit="seconds"), default=DEFAULT_PENALTY,
+                   metavar="S",
+                   help=f"rescheduling penalty in seconds, at most {MAX_TIME:g} (default: %(default)s, RR-7659 §5.1)")
+    p.add_argument("--period", type=number(MIN_PERIOD, maximum=MAX_TIME, unit="seconds"), default=DEFAULT_PERIOD,
+                   metavar="S",
+                   help=f"period of the periodic algorithms in seconds, {MIN_PERIOD:g} to {MAX_TIME:g}; a run may "
+                        f"process at most {MAX_PERIODIC_EVENTS:,} periodic events, so a period too short for the "
+                        "trace is refused before the run (default: %(default)s, RR-7659 §5.1)")
+    p.add_argument("--nodes", type=integer(1, MAX_NODES), default=120, metavar="N",
+                   help=f"nodes of the platform, 1 to {MAX_NODES:,} (default: %(default)s, HPC2N)")
+    p.add_argument("--node-memory", type=number(0, exclusive=True, maximum=MAX_NODE_MEMORY_GB, unit="GB"),
+                   default=2.0, metavar="GB",
+                   help=f"memory of a node in GB, at most {MAX_NODE_MEMORY_GB:g} (default: %(default)s, HPC2N)")
     p.add_argument("--drop-invalid", action="store_true",
                    help="remove the jobs without a processor count or with a runtime <= 0 or unknown, and print how "
                         "many per reason on stderr, as clustersched.workload.drop_invalid counts them (default: such "

@@ -35,8 +35,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._checks import check_float
+from ..errors import InvalidScheduleError
 from .model import DfrsJobs, DfrsPlatform
 from .schedule import DfrsSchedule
+from .validate import pairing_violations
 
 if TYPE_CHECKING:
     import pandas
@@ -48,8 +51,16 @@ __all__ = ["BOUNDED_STRETCH_THRESHOLD", "DfrsMetrics", "dfrs_metrics", "reschedu
 BOUNDED_STRETCH_THRESHOLD = 10.0
 
 
+def _check_pair(schedule: DfrsSchedule, jobs: DfrsJobs, platform: DfrsPlatform | None = None) -> None:
+    """InvalidScheduleError when ``schedule`` is not one of ``jobs`` (on ``platform``), never an IndexError."""
+    mismatch = pairing_violations(schedule, jobs, platform)
+    if mismatch:
+        raise InvalidScheduleError(mismatch)
+
+
 def stretches(schedule: DfrsSchedule, jobs: DfrsJobs, *, threshold: float = BOUNDED_STRETCH_THRESHOLD) -> np.ndarray:
-    """The bounded stretch of every job."""
+    """The bounded stretch of every job (InvalidScheduleError for a schedule of other jobs)."""
+    _check_pair(schedule, jobs)
     flow = np.asarray(schedule.completion, dtype=float) - jobs.submit
     return np.maximum(1.0, flow / np.maximum(threshold, jobs.processing_time))
 
@@ -57,6 +68,7 @@ def stretches(schedule: DfrsSchedule, jobs: DfrsJobs, *, threshold: float = BOUN
 def reschedulings(schedule: DfrsSchedule, jobs: DfrsJobs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(preempted, migrated, moved tasks): per segment, whether it starts a resume
     (the job was paused before it), a migration, and how many tasks changed nodes."""
+    _check_pair(schedule, jobs)
     job = np.asarray(schedule.seg_job, dtype=np.int64)
     start, end = np.asarray(schedule.seg_start, dtype=float), np.asarray(schedule.seg_end, dtype=float)
     off = np.asarray(schedule.seg_offsets, dtype=np.int64)
@@ -78,6 +90,7 @@ def reschedulings(schedule: DfrsSchedule, jobs: DfrsJobs) -> tuple[np.ndarray, n
 
 def underutilization(schedule: DfrsSchedule, jobs: DfrsJobs, platform: DfrsPlatform) -> float:
     """``∫ min(|P|, D(t)) dt - W`` in node-seconds (module docstring)."""
+    _check_pair(schedule, jobs, platform)
     demand = jobs.tasks * jobs.cpu_need
     times = np.concatenate([jobs.submit, np.asarray(schedule.completion, dtype=float)])
     delta = np.concatenate([demand, -demand])
@@ -143,6 +156,31 @@ def dfrs_metrics(
 ) -> DfrsMetrics:
     """The metrics of ``schedule`` (module docstring); ``bound`` gives the degradation.
 
+    Parameters
+    ----------
+    schedule : DfrsSchedule
+        A schedule of ``jobs`` on ``platform``.
+    jobs : DfrsJobs
+    platform : DfrsPlatform
+    bound : float, optional
+        A lower bound on the maximum bounded stretch (finite and ``>= 1``, as
+        every bounded stretch is), e.g.
+        :func:`~clustersched.dfrs.bound.max_stretch_lower_bound`; None leaves
+        ``bound`` and ``degradation`` NaN.
+    threshold : float
+        The bounded stretch's threshold, seconds (finite and ``> 0``).
+
+    Raises
+    ------
+    InvalidScheduleError
+        ``schedule`` is not one of ``jobs`` on ``platform`` (other jobs, ids,
+        submit times or node count, a NaN penalty: see
+        :func:`~clustersched.dfrs.validate.pairing_violations`).
+    InvalidWorkloadError
+        ``jobs`` is empty.
+    ValueError
+        A ``bound`` or ``threshold`` out of range.
+
     Examples
     --------
     >>> from clustersched.dfrs import DfrsJobs, DfrsPlatform, simulate
@@ -154,6 +192,10 @@ def dfrs_metrics(
     (2.0, 1.3333333333333333, 0)
     """
     jobs.check_nonempty()
+    if bound is not None:
+        bound = check_float("bound", bound, minimum=1.0)
+    threshold = check_float("threshold", threshold, positive=True)
+    _check_pair(schedule, jobs, platform)
     s = stretches(schedule, jobs, threshold=threshold)
     resumed, migrated, moved = reschedulings(schedule, jobs)
     job = np.asarray(schedule.seg_job, dtype=np.int64)

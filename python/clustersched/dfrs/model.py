@@ -27,6 +27,25 @@ Choices made here (the paper leaves them open):
   ``nodes * floor(1 / mem_need)`` tasks (:meth:`DfrsJobs.fits`); otherwise no
   algorithm could ever run it.  :meth:`DfrsJobs.check_fits` raises naming the
   first such job.
+* **Limits.** Sizes and times are bounded (:mod:`clustersched.dfrs.limits`:
+  nodes, tasks, times up to 10**10 s); job ids are distinct, except -1
+  (unknown), as in an SWF trace (:mod:`clustersched.workload.swf`).
+
+One rounding rule
+-----------------
+The simulator and the validator (:mod:`~clustersched.dfrs.validate`) compute
+time the same way, with the functions of this module: a job at yield ``y``
+over ``[start, end)`` whose penalty ends at ``pen_end`` (``start_of_penalty +
+penalty``, one float64 sum) makes :func:`progress` ``y * max(end - max(start,
+pen_end), 0)``; the simulator puts its completion at :func:`completion_time`
+``max(t, pen_end) + remaining / y``, the only rounding the validator cannot
+redo.  So a job's work, re-derived from its segments, may differ from its
+processing time by the rounding of that sum and of the segment lengths:
+:func:`work_tolerance` allows :data:`WORK_RTOL` of the processing time plus
+:data:`TIME_ULPS` float64 steps at its completion time (relative to the
+processing time, and to the magnitude of the clock).  CPU shares on a node
+may add up to ``1 + CPU_TOLERANCE`` (relative to the node's capacity, 1):
+the allocations aim at 1 and stay within a few float64 steps of it.
 """
 
 from __future__ import annotations
@@ -39,17 +58,74 @@ import numpy as np
 
 from .._checks import check_float, check_int
 from ..errors import InvalidWorkloadError
+from .limits import MAX_NODE_MEMORY_GB, MAX_NODES, MAX_TASKS, MAX_TIME, MAX_TOTAL_TASKS, check_limit
 
-__all__ = ["NEED_RESOLUTION", "NEED_UNITS", "DfrsJobs", "DfrsPlatform"]
+__all__ = [
+    "CPU_TOLERANCE",
+    "NEED_RESOLUTION",
+    "NEED_UNITS",
+    "TIME_ULPS",
+    "WORK_RTOL",
+    "DfrsJobs",
+    "DfrsPlatform",
+    "completion_time",
+    "progress",
+    "work_tolerance",
+]
 
 #: Needs are multiples of this fraction of a node.
 NEED_RESOLUTION = 1e-9
 #: A whole node in need units (``1 / NEED_RESOLUTION``): the Rust core's integer capacity.
 NEED_UNITS = 1_000_000_000
-#: Largest node count (the Rust core numbers nodes in ``u32``).
-MAX_NODES = 2**32 - 1
-#: Largest task count of one job.
-MAX_TASKS = 2**32 - 1
+#: A node's CPU shares may add up to ``1 + CPU_TOLERANCE`` (relative to its capacity, 1).
+CPU_TOLERANCE = 1e-9
+#: Relative tolerance on a job's work (a fraction of its processing time).
+WORK_RTOL = 1e-6
+#: float64 steps (at its completion time) by which a job's work may also differ.
+TIME_ULPS = 4
+
+
+def progress(y: Any, start: Any, end: Any, pen_end: Any) -> Any:
+    """Work done at yield ``y`` over ``[start, end)`` by a job whose penalty ends at ``pen_end``.
+
+    ``y * max(end - max(start, pen_end), 0)`` (no progress during a
+    penalty); scalars or numpy arrays.  The simulator and the validator
+    both use it (module docstring, "One rounding rule").
+
+    >>> float(progress(0.5, 100.0, 700.0, 400.0))
+    150.0
+    """
+    return y * np.maximum(end - np.maximum(start, pen_end), 0.0)
+
+
+def completion_time(t: Any, pen_end: Any, remaining: Any, y: Any) -> Any:
+    """When a job with ``remaining`` work, running from ``t`` at yield ``y > 0``, completes.
+
+    ``max(t, pen_end) + remaining / y``; the sum is the one rounding
+    :func:`work_tolerance` allows for, and a completion that rounds to ``t``
+    itself (remaining work below float64's resolution at ``t``) happens at
+    ``t``.
+
+    >>> float(completion_time(100.0, 400.0, 150.0, 0.5))
+    700.0
+    """
+    return np.maximum(t, pen_end) + remaining / y
+
+
+def work_tolerance(processing_time: Any, end: Any) -> Any:
+    """How far a job's work re-derived from its segments may be from its processing time.
+
+    ``WORK_RTOL * processing_time + TIME_ULPS * spacing(end)``, ``end`` the
+    end of its last segment: relative to the job's length and to the
+    magnitude of the clock, where float64 rounds times.
+
+    >>> float(work_tolerance(0.0, 2.0**33))    # 4 float64 steps of 2**-19 s
+    7.62939453125e-06
+    >>> round(float(work_tolerance(600.0, 1000.0)), 12)
+    0.0006
+    """
+    return WORK_RTOL * np.asarray(processing_time, dtype=float) + TIME_ULPS * np.spacing(
+        np.abs(np.asarray(end, dtype=float)))
 
 
 @dataclass(frozen=True)
@@ -59,11 +135,19 @@ class DfrsPlatform:
     Parameters
     ----------
     nodes : int
-        Number of nodes, ``1 .. 2**32 - 1``.
+        Number of nodes, ``1 .. 2**20`` (:data:`~clustersched.dfrs.limits.MAX_NODES`).
     node_memory_gb : float
-        Memory of one node in GB (10**9 bytes), finite and ``> 0``; used only
+        Memory of one node in GB (10**9 bytes), ``> 0`` and at most ``10**6``
+        (:data:`~clustersched.dfrs.limits.MAX_NODE_MEMORY_GB`); used only
         to express preemption and migration traffic in GB/s (§6.3).  The
         default, 2 GB, is the HPC2N node memory of §5.3.1.
+
+    Raises
+    ------
+    TypeError, ValueError
+        A value of the wrong type or below its minimum.
+    LimitError
+        A value above its limit (a ``ValueError`` naming it).
 
     Examples
     --------
@@ -75,10 +159,12 @@ class DfrsPlatform:
     node_memory_gb: float = 2.0
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "nodes", check_int("nodes", self.nodes, 1, MAX_NODES))
-        object.__setattr__(
-            self, "node_memory_gb", check_float("node_memory_gb", self.node_memory_gb, positive=True)
-        )
+        nodes = check_int("nodes", self.nodes, 1)
+        check_limit("nodes", nodes, MAX_NODES, "MAX_NODES")
+        memory = check_float("node_memory_gb", self.node_memory_gb, positive=True)
+        check_limit("node_memory_gb", memory, MAX_NODE_MEMORY_GB, "MAX_NODE_MEMORY_GB")
+        object.__setattr__(self, "nodes", nodes)
+        object.__setattr__(self, "node_memory_gb", memory)
 
 
 class DfrsJobs:
@@ -87,18 +173,22 @@ class DfrsJobs:
     Parameters
     ----------
     submit : array of float
-        Submit (release) time of each job, seconds, finite and ``>= 0``.
+        Submit (release) time of each job, seconds, in ``[0, 10**10]``
+        (:data:`~clustersched.dfrs.limits.MAX_TIME`).
     processing_time : array of float
-        Run time on a dedicated system, seconds, finite and ``>= 0``.  Hidden
+        Run time on a dedicated system, seconds, in ``[0, 10**10]``.  Hidden
         from the scheduling algorithms.
     tasks : array of int
-        Number of tasks, ``>= 1``.
+        Number of tasks, ``1 .. 2**20``
+        (:data:`~clustersched.dfrs.limits.MAX_TASKS`), at most ``2**28`` in all
+        (:data:`~clustersched.dfrs.limits.MAX_TOTAL_TASKS`).
     cpu_need : array of float
         CPU need of each task as a fraction of a node, in ``(0, 1]``.
     mem_need : array of float
         Memory requirement of each task as a fraction of a node, in ``(0, 1]``.
     job_id : array of int, optional
-        Identifiers reported in messages and results (default ``1..n``).
+        Identifiers reported in messages and results (default ``1..n``);
+        distinct, except -1 (unknown), which may repeat (as SWF job numbers).
     source : str, optional
         Where the jobs came from (a path), for error messages.
 
@@ -109,7 +199,8 @@ class DfrsJobs:
     ValueError
         Columns of different lengths or not 1-D.
     InvalidWorkloadError
-        A value out of range, naming the job, the column and the value.
+        A value out of range, or a job id used twice, naming the job, the
+        column and the value.
 
     Examples
     --------
@@ -166,16 +257,27 @@ class DfrsJobs:
                 )
 
         with np.errstate(invalid="ignore"):
-            reject(~(np.isfinite(cols["submit"]) & (cols["submit"] >= 0)), "submit", "finite and >= 0")
-            reject(~(np.isfinite(cols["processing_time"]) & (cols["processing_time"] >= 0)),
-                   "processing_time", "finite and >= 0")
-            reject((cols["tasks"] < 1) | (cols["tasks"] > MAX_TASKS), "tasks", f"in 1..{MAX_TASKS}")
+            for field in ("submit", "processing_time"):
+                x = cols[field]
+                reject(~(np.isfinite(x) & (x >= 0)), field, "finite and >= 0")
+                reject(x > MAX_TIME, field, f"<= {MAX_TIME:g} s (clustersched.dfrs.limits.MAX_TIME)")
+            reject((cols["tasks"] < 1) | (cols["tasks"] > MAX_TASKS), "tasks",
+                   f"in 1..{MAX_TASKS} (clustersched.dfrs.limits.MAX_TASKS)")
+            total = np.cumsum(cols["tasks"])
+            if len(total) and total[-1] > MAX_TOTAL_TASKS:
+                i = int(np.argmax(total > MAX_TOTAL_TASKS))
+                raise InvalidWorkloadError(
+                    f"tasks == {int(cols['tasks'][i])} brings the table to {int(total[i])} tasks, more than "
+                    f"{MAX_TOTAL_TASKS} in all (clustersched.dfrs.limits.MAX_TOTAL_TASKS)",
+                    path=source, job=int(ids[i]), field="tasks", value=int(cols["tasks"][i]),
+                )
             for field in ("cpu_need", "mem_need"):
                 x = cols[field]
                 reject(~(np.isfinite(x) & (x > 0) & (x <= 1)), field, "in (0, 1] (a fraction of a node)")
                 units = np.rint(x * NEED_UNITS)
                 reject(units < 1, field, f"at least {NEED_RESOLUTION} (the resolution of needs)")
                 cols[field] = units / NEED_UNITS
+        _check_distinct(ids, source)
         order = np.argsort(cols["submit"], kind="stable")
         for name, col in cols.items():
             arr = np.ascontiguousarray(col[order])
@@ -237,6 +339,22 @@ class DfrsJobs:
     def work(self) -> np.ndarray:
         """CPU work of each job in node-seconds: ``processing_time * cpu_need * tasks``."""
         return self.processing_time * self.cpu_need * self.tasks
+
+
+def _check_distinct(ids: np.ndarray, source: str | None) -> None:
+    """InvalidWorkloadError naming the first id equal to an earlier one (-1, unknown, may repeat), as read_swf."""
+    known = np.flatnonzero(ids != -1)
+    _, first, inverse = np.unique(ids[known], return_index=True, return_inverse=True)
+    owner = known[first[inverse.reshape(-1)]]
+    later = owner != known
+    if later.any():
+        k = int(np.flatnonzero(later)[0])
+        row, job = int(known[k]), int(ids[known[k]])
+        raise InvalidWorkloadError(
+            f"job number {job} is already used at row {int(owner[k])} (row {row}; "
+            f"{int(later.sum())} such row(s))",
+            path=source, job=job, field="job_id", value=job,
+        )
 
 
 def _array(name: str, value: Any) -> np.ndarray:

@@ -19,8 +19,12 @@ Semantics (the choices the paper leaves open, named and documented):
   periodic action (if the time stamp is a periodic one).  MCB8, which maps
   every job at once, runs once when it is due on submission and/or on
   completion at one time stamp.  Periodic events are
-  at ``t0 + k * period`` (``t0`` the first submission, ``k >= 1``); those
-  that fall while no job is in the system are skipped.
+  at ``t0 + k * period`` (``t0`` the first submission, ``k >= 1`` an integer
+  counter that only grows); those that fall while no job is in the system
+  are skipped.  A completion due at the time stamp being processed (a
+  processing time of 0, or work left below float64's resolution) is
+  handled within it: its completion action runs, and the CPU is shared
+  again, before time moves on (see :func:`simulate`, "Time").
 * **Work.** A job of processing time ``p`` completes once it has received
   ``p`` seconds of *virtual time*: it progresses at its yield while placed
   and not in a penalty.  Virtual time (§4.1) is this progress: the time
@@ -72,15 +76,17 @@ import time
 import numpy as np
 
 from .. import _core
-from .._checks import check_float
-from ..errors import InfeasibleError
+from .._checks import check_float, check_int
+from ..errors import InfeasibleError, LimitError
 from .algorithms import BASELINES, DEFAULT_PENALTY, DEFAULT_PERIOD, DfrsAlgorithm, parse_algorithm
 from .baselines import simulate_batch
-from .model import DfrsJobs, DfrsPlatform
+from .limits import MAX_PERIODIC_EVENTS, MAX_PERIODIC_TASKS, MAX_TIME, MIN_PERIOD, check_limit
+from .model import DfrsJobs, DfrsPlatform, completion_time, progress
 from .recording import SegmentRecorder
 from .run import DfrsResult, DfrsRun
 
-__all__ = ["DEFAULT_PENALTY", "DEFAULT_PERIOD", "DfrsResult", "DfrsRun", "simulate"]
+__all__ = ["DEFAULT_PENALTY", "DEFAULT_PERIOD", "DfrsResult", "DfrsRun", "busy_time", "periodic_tasks",
+           "shortest_stay", "simulate"]
 
 
 def simulate(
@@ -91,6 +97,8 @@ def simulate(
     penalty: float = DEFAULT_PENALTY,
     period: float = DEFAULT_PERIOD,
     validate: bool | None = None,
+    max_periodic_events: int = MAX_PERIODIC_EVENTS,
+    max_periodic_tasks: int = MAX_PERIODIC_TASKS,
 ) -> DfrsRun:
     """Simulates a DFRS algorithm (or the FCFS / EASY baselines) on ``jobs``.
 
@@ -103,14 +111,23 @@ def simulate(
         A name as in RR-7659 §4.5 (see :mod:`clustersched.dfrs.algorithms`),
         or ``"FCFS"`` / ``"EASY"`` (:mod:`clustersched.dfrs.baselines`).
     penalty : float
-        Seconds without progress after a resume or a migration (``>= 0``).
+        Seconds without progress after a resume or a migration, in
+        ``[0, 10**10]`` (:data:`~clustersched.dfrs.limits.MAX_TIME`).
     period : float
-        Seconds between periodic events (``> 0``); used by ``per`` and
-        ``stretch-per`` algorithms.
+        Seconds between periodic events, in ``[0.001, 10**10]``
+        (:data:`~clustersched.dfrs.limits.MIN_PERIOD`, ``MAX_TIME``); used by
+        ``per`` and ``stretch-per`` algorithms (see "Time" below).
     validate : bool, optional
         Check the schedule with :func:`clustersched.dfrs.validate.validate_dfrs`
         (raises on any violation).  Default: on when the environment variable
         ``CLUSTERSCHED_VALIDATE`` is ``1`` (the test suite sets it).
+    max_periodic_events : int
+        Most periodic events the run may process (``>= 1``; default
+        :data:`~clustersched.dfrs.limits.MAX_PERIODIC_EVENTS`, 10**6).
+    max_periodic_tasks : int
+        Most tasks the periodic events may pack in all (each packs every
+        task of every job in the system; ``>= 1``; default
+        :data:`~clustersched.dfrs.limits.MAX_PERIODIC_TASKS`, 10**9).
 
     Returns
     -------
@@ -123,8 +140,47 @@ def simulate(
     InvalidWorkloadError
         The job table is empty, or a job cannot fit on the platform (a
         ``ValueError``).
+    LimitError
+        ``penalty`` or ``period`` beyond its limit, or a periodic algorithm
+        that would process more than ``max_periodic_events`` periodic events
+        or pack more than ``max_periodic_tasks`` tasks (a ``ValueError``; see
+        "Time").
     ValueError
         A bad algorithm name, ``penalty`` or ``period``.
+
+    Time
+    ----
+    Times are float64 seconds, and the run always advances (§5.1's
+    discrete-event simulation, as this module's docstring describes it):
+
+    * periodic events are ``t0 + k * period`` for an integer ``k`` that only
+      grows, never an index re-derived from a time; ``k`` skips only the
+      events that fall while no job is in the system;
+    * every event is later than the time stamp processed before it: a
+      completion that rounds to the current time stamp (a processing time of
+      0, or work left below float64's resolution there) is handled within
+      that time stamp, and the loop checks that time strictly advances (an
+      internal ``RuntimeError`` otherwise, never a silent hang);
+    * times too large or too small to advance are refused up front: submit
+      and processing times (:class:`~clustersched.dfrs.DfrsJobs`), the
+      penalty and the period are at most 10**10 s, where float64 resolves
+      2**-19 s, and the period is at least 1 ms, hundreds of steps of that
+      resolution; a processing time or penalty below the resolution at the
+      time it starts is what float64 makes of it (a job with such a
+      processing time completes when placed, such a penalty ends at once),
+      and the validator allows exactly that rounding
+      (:func:`~clustersched.dfrs.model.work_tolerance`);
+    * the work is bounded up front: a periodic event packs every task of
+      every job in the system, so a periodic algorithm whose jobs surely
+      keep the system busy (:func:`busy_time`) for more than
+      ``max_periodic_events`` periods, or surely make those events pack
+      more than ``max_periodic_tasks`` tasks in all (:func:`periodic_tasks`),
+      or whose penalty spans more than ``max_periodic_events`` periods, is
+      refused with a :class:`LimitError` naming the limit; a run that still
+      reaches a limit (jobs slowed down or thrashing far beyond these lower
+      bounds) stops with the same error.
+
+    Every limit is in :mod:`clustersched.dfrs.limits`.
 
     Examples
     --------
@@ -139,14 +195,23 @@ def simulate(
     if not isinstance(platform, DfrsPlatform):
         raise TypeError(f"platform must be a clustersched.dfrs.DfrsPlatform, got {type(platform).__name__}")
     penalty = check_float("penalty", penalty, minimum=0.0)
+    check_limit("penalty", penalty, MAX_TIME, "MAX_TIME")
     period = check_float("period", period, positive=True)
+    check_limit("period", period, MAX_TIME, "MAX_TIME")
+    if period < MIN_PERIOD:
+        raise LimitError(f"period == {period!r}, must be >= {MIN_PERIOD} s (clustersched.dfrs.limits.MIN_PERIOD)",
+                         name="period", value=period, limit=MIN_PERIOD)
+    max_periodic_events = check_int("max_periodic_events", max_periodic_events, 1)
+    max_periodic_tasks = check_int("max_periodic_tasks", max_periodic_tasks, 1)
     jobs.check_nonempty()
     jobs.check_fits(platform)
     if isinstance(algorithm, str) and algorithm.strip().casefold() in {b.casefold() for b in BASELINES}:
         result = simulate_batch(jobs, platform, algorithm.strip(), penalty=penalty)
     else:
         algo = algorithm if isinstance(algorithm, DfrsAlgorithm) else parse_algorithm(algorithm)
-        result = _Simulation(jobs, platform, algo, penalty, period).run()
+        if algo.periodic is not None:
+            _check_periodic_work(jobs, platform, penalty, period, max_periodic_events, max_periodic_tasks)
+        result = _Simulation(jobs, platform, algo, penalty, period, max_periodic_events, max_periodic_tasks).run()
     if validate if validate is not None else os.environ.get("CLUSTERSCHED_VALIDATE") == "1":
         from .validate import validate_dfrs
 
@@ -154,11 +219,89 @@ def simulate(
     return result
 
 
+def shortest_stay(jobs: DfrsJobs, nodes: int | None = None) -> np.ndarray:
+    """The least time each job can spend in the system on ``nodes`` nodes (None: as many as it wants).
+
+    Its processing time, or longer when its CPU demand (``tasks * cpu_need``)
+    exceeds the platform: a job's work is ``processing_time * demand`` and
+    the platform does at most ``nodes`` of it per second.
+    """
+    stay = np.asarray(jobs.processing_time, dtype=float)
+    if nodes is not None:
+        stay = stay * np.maximum(1.0, jobs.tasks * jobs.cpu_need / nodes)
+    return stay
+
+
+def busy_time(jobs: DfrsJobs, nodes: int | None = None) -> float:
+    """Seconds during which some job is surely in the system on ``nodes`` nodes.
+
+    The length of the union of the intervals ``[submit, submit +
+    shortest_stay]`` (no job completes sooner), and at least the total CPU
+    work divided by the platform's capacity (with ``nodes``).
+
+    >>> jobs = DfrsJobs(submit=[0, 50, 300], processing_time=[100, 100, 10], tasks=[1, 1, 1],
+    ...                 cpu_need=[1, 1, 1], mem_need=[1, 1, 1])
+    >>> busy_time(jobs), busy_time(jobs, nodes=1)
+    (160.0, 210.0)
+    """
+    start = jobs.submit
+    end = np.maximum.accumulate(start + shortest_stay(jobs, nodes))  # rows are in submission order
+    before = np.r_[-math.inf, end[:-1]]
+    union = float(np.sum(np.maximum(end - np.maximum(start, before), 0.0)))
+    return union if nodes is None else max(union, float(jobs.work().sum()) / nodes)
+
+
+def periodic_tasks(jobs: DfrsJobs, nodes: int, period: float) -> int:
+    """A lower bound on the tasks the periodic events of a run pack in all.
+
+    Each periodic event packs every task of every job in the system, and job
+    ``j`` is in the system for at least ``shortest_stay`` seconds, so for at
+    least ``floor(shortest_stay / period)`` periodic events.
+
+    >>> jobs = DfrsJobs(submit=[0, 0], processing_time=[6000, 60], tasks=[4, 100], cpu_need=[1, 1],
+    ...                 mem_need=[0.1, 0.01])
+    >>> periodic_tasks(jobs, nodes=2, period=600.0)    # 4 tasks * 20 events + 100 tasks * 5 events
+    580
+    """
+    events = np.floor(shortest_stay(jobs, nodes) / period)
+    return int(np.sum(jobs.tasks * events))
+
+
+def _check_periodic_work(jobs: DfrsJobs, platform: DfrsPlatform, penalty: float, period: float, limit: int,
+                         task_limit: int) -> None:
+    """LimitError when a periodic run surely goes beyond its budgets (simulate's "Time")."""
+    busy = busy_time(jobs, platform.nodes)
+    if busy / period > limit:
+        raise LimitError(
+            f"period == {period!r}, must be >= {busy / limit:.6g} s for these jobs: they keep the system busy for "
+            f"at least {busy:.6g} s (submit to submit + processing_time, longer on too few nodes: "
+            f"clustersched.dfrs.simulator.busy_time), more than max_periodic_events == {limit} periods "
+            "(clustersched.dfrs.limits.MAX_PERIODIC_EVENTS)",
+            name="period", value=period, limit=limit,
+        )
+    packed = periodic_tasks(jobs, platform.nodes, period)
+    if packed > task_limit:
+        raise LimitError(
+            f"period == {period!r} is too short for these jobs: their periodic events would pack at least "
+            f"{packed} tasks (clustersched.dfrs.simulator.periodic_tasks), more than max_periodic_tasks == "
+            f"{task_limit} (clustersched.dfrs.limits.MAX_PERIODIC_TASKS)",
+            name="period", value=period, limit=task_limit,
+        )
+    if penalty / period > limit:
+        raise LimitError(
+            f"penalty == {penalty!r}, must be <= {limit * period:.6g} s for period == {period!r}: one penalty "
+            f"would span more than max_periodic_events == {limit} periodic events "
+            "(clustersched.dfrs.limits.MAX_PERIODIC_EVENTS)",
+            name="penalty", value=penalty, limit=limit * period,
+        )
+
+
 class _Simulation:
     """One run: the dynamic job state in numpy arrays, the node state in Rust, the segments in a recorder."""
 
     def __init__(self, jobs: DfrsJobs, platform: DfrsPlatform, algo: DfrsAlgorithm, penalty: float,
-                 period: float) -> None:
+                 period: float, max_ticks: int = MAX_PERIODIC_EVENTS,
+                 max_tasks: int = MAX_PERIODIC_TASKS) -> None:
         self.began = time.perf_counter()
         self.jobs, self.platform, self.algo = jobs, platform, algo
         self.penalty, self.period = penalty, period
@@ -182,6 +325,14 @@ class _Simulation:
         self.mcb8_jobs: list[int] = []
         self.mcb8_seconds: list[float] = []
         self.events = 0
+        self.ticks = 0  # periodic event indices consumed
+        self.max_ticks = max_ticks
+        self.packed = 0  # tasks of the jobs in the system, summed over the periodic events processed
+        self.max_packed = max_tasks
+        self.active_tasks = 0  # tasks of the jobs in the system
+        self.finished = 0
+        self.origin = 0.0
+        self.k = 1
 
     # -- priorities ------------------------------------------------------------------------------
     def _priority(self, t: float, rows: np.ndarray) -> np.ndarray:
@@ -262,21 +413,20 @@ class _Simulation:
     def run(self) -> DfrsRun:
         algo, n = self.algo, self.n
         periodic = algo.periodic is not None
-        origin = float(self.submit[0])
-        k_tick = 1  # next periodic event: origin + k_tick * period
-        t = origin
+        self.origin = float(self.submit[0])
+        self.k = 1  # the next periodic event is tick(k) = t0 + k * period; k only grows
+        t = -math.inf  # the time stamp processed last
         arrived = 0
-        finished = 0
-        while finished < n:
+        self.finished = 0
+        while self.finished < n:
             t_arr = float(self.submit[arrived]) if arrived < n else math.inf
             t_comp = float(self.est[self.run_idx].min()) if len(self.run_idx) else math.inf
             t_tick = math.inf
             if periodic:
                 if not self.active.any() and math.isfinite(t_arr):
-                    # no job in the system: skip the periodic events before the next arrival
-                    k_tick = max(k_tick, math.ceil((t_arr - origin) / self.period))
+                    self._skip_idle_ticks(t_arr)  # no job in the system: no periodic event before t_arr
                 if self.active.any() or math.isfinite(t_arr):
-                    t_tick = origin + k_tick * self.period
+                    t_tick = self._tick(self.k)
             t_next = min(t_arr, t_comp, t_tick)
             if not math.isfinite(t_next):
                 stuck = self.rows[self.active]
@@ -284,29 +434,28 @@ class _Simulation:
                     f"algorithm {algo.name!r} left {len(stuck)} job(s) waiting with no event left "
                     f"(first: job id {self.jobs.job_id[stuck[0]]})"
                 )
+            if not t_next > t:
+                # every event after a time stamp is later than it (the inner loop below ends only
+                # when no completion is due at t): a regression must fail here, not spin
+                raise RuntimeError(
+                    f"internal error in the DFRS simulator: the next event at {t_next!r} is not after the "
+                    f"time stamp {t!r} just processed (arrival {t_arr!r}, completion {t_comp!r}, periodic "
+                    f"event {t_tick!r}); please report it"
+                )
             self._advance(t, t_next)
             t = t_next
             self.events += 1
-            # completions
-            completed = self.run_idx[self.est[self.run_idx] <= t]
-            for j in completed.tolist():
-                self.done[j] = self.p[j]
-                self.record.stop(j, t)
-                self.state.complete(j)
-                self.completion[j] = t
-                self.active[j] = self.running[j] = False
-                self.y[j] = 0.0
-                self.est[j] = math.inf
-            finished += len(completed)
+            completed = self._complete(t)
             # arrivals
             first = arrived
             while arrived < n and self.submit[arrived] <= t:
                 arrived += 1
             arrivals = range(first, arrived)
             self.active[first:arrived] = True
-            tick = periodic and t >= origin + k_tick * self.period
+            self.active_tasks += int(self.jobs.tasks[first:arrived].sum())
+            tick = periodic and t >= self._tick(self.k)
             if tick:
-                k_tick = math.floor((t - origin) / self.period) + 1
+                self._next_tick(t)
             # actions
             mcb8_now = (len(arrivals) and algo.on_submit == "MCB8") or (
                 len(completed) and algo.on_completion == "MCB8")
@@ -319,14 +468,108 @@ class _Simulation:
                     self._greedy_waiting(t)
             if tick:
                 self._mcb8(t, stretch=algo.periodic == "MCB8-stretch")
-            self._commit(t, origin + k_tick * self.period if periodic else math.inf)
+            next_tick = self._tick(self.k) if periodic else math.inf
+            self._commit(t, next_tick)
+            # Completions due at t itself (a processing time of 0, or remaining work below float64's
+            # resolution at t): handled at this time stamp, each round completing at least one job.
+            rounds = 0
+            while len(self.run_idx) and self.est[self.run_idx].min() <= t:
+                rounds += 1
+                if rounds > n:
+                    raise RuntimeError(
+                        f"internal error in the DFRS simulator: {rounds} rounds of completions at time {t!r} "
+                        f"with {n} jobs; please report it"
+                    )
+                completed = self._complete(t)
+                if algo.on_completion == "MCB8":
+                    self._mcb8(t, stretch=False)
+                elif algo.on_completion == "Greedy":
+                    self._greedy_waiting(t)
+                self._commit(t, next_tick)
         return self._result()
+
+    def _tick(self, k: int) -> float:
+        """The time of periodic event ``k``: ``t0 + k * period``, never re-derived from a time."""
+        return self.origin + k * self.period
+
+    def _next_tick(self, t: float) -> None:
+        """Periodic event ``k`` is processed at ``t``: the next is the first one after ``t``.
+
+        That is ``k + 1`` whenever the period spans float64 steps at ``t``
+        (always below 2**41 s, as the period is at least ``MIN_PERIOD``);
+        events that round to ``t`` too are merged into this one, and every
+        index consumed counts towards ``max_periodic_events``, and the tasks
+        of the jobs in the system (which the event packs) towards
+        ``max_periodic_tasks``.
+        """
+        self.packed += self.active_tasks
+        if self.packed > self.max_packed:
+            stuck = self.rows[self.active]
+            raise LimitError(
+                f"the simulation's periodic events need to pack more than max_periodic_tasks == {self.max_packed} "
+                f"tasks (at time {t!r}, {len(stuck)} job(s) with {self.active_tasks} tasks in the system): "
+                f"period == {self.period!r} is too short for these jobs under {self.algo.name!r}; use a longer "
+                "period or a larger max_periodic_tasks (clustersched.dfrs.limits.MAX_PERIODIC_TASKS)",
+                name="periodic tasks", value=self.packed, limit=self.max_packed,
+            )
+        while True:
+            self.k += 1
+            self.ticks += 1
+            if self.ticks > self.max_ticks:
+                stuck = self.rows[self.active]
+                first = f" (first: job id {self.jobs.job_id[stuck[0]]})" if len(stuck) else ""
+                raise LimitError(
+                    f"the simulation needs more than max_periodic_events == {self.max_ticks} periodic events (at "
+                    f"time {t!r}, {len(stuck)} job(s) still in the system{first}): period == {self.period!r} is "
+                    f"too short for how long these jobs run under {self.algo.name!r} (penalty == {self.penalty!r}); "
+                    "use a longer period or a larger max_periodic_events "
+                    "(clustersched.dfrs.limits.MAX_PERIODIC_EVENTS)",
+                    name="periodic events", value=self.ticks, limit=self.max_ticks,
+                )
+            if self._tick(self.k) > t:
+                return
+
+    def _skip_idle_ticks(self, t_arr: float) -> None:
+        """No job is in the system until ``t_arr``: ``k`` becomes the first periodic event at or after it.
+
+        The quotient ``(t_arr - t0) / period`` only proposes an index; the
+        integer search around it compares event times, so the result is the
+        exact first index (skipped indices do not count as events).
+        """
+        k = max(self.k, math.ceil((t_arr - self.origin) / self.period))
+        # the proposal is off by at most a step or two (times are below MAX_TIME, the period above MIN_PERIOD)
+        for _ in range(64):
+            if k > self.k and self._tick(k - 1) >= t_arr:
+                k -= 1
+            elif self._tick(k) < t_arr:
+                k += 1
+            else:
+                self.k = k
+                return
+        raise RuntimeError(
+            f"internal error in the DFRS simulator: no first periodic event at or after {t_arr!r} "
+            f"(t0 == {self.origin!r}, period == {self.period!r}); please report it"
+        )
+
+    def _complete(self, t: float) -> np.ndarray:
+        """Completes the running jobs whose completion time is at or before ``t``; returns them."""
+        completed = self.run_idx[self.est[self.run_idx] <= t]
+        for j in completed.tolist():
+            self.done[j] = self.p[j]
+            self.record.stop(j, t)
+            self.state.complete(j)
+            self.completion[j] = t
+            self.active[j] = self.running[j] = False
+            self.y[j] = 0.0
+            self.est[j] = math.inf
+        self.finished += len(completed)
+        self.active_tasks -= int(self.jobs.tasks[completed].sum())
+        return completed
 
     def _advance(self, t: float, t_next: float) -> None:
         run = self.run_idx
         if len(run) and t_next > t:
-            dt = t_next - np.maximum(t, self.pen_end[run])
-            self.done[run] += self.y[run] * np.maximum(dt, 0.0)
+            self.done[run] += progress(self.y[run], t, t_next, self.pen_end[run])
 
     def _commit(self, t: float, next_tick: float) -> None:
         started, stopped, moved = self.state.commit()
@@ -356,7 +599,7 @@ class _Simulation:
         if len(jobs):
             remaining = self.p[jobs] - self.done[jobs]
             with np.errstate(divide="ignore"):
-                self.est[jobs] = np.where(ys > 0, np.maximum(t, self.pen_end[jobs]) + remaining / ys, math.inf)
+                self.est[jobs] = np.where(ys > 0, completion_time(t, self.pen_end[jobs], remaining, ys), math.inf)
 
     def _result(self) -> DfrsRun:
         schedule = self.record.schedule(

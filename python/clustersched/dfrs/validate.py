@@ -4,6 +4,14 @@ The checker reads only the schedule's segments and the job table; it shares no
 code with the simulator or the algorithms (it re-derives penalties and
 progress from the segments), so a bug there shows up here as a violation.
 Every test runs it on every schedule it produces.
+
+It shares one thing with the simulator on purpose: the rounding rule of
+:mod:`clustersched.dfrs.model` ("One rounding rule"): progress is
+:func:`~clustersched.dfrs.model.progress` in both, a job's work may differ
+from its processing time by :func:`~clustersched.dfrs.model.work_tolerance`
+(relative to the processing time and to the clock's float64 resolution at
+its completion), and a node's CPU shares may add up to ``1 +``
+:data:`~clustersched.dfrs.model.CPU_TOLERANCE`.
 """
 
 from __future__ import annotations
@@ -11,15 +19,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InvalidScheduleError
-from .model import NEED_UNITS, DfrsJobs, DfrsPlatform
+from .model import CPU_TOLERANCE, NEED_UNITS, WORK_RTOL, DfrsJobs, DfrsPlatform, progress, work_tolerance
 from .schedule import DfrsSchedule
 
-__all__ = ["dfrs_violations", "validate_dfrs"]
-
-#: Tolerance on a node's CPU (fraction of the node) and on equal shares.
-CPU_TOLERANCE = 1e-9
-#: Relative tolerance on a job's total work.
-WORK_TOLERANCE = 1e-6
+__all__ = ["CPU_TOLERANCE", "WORK_RTOL", "dfrs_violations", "pairing_violations", "validate_dfrs"]
 
 
 def validate_dfrs(schedule: DfrsSchedule, jobs: DfrsJobs, platform: DfrsPlatform) -> None:
@@ -51,29 +54,26 @@ def dfrs_violations(schedule: DfrsSchedule, jobs: DfrsJobs, platform: DfrsPlatfo
       segments (a resume) or right after one on other nodes (a migration)
       starts a penalty of ``schedule.penalty`` seconds, during which the job
       makes no progress; outside penalties it progresses at its yield.  The
-      progress over all its segments must equal its processing time
-      (relative tolerance 1e-6): no more, no less, and so none during a
-      penalty;
+      progress over all its segments must equal its processing time: no
+      more, no less, and so none during a
+      penalty (within :func:`~clustersched.dfrs.model.work_tolerance`:
+    ``1e-6`` of the processing time plus 4 float64 steps at the job's
+    completion time);
     * every job has a segment, and completes at the end of its last one.
+
+    Comparisons are written so that a NaN anywhere (a share, a time, the
+    penalty) is a violation, never a pass.
     """
     jobs.check_nonempty()
-    out: list[str] = []
+    out = pairing_violations(schedule, jobs, platform)
+    if out:
+        return out
     n = len(jobs)
-    if len(schedule) != n:
-        return [f"schedule has {len(schedule)} jobs, the job table {n}"]
     ids = jobs.job_id
 
     def report(mask: np.ndarray, rows: np.ndarray, what) -> None:  # type: ignore[no-untyped-def]
         for k in np.flatnonzero(mask)[:20]:
             out.append(f"job {ids[rows[k]]} (row {rows[k]}): {what(k)}")
-
-    report(np.asarray(schedule.job_id) != ids, np.arange(n), lambda i: f"schedule names job {schedule.job_id[i]}")
-    report(np.asarray(schedule.submit) != jobs.submit, np.arange(n),
-           lambda i: f"submit {schedule.submit[i]} in the schedule, {jobs.submit[i]} in the jobs")
-    if int(schedule.nodes) != platform.nodes:
-        out.append(f"schedule is for {schedule.nodes} nodes, the platform has {platform.nodes}")
-    if out:
-        return out
 
     job = np.asarray(schedule.seg_job, dtype=np.int64)
     start = np.asarray(schedule.seg_start, dtype=float)
@@ -88,10 +88,6 @@ def dfrs_violations(schedule: DfrsSchedule, jobs: DfrsJobs, platform: DfrsPlatfo
         return [f"segments malformed: {m} jobs, {len(start)} starts, {len(end)} ends, {len(off)} offsets "
                 f"(need {m + 1}, from 0 to {len(node)}, each segment with an entry), "
                 f"{len(node)} nodes, {len(count)} counts, {len(share)} shares"]
-    bad_job = (job < 0) | (job >= n)
-    if bad_job.any():
-        k = int(np.flatnonzero(bad_job)[0])
-        return [f"segment {k} names job row {job[k]}, rows are 0..{n - 1}"]
     if m > 1 and np.any((job[1:] < job[:-1]) | ((job[1:] == job[:-1]) & (start[1:] < start[:-1]))):
         return ["segments are not sorted by job then start time"]
     seg = np.arange(m)
@@ -125,9 +121,9 @@ def dfrs_violations(schedule: DfrsSchedule, jobs: DfrsJobs, platform: DfrsPlatfo
     lo = np.minimum.reduceat(share, off[:-1])
     hi = np.maximum.reduceat(share, off[:-1])
     cpu = jobs.cpu_need[job]
-    report(hi - lo > CPU_TOLERANCE, job,
+    report(~(hi - lo <= CPU_TOLERANCE), job,  # negated, so that NaN shares are reported
            lambda s: f"unequal yields over [{start[s]}, {end[s]}): CPU shares from {lo[s]} to {hi[s]} per task")
-    report((lo < 0) | (hi > cpu * (1 + CPU_TOLERANCE)), job,
+    report(~((lo >= 0) & (hi <= cpu * (1 + CPU_TOLERANCE))), job,
            lambda s: f"CPU share {hi[s]} per task over [{start[s]}, {end[s]}) is outside [0, CPU need {cpu[s]}]")
     have = np.bincount(job, minlength=n) > 0
     report(~have, np.arange(n), lambda i: "never runs (no segment)")
@@ -146,18 +142,52 @@ def dfrs_violations(schedule: DfrsSchedule, jobs: DfrsJobs, platform: DfrsPlatfo
     job_first = np.repeat(first_of_job, np.diff(np.r_[first_of_job, m]))
     has_pen = latest >= job_first
     pen_end = np.where(has_pen, start[np.maximum(latest, 0)] + float(schedule.penalty), -np.inf)
-    progress = np.maximum(end - np.maximum(start, pen_end), 0.0)
     yld = lo / cpu
-    work = np.bincount(job, weights=yld * progress, minlength=n)
+    work = np.bincount(job, weights=progress(yld, start, end, pen_end), minlength=n)
     p = jobs.processing_time
-    wrong = np.abs(work - p) > WORK_TOLERANCE * np.maximum(p, 1.0)
-    report(wrong, np.arange(n), lambda i: f"receives {work[i]:.6f} s of work (penalties excluded), "
-                                          f"its processing time is {p[i]} s")
     ends = np.full(n, np.nan)
     ends[job[last]] = end[last]
+    tolerance = work_tolerance(p, ends)
+    wrong = ~(np.abs(work - p) <= tolerance)
+    report(wrong, np.arange(n), lambda i: f"receives {float(work[i])!r} s of work (penalties excluded), its "
+                                          f"processing time is {float(p[i])!r} s (tolerance {tolerance[i]:.3g} s)")
     completion = np.asarray(schedule.completion, dtype=float)
     report(~(completion == ends), np.arange(n),
            lambda i: f"completion {completion[i]} is not the end {ends[i]} of its last segment")
+    return out
+
+
+def pairing_violations(schedule: DfrsSchedule, jobs: DfrsJobs, platform: DfrsPlatform | None = None) -> list[str]:
+    """Why ``schedule`` cannot be read against ``jobs`` and ``platform`` at all (empty when it can).
+
+    Row ``i`` of the schedule must be job ``i`` of the table (same number of
+    jobs, ids and submit times), the schedule must be for the platform's
+    node count (unless ``platform`` is None), its penalty finite and
+    ``>= 0``, and its segments must name rows of the table.  :func:`dfrs_violations`
+    and :func:`~clustersched.dfrs.metrics.dfrs_metrics` check this first
+    (a schedule of another instance is reported, never an IndexError).
+    """
+    n = len(jobs)
+    if len(schedule) != n:
+        return [f"schedule has {len(schedule)} jobs, the job table {n} (a schedule of another job table?)"]
+    out: list[str] = []
+    ids = jobs.job_id
+    theirs = np.asarray(schedule.job_id)
+    for i in np.flatnonzero(theirs != ids)[:20]:
+        out.append(f"job {ids[i]} (row {i}): schedule names job {theirs[i]}")
+    submit = np.asarray(schedule.submit)
+    for i in np.flatnonzero(~(submit == jobs.submit))[:20]:
+        out.append(f"job {ids[i]} (row {i}): submit {submit[i]} in the schedule, {jobs.submit[i]} in the jobs")
+    if platform is not None and int(schedule.nodes) != platform.nodes:
+        out.append(f"schedule is for {schedule.nodes} nodes, the platform has {platform.nodes}")
+    penalty = float(schedule.penalty)
+    if not (np.isfinite(penalty) and penalty >= 0):
+        out.append(f"penalty == {schedule.penalty!r}, must be finite and >= 0")
+    job = np.asarray(schedule.seg_job)
+    bad_job = (job < 0) | (job >= n)
+    if bad_job.any():
+        k = int(np.flatnonzero(bad_job)[0])
+        out.append(f"segment {k} names job row {job[k]}, rows are 0..{n - 1}")
     return out
 
 

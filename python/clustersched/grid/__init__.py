@@ -17,6 +17,9 @@ mapping puts every task on a host so that every requirement is met at once.
   are the measures of §5.
 * :func:`random_tig`, :func:`random_grid`, :func:`feasible_instance` draw
   instances with the parameters of Tables 1 and 2.
+* :data:`MAX_TASKS`, :data:`MAX_EDGES`, :data:`MAX_LANS`, :data:`MAX_HOSTS`,
+  :data:`MAX_LINKS`, :data:`MAX_VALUE`: the largest models accepted (see
+  :mod:`clustersched.grid.model`, "Limits").
 
 Example
 -------
@@ -40,6 +43,12 @@ __all__ = [
     "GridRun",
     "Instance",
     "LanGrid",
+    "MAX_EDGES",
+    "MAX_HOSTS",
+    "MAX_LANS",
+    "MAX_LINKS",
+    "MAX_TASKS",
+    "MAX_VALUE",
     "Mapping",
     "MappingMetrics",
     "MappingResult",
@@ -101,6 +110,12 @@ __getattr__, __dir__ = lazy_exports(
         "shared_task_machine_ratio": ".metrics",
         "task_machine_ratio": ".metrics",
         "LanGrid": ".model",
+        "MAX_EDGES": ".model",
+        "MAX_HOSTS": ".model",
+        "MAX_LANS": ".model",
+        "MAX_LINKS": ".model",
+        "MAX_TASKS": ".model",
+        "MAX_VALUE": ".model",
         "TIG": ".model",
         "TaskOrder": ".qlse",
         "greedy_best_fit": ".qlse",
@@ -137,6 +152,6 @@ if TYPE_CHECKING:
         shared_task_machine_ratio,
         task_machine_ratio,
     )
-    from .model import TIG, LanGrid
+    from .model import MAX_EDGES, MAX_HOSTS, MAX_LANS, MAX_LINKS, MAX_TASKS, MAX_VALUE, TIG, LanGrid
     from .qlse import TaskOrder, greedy_best_fit, qlse, qlse_step, task_order
     from .validate import mapping_violations, validate_mapping

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
-from .._checks import lookup
+import numpy as np
+
+from .._checks import lookup, short_repr
 from .mapping import Mapping, MappingResult
 from .metrics import MappingMetrics, mapping_metrics
 from .model import LanGrid, TIG
@@ -96,8 +98,10 @@ def run_algorithm(name: str, tig: TIG, grid: LanGrid, *, bandwidth: str = "share
 
     Raises
     ------
+    TypeError
+        ``tig``, ``grid`` or ``validate`` of the wrong type.
     ValueError
-        ``name`` is not an algorithm of :data:`ALGORITHMS`.
+        ``name`` is not an algorithm of :data:`ALGORITHMS`, ``bandwidth`` no model.
     InvalidScheduleError
         The algorithm returned a mapping that breaks a constraint (a bug).
 
@@ -112,6 +116,8 @@ def run_algorithm(name: str, tig: TIG, grid: LanGrid, *, bandwidth: str = "share
     ['algorithm', 'found', 'lan_hit_ratio', 'task_machine_ratio', 'shared_task_machine_ratio', 'lans_used', 'hosts_used', 'seconds']
     """
     canonical = lookup("algorithm", name, ALGORITHMS)
+    if not isinstance(validate, (bool, np.bool_)):
+        raise TypeError(f"validate == {short_repr(validate)}, must be a bool")
     result = ALGORITHMS[canonical](tig, grid, bandwidth=bandwidth)
     if not isinstance(result, Mapping):
         return GridRun(canonical, result, None, result.seconds)

@@ -19,6 +19,11 @@ and its §5 metrics; with ``--json`` one JSON object (``algorithm``,
 ``task_machine_ratio``, ``shared_task_machine_ratio``, ``seconds`` and
 ``mapping``, the global host of each task, or null).
 
+Sizes are those the model accepts (:mod:`clustersched.grid.model`, "Limits"):
+``--tasks`` at most 10,000, ``--lans`` at most 1,000, ``--hosts`` at most
+100,000 and ``--lans`` x ``--hosts`` at most 100,000 hosts in all; anything
+larger is refused before any work, on one line.
+
 Exit status 0 when a valid mapping was found, 1 when the algorithm found
 none (or, which would be a bug, returned an invalid one), 2 for bad options.
 """
@@ -30,11 +35,13 @@ import json
 import sys
 from typing import Any
 
-from .._cli import integer
+from .._cli import integer, library_bound
 
 __all__ = ["add_parser", "run"]
 
 ALGORITHM_NAMES = ("QLSE", "greedy")
+#: Where the size limits of ``--tasks``, ``--lans`` and ``--hosts`` are defined.
+MODEL = "clustersched.grid.model"
 
 
 def _algorithm(text: str) -> str:
@@ -56,10 +63,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         description="Map one random TIG onto one random grid of LANs under QoS constraints (Baraglia et al.) and "
                     "print whether the mapping is valid and its metrics.",
     )
-    p.add_argument("--tasks", type=integer(1), default=32, metavar="N", help="tasks of the TIG (default: %(default)s)")
-    p.add_argument("--lans", type=integer(1), default=16, metavar="L", help="LANs of the grid (default: %(default)s)")
-    p.add_argument("--hosts", type=integer(1), default=16, metavar="H",
-                   help="hosts in every LAN (default: %(default)s)")
+    # the limits are the model's (clustersched.grid.model.MAX_*), read when a value is checked
+    p.add_argument("--tasks", type=integer(1, library_bound(MODEL, "MAX_TASKS")), default=32, metavar="N",
+                   help="tasks of the TIG, 1..10000 (default: %(default)s)")
+    p.add_argument("--lans", type=integer(1, library_bound(MODEL, "MAX_LANS")), default=16, metavar="L",
+                   help="LANs of the grid, 1..1000 (default: %(default)s)")
+    p.add_argument("--hosts", type=integer(1, library_bound(MODEL, "MAX_HOSTS")), default=16, metavar="H",
+                   help="hosts in every LAN, 1..100000, with at most 100000 hosts in all (default: %(default)s)")
     p.add_argument("--seed", type=integer(0), default=0, metavar="S", help="draws the instance (default: %(default)s)")
     p.add_argument("--algorithm", type=_algorithm, default="QLSE", metavar="NAME",
                    help=f"{' or '.join(ALGORITHM_NAMES)}, case-insensitive (default: %(default)s)")

@@ -67,6 +67,20 @@ What the paper does not say, and we chose (§5 is all it says about the generato
 The instances of :func:`random_instance` are drawn without planting; they are
 rarely feasible.
 
+Limits
+------
+Ranges and fixed counts are checked before anything is drawn: counts are
+integers with ``1 <= low <= high``, at most :data:`~clustersched.grid.model.MAX_TASKS`
+(10,000) tasks, :data:`~clustersched.grid.model.MAX_LANS` (1,000) LANs and
+:data:`~clustersched.grid.model.MAX_HOSTS` (100,000) hosts per LAN, and a
+grid's largest possible size (most LANs x most hosts per LAN) at most
+``MAX_HOSTS`` hosts in all (else :class:`~clustersched.errors.InvalidGraphError`,
+naming the limit); values are finite reals with ``0 <= low <= high <=``
+:data:`~clustersched.grid.model.MAX_VALUE` (MCRs ``> 0``).  Every accepted
+size is drawn in time linear in the instance (a planting attempt stops as
+soon as the LANs run out), and :func:`feasible_instance` gives up at once
+when no grid of the ranges could hold the TIG's MCRs.
+
 Examples
 --------
 >>> inst = feasible_instance(tig_ranges("small"), grid_ranges("small"), seed=7)
@@ -78,16 +92,19 @@ Examples
 
 from __future__ import annotations
 
+import heapq
+import math
+import numbers
 from collections import deque
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 
-from .._checks import check_int, make_rng
-from ..errors import InfeasibleError
+from .._checks import check_int, make_rng, short_repr
+from ..errors import InfeasibleError, InvalidGraphError
 from .mapping import check_bandwidth
-from .model import LanGrid, TIG
+from .model import MAX_HOSTS, MAX_LANS, MAX_TASKS, MAX_VALUE, LanGrid, TIG
 
 __all__ = [
     "EXTRA_EDGES_PER_TASK",
@@ -132,23 +149,78 @@ LINK_PROBABILITY = 0.2
 MAX_GRID_DRAWS = 100
 
 
+def _pair(name: str, value: Any) -> tuple[Any, Any]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)) or len(value) != 2:
+        raise TypeError(f"{name} == {short_repr(value)}, must be a pair (low, high)")
+    return value[0], value[1]
+
+
+def _int_range(name: str, value: Any, limit: int, limit_name: str) -> tuple[int, int]:
+    """``value`` as a pair of integers ``1 <= low <= high <= limit``, else TypeError/ValueError."""
+    low, high = _pair(name, value)
+    if any(isinstance(x, bool) or not isinstance(x, numbers.Integral) for x in (low, high)):
+        raise TypeError(f"{name} == {short_repr(value)}, must be a pair of integers")
+    if not 1 <= low <= high <= limit:
+        raise ValueError(f"{name} == {short_repr(value)}, must be a pair of integers with 1 <= low <= high <= {limit} "
+                         f"({limit_name})")
+    return int(low), int(high)
+
+
+def _real_range(name: str, value: Any, positive: bool) -> tuple[float, float]:
+    """``value`` as a pair of finite reals ``0 <= low <= high <= MAX_VALUE`` (``0 < low`` if ``positive``)."""
+    low, high = _pair(name, value)
+    if any(isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real) for x in (low, high)):
+        raise TypeError(f"{name} == {short_repr(value)}, must be a pair of real numbers")
+    lo, hi = float(low) if abs(low) < 1e308 else math.inf, float(high) if abs(high) < 1e308 else math.inf
+    rule = "0 < low" if positive else "0 <= low"
+    if not (math.isfinite(lo) and math.isfinite(hi) and (lo > 0 if positive else lo >= 0) and lo <= hi <= MAX_VALUE):
+        raise ValueError(f"{name} == {short_repr(value)}, must be a pair of finite reals with {rule} <= high <= "
+                         f"{MAX_VALUE:g}")
+    return lo, hi
+
+
 @dataclass(frozen=True)
 class TigRanges:
-    """Bounds of the uniform distributions of a TIG's parameters (a row of Table 1, or a mix)."""
+    """Bounds of the uniform distributions of a TIG's parameters (a row of Table 1, or a mix).
+
+    Checked when made: ``tasks`` a pair of integers ``1 <= low <= high <=``
+    :data:`~clustersched.grid.model.MAX_TASKS`; ``mcr`` a pair of finite reals
+    ``0 < low <= high <= MAX_VALUE``, ``mbr`` the same with ``0 <= low``.
+    """
 
     tasks: tuple[int, int]
     mcr: tuple[float, float]
     mbr: tuple[float, float]
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tasks", _int_range("tasks", self.tasks, MAX_TASKS, "MAX_TASKS"))
+        object.__setattr__(self, "mcr", _real_range("mcr", self.mcr, True))
+        object.__setattr__(self, "mbr", _real_range("mbr", self.mbr, False))
+
 
 @dataclass(frozen=True)
 class GridRanges:
-    """Bounds of the uniform distributions of a grid's parameters (a row of Table 2, or a mix)."""
+    """Bounds of the uniform distributions of a grid's parameters (a row of Table 2, or a mix).
+
+    Checked when made: ``lans`` and ``hosts_per_lan`` pairs of integers
+    ``1 <= low <= high`` with at most :data:`~clustersched.grid.model.MAX_LANS`
+    LANs and :data:`~clustersched.grid.model.MAX_HOSTS` hosts per LAN;
+    ``power`` and ``bandwidth`` pairs of finite reals ``0 <= low <= high <=
+    MAX_VALUE``.  (A grid drawn from them must also have at most ``MAX_HOSTS``
+    hosts in all: the generators check the product.)
+    """
 
     lans: tuple[int, int]
     hosts_per_lan: tuple[int, int]
     power: tuple[float, float]
     bandwidth: tuple[float, float]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "lans", _int_range("lans", self.lans, MAX_LANS, "MAX_LANS"))
+        object.__setattr__(self, "hosts_per_lan", _int_range("hosts_per_lan", self.hosts_per_lan, MAX_HOSTS,
+                                                             "MAX_HOSTS"))
+        object.__setattr__(self, "power", _real_range("power", self.power, False))
+        object.__setattr__(self, "bandwidth", _real_range("bandwidth", self.bandwidth, False))
 
 
 def _size(name: str, value: str) -> str:
@@ -195,8 +267,25 @@ def _ranges(value: Any, kind: type, make: Any) -> Any:
 
 def _count(name: str, fixed: int | None, bounds: tuple[int, int], rng: np.random.Generator) -> int:
     if fixed is not None:
-        return check_int(name, fixed, 1)
+        return fixed
     return int(rng.integers(bounds[0], bounds[1] + 1))
+
+
+def _fixed(name: str, value: int | None, limit: int) -> int | None:
+    """A fixed count given instead of drawing it: None, or an integer in ``1..limit``."""
+    return None if value is None else check_int(name, value, 1, limit)
+
+
+def _grid_sizes(r: GridRanges, lans: int | None, hosts_per_lan: int | None) -> tuple[int | None, int | None]:
+    """The fixed LAN and host counts, checked, and the largest grid they allow within MAX_HOSTS."""
+    lans = _fixed("lans", lans, MAX_LANS)
+    hosts_per_lan = _fixed("hosts_per_lan", hosts_per_lan, MAX_HOSTS)
+    most_lans = r.lans[1] if lans is None else lans
+    most_hosts = r.hosts_per_lan[1] if hosts_per_lan is None else hosts_per_lan
+    if most_lans * most_hosts > MAX_HOSTS:
+        raise InvalidGraphError(f"a grid of up to {most_lans} LANs of up to {most_hosts} hosts has up to "
+                                f"{most_lans * most_hosts} hosts, more than MAX_HOSTS == {MAX_HOSTS}")
+    return lans, hosts_per_lan
 
 
 def _recursive_tree(n: int, rng: np.random.Generator) -> list[tuple[int, int]]:
@@ -215,7 +304,8 @@ def random_tig(ranges: TigRanges | str = "small", seed: int | np.random.Generato
         Bounds of the parameters, or a Table 1 size name.
     seed : int or numpy.random.Generator
     tasks : int, optional
-        The number of tasks, instead of drawing it.
+        The number of tasks, instead of drawing it (``1 ..``
+        :data:`~clustersched.grid.model.MAX_TASKS`).
 
     Examples
     --------
@@ -224,6 +314,7 @@ def random_tig(ranges: TigRanges | str = "small", seed: int | np.random.Generato
     (True, True, True)
     """
     r = _ranges(ranges, TigRanges, tig_ranges)
+    tasks = _fixed("tasks", tasks, MAX_TASKS)
     rng = make_rng(seed)
     n = _count("tasks", tasks, r.tasks, rng)
     edges = {tuple(sorted(e)) for e in _recursive_tree(n, rng)}
@@ -247,12 +338,8 @@ def _grid_parts(r: GridRanges, rng: np.random.Generator, lans: int | None,
     lan_bw = rng.uniform(r.bandwidth[0], r.bandwidth[1], size=n)
     pairs = {tuple(sorted(e)) for e in _recursive_tree(n, rng)}
     coin = rng.random(n * (n - 1) // 2)
-    k = 0
-    for a in range(n):
-        for b in range(a + 1, n):
-            if coin[k] < LINK_PROBABILITY:
-                pairs.add((a, b))
-            k += 1
+    a, b = np.triu_indices(n, 1)  # every pair a < b, in the order of the coins
+    pairs.update(zip(a[coin < LINK_PROBABILITY].tolist(), b[coin < LINK_PROBABILITY].tolist()))
     ordered = sorted(pairs)
     links = dict(zip(ordered, rng.uniform(r.bandwidth[0], r.bandwidth[1], size=len(ordered)).tolist()))
     return hosts, lan_bw, links  # type: ignore[return-value]
@@ -268,7 +355,13 @@ def random_grid(ranges: GridRanges | str = "small", seed: int | np.random.Genera
         Bounds of the parameters, or a Table 2 size name.
     seed : int or numpy.random.Generator
     lans, hosts_per_lan : int, optional
-        The number of LANs, and of hosts in every LAN, instead of drawing them.
+        The number of LANs, and of hosts in every LAN, instead of drawing them
+        (see "Limits" in the module docstring).
+
+    Raises
+    ------
+    InvalidGraphError
+        The grid could have more than :data:`~clustersched.grid.model.MAX_HOSTS` hosts.
 
     Examples
     --------
@@ -277,6 +370,7 @@ def random_grid(ranges: GridRanges | str = "small", seed: int | np.random.Genera
     (4, 8, True)
     """
     r = _ranges(ranges, GridRanges, grid_ranges)
+    lans, hosts_per_lan = _grid_sizes(r, lans, hosts_per_lan)
     hosts, lan_bw, links = _grid_parts(r, make_rng(seed), lans, hosts_per_lan)
     return LanGrid.from_arrays(hosts, lan_bw, list(links), list(links.values()))
 
@@ -293,52 +387,70 @@ class Instance:
 def random_instance(tig: TigRanges | str = "small", grid: GridRanges | str = "small",
                     seed: int | np.random.Generator = 0, *, tasks: int | None = None, lans: int | None = None,
                     hosts_per_lan: int | None = None) -> Instance:
-    """A TIG and a grid drawn independently: no guarantee that a valid mapping exists."""
+    """A TIG and a grid drawn independently: no guarantee that a valid mapping exists.
+
+    Arguments and limits as :func:`random_tig` and :func:`random_grid` (all checked before any draw).
+    """
+    rt = _ranges(tig, TigRanges, tig_ranges)
+    rg = _ranges(grid, GridRanges, grid_ranges)
+    tasks = _fixed("tasks", tasks, MAX_TASKS)
+    lans, hosts_per_lan = _grid_sizes(rg, lans, hosts_per_lan)
     rng = make_rng(seed)
-    t = random_tig(tig, rng, tasks=tasks)
-    g = random_grid(grid, rng, lans=lans, hosts_per_lan=hosts_per_lan)
+    t = random_tig(rt, rng, tasks=tasks)
+    g = random_grid(rg, rng, lans=lans, hosts_per_lan=hosts_per_lan)
     return Instance(t, g, None)
 
 
-def _bfs(start: int, neighbors: Any, n: int) -> list[int]:
-    order, seen = [start], {start}
+def _bfs(start: int, neighbors: Any, n: int) -> Iterator[int]:
+    """Breadth-first from ``start`` (neighbours in the order ``neighbors(x)`` gives them), then the
+    nodes it cannot reach by index; lazily, so that a planting that stops early pays only for what it used."""
+    seen = {start}
     queue = deque([start])
+    yield start
     while queue:
         x = queue.popleft()
         for y in neighbors(x):
             if y not in seen:
                 seen.add(y)
-                order.append(y)
+                yield y
                 queue.append(y)
-    return order + [x for x in range(n) if x not in seen]
+    yield from (x for x in range(n) if x not in seen)
 
 
-def _plant(t: TIG, hosts: list[np.ndarray], links: dict[tuple[int, int], float],
+def _plant(t: TIG, adjacency: list[list[int]], hosts: list[np.ndarray], links: dict[tuple[int, int], float],
            rng: np.random.Generator) -> np.ndarray | None:
-    """The hidden mapping (global host per task), or None when the LANs run out (step 2 of the module docstring)."""
+    """The hidden mapping (global host per task), or None when the LANs run out (step 2 of the module docstring).
+
+    The host of the current LAN with the most power left (ties: lowest index) comes from a heap of
+    ``(-left, host)``, built when the LAN is reached: the argmax of the power left, in logarithmic time.
+    """
     n_lans = len(hosts)
     adjacent: list[list[int]] = [[] for _ in range(n_lans)]
     for a, b in links:
         adjacent[a].append(b)
         adjacent[b].append(a)
-    lan_order = _bfs(int(rng.integers(n_lans)), lambda l: sorted(adjacent[l]), n_lans)
-    task_order = _bfs(int(rng.integers(len(t))), lambda x: t.neighbors(x).tolist(), len(t))
-    offsets = np.concatenate([[0], np.cumsum([len(h) for h in hosts])])
-    left = [h.copy() for h in hosts]
+    lan_order = list(_bfs(int(rng.integers(n_lans)), lambda l: sorted(adjacent[l]), n_lans))
+    task_order = _bfs(int(rng.integers(len(t))), adjacency.__getitem__, len(t))
+    offsets = np.concatenate([[0], np.cumsum([len(h) for h in hosts])]).tolist()
+    mcr = t.mcr.tolist()
     planted = np.empty(len(t), dtype=np.int64)
     at = 0
+    heap: list[tuple[float, int]] = []
     for task in task_order:
-        need = t.mcr[task]
+        need = mcr[task]
         while True:
             if at == n_lans:
                 return None
-            lan = lan_order[at]
-            k = int(np.argmax(left[lan]))
-            if left[lan][k] >= need:
-                left[lan][k] -= need
-                planted[task] = offsets[lan] + k
+            if not heap:
+                heap = [(-left, k) for k, left in enumerate(hosts[lan_order[at]].tolist())]
+                heapq.heapify(heap)
+            neg_left, k = heap[0]
+            if -neg_left >= need:
+                heapq.heapreplace(heap, (-(-neg_left - need), k))
+                planted[task] = offsets[lan_order[at]] + k
                 break
             at += 1
+            heap = []
     return planted
 
 
@@ -363,24 +475,37 @@ def feasible_instance(tig: TigRanges | str = "small", grid: GridRanges | str = "
     ------
     InfeasibleError
         :data:`MAX_GRID_DRAWS` grids in a row cannot host the TIG's MCRs
-        (e.g. 64 tasks of 600 Mflop/s on 2 LANs of 2 hosts).
+        (e.g. 64 tasks of 600 Mflop/s on 2 LANs of 2 hosts); at once, without
+        drawing a grid, when no grid of the ranges could (their total power
+        at most is below the MCRs' sum, or a task needs more than any host has).
+    InvalidGraphError
+        The raised bandwidths exceed :data:`~clustersched.grid.model.MAX_VALUE`,
+        or a grid of the ranges could have more than
+        :data:`~clustersched.grid.model.MAX_HOSTS` hosts.
     """
     rt = _ranges(tig, TigRanges, tig_ranges)
     rg = _ranges(grid, GridRanges, grid_ranges)
+    tasks = _fixed("tasks", tasks, MAX_TASKS)
+    lans, hosts_per_lan = _grid_sizes(rg, lans, hosts_per_lan)
     check_bandwidth(bandwidth)
     rng = make_rng(seed)
     t = random_tig(rt, rng, tasks=tasks)
+    lan_count = f"{lans} LANs" if lans is not None else f"{rg.lans[0]}-{rg.lans[1]} LANs"
+    host_count = f"{hosts_per_lan}" if hosts_per_lan is not None else f"{rg.hosts_per_lan[0]}-{rg.hosts_per_lan[1]}"
+    grids = f"grids of {lan_count} of {host_count} hosts ({rg.power[0]:g}-{rg.power[1]:g} Mflop/s each)"
+    most_hosts = (rg.lans[1] if lans is None else lans) * (rg.hosts_per_lan[1] if hosts_per_lan is None else hosts_per_lan)
+    if math.fsum(t.mcr.tolist()) > most_hosts * rg.power[1] or float(t.mcr.max()) > rg.power[1]:
+        raise InfeasibleError(f"none of the {grids} can host the {len(t)} tasks ({t.mcr.sum():.0f} Mflop/s in all, "
+                              f"{float(t.mcr.max()):g} the most for one); give more LANs or hosts")
+    adjacency = t.adjacency()
     for _ in range(MAX_GRID_DRAWS):
         hosts, lan_bw, links = _grid_parts(rg, rng, lans, hosts_per_lan)
-        planted = _plant(t, hosts, links, rng)
+        planted = _plant(t, adjacency, hosts, links, rng)
         if planted is not None:
             break
     else:
-        lan_count = f"{lans} LANs" if lans is not None else f"{rg.lans[0]}-{rg.lans[1]} LANs"
-        host_count = f"{hosts_per_lan}" if hosts_per_lan is not None else f"{rg.hosts_per_lan[0]}-{rg.hosts_per_lan[1]}"
         raise InfeasibleError(
-            f"{MAX_GRID_DRAWS} grids of {lan_count} of {host_count} hosts ({rg.power[0]:g}-{rg.power[1]:g} Mflop/s "
-            f"each) in a row could not host the {len(t)} tasks ({t.mcr.sum():.0f} Mflop/s in all); "
+            f"{MAX_GRID_DRAWS} {grids} in a row could not host the {len(t)} tasks ({t.mcr.sum():.0f} Mflop/s in all); "
             "give more LANs or hosts")
     host_lan = np.repeat(np.arange(len(hosts)), [len(h) for h in hosts])
     lan = host_lan[planted]

@@ -113,7 +113,15 @@ class Mapping:
                       "lan": np.asarray(self.lan, dtype=np.int64)})
 
     def by_label(self, tig: Any, grid: Any) -> dict[Hashable, tuple[Hashable, int]]:
-        """``{task label: (LAN label, host index in its LAN)}``."""
+        """``{task label: (LAN label, host index in its LAN)}``; ValueError if this is not a mapping of ``tig``
+        onto ``grid`` (one of another instance)."""
+        from .model import check_pair
+
+        check_pair(tig, grid)
+        host = np.asarray(self.host)
+        if (len(host) != len(tig) or host.min() < 0 or host.max() >= grid.num_hosts
+                or not np.array_equal(grid.host_lan[host], self.lan)):
+            raise ValueError(f"{self!r} is not a mapping of {tig!r} onto {grid!r}")
         return {label: grid.host_name(int(h)) for label, h in zip(tig.labels, self.host)}
 
     def __repr__(self) -> str:

@@ -28,8 +28,10 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 import numpy as np
 
+from .._checks import short_repr
 from .mapping import Mapping
 from .model import LanGrid, TIG
+from .validate import check_mapping
 
 if TYPE_CHECKING:
     import pandas
@@ -44,8 +46,9 @@ __all__ = [
 ]
 
 
-def _hosts(mapping: Any) -> np.ndarray:
-    return np.asarray(getattr(mapping, "host", mapping), dtype=np.int64)
+def _hosts(mapping: Any, tig: TIG, grid: LanGrid) -> np.ndarray:
+    """The host of each task; TypeError or ValueError for a mapping that is not one of ``tig`` onto ``grid``."""
+    return check_mapping(mapping, tig, grid)
 
 
 def lan_hit_ratio(mapping: Mapping | np.ndarray, tig: TIG, grid: LanGrid) -> float:
@@ -58,10 +61,10 @@ def lan_hit_ratio(mapping: Mapping | np.ndarray, tig: TIG, grid: LanGrid) -> flo
     >>> lan_hit_ratio([0, 0, 1], tig, grid)
     0.75
     """
+    lan = grid.host_lan[_hosts(mapping, tig, grid)]
     total = float(tig.mbr.sum())
     if total == 0.0:
         return float("nan")
-    lan = grid.host_lan[_hosts(mapping)]
     same = lan[tig.edge_u] == lan[tig.edge_v]
     return float(tig.mbr[same].sum()) / total
 
@@ -76,7 +79,10 @@ def task_machine_ratio(mapping: Mapping | np.ndarray, tig: TIG, grid: LanGrid) -
     >>> task_machine_ratio([0, 0], tig, grid), task_machine_ratio([1, 1], tig, grid)
     (4.5, 2.25)
     """
-    return float(np.mean(grid.host_power[_hosts(mapping)] / tig.mcr))
+    host = _hosts(mapping, tig, grid)
+    # a ratio may overflow to inf (a host of 1e300 Mflop/s for an MCR of 1e-10): inf is its value
+    with np.errstate(over="ignore"):
+        return float(np.mean(grid.host_power[host] / tig.mcr))
 
 
 def shared_task_machine_ratio(mapping: Mapping | np.ndarray, tig: TIG, grid: LanGrid) -> float:
@@ -89,10 +95,11 @@ def shared_task_machine_ratio(mapping: Mapping | np.ndarray, tig: TIG, grid: Lan
     >>> shared_task_machine_ratio([0, 0], tig, grid)   # 600 shared by 300 Mflop/s of need
     2.0
     """
-    host = _hosts(mapping)
+    host = _hosts(mapping, tig, grid)
     load = np.zeros(grid.num_hosts)
     np.add.at(load, host, tig.mcr)
-    return float(np.mean(grid.host_power[host] / load[host]))
+    with np.errstate(over="ignore"):
+        return float(np.mean(grid.host_power[host] / load[host]))
 
 
 def failure_rate(results: Iterable[Any]) -> float:
@@ -103,7 +110,14 @@ def failure_rate(results: Iterable[Any]) -> float:
     >>> failure_rate([True, False, True, True])
     0.25
     """
-    found = [bool(getattr(r, "found", r)) for r in results]
+    if isinstance(results, (str, bytes)) or not isinstance(results, Iterable):
+        raise TypeError(f"results == {short_repr(results)}, must be an iterable of mapping results or booleans")
+    found = []
+    for k, r in enumerate(results):
+        value = getattr(r, "found", r)  # a Mapping, a NoFeasibleMapping, a GridRun, or a bool
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"results[{k}] == {short_repr(r)}, must be a mapping result or a bool")
+        found.append(bool(value))
     return float("nan") if not found else 1.0 - sum(found) / len(found)
 
 
@@ -137,8 +151,15 @@ class MappingMetrics:
 
 
 def mapping_metrics(mapping: Mapping | np.ndarray, tig: TIG, grid: LanGrid) -> MappingMetrics:
-    """All the measures of one mapping."""
-    host = _hosts(mapping)
+    """All the measures of one mapping.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`~clustersched.grid.validate.check_mapping`: not a mapping of
+        ``tig`` onto ``grid`` (another instance's), or a :class:`NoFeasibleMapping`.
+    """
+    host = _hosts(mapping, tig, grid)
     return MappingMetrics(
         lan_hit_ratio=lan_hit_ratio(host, tig, grid),
         task_machine_ratio=task_machine_ratio(host, tig, grid),

@@ -43,6 +43,19 @@ named ``(lan label, k)``), links once with ``link_a < link_b``, sorted.
 Bad values raise :class:`~clustersched.errors.InvalidGraphError` naming the
 task, LAN, edge or link and the value.
 
+Limits
+------
+Sizes and values are bounded, so that every model the constructors accept
+maps in seconds and no sum overflows (two orders of magnitude beyond the
+paper's largest instances, Tables 1-2: 64 tasks, 32 LANs of 48 hosts):
+at most :data:`MAX_TASKS` = 10,000 tasks and :data:`MAX_EDGES` = 100,000
+communications in a TIG; at most :data:`MAX_LANS` = 1,000 LANs,
+:data:`MAX_HOSTS` = 100,000 hosts in all and :data:`MAX_LINKS` (every pair of
+LANs) in a grid; every MCR, MBR, power and bandwidth at most
+:data:`MAX_VALUE` = 1e300.  A bigger model raises
+:class:`~clustersched.errors.InvalidGraphError` naming the limit, before any
+work.  The limits are the Rust core's (``clustersched._core.GRID_MAX_*``).
+
 Example
 -------
 >>> import networkx as nx
@@ -63,20 +76,100 @@ Example
 
 from __future__ import annotations
 
+import collections.abc as abc
+import itertools
 import math
 import numbers
-from typing import Any, Hashable, Iterable, Sequence
+from typing import Any, Callable, Hashable, Iterable, NoReturn, Sequence
 
 import numpy as np
 
-from .._checks import frozen
+from .. import _core
+from .._checks import check_int, frozen, short_repr
 from ..errors import InvalidGraphError
 
-__all__ = ["LanGrid", "TIG"]
+__all__ = [
+    "MAX_EDGES",
+    "MAX_HOSTS",
+    "MAX_LANS",
+    "MAX_LINKS",
+    "MAX_TASKS",
+    "MAX_VALUE",
+    "LanGrid",
+    "TIG",
+    "check_grid",
+    "check_pair",
+    "check_tig",
+]
+
+#: Most tasks of a TIG.
+MAX_TASKS: int = _core.GRID_MAX_TASKS
+#: Most edges (communications) of a TIG.
+MAX_EDGES: int = _core.GRID_MAX_EDGES
+#: Most LANs of a grid.
+MAX_LANS: int = _core.GRID_MAX_LANS
+#: Most hosts of a grid, all LANs together.
+MAX_HOSTS: int = _core.GRID_MAX_HOSTS
+#: Most links of a grid (every pair of MAX_LANS LANs).
+MAX_LINKS: int = _core.GRID_MAX_LINKS
+#: Largest MCR, MBR, power or bandwidth (Mflop/s, Mb/s).
+MAX_VALUE: float = _core.GRID_MAX_VALUE
+
+
+def _too_many(what: str, count: int | str, limit_name: str, limit: int) -> NoReturn:
+    raise InvalidGraphError(f"{what} has {count}, more than {limit_name} == {limit}")
+
+
+def _listed(name: str, value: Any, limit: int, too_many: Callable[[int | str], NoReturn]) -> list[Any]:
+    """``value`` (a sequence or an iterable) as a list of at most ``limit`` items.
+
+    TypeError for a non-iterable (or a string); ``too_many(count)`` is called,
+    before the items are read when their number is known, for more than ``limit``.
+    """
+    if value is None or isinstance(value, (str, bytes, dict)) or not isinstance(value, abc.Iterable):
+        raise TypeError(f"{name} == {short_repr(value)}, must be a sequence")
+    if isinstance(value, abc.Sized) and len(value) > limit:
+        too_many(len(value))
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    items = list(itertools.islice(value, limit + 1))
+    if len(items) > limit:
+        too_many(f"more than {limit}")
+    return items
+
+
+def _index_pairs(name: str, items: list[Any], n: int, what: str, has: str) -> list[tuple[int, int]]:
+    """``items`` as pairs of indices in ``0..n-1``, else ValueError naming the first bad one."""
+    pairs = []
+    for k, e in enumerate(items):
+        if type(e) is tuple and len(e) == 2 and type(e[0]) is int and type(e[1]) is int:
+            pass  # the common case, without the abstract-class checks
+        elif not isinstance(e, abc.Iterable) or isinstance(e, (str, bytes)):
+            raise ValueError(f"{name}[{k}] == {short_repr(e)}, must be a pair of {what}")
+        else:
+            e = tuple(itertools.islice(e, 3))
+            if len(e) != 2 or not all(isinstance(x, numbers.Integral) and not isinstance(x, bool) for x in e):
+                raise ValueError(f"{name}[{k}] == {short_repr(e)}, must be a pair of {what}")
+        if not (0 <= e[0] < n and 0 <= e[1] < n):
+            raise ValueError(f"{name}[{k}] == {e!r}: {has} 0..{n - 1}")
+        pairs.append((int(e[0]), int(e[1])))
+    return pairs
+
+
+def _distinct(labels: list[Hashable], what: str) -> None:
+    try:
+        distinct = len(set(labels)) == len(labels)
+    except TypeError:
+        bad = next(label for label in labels if not isinstance(label, abc.Hashable))
+        raise TypeError(f"labels contains {short_repr(bad)}, {what} labels must be hashable") from None
+    if not distinct:
+        raise ValueError(f"{what} labels must be distinct")
 
 
 def _real(value: Any) -> float | None:
     """``value`` as a float if it is a real number (bool refused), else None."""
+    if type(value) is float:  # the common case, without the abstract-class checks
+        return value
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         return None
     try:
@@ -151,6 +244,10 @@ class TIG:
             No task, a missing or bad MCR or MBR, a self-loop.
         """
         _check_graph(graph, "graph")
+        if graph.number_of_nodes() > MAX_TASKS:
+            _too_many("the TIG", f"{graph.number_of_nodes()} tasks", "MAX_TASKS", MAX_TASKS)
+        if graph.number_of_edges() > MAX_EDGES:
+            _too_many("the TIG", f"{graph.number_of_edges()} edges", "MAX_EDGES", MAX_EDGES)
         labels = list(graph.nodes)
         index = {label: i for i, label in enumerate(labels)}
         mcr = [graph.nodes[v].get("mcr") for v in labels]
@@ -179,17 +276,14 @@ class TIG:
         ...
         clustersched.errors.InvalidGraphError: task 1: MCR == -5.0, must be a finite real > 0 (Mflop/s)
         """
-        mcr = list(mcr.tolist() if isinstance(mcr, np.ndarray) else mcr)
-        pairs = [tuple(e) for e in (edges.tolist() if isinstance(edges, np.ndarray) else edges)]
-        for k, e in enumerate(pairs):
-            if len(e) != 2 or not all(isinstance(x, numbers.Integral) and not isinstance(x, bool) for x in e):
-                raise ValueError(f"edges[{k}] == {e!r}, must be a pair of task indices")
-            if not (0 <= e[0] < len(mcr) and 0 <= e[1] < len(mcr)):
-                raise ValueError(f"edges[{k}] == {e!r}: the TIG has tasks 0..{len(mcr) - 1}")
-        mbr = list(mbr.tolist() if isinstance(mbr, np.ndarray) else mbr)
+        mcr = _listed("mcr", mcr, MAX_TASKS, lambda n: _too_many("the TIG", f"{n} tasks", "MAX_TASKS", MAX_TASKS))
+        edges = _listed("edges", edges, MAX_EDGES, lambda n: _too_many("the TIG", f"{n} edges", "MAX_EDGES", MAX_EDGES))
+        pairs = _index_pairs("edges", edges, len(mcr), "task indices", "the TIG has tasks")
+        mbr = _listed("mbr", mbr, MAX_EDGES, lambda n: _too_many("mbr", f"{n} values", "MAX_EDGES", MAX_EDGES))
         if len(mbr) != len(pairs):
             raise ValueError(f"mbr has {len(mbr)} values for {len(pairs)} edges")
-        labels = list(range(len(mcr))) if labels is None else list(labels)
+        labels = list(range(len(mcr))) if labels is None else _listed(
+            "labels", labels, MAX_TASKS, lambda n: _too_many("labels", f"{n} values", "MAX_TASKS", MAX_TASKS))
         if len(labels) != len(mcr):
             raise ValueError(f"labels has {len(labels)} values for {len(mcr)} tasks")
         return cls._build(labels, mcr, [int(e[0]) for e in pairs], [int(e[1]) for e in pairs], mbr, name=name)
@@ -201,13 +295,19 @@ class TIG:
             raise TypeError(f"name == {name!r}, must be a str")
         if not labels:
             raise InvalidGraphError("the TIG has no task")
-        if len(set(labels)) != len(labels):
-            raise ValueError("task labels must be distinct")
+        if len(labels) > MAX_TASKS:
+            _too_many("the TIG", f"{len(labels)} tasks", "MAX_TASKS", MAX_TASKS)
+        if len(u) > MAX_EDGES:
+            _too_many("the TIG", f"{len(u)} edges", "MAX_EDGES", MAX_EDGES)
+        _distinct(labels, "task")
         for i, m in enumerate(mcr):
             x = _real(m)
             if x is None or not (math.isfinite(x) and x > 0):
                 what = "has no MCR (node attribute 'mcr')" if m is None else f"MCR == {m!r}, must be a finite real > 0 (Mflop/s)"
                 raise InvalidGraphError(f"task {labels[i]!r}: {what}", node=labels[i], field="mcr", value=m)
+            if x > MAX_VALUE:
+                raise InvalidGraphError(f"task {labels[i]!r}: MCR == {m!r}, must be <= {MAX_VALUE:g} (Mflop/s)",
+                                        node=labels[i], field="mcr", value=m)
         seen: dict[tuple[int, int], int] = {}
         for k, (a, b, w) in enumerate(zip(u, v, mbr)):
             edge = (labels[a], labels[b])
@@ -218,6 +318,9 @@ class TIG:
             if x is None or not (math.isfinite(x) and x >= 0):
                 what = "has no MBR (edge attribute 'mbr')" if w is None else f"MBR == {w!r}, must be a finite real >= 0 (Mb/s)"
                 raise InvalidGraphError(f"edge {edge!r}: {what}", edge=edge, field="mbr", value=w)
+            if x > MAX_VALUE:
+                raise InvalidGraphError(f"edge {edge!r}: MBR == {w!r}, must be <= {MAX_VALUE:g} (Mb/s)", edge=edge,
+                                        field="mbr", value=w)
             key = (min(a, b), max(a, b))
             if key in seen:
                 raise InvalidGraphError(f"edge {edge!r} is given twice", edge=edge, field="mbr", value=w)
@@ -257,23 +360,29 @@ class TIG:
         """The index of the task labelled ``label`` (KeyError if none)."""
         return self._index[label]
 
+    def adjacency(self) -> list[list[int]]:
+        """The neighbours of every task, by increasing index, as lists."""
+        adj, offsets = self.adj.tolist(), self.adj_offsets.tolist()
+        return [adj[offsets[i]:offsets[i + 1]] for i in range(len(self))]
+
     def neighbors(self, i: int) -> np.ndarray:
-        """The neighbours of task ``i`` by increasing index."""
+        """The neighbours of task ``i`` by increasing index (``i`` in ``0 .. len(self) - 1``)."""
+        i = check_int("i", i, 0, len(self) - 1)
         return self.adj[self.adj_offsets[i]:self.adj_offsets[i + 1]]
 
     def unreachable(self) -> int | None:
         """The first task (by index) that task 0 cannot reach, or None when the TIG is connected."""
-        seen = np.zeros(len(self), dtype=bool)
+        adj, offsets = self.adj.tolist(), self.adj_offsets.tolist()
+        seen = [False] * len(self)
         seen[0] = True
         stack = [0]
         while stack:
             t = stack.pop()
-            for j in self.neighbors(t):
+            for j in adj[offsets[t]:offsets[t + 1]]:
                 if not seen[j]:
                     seen[j] = True
-                    stack.append(int(j))
-        missing = np.flatnonzero(~seen)
-        return int(missing[0]) if missing.size else None
+                    stack.append(j)
+        return next((t for t, reached in enumerate(seen) if not reached), None)
 
     def is_connected(self) -> bool:
         return self.unreachable() is None
@@ -354,6 +463,10 @@ class LanGrid:
             No LAN, a LAN without hosts, a missing or bad power or bandwidth, a self-loop.
         """
         _check_graph(graph, "graph")
+        if graph.number_of_nodes() > MAX_LANS:
+            _too_many("the grid", f"{graph.number_of_nodes()} LANs", "MAX_LANS", MAX_LANS)
+        if graph.number_of_edges() > MAX_LINKS:
+            _too_many("the grid", f"{graph.number_of_edges()} links", "MAX_LINKS", MAX_LINKS)
         labels = list(graph.nodes)
         index = {label: i for i, label in enumerate(labels)}
         links = [(index[a], index[b], d.get("bandwidth")) for a, b, d in graph.edges(data=True)]
@@ -382,20 +495,20 @@ class LanGrid:
         ...
         clustersched.errors.InvalidGraphError: LAN 1: has no host
         """
-        hosts = [list(h) if h is not None and not isinstance(h, (str, bytes)) else h for h in hosts]
-        lan_bandwidth = list(lan_bandwidth)
+        lans = lambda n: _too_many("the grid", f"{n} LANs", "MAX_LANS", MAX_LANS)  # noqa: E731
+        hosts = _listed("hosts", hosts, MAX_LANS, lans)
+        lan_bandwidth = _listed("lan_bandwidth", lan_bandwidth, MAX_LANS, lans)
         if len(lan_bandwidth) != len(hosts):
             raise ValueError(f"lan_bandwidth has {len(lan_bandwidth)} values for {len(hosts)} LANs")
-        pairs = [tuple(e) for e in (links.tolist() if isinstance(links, np.ndarray) else links)]
-        for k, e in enumerate(pairs):
-            if len(e) != 2 or not all(isinstance(x, numbers.Integral) and not isinstance(x, bool) for x in e):
-                raise ValueError(f"links[{k}] == {e!r}, must be a pair of LAN indices")
-            if not (0 <= e[0] < len(hosts) and 0 <= e[1] < len(hosts)):
-                raise ValueError(f"links[{k}] == {e!r}: the grid has LANs 0..{len(hosts) - 1}")
-        link_bandwidth = list(link_bandwidth)
+        links = _listed("links", links, MAX_LINKS,
+                        lambda n: _too_many("the grid", f"{n} links", "MAX_LINKS", MAX_LINKS))
+        pairs = _index_pairs("links", links, len(hosts), "LAN indices", "the grid has LANs")
+        link_bandwidth = _listed("link_bandwidth", link_bandwidth, MAX_LINKS,
+                                 lambda n: _too_many("link_bandwidth", f"{n} values", "MAX_LINKS", MAX_LINKS))
         if len(link_bandwidth) != len(pairs):
             raise ValueError(f"link_bandwidth has {len(link_bandwidth)} values for {len(pairs)} links")
-        labels = list(range(len(hosts))) if labels is None else list(labels)
+        labels = list(range(len(hosts))) if labels is None else _listed(
+            "labels", labels, MAX_LANS, lambda n: _too_many("labels", f"{n} values", "MAX_LANS", MAX_LANS))
         if len(labels) != len(hosts):
             raise ValueError(f"labels has {len(labels)} values for {len(hosts)} LANs")
         return cls._build(labels, hosts, lan_bandwidth, [(int(a), int(b)) for a, b in pairs], link_bandwidth,
@@ -408,18 +521,27 @@ class LanGrid:
             raise TypeError(f"name == {name!r}, must be a str")
         if not labels:
             raise InvalidGraphError("the grid has no LAN")
-        if len(set(labels)) != len(labels):
-            raise ValueError("LAN labels must be distinct")
+        if len(labels) > MAX_LANS:
+            _too_many("the grid", f"{len(labels)} LANs", "MAX_LANS", MAX_LANS)
+        if len(links) > MAX_LINKS:
+            _too_many("the grid", f"{len(links)} links", "MAX_LINKS", MAX_LINKS)
+        _distinct(labels, "LAN")
         powers: list[float] = []
         counts = []
         for lan, (label, h, bw) in enumerate(zip(labels, hosts, lan_bandwidth)):
             if h is None:
                 raise InvalidGraphError(f"LAN {label!r}: has no hosts (node attribute 'hosts')", node=label,
                                         field="hosts", value=h)
-            if isinstance(h, (str, bytes)) or not isinstance(h, Iterable):
-                raise InvalidGraphError(f"LAN {label!r}: hosts == {h!r}, must be a sequence of powers (Mflop/s)",
-                                        node=label, field="hosts", value=h)
-            h = list(h)
+            if isinstance(h, (str, bytes, dict)) or not isinstance(h, abc.Iterable):
+                raise InvalidGraphError(f"LAN {label!r}: hosts == {short_repr(h)}, must be a sequence of powers "
+                                        "(Mflop/s)", node=label, field="hosts", value=h)
+            room = MAX_HOSTS - len(powers)
+            if isinstance(h, abc.Sized) and len(h) > room:
+                _too_many("the grid", f"more than {MAX_HOSTS} hosts (LAN {label!r} alone {len(h)})", "MAX_HOSTS",
+                          MAX_HOSTS)
+            h = list(itertools.islice(h.tolist() if isinstance(h, np.ndarray) else h, room + 1))
+            if len(h) > room:
+                _too_many("the grid", f"more than {MAX_HOSTS} hosts", "MAX_HOSTS", MAX_HOSTS)
             if not h:
                 raise InvalidGraphError(f"LAN {label!r}: has no host", node=label, field="hosts", value=h)
             for k, p in enumerate(h):
@@ -428,13 +550,19 @@ class LanGrid:
                     raise InvalidGraphError(
                         f"LAN {label!r} host {k}: power == {p!r}, must be a finite real >= 0 (Mflop/s)",
                         node=label, field="hosts", value=p)
-                powers.append(float(p))
+                if x > MAX_VALUE:
+                    raise InvalidGraphError(f"LAN {label!r} host {k}: power == {p!r}, must be <= {MAX_VALUE:g} (Mflop/s)",
+                                            node=label, field="hosts", value=p)
+                powers.append(x)
             counts.append(len(h))
             x = _real(bw)
             if x is None or not (math.isfinite(x) and x >= 0):
                 what = ("has no bandwidth (node attribute 'bandwidth')" if bw is None
                         else f"bandwidth == {bw!r}, must be a finite real >= 0 (Mb/s)")
                 raise InvalidGraphError(f"LAN {label!r}: {what}", node=label, field="bandwidth", value=bw)
+            if x > MAX_VALUE:
+                raise InvalidGraphError(f"LAN {label!r}: bandwidth == {bw!r}, must be <= {MAX_VALUE:g} (Mb/s)",
+                                        node=label, field="bandwidth", value=bw)
         seen: dict[tuple[int, int], int] = {}
         for k, ((a, b), w) in enumerate(zip(links, link_bandwidth)):
             edge = (labels[a], labels[b])
@@ -446,6 +574,9 @@ class LanGrid:
                 what = ("has no bandwidth (edge attribute 'bandwidth')" if w is None
                         else f"bandwidth == {w!r}, must be a finite real >= 0 (Mb/s)")
                 raise InvalidGraphError(f"link {edge!r}: {what}", edge=edge, field="bandwidth", value=w)
+            if x > MAX_VALUE:
+                raise InvalidGraphError(f"link {edge!r}: bandwidth == {w!r}, must be <= {MAX_VALUE:g} (Mb/s)",
+                                        edge=edge, field="bandwidth", value=w)
             key = (min(a, b), max(a, b))
             if key in seen:
                 raise InvalidGraphError(f"link {edge!r} is given twice", edge=edge, field="bandwidth", value=w)
@@ -490,16 +621,19 @@ class LanGrid:
         return len(self.link_bandwidth)
 
     def hosts(self, lan: int) -> np.ndarray:
-        """The powers of the hosts of LAN ``lan``."""
+        """The powers of the hosts of LAN ``lan`` (in ``0 .. num_lans - 1``)."""
+        lan = check_int("lan", lan, 0, self.num_lans - 1)
         return self.host_power[self.host_offsets[lan]:self.host_offsets[lan + 1]]
 
     def host_name(self, host: int) -> tuple[Hashable, int]:
-        """``(LAN label, index in its LAN)`` of global host ``host``."""
+        """``(LAN label, index in its LAN)`` of global host ``host`` (in ``0 .. num_hosts - 1``)."""
+        host = check_int("host", host, 0, self.num_hosts - 1)
         lan = int(self.host_lan[host])
         return self.labels[lan], int(host - self.host_offsets[lan])
 
     def link(self, a: int, b: int) -> int | None:
         """The index of the link between LANs ``a`` and ``b``, or None when they are not directly linked."""
+        a, b = check_int("a", a, 0, self.num_lans - 1), check_int("b", b, 0, self.num_lans - 1)
         return self._links.get((a, b) if a < b else (b, a))
 
     @property
@@ -511,6 +645,26 @@ class LanGrid:
             self._core = _core.LanGrid(self.host_offsets, self.host_power, self.lan_bandwidth, self.link_a,
                                        self.link_b, self.link_bandwidth)
         return self._core
+
+
+def check_tig(value: object, name: str = "tig") -> TIG:
+    """``value`` if it is a :class:`TIG`, else TypeError naming ``name``."""
+    if not isinstance(value, TIG):
+        raise TypeError(f"{name} == {short_repr(value)}, must be a clustersched.grid.TIG")
+    return value
+
+
+def check_grid(value: object, name: str = "grid") -> LanGrid:
+    """``value`` if it is a :class:`LanGrid`, else TypeError naming ``name``."""
+    if not isinstance(value, LanGrid):
+        raise TypeError(f"{name} == {short_repr(value)}, must be a clustersched.grid.LanGrid")
+    return value
+
+
+def check_pair(tig: object, grid: object) -> None:
+    """TypeError unless ``tig`` is a :class:`TIG` and ``grid`` a :class:`LanGrid`."""
+    check_tig(tig)
+    check_grid(grid)
 
 
 def _sum_in_order(values: np.ndarray) -> float:

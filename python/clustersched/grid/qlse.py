@@ -50,6 +50,12 @@ MBRs.  *Choices:* communication between two tasks of the same LAN (even of
 the same host) uses the LAN's bandwidth, and communication between LANs uses
 only their link (not the two LANs' own bandwidths), as the conditions state;
 a task that finds no LAN makes the cluster fail (no backtracking).
+*Rounding:* "fit" is the one capacity rule the validator applies too
+(:mod:`clustersched.grid.validate`): the requirements on a host, LAN or link,
+summed exactly and rounded once, at most ``capacity * (1 + RTOL)`` with
+``RTOL = 1e-9``; so both reach the same verdict on every mapping, whatever
+the order in which tasks were placed.  The host "with the most power left"
+is ordered by its power minus its MCRs, subtracted one at a time.
 
 **Bandwidth model.**  ``bandwidth="shared"`` (default) is §4.4 as written:
 bandwidths are used up.  ``bandwidth="dedicated"`` checks each communication
@@ -79,6 +85,8 @@ import numpy as np
 from .._checks import check_float, frozen
 from ..errors import InvalidGraphError
 from .mapping import Mapping, MappingResult, NoFeasibleMapping, check_bandwidth
+
+from .model import check_grid, check_pair, check_tig
 
 if TYPE_CHECKING:
     from .model import LanGrid, TIG
@@ -121,6 +129,11 @@ def qlse(tig: TIG, grid: LanGrid, *, alpha_t: float = ALPHA, beta_t: float = BET
 
     Raises
     ------
+    TypeError
+        ``tig`` is not a :class:`~clustersched.grid.TIG` or ``grid`` not a
+        :class:`~clustersched.grid.LanGrid` (or a weight is not a real number).
+    ValueError
+        A weight out of its range, an unknown ``bandwidth``.
     InvalidGraphError
         The TIG is not connected (the message names a task out of reach).
 
@@ -134,6 +147,7 @@ def qlse(tig: TIG, grid: LanGrid, *, alpha_t: float = ALPHA, beta_t: float = BET
     (True, 'x.75', [0, 0, 1])
     >>> validate_mapping(m, tig, grid)
     """
+    check_pair(tig, grid)
     at, bt = _weights(alpha_t, beta_t, "t")
     al, bl = _weights(alpha_l, beta_l, "l")
     check_bandwidth(bandwidth)
@@ -160,6 +174,11 @@ def greedy_best_fit(tig: TIG, grid: LanGrid, *, bandwidth: str = "shared") -> Ma
     -------
     Mapping or NoFeasibleMapping
 
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`qlse`: arguments of the wrong type, an unknown ``bandwidth``.
+
     Examples
     --------
     >>> from clustersched.grid import TIG, LanGrid
@@ -168,6 +187,7 @@ def greedy_best_fit(tig: TIG, grid: LanGrid, *, bandwidth: str = "shared") -> Ma
     >>> greedy_best_fit(tig, grid).lan.tolist()
     [0, 0, 1]
     """
+    check_pair(tig, grid)
     check_bandwidth(bandwidth)
     _require_tasks(tig)
     from .. import _core
@@ -229,6 +249,7 @@ def task_order(tig: TIG, *, alpha_t: float = ALPHA, beta_t: float = BETA) -> Tas
     >>> o.order.tolist(), o.layer.tolist()   # 2 (layer 2) moves up with its cycle's subset {1, 2, 3}
     ([0, 1, 3, 2, 4], [0, 1, 2, 1, 1])
     """
+    check_tig(tig)
     at, bt = _weights(alpha_t, beta_t, "t")
     _require_tasks(tig)
     tig.require_connected("QLSE orders the tasks in layers from one task")
@@ -262,6 +283,7 @@ def qlse_step(grid: LanGrid, step: int, *, alpha_l: float = ALPHA, beta_l: float
     from .. import _core
     from .mapping import STEP_LABELS
 
+    check_grid(grid)
     al, bl = _weights(alpha_l, beta_l, "l")
     if isinstance(step, bool) or not isinstance(step, (int, np.integer)) or not 0 <= step < len(STEP_LABELS):
         raise ValueError(f"step == {step!r}, must be an int in 0..{len(STEP_LABELS) - 1}")

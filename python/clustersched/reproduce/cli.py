@@ -275,12 +275,9 @@ def dfrs_command(args: argparse.Namespace) -> int:
     from ._common import studies
 
     if args.traces is not None:
-        folder = Path(args.traces)
-        if not folder.is_dir():
+        if not Path(args.traces).is_dir():
             raise InvalidOptionError("--traces", args.traces, "no such folder")
-        if dfrs.hpc2n_path(args.traces) == "bundled":
-            # asked for by name: never replaced by the bundled week behind the user's back
-            raise InvalidOptionError("--traces", args.traces, f"holds no {dfrs.HPC2N_FILE}")
+        dfrs.hpc2n_path(args.traces)  # a folder asked for by name must hold the trace (InvalidOptionError)
     out = _check_out("--out", args.out, dfrs.OUTPUTS)
     if args.scale == "small" and args.traces is not None:
         print("note: --scale small runs on the bundled HPC2N week; --traces is for medium and full",

@@ -38,8 +38,10 @@ Choices the paper leaves open, made here:
   bundled HPC2N week, two unscaled and one scaled trace (loads 0.3 and 0.9)
   of 150 jobs, and two periods.
 * **HPC2N** comes from ``HPC2N-2002-2.2-cln.swf.gz`` in the trace folder
-  (``--traces``, else as ``reproduce dpsa`` finds it); without it, the week
-  bundled with the package stands for the real set.
+  (``--traces``, else as ``reproduce dpsa`` finds it).  A folder given with
+  ``--traces`` must hold it (an error names the missing file); when no
+  folder is given and the default one lacks it, the week bundled with the
+  package stands for the real set.
 * Every schedule is checked by :func:`clustersched.dfrs.validate_dfrs`; a
   failure is stored as that run's error row.
 """
@@ -192,12 +194,27 @@ _SCALE = {
 
 
 def hpc2n_path(traces: str | os.PathLike[str] | None = None) -> str:
-    """The HPC2N trace the real set comes from, or ``"bundled"`` when it is not found."""
+    """The HPC2N trace the real set comes from.
+
+    With ``traces`` (``--traces``), the folder must hold :data:`HPC2N_FILE`:
+    else :class:`~clustersched.errors.InvalidOptionError` names the missing
+    file (a folder given on purpose is never silently replaced by the
+    bundled week).  Without it, the default folder's trace, or
+    ``"bundled"`` when that folder does not hold it.
+    """
     from .dpsa import default_traces
 
     folder = Path(traces) if traces is not None else default_traces()
     path = folder / HPC2N_FILE
-    return str(path.resolve()) if path.is_file() else "bundled"
+    if path.is_file():
+        return str(path.resolve())
+    if traces is not None:
+        from ..errors import InvalidOptionError
+
+        raise InvalidOptionError("--traces", os.fspath(traces),
+                                 f"holds no {HPC2N_FILE} (missing {os.fspath(path)}); give the folder that holds "
+                                 "the HPC2N trace, or no --traces to run the bundled week")
+    return "bundled"
 
 
 @lru_cache(maxsize=2)
@@ -251,7 +268,12 @@ def scenarios(scale: str = "full", *, traces: str | os.PathLike[str] | None = No
     if scale not in SCALES:
         raise ValueError(f"scale == {scale!r}, must be one of {SCALES}")
     cfg = _SCALE[scale]
-    path = "bundled" if cfg["weeks"] == "bundled" else hpc2n_path(traces)
+    if cfg["weeks"] == "bundled":
+        if traces is not None:
+            hpc2n_path(traces)  # a folder given on purpose must hold the trace, at every scale
+        path = "bundled"
+    else:
+        path = hpc2n_path(traces)
     real_limit = cfg["real_limit"]
     n_weeks = len(_weeks(path, real_limit))
     step = 1 if cfg["weeks"] == "bundled" else int(cfg["weeks"])

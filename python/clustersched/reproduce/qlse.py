@@ -115,7 +115,9 @@ def scenarios(scale: str = "full", *, seed: int = 0, bandwidths: Iterable[str] =
     """
     from ..grid.mapping import check_bandwidth
 
-    if scale not in SCALES:
+    if isinstance(bandwidths, (str, bytes)):
+        raise TypeError(f"bandwidths == {bandwidths!r}, must be a sequence of model names, e.g. ({bandwidths!r},)")
+    if not isinstance(scale, str) or scale not in SCALES:
         raise ValueError(f"scale == {scale!r}, must be one of {SCALES}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed == {seed!r}, must be an int >= 0")
@@ -173,7 +175,24 @@ def reproduce_qlse(
 
     Results are kept in ``out/campaign.sqlite``: running again resumes and
     computes only what is missing.  Returns the rows of results.csv.
+
+    Raises
+    ------
+    TypeError
+        ``out`` is not a path, ``bandwidths`` is a single string rather than
+        a sequence of model names, ``progress`` is not a bool.
+    ValueError
+        ``out`` is empty (an empty path is not a folder: give ``"."`` for the
+        working directory), or ``scale``, ``seed`` or a model is out of range.
     """
+    if not isinstance(out, (str, os.PathLike)):
+        raise TypeError(f"out == {out!r}, must be a path (str or os.PathLike)")
+    if os.fspath(out) in ("", b""):
+        raise ValueError("out == '', must name a folder (an empty path is not one; give '.' for the working directory)")
+    if isinstance(bandwidths, (str, bytes)):
+        raise TypeError(f"bandwidths == {bandwidths!r}, must be a sequence of model names, e.g. ({bandwidths!r},)")
+    if not isinstance(progress, (bool, np.bool_)):
+        raise TypeError(f"progress == {progress!r}, must be a bool")
     todo = scenarios(scale, seed=seed, bandwidths=bandwidths)
     out = Path(out)
     runs = run_study(out, CAMPAIGN, todo, run_scenario, workers=workers, dask=dask, progress=progress,

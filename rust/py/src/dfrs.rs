@@ -15,8 +15,6 @@ fn job_index(name: &str, x: i64) -> PyResult<u32> {
     u32::try_from(x).map_err(|_| PyValueError::new_err(format!("{name} == {x}, must be a job index >= 0")))
 }
 
-
-
 /// Node state of a DFRS simulation (see `clustersched.dfrs.simulator`).
 #[pyclass(module = "clustersched._core", name = "DfrsState")]
 struct DfrsState {
@@ -32,10 +30,9 @@ impl DfrsState {
         mem: PyReadonlyArray1<'_, u64>,
         nodes: i64,
     ) -> PyResult<Self> {
+        // The core checks the range (1..=MAX_NODES); a count beyond u32 gets its message here.
         let nodes = u32::try_from(nodes)
-            .ok()
-            .filter(|&n| n >= 1)
-            .ok_or_else(|| PyValueError::new_err(format!("nodes == {nodes}, must be in 1..={}", u32::MAX)))?;
+            .map_err(|_| PyValueError::new_err(format!("nodes == {nodes}, must be in 1..={}", dfrs::MAX_NODES)))?;
         let tasks = Jobs::task_counts(&owned("tasks", &tasks)?).map_err(to_py)?;
         let jobs = Jobs::new(tasks, owned("cpu", &cpu)?, owned("mem", &mem)?).map_err(to_py)?;
         Ok(DfrsState { inner: Cluster::new(jobs, nodes).map_err(to_py)? })
@@ -235,5 +232,8 @@ impl DfrsState {
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<DfrsState>()?;
     m.add("DFRS_UNIT", dfrs::UNIT)?;
+    m.add("DFRS_MAX_NODES", dfrs::MAX_NODES)?;
+    m.add("DFRS_MAX_TASKS", dfrs::MAX_TASKS)?;
+    m.add("DFRS_MAX_TOTAL_TASKS", dfrs::MAX_TOTAL_TASKS)?;
     m.add("MCB8_ACCURACY", mcb8::ACCURACY)
 }

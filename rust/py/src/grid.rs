@@ -11,8 +11,6 @@ use pyo3::prelude::*;
 use crate::errors::to_py;
 use crate::{indices, int64s, owned};
 
-
-
 /// A task interaction graph: MCR per task, edges (u, v) with their MBR.
 #[pyclass(module = "clustersched._core", name = "Tig", frozen)]
 struct Tig {
@@ -210,5 +208,13 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(greedy_map, m)?)?;
     m.add_function(wrap_pyfunction!(qlse_task_order, m)?)?;
     m.add_function(wrap_pyfunction!(qlse_step, m)?)?;
+    // the limits and the rounding rule's tolerance, stated once in the core
+    m.add("GRID_MAX_TASKS", grid::MAX_TASKS)?;
+    m.add("GRID_MAX_EDGES", grid::MAX_EDGES)?;
+    m.add("GRID_MAX_LANS", grid::MAX_LANS)?;
+    m.add("GRID_MAX_HOSTS", grid::MAX_HOSTS)?;
+    m.add("GRID_MAX_LINKS", grid::MAX_LINKS)?;
+    m.add("GRID_MAX_VALUE", grid::MAX_VALUE)?;
+    m.add("GRID_RTOL", grid::RTOL)?;
     Ok(())
 }

@@ -10,16 +10,23 @@ use crate::error::{Error, Item, Result};
 const TIGHT: f64 = 1e-12;
 
 /// Per-job (node, count) entries of the running jobs, and their CPU needs.
+///
+/// Nodes are numbered among the nodes that hold a task (`0..nodes`, in the
+/// order of their index on the cluster), so that an allocation costs what the
+/// running jobs hold, never the size of the cluster; every per-node sum is
+/// made in the same order as with the cluster's own numbering.
 struct Mapping {
     jobs: Vec<u32>,
     cpu: Vec<f64>,
     /// Entries of job `k`: `entries[start[k]..start[k + 1]]`, each (node, count).
     start: Vec<usize>,
     entries: Vec<(usize, f64)>,
+    /// Nodes holding a task.
+    nodes: usize,
 }
 
 fn mapping(cluster: &Cluster) -> Mapping {
-    let mut m = Mapping { jobs: Vec::new(), cpu: Vec::new(), start: vec![0], entries: Vec::new() };
+    let mut m = Mapping { jobs: Vec::new(), cpu: Vec::new(), start: vec![0], entries: Vec::new(), nodes: 0 };
     for job in cluster.running() {
         m.jobs.push(job);
         m.cpu.push(cluster.jobs().cpu_fraction(job as usize));
@@ -34,6 +41,13 @@ fn mapping(cluster: &Cluster) -> Mapping {
         }
         m.start.push(m.entries.len());
     }
+    let mut used: Vec<usize> = m.entries.iter().map(|&(node, _)| node).collect();
+    used.sort_unstable();
+    used.dedup();
+    for entry in &mut m.entries {
+        entry.0 = used.binary_search(&entry.0).expect("the node of an entry is among the used nodes");
+    }
+    m.nodes = used.len();
     m
 }
 
@@ -45,7 +59,7 @@ fn mapping(cluster: &Cluster) -> Mapping {
 /// allocation every algorithm starts from. Returns (jobs ascending, yields).
 pub fn max_min_yields(cluster: &Cluster) -> (Vec<u32>, Vec<f64>) {
     let m = mapping(cluster);
-    let nodes = cluster.nodes() as usize;
+    let nodes = m.nodes;
     let r = m.jobs.len();
     let mut used = vec![0.0f64; nodes]; // CPU taken by frozen jobs
     let mut demand = vec![0.0f64; nodes]; // CPU per unit of yield of the rising jobs
@@ -132,7 +146,7 @@ pub fn max_min_stretch(cluster: &Cluster, flow: &[f64], virt: &[f64], period: f6
                 ));
         }
     }
-    let nodes = cluster.nodes() as usize;
+    let nodes = m.nodes;
     let r = m.jobs.len();
     let slope: Vec<f64> = m.jobs.iter().map(|&j| (flow[j as usize] + period) / period).collect();
     let offset: Vec<f64> = m.jobs.iter().map(|&j| virt[j as usize] / period).collect();

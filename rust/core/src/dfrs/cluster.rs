@@ -4,6 +4,13 @@ use std::collections::{BTreeSet, BinaryHeap};
 use super::jobs::{Jobs, UNIT};
 use crate::error::{Error, Result};
 
+/// Most nodes a cluster may have (2^20 = 1,048,576, more than the largest
+/// machine built). Node state is a few words per node and every event
+/// reads it (Greedy's heap, the max-min allocation, MCB8's packing), so the
+/// limit bounds both the memory of a [`Cluster`] and the time of an event;
+/// larger counts are refused before anything is allocated.
+pub const MAX_NODES: u32 = 1 << 20;
+
 /// What changed between two commits of a [`Cluster`] (job indices, ascending).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Changes {
@@ -36,12 +43,21 @@ pub struct Cluster {
     is_touched: Vec<bool>,
 }
 
+/// `nodes` if it is in `1..=MAX_NODES`, else the error every DFRS kernel gives.
+pub(crate) fn check_nodes(nodes: u32) -> Result<()> {
+    if nodes == 0 || nodes > MAX_NODES {
+        return Err(Error::InvalidArgument(format!("nodes == {nodes}, must be in 1..={MAX_NODES}")));
+    }
+    Ok(())
+}
+
 impl Cluster {
     /// An empty cluster of `nodes` nodes for `jobs`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] when `nodes` is not in `1..=MAX_NODES`.
     pub fn new(jobs: Jobs, nodes: u32) -> Result<Self> {
-        if nodes == 0 {
-            return Err(Error::InvalidArgument("nodes == 0, must be >= 1".into()));
-        }
+        check_nodes(nodes)?;
         let n = jobs.len();
         Ok(Cluster {
             jobs,
@@ -240,16 +256,27 @@ impl Cluster {
         if self.room_for(job) < tasks as u64 {
             return None;
         }
-        let mut heap: BinaryHeap<Reverse<(u64, u32, u64)>> = self
-            .mem_used
-            .iter()
-            .zip(&self.cpu_load)
-            .enumerate()
-            .filter(|(_, (&used, _))| UNIT - used >= mem)
-            .map(|(node, (&used, &load))| Reverse((load, node as u32, UNIT - used)))
-            .collect();
-        let mut nodes = Vec::with_capacity(tasks as usize);
-        while nodes.len() < tasks as usize {
+        // Every task goes to one of the `tasks` nodes of lowest (load, index) that have room for
+        // one: an unchosen node keeps its load and room, so a node outside those would lose to
+        // one of them that is still unchosen. Keeping only them bounds the work by the job, not
+        // by the cluster (one pass over the nodes, no allocation per node).
+        let want = tasks as usize;
+        let mut best: BinaryHeap<(u64, u32, u64)> = BinaryHeap::with_capacity(want + 1);
+        for (node, (&used, &load)) in self.mem_used.iter().zip(&self.cpu_load).enumerate() {
+            if UNIT - used < mem {
+                continue;
+            }
+            let key = (load, node as u32, UNIT - used);
+            if best.len() < want {
+                best.push(key);
+            } else if best.peek().is_some_and(|top| (key.0, key.1) < (top.0, top.1)) {
+                best.pop();
+                best.push(key);
+            }
+        }
+        let mut heap: BinaryHeap<Reverse<(u64, u32, u64)>> = best.into_iter().map(Reverse).collect();
+        let mut nodes = Vec::with_capacity(want);
+        while nodes.len() < want {
             let Reverse((load, node, free)) = heap.pop()?;
             nodes.push(node);
             let free = free - mem;
@@ -311,6 +338,15 @@ mod tests {
         c.complete(0).unwrap();
         assert_eq!(c.commit(), Changes::default());
         assert_eq!(c.mem_used(), &[0, 0]);
+    }
+
+    #[test]
+    fn node_counts_are_bounded_before_allocating() {
+        for nodes in [0, MAX_NODES + 1, u32::MAX] {
+            let e = Cluster::new(jobs(), nodes).unwrap_err();
+            assert_eq!(e, Error::InvalidArgument(format!("nodes == {nodes}, must be in 1..={MAX_NODES}")));
+        }
+        assert_eq!(Cluster::new(jobs(), MAX_NODES).unwrap().nodes(), MAX_NODES);
     }
 
     #[test]

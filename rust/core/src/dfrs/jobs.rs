@@ -3,6 +3,16 @@ use crate::error::{Error, Item, Result};
 /// A whole node in need units: needs are integers in `1..=UNIT`.
 pub const UNIT: u64 = 1_000_000_000;
 
+/// Most tasks one job may have (2^20 = 1,048,576). A placement keeps one
+/// entry per task and Greedy and MCB8 place tasks one at a time, so the
+/// limit bounds their memory and time; RR-7659's jobs have at most 128
+/// tasks, and no real cluster runs a job of a million VMs.
+pub const MAX_TASKS: u32 = 1 << 20;
+
+/// Most tasks a whole job set may have (2^28, about 268 million): the tasks
+/// of the jobs running at one time, one `u32` each, then fit in 1 GiB.
+pub const MAX_TOTAL_TASKS: u64 = 1 << 28;
+
 /// The static data of DFRS jobs, one entry per job (row order = submission order).
 #[derive(Debug, Clone, Default)]
 pub struct Jobs {
@@ -15,7 +25,8 @@ pub struct Jobs {
 }
 
 impl Jobs {
-    /// Checked jobs: equal lengths, at least one task, needs in `1..=UNIT`.
+    /// Checked jobs: equal lengths, `1..=MAX_TASKS` tasks each and at most
+    /// [`MAX_TOTAL_TASKS`] in all, needs in `1..=UNIT`.
     pub fn new(tasks: Vec<u32>, cpu: Vec<u64>, mem: Vec<u64>) -> Result<Self> {
         let n = tasks.len();
         if cpu.len() != n || mem.len() != n {
@@ -28,10 +39,20 @@ impl Jobs {
         if n > u32::MAX as usize {
             return Err(Error::InvalidArgument(format!("{n} jobs, at most {} supported", u32::MAX)));
         }
+        let mut total: u64 = 0;
         for j in 0..n {
             let job = Item::Job(j);
-            if tasks[j] == 0 {
-                return Err(Error::invalid(job, "tasks", 0u32, "must be >= 1"));
+            if tasks[j] == 0 || tasks[j] > MAX_TASKS {
+                return Err(Error::invalid(job, "tasks", tasks[j], format!("must be in 1..={MAX_TASKS}")));
+            }
+            total += u64::from(tasks[j]);
+            if total > MAX_TOTAL_TASKS {
+                return Err(Error::invalid(
+                    job,
+                    "tasks",
+                    tasks[j],
+                    format!("brings the job set to {total} tasks, at most {MAX_TOTAL_TASKS} are supported"),
+                ));
             }
             // Needs are reported as the fraction of a node the user gave.
             if cpu[j] == 0 || cpu[j] > UNIT {
@@ -49,13 +70,13 @@ impl Jobs {
     /// Task counts given as signed integers (numpy's default).
     ///
     /// # Errors
-    /// [`Error::Invalid`] naming the first job whose count is not in `1..=u32::MAX`.
+    /// [`Error::Invalid`] naming the first job whose count is not in `1..=MAX_TASKS`.
     pub fn task_counts(raw: &[i64]) -> Result<Vec<u32>> {
         raw.iter()
             .enumerate()
             .map(|(j, &t)| match u32::try_from(t) {
-                Ok(count) if count >= 1 => Ok(count),
-                _ => Err(Error::invalid(Item::Job(j), "tasks", t, format!("must be in 1..={}", u32::MAX))),
+                Ok(count) if (1..=MAX_TASKS).contains(&count) => Ok(count),
+                _ => Err(Error::invalid(Item::Job(j), "tasks", t, format!("must be in 1..={MAX_TASKS}"))),
             })
             .collect()
     }
@@ -78,5 +99,35 @@ impl Jobs {
     /// Total memory of `job` (all tasks), in units.
     pub fn total_mem(&self, job: usize) -> u128 {
         self.tasks[job] as u128 * self.mem[job] as u128
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn task_counts_are_bounded() {
+        assert_eq!(Jobs::task_counts(&[1, i64::from(MAX_TASKS)]).unwrap(), vec![1, MAX_TASKS]);
+        for bad in [0, -1, i64::from(MAX_TASKS) + 1, i64::from(u32::MAX)] {
+            let e = Jobs::task_counts(&[1, bad]).unwrap_err();
+            assert_eq!(e.to_string(), format!("job index 1: tasks == {bad}, must be in 1..={MAX_TASKS}"));
+        }
+        let e = Jobs::new(vec![MAX_TASKS + 1], vec![UNIT], vec![1]).unwrap_err();
+        assert!(matches!(e, Error::Invalid(_)), "{e}");
+    }
+
+    #[test]
+    fn the_job_set_is_bounded_in_tasks() {
+        let n = (MAX_TOTAL_TASKS / u64::from(MAX_TASKS)) as usize;
+        assert!(Jobs::new(vec![MAX_TASKS; n], vec![UNIT; n], vec![1; n]).is_ok());
+        let e = Jobs::new(vec![MAX_TASKS; n + 1], vec![UNIT; n + 1], vec![1; n + 1]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "job index {n}: tasks == {MAX_TASKS}, brings the job set to {} tasks, at most {MAX_TOTAL_TASKS} are supported",
+                MAX_TOTAL_TASKS + u64::from(MAX_TASKS)
+            )
+        );
     }
 }

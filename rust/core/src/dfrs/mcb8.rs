@@ -36,7 +36,7 @@
 //!   event is `y = ((ft + T) x - vt) / T` (§4.7), clamped at 0 from below; a
 //!   level where some `y > 1` does not pack.
 
-use super::cluster::Cluster;
+use super::cluster::{check_nodes, Cluster};
 use super::jobs::{Jobs, UNIT};
 use crate::error::{Error, Item, Result};
 
@@ -101,8 +101,9 @@ fn requirements(jobs: &Jobs, cands: &[Candidate], kept: usize, target: Target<'_
 }
 
 /// The two-list packing at fixed requirements (see the module notes);
-/// None when some task finds no node.
-pub fn pack(jobs: &Jobs, nodes: u32, cands: &[Candidate], req: &[u64]) -> Option<Vec<Vec<u32>>> {
+/// None when some task finds no node. Called by [`mcb8`] once its
+/// arguments are checked (`nodes` within [`super::MAX_NODES`]).
+fn pack(jobs: &Jobs, nodes: u32, cands: &[Candidate], req: &[u64]) -> Option<Vec<Vec<u32>>> {
     let n = req.len();
     let mut mem = vec![0u64; nodes as usize];
     let mut cpu = vec![0u64; nodes as usize];
@@ -190,9 +191,7 @@ pub fn pack(jobs: &Jobs, nodes: u32, cands: &[Candidate], req: &[u64]) -> Option
 }
 
 fn check(jobs: &Jobs, nodes: u32, cands: &[Candidate], target: Target<'_>, accuracy: f64) -> Result<()> {
-    if nodes == 0 {
-        return Err(Error::InvalidArgument("nodes == 0, must be >= 1".into()));
-    }
+    check_nodes(nodes)?;
     if !(accuracy > 0.0 && accuracy < 1.0) {
         return Err(Error::InvalidArgument(format!("accuracy == {accuracy}, must be in (0, 1)")));
     }

@@ -29,5 +29,5 @@ mod jobs;
 pub mod maxflow;
 pub mod mcb8;
 
-pub use cluster::{Changes, Cluster};
-pub use jobs::{Jobs, UNIT};
+pub use cluster::{Changes, Cluster, MAX_NODES};
+pub use jobs::{Jobs, MAX_TASKS, MAX_TOTAL_TASKS, UNIT};

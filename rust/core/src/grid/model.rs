@@ -6,6 +6,31 @@ use crate::error::{Error, Item, Result};
 /// Marks "no task / no LAN / no link" in index vectors.
 pub(crate) const NONE: usize = usize::MAX;
 
+// Size limits of the grid model. QLSE tries each task on the LANs of a
+// cluster in turn, up to five tentative mappings of up to one attempt per
+// cluster, so its work grows with tasks x LANs (and the TIG's edges x LANs);
+// these bounds keep the largest instance within seconds, and are two orders
+// of magnitude beyond the paper's (Tables 1-2: 64 tasks, 32 LANs of 48 hosts).
+
+/// Most tasks a TIG may have.
+pub const MAX_TASKS: usize = 10_000;
+/// Most edges (communications) a TIG may have.
+pub const MAX_EDGES: usize = 100_000;
+/// Most LANs a grid may have.
+pub const MAX_LANS: usize = 1_000;
+/// Most hosts a grid may have, all LANs together.
+pub const MAX_HOSTS: usize = 100_000;
+/// Most links a grid may have: every pair of [`MAX_LANS`] LANs.
+pub const MAX_LINKS: usize = MAX_LANS * (MAX_LANS - 1) / 2;
+/// Largest MCR, MBR, power or bandwidth (Mflop/s, Mb/s): sums of up to
+/// [`MAX_EDGES`] of them stay finite, and the exact sums of the capacity rule never overflow.
+pub const MAX_VALUE: f64 = 1e300;
+
+/// A value of the model: finite, in `[0, MAX_VALUE]` (and `> 0` when `positive`).
+fn in_range(x: f64, positive: bool) -> bool {
+    x.is_finite() && x <= MAX_VALUE && (x > 0.0 || (!positive && x == 0.0))
+}
+
 /// A task interaction graph (TIG, §3): undirected, node weight MCR (minimum
 /// computational requirement, Mflop/s), edge weight MBR (minimum bandwidth
 /// requirement, Mb/s).
@@ -27,17 +52,27 @@ impl Tig {
     /// # Errors
     /// [`Error::Invalid`] naming the task for a bad MCR, [`Error::InvalidArgument`]
     /// naming the edge when the graph has
-    /// no task, an MCR is not finite and `> 0`, the edge arrays differ in
+    /// no task or more than [`MAX_TASKS`], more than [`MAX_EDGES`] edges, an
+    /// MCR is not finite and in `(0, MAX_VALUE]`, the edge arrays differ in
     /// length, an edge names a task that does not exist, joins a task to
-    /// itself or repeats another edge, or an MBR is not finite and `>= 0`.
+    /// itself or repeats another edge, or an MBR is not finite and in `[0, MAX_VALUE]`.
     pub fn new(mcr: Vec<f64>, u: &[usize], v: &[usize], mbr: &[f64]) -> Result<Tig> {
         let n = mcr.len();
         if n == 0 {
             return Err(Error::InvalidArgument("the TIG has no task".into()));
         }
-        if let Some(t) = mcr.iter().position(|&m| !(m.is_finite() && m > 0.0)) {
+        if n > MAX_TASKS {
+            return Err(Error::InvalidArgument(format!("the TIG has {n} tasks, more than MAX_TASKS == {MAX_TASKS}")));
+        }
+        if u.len() > MAX_EDGES {
+            return Err(Error::InvalidArgument(format!(
+                "the TIG has {} edges, more than MAX_EDGES == {MAX_EDGES}",
+                u.len()
+            )));
+        }
+        if let Some(t) = mcr.iter().position(|&m| !in_range(m, true)) {
             let task = Item::Task { ptg: None, task: t };
-            return Err(Error::invalid(task, "mcr", mcr[t], "must be finite and > 0 (Mflop/s)"));
+            return Err(Error::invalid(task, "mcr", mcr[t], "must be finite, > 0 and <= 1e300 (Mflop/s)"));
         }
         if u.len() != v.len() || u.len() != mbr.len() {
             return Err(Error::InvalidArgument(format!(
@@ -56,9 +91,9 @@ impl Tig {
             if a == b {
                 return Err(Error::InvalidArgument(format!("edge {k} ({a}, {b}): a task cannot communicate with itself")));
             }
-            if !(w.is_finite() && w >= 0.0) {
+            if !in_range(w, false) {
                 return Err(Error::InvalidArgument(format!(
-                    "edge {k} ({a}, {b}): MBR == {w}, must be finite and >= 0 (Mb/s)"
+                    "edge {k} ({a}, {b}): MBR == {w}, must be finite, >= 0 and <= 1e300 (Mb/s)"
                 )));
             }
             half.push((a, b, w));
@@ -165,8 +200,9 @@ impl LanGrid {
     /// # Errors
     /// [`Error::Invalid`] naming the LAN for a LAN without host or a bad LAN
     /// bandwidth; [`Error::InvalidArgument`] naming the host or link when there is
-    /// no LAN, a LAN has no host, `host_offsets` is malformed, a power or a
-    /// bandwidth is not finite and `>= 0`, a link names a LAN that does not
+    /// no LAN, more than [`MAX_LANS`] LANs, [`MAX_HOSTS`] hosts or [`MAX_LINKS`]
+    /// links, `host_offsets` is malformed, a power or a
+    /// bandwidth is not finite and in `[0, MAX_VALUE]`, a link names a LAN that does not
     /// exist, joins a LAN to itself or repeats another link.
     pub fn new(
         host_offsets: Vec<usize>,
@@ -180,6 +216,14 @@ impl LanGrid {
         if lans == 0 {
             return Err(Error::InvalidArgument("the grid has no LAN".into()));
         }
+        for (what, count, max) in
+            [("LANs", lans, MAX_LANS), ("hosts", host_power.len(), MAX_HOSTS), ("links", a.len(), MAX_LINKS)]
+        {
+            if count > max {
+                let name = format!("MAX_{}", what.to_uppercase());
+                return Err(Error::InvalidArgument(format!("the grid has {count} {what}, more than {name} == {max}")));
+            }
+        }
         if host_offsets.len() != lans + 1 || host_offsets[0] != 0 || host_offsets[lans] != host_power.len() {
             return Err(Error::InvalidArgument(format!(
                 "host_offsets must have {} entries from 0 to the {} hosts",
@@ -190,14 +234,19 @@ impl LanGrid {
         if let Some(l) = (0..lans).find(|&l| host_offsets[l + 1] <= host_offsets[l]) {
             return Err(Error::invalid_item(Item::Lan(l), "has no host"));
         }
-        if let Some(h) = host_power.iter().position(|&p| !(p.is_finite() && p >= 0.0)) {
+        if let Some(h) = host_power.iter().position(|&p| !in_range(p, false)) {
             return Err(Error::InvalidArgument(format!(
-                "host {h}: power == {}, must be finite and >= 0 (Mflop/s)",
+                "host {h}: power == {}, must be finite, >= 0 and <= 1e300 (Mflop/s)",
                 host_power[h]
             )));
         }
-        if let Some(l) = lan_bandwidth.iter().position(|&w| !(w.is_finite() && w >= 0.0)) {
-            return Err(Error::invalid(Item::Lan(l), "bandwidth", lan_bandwidth[l], "must be finite and >= 0 (Mb/s)"));
+        if let Some(l) = lan_bandwidth.iter().position(|&w| !in_range(w, false)) {
+            return Err(Error::invalid(
+                Item::Lan(l),
+                "bandwidth",
+                lan_bandwidth[l],
+                "must be finite, >= 0 and <= 1e300 (Mb/s)",
+            ));
         }
         if a.len() != b.len() || a.len() != link_bandwidth.len() {
             return Err(Error::InvalidArgument(format!(
@@ -216,9 +265,9 @@ impl LanGrid {
             if x == y {
                 return Err(Error::InvalidArgument(format!("link {k} ({x}, {y}): a LAN cannot be linked to itself")));
             }
-            if !(w.is_finite() && w >= 0.0) {
+            if !in_range(w, false) {
                 return Err(Error::InvalidArgument(format!(
-                    "link {k} ({x}, {y}): bandwidth == {w}, must be finite and >= 0 (Mb/s)"
+                    "link {k} ({x}, {y}): bandwidth == {w}, must be finite, >= 0 and <= 1e300 (Mb/s)"
                 )));
             }
             half.push((x, y, k));
@@ -343,7 +392,7 @@ mod tests {
         };
         assert!(err(Tig::new(vec![], &[], &[], &[])).contains("no task"));
         let e = Tig::new(vec![1.0, -1.0], &[], &[], &[]).unwrap_err();
-        assert_eq!(e, Error::invalid(Item::Task { ptg: None, task: 1 }, "mcr", -1.0, "must be finite and > 0 (Mflop/s)"));
+        assert_eq!(e, Error::invalid(Item::Task { ptg: None, task: 1 }, "mcr", -1.0, "must be finite, > 0 and <= 1e300 (Mflop/s)"));
         assert!(err(Tig::new(vec![1.0, 1.0], &[0], &[0], &[1.0])).contains("edge 0 (0, 0)"));
         assert!(err(Tig::new(vec![1.0, 1.0], &[0], &[1], &[-2.0])).contains("MBR == -2"));
         assert!(err(Tig::new(vec![1.0, 1.0], &[0, 1], &[1, 0], &[1.0, 1.0])).contains("(0, 1) is given twice"));
@@ -367,5 +416,28 @@ mod tests {
         assert!(LanGrid::new(vec![0, 1], vec![f64::NAN], vec![1.0], &[], &[], vec![]).is_err());
         assert!(LanGrid::new(vec![0, 1, 2], vec![1.0, 1.0], vec![1.0, 1.0], &[0], &[0], vec![1.0]).is_err());
         assert!(LanGrid::new(vec![0, 1, 2], vec![1.0, 1.0], vec![1.0, 1.0], &[0, 1], &[1, 0], vec![1.0, 1.0]).is_err());
+        assert!(LanGrid::new(vec![0, 1], vec![1e301], vec![1.0], &[], &[], vec![]).is_err());
+        assert!(LanGrid::new(vec![0, 1], vec![1.0], vec![f64::INFINITY], &[], &[], vec![]).is_err());
+    }
+
+    #[test]
+    fn sizes_beyond_the_limits_are_refused_before_any_work() {
+        let msg = |e: Error| match e {
+            Error::InvalidArgument(m) => m,
+            other => panic!("{other:?}"),
+        };
+        let e = Tig::new(vec![1.0; MAX_TASKS + 1], &[], &[], &[]).unwrap_err();
+        assert_eq!(msg(e), "the TIG has 10001 tasks, more than MAX_TASKS == 10000");
+        assert!(Tig::new(vec![1.0; MAX_TASKS], &[], &[], &[]).is_ok());
+        let many = vec![0usize; MAX_EDGES + 1];
+        let e = Tig::new(vec![1.0; 2], &many, &many, &vec![1.0; MAX_EDGES + 1]).unwrap_err();
+        assert!(msg(e).contains("more than MAX_EDGES == 100000"));
+        let e = Tig::new(vec![1e300, 2e300], &[], &[], &[]).unwrap_err();
+        assert!(matches!(e, Error::Invalid(ref i) if i.field == Some("mcr")));
+        let lans = MAX_LANS + 1;
+        let e = LanGrid::new((0..=lans).collect(), vec![1.0; lans], vec![1.0; lans], &[], &[], vec![]).unwrap_err();
+        assert_eq!(msg(e), "the grid has 1001 LANs, more than MAX_LANS == 1000");
+        let e = LanGrid::new(vec![0, MAX_HOSTS + 1], vec![1.0; MAX_HOSTS + 1], vec![1.0], &[], &[], vec![]).unwrap_err();
+        assert_eq!(msg(e), "the grid has 100001 hosts, more than MAX_HOSTS == 100000");
     }
 }

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use super::alloc::{Allocation, Bandwidth, HostChoice};
+use super::alloc::{fits, Allocation, Bandwidth, ExactSum, HostChoice};
 use super::cluster::{clusters, kept_links, lan_priorities, STEP_QUANTILES};
 use super::model::{LanGrid, Tig};
 use super::order::{task_order, Weights};
@@ -70,6 +70,7 @@ pub fn qlse(tig: &Tig, grid: &LanGrid, params: QlseParams) -> Result<Outcome> {
     let order = task_order(tig, params.tasks)?;
     let mut tried: BTreeMap<Vec<usize>, usize> = BTreeMap::new();
     let mut attempts = 0;
+    let mut alloc = Allocation::new(tig, grid, params.bandwidth);
     for step in 0..STEP_QUANTILES.len() {
         let kept = kept_links(grid, step);
         let priority = lan_priorities(grid, &kept, params.lans);
@@ -81,11 +82,11 @@ pub fn qlse(tig: &Tig, grid: &LanGrid, params: QlseParams) -> Result<Outcome> {
             attempts += 1;
             let mut lans = cluster.lans.clone();
             lans.sort_by(|&a, &b| priority[b].total_cmp(&priority[a]).then(a.cmp(&b)));
-            let mut alloc = Allocation::new(tig, grid, &kept, params.bandwidth);
+            alloc.restart(&kept);
             let placed_all =
                 order.order.iter().all(|&t| lans.iter().any(|&l| alloc.try_place(t, l, HostChoice::MostPower)));
             if placed_all {
-                return Ok(Outcome { hosts: Some(alloc.into_hosts()), step: Some(step), cluster: cluster.lans, attempts });
+                return Ok(Outcome { hosts: Some(alloc.hosts()), step: Some(step), cluster: cluster.lans, attempts });
             }
         }
     }
@@ -108,43 +109,56 @@ pub fn greedy_best_fit(tig: &Tig, grid: &LanGrid, bandwidth: Bandwidth) -> Outco
     let power = grid.lan_power();
     let mut lans: Vec<usize> = (0..grid.num_lans()).collect();
     lans.sort_by(|&a, &b| power[b].total_cmp(&power[a]).then(a.cmp(&b)));
-    let usable = vec![true; grid.num_links()];
-    let mut alloc = Allocation::new(tig, grid, &usable, bandwidth);
+    let mut alloc = Allocation::new(tig, grid, bandwidth);
+    alloc.restart(&vec![true; grid.num_links()]);
     let placed_all = (0..tig.len()).all(|t| lans.iter().any(|&l| alloc.try_place(t, l, HostChoice::BestFit)));
-    Outcome { hosts: placed_all.then(|| alloc.into_hosts()), step: None, cluster: Vec::new(), attempts: 1 }
+    Outcome { hosts: placed_all.then(|| alloc.hosts()), step: None, cluster: Vec::new(), attempts: 1 }
 }
 
 /// Whether `hosts` (task -> host) meets every MCR and MBR under `model`, communicating tasks
 /// only on one LAN or on linked LANs: the validator's rules (`clustersched.grid.validate`),
-/// restated independently of the allocation code, for tests and benches to check results.
+/// restated independently of the allocation code (but with the same rule, [`fits`] on exact
+/// sums), for tests and benches to check results.
 /// A mapping of the wrong length or naming a host that does not exist is not valid.
 pub fn mapping_is_valid(tig: &Tig, grid: &LanGrid, hosts: &[usize], model: Bandwidth) -> bool {
     if hosts.len() != tig.len() || hosts.iter().any(|&h| h >= grid.num_hosts()) {
         return false;
     }
     let lan_of = grid.host_lans();
-    let mut load = vec![0.0; grid.num_hosts()];
+    let mut load = vec![ExactSum::new(); grid.num_hosts()];
     for (t, &h) in hosts.iter().enumerate() {
-        load[h] += tig.mcr()[t];
+        load[h].add(tig.mcr()[t]);
     }
-    let mut lan_use = vec![0.0; grid.num_lans()];
-    let mut link_use = vec![0.0; grid.num_links()];
-    let add = |x: f64, y: f64| if model == Bandwidth::Shared { x + y } else { x.max(y) };
+    let mut lan_use = vec![ExactSum::new(); grid.num_lans()];
+    let mut link_use = vec![ExactSum::new(); grid.num_links()];
+    let mut lan_max = vec![0.0f64; grid.num_lans()];
+    let mut link_max = vec![0.0f64; grid.num_links()];
     for t in 0..tig.len() {
         for (j, mbr) in tig.neighbors(t).filter(|&(j, _)| j > t) {
             let (a, b) = (lan_of[hosts[t]], lan_of[hosts[j]]);
             if a == b {
-                lan_use[a] = add(lan_use[a], mbr);
+                lan_use[a].add(mbr);
+                lan_max[a] = lan_max[a].max(mbr);
             } else {
                 match grid.link_between(a, b) {
-                    Some(k) => link_use[k] = add(link_use[k], mbr),
+                    Some(k) => {
+                        link_use[k].add(mbr);
+                        link_max[k] = link_max[k].max(mbr);
+                    }
                     None => return false,
                 }
             }
         }
     }
-    let within = |used: &[f64], cap: &[f64]| used.iter().zip(cap).all(|(u, c)| *u <= c * (1.0 + 1e-9));
-    within(&load, grid.host_power()) && within(&lan_use, grid.lan_bandwidth()) && within(&link_use, grid.link_bandwidth())
+    let sums = |used: &[ExactSum]| used.iter().map(ExactSum::value).collect::<Vec<_>>();
+    let (lan_used, link_used) = match model {
+        Bandwidth::Shared => (sums(&lan_use), sums(&link_use)),
+        Bandwidth::Dedicated => (lan_max, link_max),
+    };
+    let within = |used: &[f64], cap: &[f64]| used.iter().zip(cap).all(|(&u, &c)| fits(u, c));
+    within(&sums(&load), grid.host_power())
+        && within(&lan_used, grid.lan_bandwidth())
+        && within(&link_used, grid.link_bandwidth())
 }
 
 #[cfg(test)]
