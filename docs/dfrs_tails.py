@@ -11,9 +11,12 @@ at the default period. The runs are exactly the full scale's scenarios, stored
 in the same campaign format, so ``clustersched reproduce dfrs --scale full --out
 OUT`` later computes only the rest. Writes ``OUT/table2.csv`` (the subset's rows
 of Table 2) and ``OUT/report.md`` (those rows next to the paper's, and the
-headline checks on ours and on the paper's numbers). Usage::
+headline checks on ours and on the paper's numbers). ``--scale small`` runs the
+same algorithms on the traces of ``clustersched reproduce dfrs --scale small``
+instead (the bundled HPC2N week and small synthetic traces: seconds;
+tests/test_docs.py runs it so). Usage::
 
-    python docs/dfrs_tails.py [OUT] [--workers N] [--every K] [--traces DIR]
+    python docs/dfrs_tails.py [OUT] [--workers N] [--every K] [--traces DIR] [--scale small|full]
 """
 
 from __future__ import annotations
@@ -39,10 +42,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--every", type=int, default=1, help="synthetic traces whose index is a multiple of this")
     parser.add_argument("--traces", default=None, help="folder holding HPC2N-2002-2.2-cln.swf.gz")
+    parser.add_argument("--scale", choices=("small", "full"), default="full",
+                        help="the traces of reproduce dfrs --scale small (seconds) or full (default: full)")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    todo = [s for s in dfrs.scenarios("full", traces=args.traces)
+    todo = [s for s in dfrs.scenarios(args.scale, traces=args.traces)
             if s["algorithm"] in ALGORITHMS and s["period"] == dfrs.DEFAULT_PERIOD
             and (s["trace_set"] == "real" or s["trace"] % args.every == 0)]
     began = time.perf_counter()

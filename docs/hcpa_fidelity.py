@@ -1,13 +1,15 @@
 """Measures HCPA's two stopping rules against RR-7224 and SCRAP (the numbers in docs/hcpa.md).
 
-    python docs/hcpa_fidelity.py [--ptgs 40] [--sets 2]
+    python docs/hcpa_fidelity.py [--ptgs 40] [--sets 2] [--scale small|full]
 
 Part 1: random PTGs of the §5.1.2 population, each alone on gdx (216
 processors) by HCPA: largest task allocation, parallel efficiency
 (sequential time over the allocated area) and fraction of the cluster used
 (allocated area over P x C*_max).  Part 2: SELFISH, SELFISH_ORDER and the six
 CRA algorithms on N = 2..10 PTGs drawn from the three populations in turn, on
-the four clusters, ``--sets`` sets per (N, cluster).
+the four clusters, ``--sets`` sets per (N, cluster).  ``--scale small``
+(seconds; tests/test_docs.py runs it so) takes 4 PTGs alone, one set, and
+N = 2 and 4 only; the numbers of docs/hcpa.md are ``--scale full``'s.
 """
 
 from __future__ import annotations
@@ -49,14 +51,14 @@ def mixed(n: int, seed: int) -> list:
     return [ptg_population(kinds[k % 3], 1, seed=seed * 100 + k)[0] for k in range(n)]
 
 
-def together(sets: int) -> None:
-    print(f"part 2: N = 2, 4, 6, 8, 10 mixed PTGs x {len(CLUSTERS)} clusters x {sets} sets")
+def together(sets: int, sizes: tuple[int, ...] = (2, 4, 6, 8, 10)) -> None:
+    print(f"part 2: N = {', '.join(map(str, sizes))} mixed PTGs x {len(CLUSTERS)} clusters x {sets} sets")
     for rule in RULES:
         worst = {"SELFISH": [], "SELFISH_ORDER": []}
         early, cra_runs = 0, 0
         util = {"SELFISH": [], "CRA": []}
         for name, c in CLUSTERS.items():
-            for n in (2, 4, 6, 8, 10):
+            for n in sizes:
                 for s in range(sets):
                     ptgs = mixed(n, 1000 * n + s + len(name))
                     stars = hcpa_cmax_star(ptgs, c, rule=rule)
@@ -79,6 +81,12 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ptgs", type=int, default=40)
     ap.add_argument("--sets", type=int, default=2)
+    ap.add_argument("--scale", choices=("small", "full"), default="full",
+                    help="small: 4 PTGs alone, 1 set, N = 2 and 4 (seconds); full: --ptgs and --sets (default)")
     args = ap.parse_args()
-    alone(args.ptgs)
-    together(args.sets)
+    if args.scale == "small":
+        alone(4)
+        together(1, (2, 4))
+    else:
+        alone(args.ptgs)
+        together(args.sets)

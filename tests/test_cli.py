@@ -52,10 +52,14 @@ def test_simulate_writes_jobs_csv_and_gantt(tmp_path, capsys):
     with open(out) as fh:
         rows = list(csv.DictReader(fh))
     assert len(rows) == 2406
-    assert {"job_id", "submit", "start", "end", "procs"} <= set(rows[0])
-    ids = read_swf(trace).job_id.tolist()
-    assert sorted(int(r["job_id"]) for r in rows) == sorted(ids)
-    assert all(float(r["start"]) >= float(r["submit"]) for r in rows)
+    # the default --format csv: times in seconds, the allocated processors and the requested time (issue 21)
+    assert list(rows[0]) == ["job_id", "submit_s", "start_s", "end_s", "wait_s", "runtime_s", "procs",
+                             "procs_requested", "time_requested_s", "allocated"]
+    jobs = read_swf(trace)
+    assert sorted(int(r["job_id"]) for r in rows) == sorted(jobs.job_id.tolist())
+    assert all(float(r["start_s"]) >= float(r["submit_s"]) for r in rows)
+    requested = dict(zip(jobs.job_id.tolist(), jobs.time_requested.tolist()))
+    assert all(float(r["time_requested_s"]) == requested[int(r["job_id"])] for r in rows)
     assert png.stat().st_size > 10_000 and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 

@@ -35,6 +35,7 @@ __all__ = [
     "check_output_folder",
     "integer",
     "library_bound",
+    "report_dropped",
     "sample_trace",
 ]
 
@@ -162,6 +163,27 @@ class LazyChoices(Sequence[str]):
         if self._normalize is not None and isinstance(value, str):
             value = self._normalize(value)
         return value in self._load()
+
+
+def report_dropped(dropped: Sequence[object], total: int, *, option: str | None = "--drop-invalid") -> None:
+    """One stderr line per reason of ``dropped`` (:class:`~clustersched.workload.Dropped` records), with the
+    count, out of ``total`` jobs read, in the order the reasons first occur:
+    ``note: --drop-invalid: 17 of 77222 jobs dropped: non-positive runtime`` (without ``option``:
+    ``note: 17 of ...``).
+
+    These are the counts of :meth:`JobTable.drop_summary
+    <clustersched.workload.JobTable.drop_summary>` for what
+    :func:`~clustersched.workload.drop_invalid` removed; a job clipped to the
+    machine (kept, but changed) is counted as "kept but changed".
+    """
+    import sys
+    from collections import Counter
+
+    from .workload.transform import CLIPPED_TO_MACHINE  # called by handlers, after the library is imported
+
+    for reason, count in Counter(getattr(d, "reason") for d in dropped).items():
+        what = "kept but changed" if reason == CLIPPED_TO_MACHINE else "dropped"
+        print(f"note: {option + ': ' if option else ''}{count} of {total} jobs {what}: {reason}", file=sys.stderr)
 
 
 def check_input_file(option: str, path: str | os.PathLike[str]) -> Path:

@@ -3,14 +3,21 @@
 Usage::
 
     clustersched compare [TRACE] [--policies fcfs,easy,...] [--estimates requested|exact] [--procs N]
+                         [--oversized error|skip|clip] [--drop-invalid]
     clustersched simulate TRACE [--policy easy] [--estimates requested|exact] [--procs N]
-                                [--oversized error|skip|clip] [--out jobs.csv] [--gantt out.png]
+                                [--oversized error|skip|clip] [--drop-invalid]
+                                [--out FILE [--format csv|swf|batsim]] [--gantt out.png]
     clustersched lublin [--jobs 10000] [--procs 128] [--seed 0] --out synthetic.swf
 
 ``compare`` runs several built-in policies on one trace (by default the
 bundled week of the HPC2N trace) and prints one row of metrics per policy;
-``simulate`` runs one and can write the per-job schedule (CSV) and a Gantt
-chart; ``lublin`` writes a Lublin-Feitelson synthetic workload as SWF.
+``simulate`` runs one and can write the per-job schedule (CSV, SWF or the
+Batsim/evalys jobs file: :func:`clustersched.batch.write_schedule`) and a
+Gantt chart; ``lublin`` writes a Lublin-Feitelson synthetic workload as SWF.
+A TRACE is an SWF trace (plain or .gz) or a Batsim JSON workload, told
+apart by content (:func:`clustersched.workload.read_trace`).
+``--drop-invalid`` removes the jobs no simulation can run
+(:func:`clustersched.workload.drop_invalid`) and prints how many per reason.
 
 :func:`add_parser` adds the three sub-commands to the ``clustersched`` parser.
 Library code is imported by the handlers, so that building the parser stays
@@ -33,8 +40,11 @@ from .._cli import (
     check_output_files,
     integer,
     library_bound,
+    report_dropped,
     sample_trace,
 )
+
+from ..errors import InvalidOptionError
 
 __all__ = ["add_parser"]
 
@@ -45,16 +55,25 @@ PROGRESS_JOBS = 50_000
 
 POLICIES = LazyChoices("clustersched.batch.policies", "BUILTIN_POLICIES")
 
+#: The table of ``compare`` and ``simulate``: (column, summary key, format).  Times are in seconds and
+#: say so (``_s``); ``sim_s`` is the simulator's own wall-clock time, not a time of the schedule.
 COLUMNS = [
-    ("policy", "{}"),
-    ("jobs", "{:d}"),
-    ("avg_wait", "{:.1f}"),
-    ("avg_bounded_slowdown", "{:.2f}"),
-    ("max_bounded_slowdown", "{:.1f}"),
-    ("utilization", "{:.3f}"),
-    ("makespan", "{:.0f}"),
-    ("seconds", "{:.3f}"),
+    ("policy", "policy", "{}"),
+    ("jobs", "jobs", "{:d}"),
+    ("avg_wait_s", "avg_wait", "{:.1f}"),
+    ("avg_bounded_slowdown", "avg_bounded_slowdown", "{:.2f}"),
+    ("max_bounded_slowdown", "max_bounded_slowdown", "{:.1f}"),
+    ("utilization", "utilization", "{:.3f}"),
+    ("makespan_s", "makespan", "{:.0f}"),
+    ("sim_s", "seconds", "{:.3f}"),
 ]
+#: Says what the columns of :data:`COLUMNS` count, after the table's title.
+UNITS = "times in seconds; sim_s: the simulator's wall-clock run time"
+
+TRACE_HELP = "SWF trace (plain or .gz) or Batsim JSON workload, told apart by content"
+DROP_HELP = ("remove the jobs a simulation cannot run (no processor count, a runtime <= 0 or unknown, wider than "
+             "the machine unless --oversized clip) and print how many per reason on stderr, as "
+             "clustersched.workload.drop_invalid counts them (default: such jobs are an error)")
 
 
 def add_parser(subparsers: Any) -> None:
@@ -62,22 +81,30 @@ def add_parser(subparsers: Any) -> None:
 
     Each one's handler is ``args.run``.
     """
-    sim = subparsers.add_parser("simulate", help="simulate one policy on an SWF trace",
-                                description="Simulate one batch policy on an SWF trace and print its metrics.")
-    sim.add_argument("trace", metavar="TRACE", help="SWF file, plain or .gz")
+    sim = subparsers.add_parser("simulate", help="simulate one policy on a trace (SWF or Batsim JSON)",
+                                description="Simulate one batch policy on a trace and print its metrics; write "
+                                            "the schedule as CSV, SWF or the Batsim/evalys jobs file.")
+    sim.add_argument("trace", metavar="TRACE", help=TRACE_HELP)
     sim.add_argument("--policy", choices=POLICIES, default="easy", metavar="NAME",
                      help="built-in policy, one of %(choices)s (default: %(default)s)")
     _machine_options(sim)
     sim.add_argument("--out", metavar="FILE",
-                     help="write one row per job, CSV: job_id,submit,start,end,procs,wait (default: none)")
+                     help="write the schedule, one job per row, in the --format (default: none)")
+    sim.add_argument("--format", choices=LazyChoices("clustersched.batch.formats", "SCHEDULE_FORMATS"),
+                     metavar="FORMAT",
+                     help="format of --out, one of %(choices)s: csv has job_id, submit_s, start_s, end_s, wait_s, "
+                          "runtime_s, procs, procs_requested, time_requested_s and the allocated processors; swf "
+                          "the Standard Workload Format (read_swf reads it back; .gz compresses); batsim the "
+                          "Batsim jobs file evalys reads (default: csv)")
     sim.add_argument("--gantt", metavar="IMAGE",
                      help="draw a Gantt chart to this image file, .png, .pdf, .svg, ... (default: none)")
     sim.set_defaults(run=simulate_command)
 
     cmp_ = subparsers.add_parser("compare", help=f"compare policies on a trace (default: the bundled {SAMPLE})",
-                                 description="Run several batch policies on one trace; print one row of metrics each.")
+                                 description="Run several batch policies on one trace; print one row of metrics "
+                                             f"each ({UNITS}).")
     cmp_.add_argument("trace", nargs="?", metavar="TRACE",
-                      help=f"SWF file, plain or .gz (default: the bundled {SAMPLE}, a week of HPC2N)")
+                      help=f"{TRACE_HELP} (default: the bundled {SAMPLE}, a week of HPC2N)")
     cmp_.add_argument("--policies", type=_policy_list, metavar="P1,P2,...",
                       help="comma-separated built-in policies (default: all of them, see simulate --policy)")
     _machine_options(cmp_)
@@ -103,6 +130,7 @@ def _machine_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--oversized", choices=LazyChoices("clustersched.batch.simulator", "OVERSIZED"),
                    default="error", metavar="WHAT",
                    help="jobs wider than the machine: %(choices)s (default: %(default)s)")
+    p.add_argument("--drop-invalid", action="store_true", help=DROP_HELP)
     p.add_argument("--no-progress", action="store_true",
                    help=f"no progress bar (default: one on traces of over {PROGRESS_JOBS:,} jobs)")
 
@@ -120,12 +148,35 @@ def _policy_list(text: str) -> list[str]:
     return names
 
 
-def _run(jobs: Any, policy: str, args: argparse.Namespace) -> tuple[dict[str, object], Any]:
+def _read(trace: Any, args: argparse.Namespace) -> tuple[Any, int | None]:
+    """The trace's jobs (SWF or Batsim JSON) and the machine size to simulate (None: the simulator's default);
+    with ``--drop-invalid``, without the jobs no simulation can run, one stderr line per reason."""
+    from ..workload.formats import read_trace
+
+    jobs = read_trace(trace)
+    if not args.drop_invalid:
+        return jobs, args.procs
+    from ..errors import InvalidWorkloadError
+    from ..workload.transform import drop_invalid
+
+    procs = args.procs if args.procs is not None else jobs.max_procs
+    if procs is None:
+        raise InvalidWorkloadError("the header gives no MaxProcs (or MaxNodes); pass the machine size with --procs",
+                                   path=jobs.source)
+    kept = drop_invalid(jobs, procs, wider="clip" if args.oversized == "clip" else "drop")
+    report_dropped(kept.dropped[len(jobs.dropped):], len(jobs))
+    if len(kept) == 0:
+        raise InvalidWorkloadError(f"--drop-invalid left no job of {len(jobs)} (see the notes above)",
+                                   path=jobs.source)
+    return kept, procs
+
+
+def _run(jobs: Any, procs: int | None, policy: str, args: argparse.Namespace) -> tuple[dict[str, object], Any]:
     from .metrics import batch_metrics
     from .simulator import simulate
 
     began = time.perf_counter()
-    result = simulate(jobs, policy, procs=args.procs, estimates=args.estimates, oversized=args.oversized,
+    result = simulate(jobs, policy, procs=procs, estimates=args.estimates, oversized=args.oversized,
                       progress=not args.no_progress and len(jobs) > PROGRESS_JOBS)
     seconds = time.perf_counter() - began
     for d in result.dropped[:5]:
@@ -137,10 +188,10 @@ def _run(jobs: Any, policy: str, args: argparse.Namespace) -> tuple[dict[str, ob
 
 
 def _print_table(rows: list[dict[str, object]], title: str) -> None:
-    cells = [[fmt.format(row[name]) for name, fmt in COLUMNS] for row in rows]
-    widths = [max(len(name), *(len(c[i]) for c in cells)) for i, (name, _) in enumerate(COLUMNS)]
-    print(title)
-    print("  ".join(name.rjust(w) for (name, _), w in zip(COLUMNS, widths)))
+    cells = [[fmt.format(row[key]) for _, key, fmt in COLUMNS] for row in rows]
+    widths = [max(len(name), *(len(c[i]) for c in cells)) for i, (name, _, _) in enumerate(COLUMNS)]
+    print(f"{title} ({UNITS})")
+    print("  ".join(name.rjust(w) for (name, _, _), w in zip(COLUMNS, widths)))
     for c in cells:
         print("  ".join(v.rjust(w) for v, w in zip(c, widths)))
 
@@ -148,16 +199,20 @@ def _print_table(rows: list[dict[str, object]], title: str) -> None:
 def simulate_command(args: argparse.Namespace) -> int:
     """The ``simulate`` handler: every file is checked before the simulation, so a failed run writes nothing."""
     trace = check_input_file("TRACE", args.trace)
+    if args.format is not None and args.out is None:
+        raise InvalidOptionError("--format", args.format, "says how to write --out FILE; give --out too")
     check_output_files({"--out": args.out, "--gantt": args.gantt}, inputs=[trace])
     check_image_file("--gantt", args.gantt)
-    from ..workload.swf import read_swf
 
-    jobs = read_swf(trace)
-    row, result = _run(jobs, args.policy, args)
+    jobs, procs = _read(trace, args)
+    row, result = _run(jobs, procs, args.policy, args)
     _print_table([row], f"{args.trace}: {len(result.jobs)} jobs on {result.schedule.total_procs} processors")
     if args.out:
-        result.schedule.to_csv(args.out)
-        print(f"wrote {args.out}")
+        from .formats import write_schedule
+
+        fmt = args.format or "csv"
+        write_schedule(result.schedule, result.jobs, args.out, format=fmt)
+        print(f"wrote {args.out} ({fmt})")
     if args.gantt:
         from ..plot import gantt
 
@@ -170,10 +225,8 @@ def compare_command(args: argparse.Namespace) -> int:
     """The ``compare`` handler."""
     trace = check_input_file("TRACE", args.trace) if args.trace is not None else sample_trace()
     policies = args.policies if args.policies is not None else list(POLICIES)
-    from ..workload.swf import read_swf
-
-    jobs = read_swf(trace)
-    rows = [_run(jobs, policy, args)[0] for policy in policies]
+    jobs, procs = _read(trace, args)
+    rows = [_run(jobs, procs, policy, args)[0] for policy in policies]
     _print_table(rows, f"{trace}: {len(jobs)} jobs, estimates={args.estimates}")
     return 0
 

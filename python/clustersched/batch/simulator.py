@@ -49,8 +49,10 @@ Semantics (the choices peers differ on, named and documented):
   ``"clip"``), so each is reported in :attr:`SimulationResult.dropped` with
   the reason ``"wider than machine"`` or ``"clipped to machine size"``.
 * **Invalid jobs** (unknown runtime, no processor count) raise; clean a trace
-  first with :func:`clustersched.workload.transform.drop_invalid`, which
-  reports what it drops.
+  first with :func:`clustersched.workload.transform.drop_invalid`
+  (``drop_invalid(jobs)``, or ``drop_invalid(jobs, procs)`` for a machine
+  size the header does not give), which records what it drops
+  (``drop_summary()``); on the command line, ``--drop-invalid``.
 * **Processors** are numbered ``0..P-1``; a job takes the lowest-numbered free
   ones, recorded as runs of consecutive ids.
 """
@@ -336,8 +338,8 @@ def _prepare(jobs: JobTable, total: int, oversized: str) -> tuple[JobTable, tupl
         raise InvalidWorkloadError("the job table is empty", path=jobs.source)
     table = jobs.select(np.argsort(jobs.submit, kind="stable"))
     width = table.width()
-    _reject_first(table, (width <= 0), "procs", width, "has no processor count (fields 5 and 8 are <= 0)")
-    _reject_first(table, ~(table.runtime >= 0), "runtime", table.runtime, "has an unknown or negative runtime")
+    _reject_first(table, (width <= 0), "procs", width, "has no processor count (fields 5 and 8 are <= 0)", total)
+    _reject_first(table, ~(table.runtime >= 0), "runtime", table.runtime, "has an unknown or negative runtime", total)
     _reject_first(table, ~(table.submit >= 0), "submit", table.submit, "has a negative submit time")
     wide = width > total
     if not wide.any():
@@ -358,12 +360,17 @@ def _prepare(jobs: JobTable, total: int, oversized: str) -> tuple[JobTable, tupl
     return table, table.dropped[before:]
 
 
-def _reject_first(table: JobTable, bad: np.ndarray, field: str, values: np.ndarray, what: str) -> None:
+def _reject_first(table: JobTable, bad: np.ndarray, field: str, values: np.ndarray, what: str,
+                  procs: int | None = None) -> None:
+    """InvalidWorkloadError naming the first ``bad`` job; with ``procs``, the call (and the command-line option)
+    that removes such jobs, as it can be run."""
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
+        remedy = "" if procs is None else (
+            f": clustersched.workload.drop_invalid(jobs, procs={procs}) removes and counts them; "
+            "on the command line, --drop-invalid")
         raise InvalidWorkloadError(
-            f"{what} (value {values[i]}; {int(bad.sum())} such job(s); "
-            "clustersched.workload.transform.drop_invalid removes and reports them)",
+            f"{what} (value {values[i]}; {int(bad.sum())} such job(s){remedy})",
             path=table.source, job=int(table.job_id[i]), field=field, value=values[i].item(),
         )
 

@@ -45,6 +45,7 @@ def run_campaign(
     dask: Any = None,
     progress: bool = True,
     retry_errors: bool = True,
+    label: str | None = None,
 ) -> list[dict[str, Any]]:
     """Computes ``func(scenario)`` for every scenario not yet in ``store``, and returns all the rows.
 
@@ -83,6 +84,9 @@ def run_campaign(
     retry_errors : bool
         Compute again the scenarios stored with an error (otherwise their error
         rows are returned as they are).
+    label : str, optional
+        What the progress bar says it counts, such as ``"DPSA paper
+        (Grudenic & Bogunovic): scenarios"`` (default: the campaign's name).
 
     Returns
     -------
@@ -133,6 +137,8 @@ def run_campaign(
         raise TypeError(f"dask == {dask!r}, must be a scheduler address like 'tcp://host:8786' or a Client")
     if isinstance(dask, str):
         check_dask_address(dask)
+    if label is not None and not isinstance(label, str):
+        raise TypeError(f"label == {label!r}, must be a str")
 
     scenarios = list(scenarios)
     keys = [_key(scenario, f"scenarios[{i}]") for i, scenario in enumerate(scenarios)]
@@ -144,7 +150,7 @@ def run_campaign(
 
         # connected before the bar: an unreachable scheduler fails with one message
         with _dask_client(dask) as client, \
-                tqdm(total=len(todo), desc=name, unit="scenario", disable=not progress) as bar:
+                tqdm(total=len(todo), desc=label or name, unit="scenario", disable=not progress) as bar:
             errors = 0
 
             def record(outcome: _Outcome) -> None:

@@ -3,13 +3,17 @@
 Usage::
 
     clustersched dfrs [TRACE] --algorithm NAME [--penalty S] [--period S] [--nodes N]
-                      [--node-memory GB] [--json] [--out jobs.csv]
+                      [--node-memory GB] [--drop-invalid] [--json] [--out jobs.csv]
 
 TRACE is an SWF trace of a cluster of dual-processor nodes (default: the
-bundled week of HPC2N-2002), turned into DFRS jobs as RR-7659 §5.3.1 does
-(:func:`clustersched.dfrs.workloads.swf_to_dfrs`: memory from the requested
-or used memory, tasks and CPU needs from the processor counts); jobs that
-cannot fit are dropped and counted.  The schedule is validated, and its
+bundled week of HPC2N-2002) or a Batsim JSON workload (which has no memory:
+every processor then gets the 10% floor), turned into DFRS jobs as RR-7659
+§5.3.1 does (:func:`clustersched.dfrs.workloads.swf_to_dfrs`: memory from the
+requested or used memory, tasks and CPU needs from the processor counts);
+jobs that cannot fit are dropped and counted.  Jobs without a processor
+count or with a runtime <= 0 are an error, or with ``--drop-invalid``
+removed (:func:`clustersched.workload.drop_invalid`) and counted per reason
+on stderr.  The schedule is validated, and its
 metrics are printed with the Theorem 1 lower bound: with ``--json`` as one
 JSON object (``algorithm``, ``jobs``, ``dropped``, ``nodes``, ``penalty``,
 ``period``, ``bound``, ``max_stretch``, ``degradation``, ``mean_stretch``,
@@ -31,7 +35,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .._cli import check_input_file, check_output_files, integer, number, sample_trace
+from .._cli import check_input_file, check_output_files, integer, number, report_dropped, sample_trace
 from ..errors import InvalidOptionError
 from .algorithms import DEFAULT_PENALTY, DEFAULT_PERIOD
 from .limits import MAX_NODE_MEMORY_GB, MAX_NODES, MAX_PERIODIC_EVENTS, MAX_TIME, MIN_PERIOD
@@ -49,7 +53,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                     "maximum stretch, the Theorem 1 bound, preemptions, migrations and underutilization.",
     )
     p.add_argument("trace", nargs="?", metavar="TRACE",
-                   help="SWF trace, plain or .gz (default: the bundled week of HPC2N-2002)")
+                   help="SWF trace (plain or .gz) or Batsim JSON workload, told apart by content; Batsim gives no "
+                        "memory, so every processor needs the 10%% floor (default: the bundled week of HPC2N-2002)")
     p.add_argument("--algorithm", required=True, metavar="NAME",
                    help="an RR-7659 name such as 'GreedyPM */per/opt=min/minvt=600' (quote it), '/per/opt=min', "
                         "'MCB8 */opt=avg/minft=300', or FCFS or EASY (required)")
@@ -66,6 +71,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--node-memory", type=number(0, exclusive=True, maximum=MAX_NODE_MEMORY_GB, unit="GB"),
                    default=2.0, metavar="GB",
                    help=f"memory of a node in GB, at most {MAX_NODE_MEMORY_GB:g} (default: %(default)s, HPC2N)")
+    p.add_argument("--drop-invalid", action="store_true",
+                   help="remove the jobs without a processor count or with a runtime <= 0 or unknown, and print how "
+                        "many per reason on stderr, as clustersched.workload.drop_invalid counts them (default: such "
+                        "jobs are an error)")
     p.add_argument("--json", action="store_true", help="print one JSON object (default: a short report)")
     p.add_argument("--out", metavar="FILE", help="write one CSV row per job to FILE (default: none)")
     p.set_defaults(run=run)
@@ -87,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
 
     import numpy as np
 
-    from ..workload.swf import read_swf
+    from ..workload.formats import read_trace
     from .bound import max_stretch_lower_bound
     from .metrics import dfrs_metrics, stretches
     from .model import DfrsPlatform
@@ -95,7 +104,9 @@ def run(args: argparse.Namespace) -> int:
     from .workloads import swf_to_dfrs
 
     platform = DfrsPlatform(args.nodes, args.node_memory)
-    jobs, dropped = swf_to_dfrs(read_swf(trace), nodes=platform.nodes, node_memory_gb=platform.node_memory_gb)
+    table = _valid_jobs(read_trace(trace), args.drop_invalid)
+    jobs, dropped = swf_to_dfrs(table, nodes=platform.nodes, node_memory_gb=platform.node_memory_gb)
+    report_dropped(dropped[len(table.dropped):], len(table), option=None)  # what does not fit in memory
     if len(jobs) == 0:
         raise InvalidOptionError("TRACE", os.fspath(trace), "holds no job that can run on the platform")
     result = simulate(jobs, platform, name, penalty=args.penalty, period=args.period, validate=True)
@@ -131,3 +142,21 @@ def run(args: argparse.Namespace) -> int:
           f"migrations {m.migrations} ({m.migrations_per_hour:.2f}/h, {m.migration_bandwidth_gbs:.3f} GB/s)")
     print(f"  normalized underutilization {m.normalized_underutilization:.3f}; simulated in {seconds:.2f} s")
     return 0
+
+
+def _valid_jobs(table: Any, drop: bool) -> Any:
+    """``table`` without the jobs no simulation can run, reported per reason (``--drop-invalid``), or
+    InvalidWorkloadError naming the first of them and the option."""
+    from ..errors import InvalidWorkloadError
+    from ..workload.transform import drop_invalid, invalid_jobs
+
+    anywhere = 2**32 - 1  # a DFRS job is checked against the platform's memory, not a width (swf_to_dfrs)
+    if drop:
+        kept = drop_invalid(table, anywhere, wider="keep")
+        report_dropped(kept.dropped[len(table.dropped):], len(table))
+        return kept
+    bad = invalid_jobs(table, anywhere)
+    if bad:
+        raise InvalidWorkloadError(f"has {bad[0].reason} ({len(bad)} such job(s); --drop-invalid removes them and "
+                                   "says how many)", path=table.source, job=bad[0].job_id)
+    return table

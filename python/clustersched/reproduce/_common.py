@@ -6,6 +6,7 @@ import contextlib
 import csv
 import math
 import os
+import sys
 from concurrent.futures import BrokenExecutor
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -84,27 +85,35 @@ def studies() -> Iterator[list[Study]]:
 
 
 def run_study(out: Path, campaign: str, todo: list[dict[str, Any]], scenario: Callable[[dict[str, Any]], Any], *,
-              workers: Any, dask: Any, progress: bool) -> list[dict[str, Any]]:
+              workers: Any, dask: Any, progress: bool, label: str | None = None) -> list[dict[str, Any]]:
     """Runs ``todo`` through :func:`clustersched.campaign.run_campaign`, stored in ``out/campaign.sqlite``
     (``out`` is created if missing; a rerun resumes), and returns the stored rows.  Never more local workers than scenarios: more would
-    only start idle processes (spawned all at once).
+    only start idle processes (spawned all at once).  ``label`` names the paper and what the progress bar
+    counts (``"DPSA paper (Grudenic & Bogunovic): scenarios"``).
 
+    A run that finds scenarios already stored says so on one stderr line
+    (``note: resuming: 40 of 96 scenarios already done in out/campaign.sqlite; computing the other 56``).
     Interrupted (Ctrl-C, SIGTERM), it raises KeyboardInterrupt saying how many
     of the scenarios are stored and that the same command resumes."""
-    from ..campaign import Store, run_campaign
+    from ..campaign import Store, run_campaign, scenario_key
 
     out.mkdir(parents=True, exist_ok=True)
     if type(workers) is int and workers > len(todo):
         workers = len(todo)
     path = out / "campaign.sqlite"
     with Store(path) as store:
+        keys = {scenario_key(s) for s in todo}
+        found = len(keys & store.done(campaign))
+        if found:
+            # the scenarios stored with an error are computed again (run_campaign's retry_errors)
+            left = len(keys) - found
+            print(f"note: resuming: {found} of {len(keys)} scenarios already done in {path}"
+                  + (f"; computing the other {left}" if left else "; nothing left to compute"), file=sys.stderr)
         try:
-            rows = run_campaign(campaign, todo, scenario, store=store, workers=workers, dask=dask, progress=progress)
+            rows = run_campaign(campaign, todo, scenario, store=store, workers=workers, dask=dask, progress=progress,
+                                label=label)
         except (KeyboardInterrupt, BrokenExecutor) as exc:
             # a Ctrl-C, a SIGTERM, a worker that died: the same exception, saying what is kept
-            from ..campaign import scenario_key
-
-            keys = {scenario_key(s) for s in todo}
             kept = len(keys & store.done(campaign, errors=True))
             raise type(exc)(f"{kept} of {len(keys)} scenarios are stored in {path}; "
                             "the same command resumes from there") from exc

@@ -192,14 +192,20 @@ def dpsa_command(args: argparse.Namespace) -> int:
     with studies() as runs:
         rows = dpsa.reproduce_dpsa(out, traces=traces, scale=args.scale, estimates=args.estimates,
                                    workers=args.workers, dask=args.dask, progress=not args.no_progress)
-    print(f"{'trace':<28} {'policy':<7} {'jobs':>7} {'avg bsld':>10} {'avg wait':>10} {'util':>6} {'vs EASY':>8}")
+    for r in rows:
+        if r["policy"] == "easy" and r["status"] == "ok" and r["dropped"]:
+            # what drop_invalid removed from the trace before every policy ran (dpsa.py, "Cleaning")
+            print(f"note: {r['trace']}: {r['dropped']} of {r['jobs'] + r['dropped']} jobs dropped "
+                  f"({r['dropped_by_reason']})", file=sys.stderr)
+    print(f"{'trace':<28} {'policy':<7} {'jobs':>7} {'avg bsld':>10} {'avg wait (s)':>12} {'util':>6} "
+          f"{'vs EASY':>8}")
     for r in rows:
         if r["status"] != "ok":
             print(f"{r['trace']:<28} {r['policy']:<7} error: {r['error']}")
             continue
         change = f"{100 * r['change_vs_easy']:+.1f}%" if r["change_vs_easy"] is not None else ""
         print(f"{r['trace']:<28} {r['policy']:<7} {r['jobs']:>7} {r['avg_bounded_slowdown']:>10.2f} "
-              f"{r['avg_wait']:>10.0f} {r['utilization']:>6.3f} {change:>8}")
+              f"{r['avg_wait']:>12.0f} {r['utilization']:>6.3f} {change:>8}")
     print(f"wrote {os.path.join(args.out, 'summary.csv')}, fig3.png, fig4.png")
     return _finished(runs, os.path.join(args.out, "summary.csv"))
 

@@ -165,6 +165,8 @@ TABLE3_METRICS = (
 )
 #: Campaign name in the store: change it when a scenario's computation changes.
 CAMPAIGN = "dfrs-v1"
+#: The campaign's progress bar: the paper, and what it counts.
+LABEL = "DFRS paper (RR-7659): scenarios (an algorithm on a trace)"
 COLUMNS = (
     "trace_set", "trace", "load", "algorithm", "period", "jobs", "bound", "max_stretch", "degradation",
     "mean_stretch", "preemptions", "migrations", "preemptions_per_hour", "migrations_per_hour",
@@ -334,7 +336,8 @@ def reproduce_dfrs(
     """
     todo = scenarios(scale, traces=traces)
     out = Path(out)
-    runs = run_study(out, CAMPAIGN, todo, run_scenario, workers=workers, dask=dask, progress=progress)
+    runs = run_study(out, CAMPAIGN, todo, run_scenario, workers=workers, dask=dask, progress=progress,
+                     label=LABEL)
     rows = [_row(r) for r in runs]
     write_csv(rows, out / "results.csv", COLUMNS)
     ok = [r for r in rows if r["status"] == "ok"]

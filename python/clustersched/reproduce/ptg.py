@@ -121,6 +121,8 @@ PAPER_SECONDS = {
 }
 #: Campaign name in the store: change it when a scenario's computation changes.
 CAMPAIGN = "ptg-v3"
+#: The campaign's progress bar: the paper, and what it counts.
+LABEL = "RR-7224 multi-PTG paper: scenarios (a set of PTGs on a cluster, every algorithm)"
 COLUMNS = (
     "scenario", "population", "n_ptgs", "cluster", "procs", "set", "seed", "algorithm",
     "average_stretch", "makespan", "max_stretch", "min_stretch", "utilization", "peak_utilization", "seconds", "status", "error",
@@ -242,7 +244,8 @@ def reproduce_ptg(
     """
     todo = scenarios(scale, seed=seed)
     out = Path(out)
-    runs = run_study(out, CAMPAIGN, todo, run_scenario, workers=workers, dask=dask, progress=progress)
+    runs = run_study(out, CAMPAIGN, todo, run_scenario, workers=workers, dask=dask, progress=progress,
+                     label=LABEL)
     rows = [_row(r) for r in runs]
     write_csv(rows, out / "results.csv", COLUMNS)
     ok = [r for r in rows if r["status"] == "ok"]

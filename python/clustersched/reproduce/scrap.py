@@ -94,6 +94,8 @@ PAPER = {
     "scrap_max_energy_vs_hcpa_0.8": 0.16,
 }
 CAMPAIGN = "scrap-v1"
+#: The campaign's progress bar: the paper, and what it counts.
+LABEL = "SCRAP paper (PDCS 2007): scenarios (a platform and a DAG shape)"
 COLUMNS = (
     "platform", "clusters", "min_speed", "heterogeneity", "ptg", "tasks", "scenario", "beta", "algorithm",
     "makespan", "power_fraction", "peak_power_fraction", "energy", "beta_estimate", "initial_violation",
@@ -282,7 +284,8 @@ def reproduce_scrap(out: str | os.PathLike[str], *, scale: str = "full", seed: i
     """
     todo = scenarios(scale, seed=seed)
     out = Path(out)
-    stored = run_study(out, CAMPAIGN, todo, run_scenario, workers=workers, dask=dask, progress=progress)
+    stored = run_study(out, CAMPAIGN, todo, run_scenario, workers=workers, dask=dask, progress=progress,
+                       label=LABEL)
     cols, failed = load_columns(stored, seed)
     del stored
     _write_results(cols, failed, out / "results.csv", seed)

@@ -94,7 +94,7 @@ def time_windows(
     return windows
 
 
-def invalid_jobs(table: JobTable, procs: int) -> list[Dropped]:
+def invalid_jobs(table: JobTable, procs: int | None = None) -> list[Dropped]:
     """The jobs a machine of ``procs`` processors cannot run, with the reason for each.
 
     A job is reported, with the first reason that applies, when it has
@@ -106,15 +106,16 @@ def invalid_jobs(table: JobTable, procs: int) -> list[Dropped]:
     ----------
     table : JobTable
         The jobs.
-    procs : int
-        Processors of the machine, > 0.
+    procs : int, optional
+        Processors of the machine, > 0 (default: the table's machine size,
+        ``table.max_procs``, from its ``MaxProcs`` or ``MaxNodes`` header line).
 
     Returns
     -------
     list of Dropped
         One record per invalid job, in row order (``line`` is None).
     """
-    procs = check_int("procs", procs, 1, MAX_PROCS)
+    procs = _machine_size(table, procs)
     width = table.width()
     found = _find(
         [
@@ -128,19 +129,25 @@ def invalid_jobs(table: JobTable, procs: int) -> list[Dropped]:
 
 def drop_invalid(
     table: JobTable,
-    procs: int,
+    procs: int | None = None,
     *,
     wider: Literal["drop", "clip", "keep"] = "drop",
     nonpositive_runtime: Literal["drop", "keep"] = "drop",
 ) -> JobTable:
     """Remove the jobs that :func:`invalid_jobs` reports, recording each in ``dropped``.
 
+    What it removed is counted by reason in the result's ``drop_summary()``;
+    ``clustersched simulate | compare | dfrs --drop-invalid`` call it and print
+    those counts.
+
     Parameters
     ----------
     table : JobTable
         The jobs.
-    procs : int
-        Processors of the machine, > 0.
+    procs : int, optional
+        Processors of the machine, > 0 (default: the table's machine size,
+        ``table.max_procs``, from its ``MaxProcs`` or ``MaxNodes`` header line;
+        a ValueError says to pass ``procs`` when the header has neither).
     wider : {"drop", "clip", "keep"}
         Jobs wider than the machine are dropped, clipped (their ``procs`` and
         ``procs_requested`` lowered to ``procs``, an unknown -1 staying
@@ -157,8 +164,17 @@ def drop_invalid(
         The remaining jobs; its ``dropped`` is the input's plus one record per
         removed (or clipped) job, in row order.  Jobs without a processor
         count are always removed.
+
+    Examples
+    --------
+    >>> from clustersched.workload import JobTable
+    >>> t = JobTable({"submit": [0, 1, 2], "runtime": [10, -1, 5], "procs": [2, 2, 8]},
+    ...              metadata={"MaxProcs": "4"})
+    >>> kept = drop_invalid(t)                 # the header's MaxProcs: 4 processors
+    >>> len(kept), kept.drop_summary()
+    (1, {'non-positive runtime': 1, 'wider than machine': 1})
     """
-    procs = check_int("procs", procs, 1, MAX_PROCS)
+    procs = _machine_size(table, procs)
     check_choice("wider", wider, ("drop", "clip", "keep"))
     check_choice("nonpositive_runtime", nonpositive_runtime, ("drop", "keep"))
     width = table.width()
@@ -263,6 +279,19 @@ def scale_to_load(table: JobTable, procs: int, target: float) -> JobTable:
             "(no job with runtime > 0 and width > 0)"
         )
     return scale_submit(table, load / target)
+
+
+def _machine_size(table: JobTable, procs: int | None) -> int:
+    """``procs`` checked, or the table's machine size when it is None."""
+    if procs is None:
+        size = table.max_procs
+        if size is None:
+            raise ValueError(
+                f"procs == None and {table!r} gives no machine size (no MaxProcs or MaxNodes header line): "
+                "pass procs, the machine's processor count"
+            )
+        return size
+    return check_int("procs", procs, 1, MAX_PROCS)
 
 
 def _find(checks: list[tuple[str, np.ndarray]]) -> list[tuple[int, str]]:
