@@ -50,7 +50,7 @@ def reference_starts(result: cs.SimulationResult, policy: str, estimates: str) -
 
 @pytest.mark.parametrize("policy", POLICIES)
 @pytest.mark.parametrize("estimates", ["requested", "exact"])
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=120, deadline=None, derandomize=True)
 @given(jobs=workloads())
 def test_rust_agrees_with_reference_job_for_job(jobs, policy, estimates):
     result = simulate(jobs, policy, estimates=estimates)
@@ -301,3 +301,14 @@ def test_conservative_compression_agrees_with_reference_on_deep_queues(data):
     result = simulate(jobs, "conservative")
     validate_batch(result.schedule, result.jobs)
     assert result.schedule.start.tolist() == reference_starts(result, "conservative", "requested")
+
+
+@pytest.mark.xfail(strict=True, reason="open: conservative backfilling and its reference disagree on a zero-runtime "
+                   "job reserved at an instant the jobs ahead of it fill (found by the differential test in CI, "
+                   "2026-11-25): the core starts job 25 at 13, the reference at 17")
+def test_conservative_zero_runtime_job_at_a_full_instant():
+    width = [2, 2, 2, 1, 2, 2, 2, 1, 1, 2, 2, 2, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1]
+    runtime = [0, 0, 8, 9, 0, 0, 0, 0, 5, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    jobs = JobTable({"submit": [0] * 25 + [9], "runtime": runtime, "procs": width}, metadata={"MaxProcs": "2"})
+    result = simulate(jobs, "conservative", estimates="exact")
+    assert result.schedule.start.tolist() == reference_starts(result, "conservative", "exact")
