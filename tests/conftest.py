@@ -2,26 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-#: The real SWF traces (Parallel Workloads Archive), read from ../shared beside the checkout.
-SWF_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "swf"
+from support import swf_path
 
 
 @pytest.fixture(autouse=True)
 def validate_every_schedule(monkeypatch):
     """Every batch schedule a test makes goes through clustersched.validate (see simulate())."""
     monkeypatch.setenv("CLUSTERSCHED_VALIDATE", "1")
-
-
-def swf_path(name: str) -> Path:
-    """Path of a trace in shared/data/swf; skips the test when ../shared is absent."""
-    path = SWF_DIR / name
-    if not path.exists():
-        pytest.skip(f"{path} not found (the tests read the shared traces from ../shared)")
-    return path
 
 
 @pytest.fixture(scope="session")

@@ -29,6 +29,7 @@ from clustersched.errors import InvalidScheduleError
 from clustersched.cli import EXIT_CLOSED_STDOUT, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, _parser, main, sample_trace
 from clustersched.workload.ptg import write_ptgs
 from clustersched.workload.ptg_generators import ptg_population
+from support import run_cli as outcome
 
 TESTS = Path(__file__).resolve().parent
 #: The command, as a process (the installed script runs the same main()).
@@ -48,14 +49,6 @@ def commands(parser: argparse.ArgumentParser | None = None, path: tuple[str, ...
     return found or {path}
 
 
-def outcome(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """main(argv): its status (argparse's SystemExit included), stdout and stderr."""
-    try:
-        status = main(argv)
-    except SystemExit as exc:
-        status = exc.code  # type: ignore[assignment]
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:

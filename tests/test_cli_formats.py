@@ -24,27 +24,10 @@ import pytest
 
 import clustersched as cs
 from clustersched.batch.formats import BATSIM_JOBS_COLUMNS
-from clustersched.cli import main, sample_trace
+from clustersched.cli import sample_trace
 from clustersched.workload import drop_invalid, read_swf, read_trace, write_batsim
 
-#: The real traces, beside the checkout (as tests/conftest.py; importing it fails when benches/ is collected too).
-SWF_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "swf"
-
-
-def swf_path(name: str) -> Path:
-    path = SWF_DIR / name
-    if not path.exists():
-        pytest.skip(f"{path} not found (the tests read the shared traces from ../shared)")
-    return path
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        status = main(argv)
-    except SystemExit as exc:
-        status = exc.code  # type: ignore[assignment]
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
+from support import SWF_DIR, run_cli as run, swf_path
 
 
 def read_rows(path: Path) -> list[dict[str, str]]:

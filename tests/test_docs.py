@@ -30,10 +30,10 @@ from pathlib import Path
 
 import pytest
 
+from support import SWF_DIR
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-#: The real traces, beside the checkout (as tests/conftest.py).
-SWF_DIR = ROOT.parent / "shared" / "data" / "swf"
 
 #: The comment that precedes the README's generated command summary.
 SUMMARY_MARK = "<!-- the command summary: generated from the parsers by `python tests/test_docs.py` -->"
