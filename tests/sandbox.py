@@ -107,6 +107,19 @@ class Sandbox:
         self._kill()
 
 
+def fixture(name: str, seconds: float) -> Any:
+    """A module-scoped pytest fixture yielding a :class:`Sandbox`, closed (and reported) after the module."""
+    import pytest  # here, not at the top: the spawned workers import this module too
+
+    @pytest.fixture(scope="module")
+    def sandbox() -> Any:
+        box = Sandbox(name, seconds)
+        yield box
+        box.close()
+
+    return sandbox
+
+
 def _brief(args: tuple[Any, ...]) -> str:
     text = repr(args)
     return text if len(text) <= 400 else text[:400] + "...)"

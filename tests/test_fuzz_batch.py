@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from clustersched.batch import Policy
-from sandbox import Sandbox
+from sandbox import fixture
 
 #: Cases run (seeds 0..CASES-1) and the hard limit of one case (16 simulations), seconds.
 CASES = 1500
@@ -106,11 +106,7 @@ def run_name(policy) -> str:
     return policy if isinstance(policy, str) else policy.name
 
 
-@pytest.fixture(scope="module")
-def sandbox():
-    box = Sandbox("batch (simulate: 7 built-in policies + a Python policy)", SECONDS)
-    yield box
-    box.close()
+sandbox = fixture("batch (simulate: 7 built-in policies + a Python policy)", SECONDS)
 
 
 @pytest.mark.slow

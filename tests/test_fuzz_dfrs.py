@@ -179,11 +179,7 @@ def edge_instances(draw):
     return cols, nodes, draw(st.sampled_from(names())), penalty, period
 
 
-@pytest.fixture(scope="module")
-def edge_box():
-    b = sandbox.Sandbox("dfrs test_edge_values", LIMIT)
-    yield b
-    b.close()
+edge_box = sandbox.fixture("dfrs test_edge_values", LIMIT)
 
 
 @settings(max_examples=500, derandomize=True, database=None, deadline=None,

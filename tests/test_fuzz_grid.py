@@ -17,7 +17,7 @@ import math
 import numpy as np
 import pytest
 
-from sandbox import Sandbox
+from sandbox import fixture
 
 #: Cases run (seeds 0..CASES-1) and the hard limit of one case, seconds.
 CASES = 4000
@@ -142,11 +142,7 @@ def grid_case(seed: int) -> None:
         assert again.found == result.found and (not again.found or again.host.tolist() == result.host.tolist())
 
 
-@pytest.fixture(scope="module")
-def sandbox():
-    box = Sandbox("grid (qlse, greedy_best_fit)", SECONDS)
-    yield box
-    box.close()
+sandbox = fixture("grid (qlse, greedy_best_fit)", SECONDS)
 
 
 @pytest.mark.slow

@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 
 from clustersched.errors import ClusterschedError
-from sandbox import Sandbox
+from sandbox import fixture
 
 #: Populations per kind (19 runs each); the time is in the module docstring.
 CASES = {"tiny": 600, "huge": 500, "mixed": 500, "extreme": 200}
@@ -38,11 +38,7 @@ class LimitRefusal(ClusterschedError):
     """A ValueError naming one of the documented limits of clustersched.ptg, counted as a refusal."""
 
 
-@pytest.fixture(scope="module")
-def sandbox():
-    box = Sandbox("ptg fuzz (19 algorithms, validated)", LIMIT)
-    yield box
-    box.close()
+sandbox = fixture("ptg fuzz (19 algorithms, validated)", LIMIT)
 
 
 def _population(rng: np.random.Generator, kind: str):

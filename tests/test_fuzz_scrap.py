@@ -37,7 +37,7 @@ import numpy as np
 import pytest
 
 from clustersched.errors import ClusterschedError
-from sandbox import Sandbox
+from sandbox import fixture
 
 #: Instances per kind (four runs each); the time is in the module docstring.
 CASES = {"tiny": 1200, "huge": 800, "mixed": 800, "extreme": 400}
@@ -50,11 +50,7 @@ class LimitRefusal(ClusterschedError):
     """A ValueError naming one of the documented limits of clustersched.scrap, counted as a refusal."""
 
 
-@pytest.fixture(scope="module")
-def sandbox():
-    box = Sandbox("scrap fuzz (run_scrap, 4 algorithms, validated)", LIMIT)
-    yield box
-    box.close()
+sandbox = fixture("scrap fuzz (run_scrap, 4 algorithms, validated)", LIMIT)
 
 
 def _instance(rng: np.random.Generator, kind: str):
