@@ -15,7 +15,7 @@ from clustersched.workload import JobTable
 from reference.batch import simulate_reference
 
 POLICIES = list(cs.batch.BUILTIN_POLICIES)
-RESERVING = ["easy", "conservative", "dpsa-p", "dpsa-n", "dpsa-w"]
+RESERVING = ["easy", "easy-arrival", "conservative", "dpsa-p", "dpsa-n", "dpsa-w"]
 
 
 @st.composite
