@@ -396,7 +396,8 @@ def label_points(
         arrow = {"arrowstyle": "-", "color": "0.45", "linewidth": 0.5, "shrinkA": 0, "shrinkB": 2} if far else None
         ann = ax.annotate(text, (xs[k], ys[k]), xytext=((cx - x) / scale, (cy - y) / scale),
                           textcoords="offset points", ha="left", va="bottom", fontsize=fontsize, arrowprops=arrow,
-                          annotation_clip=False)
+                          annotation_clip=False,
+                          bbox={"boxstyle": "square,pad=0.1", "facecolor": "white", "edgecolor": "none", "alpha": 0.7})
         ann.set_in_layout(False)
         out.append(ann)
     return out
