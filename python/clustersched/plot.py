@@ -336,9 +336,9 @@ def label_points(
         One per label, in the order given.
     """
     fig = ax.figure
-    xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
+    x_data, y_data = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
     fig.draw_without_rendering()
-    px = ax.transData.transform(np.column_stack([xs, ys])) if len(xs) else np.zeros((0, 2))
+    px = ax.transData.transform(np.column_stack([x_data, y_data])) if len(x_data) else np.zeros((0, 2))
     scale = fig.dpi / 72.0  # pixels per point
     pad = 1.5 * scale
     frame = ax.bbox
@@ -394,7 +394,7 @@ def label_points(
         cx, cy, far = placed[k]
         x, y = px[k]
         arrow = {"arrowstyle": "-", "color": "0.45", "linewidth": 0.5, "shrinkA": 0, "shrinkB": 2} if far else None
-        ann = ax.annotate(text, (xs[k], ys[k]), xytext=((cx - x) / scale, (cy - y) / scale),
+        ann = ax.annotate(text, (x_data[k], y_data[k]), xytext=((cx - x) / scale, (cy - y) / scale),
                           textcoords="offset points", ha="left", va="bottom", fontsize=fontsize, arrowprops=arrow,
                           annotation_clip=False,
                           bbox={"boxstyle": "square,pad=0.1", "facecolor": "white", "edgecolor": "none", "alpha": 0.7})

@@ -429,7 +429,7 @@ def plot_figures(rows: list[dict[str, Any]], algorithms: list[str],
     """
     from .. import plot
 
-    figs = []
+    figs: list[Any] = []
     metrics = (("average_stretch", "average stretch", False), ("makespan", "overall makespan (s)", True),
                ("max_stretch", "maximum stretch", True))
     for metric, label, log in metrics:

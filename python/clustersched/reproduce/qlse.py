@@ -371,7 +371,7 @@ def plot_figures(rows: list[dict[str, Any]], out: str | os.PathLike[str] | None 
         axes[0][0].set_ylabel(label)
         if scale == 100.0:
             axes[0][0].set_ylim(-4, 104)
-        handles = {}
+        handles: dict[str, Any] = {}
         for ax in axes[0]:
             for h, lab in zip(*ax.get_legend_handles_labels()):
                 handles.setdefault(lab, h)
