@@ -94,18 +94,26 @@ def test_parse_estimate_model_needs_a_string():
 
 # -- the f-model -----------------------------------------------------------------------------------------------
 def test_f_model_by_hand():
-    """estimate = ceil(r (1 + f U)), U the seed's uniforms in row order; -1 where runtime <= 0."""
+    """estimate = max(r, round(r (1 + f U))), U the seed's uniforms in row order; -1 where runtime <= 0."""
     u = np.random.default_rng(7).random(4)
     out = f_model(table([100, 33.5, 0, -1]), 3, seed=7)
-    assert out.time_requested.tolist() == [math.ceil(100 * (1 + 3 * u[0])), math.ceil(33.5 * (1 + 3 * u[1])),
+    assert out.time_requested.tolist() == [math.floor(100 * (1 + 3 * u[0]) + 0.5), math.floor(33.5 * (1 + 3 * u[1]) + 0.5),
                                            -1.0, -1.0]
     assert f_model(table([100, 7]), 0, seed=1).time_requested.tolist() == [100.0, 7.0]
     u = np.random.default_rng(3).random(3)
     capped = f_model(table([100, 5000, 10]), 100, seed=3, max_estimate=1000).time_requested.tolist()
-    assert capped == [min(math.ceil(100 * (1 + 100 * u[0])), 1000),
+    assert capped == [min(math.floor(100 * (1 + 100 * u[0]) + 0.5), 1000),
                       5000,  # longer than the cap: keeps its runtime
-                      min(math.ceil(10 * (1 + 100 * u[2])), 1000)]
+                      min(math.floor(10 * (1 + 100 * u[2]) + 0.5), 1000)]
     assert "f-model f=3" in out.metadata["Estimates"]
+
+
+def test_f_model_rounds_to_the_nearest_second():
+    """r = 1 s, f = 2: 1 + 2U rounds to 1, 2, 3 with probabilities 1/4, 1/2, 1/4, a mean of 2 = (f + 2) / 2."""
+    e = f_model(table(np.ones(100_000)), 2, seed=4).time_requested
+    values, counts = np.unique(e, return_counts=True)
+    assert values.tolist() == [1, 2, 3]
+    assert (counts / e.size) == pytest.approx([0.25, 0.5, 0.25], abs=0.005)
 
 
 @pytest.mark.parametrize("f", [1.0, 3.0, 10.0])
@@ -115,13 +123,13 @@ def test_f_model_matches_its_definition(f):
     runtime = np.random.default_rng(1).integers(1000, 100_000, n).astype(float)
     out = f_model(table(runtime), f, seed=11)
     ratio = out.time_requested / runtime
-    assert ratio.min() >= 1 and ratio.max() <= f + 1 + 1e-3
+    assert ratio.min() >= 1 and ratio.max() <= f + 1 + 0.5 / 1000  # the nearest second, r >= 1000 s
     se = f / math.sqrt(12 * n)
-    assert abs(ratio.mean() - (f + 2) / 2) < 5 * se + 1e-3  # 1e-3: rounding up to whole seconds (r >= 1000 s)
+    assert abs(ratio.mean() - (f + 2) / 2) < 5 * se
     ks = stats.kstest((ratio - 1) / f, "uniform").statistic
-    assert ks < 1.63 / math.sqrt(n) + 1e-3 / f
+    assert ks < 1.63 / math.sqrt(n) + 0.5e-3 / f  # plus the rounding to the nearest second
     accuracy = runtime / out.time_requested
-    assert accuracy.mean() == pytest.approx(math.log(f + 1) / f, abs=5 * accuracy.std() / math.sqrt(n) + 1e-3)
+    assert accuracy.mean() == pytest.approx(math.log(f + 1) / f, abs=5 * accuracy.std() / math.sqrt(n) + 5e-4)
 
 
 def test_f_model_rejects_bad_arguments():

@@ -25,9 +25,13 @@ estimate`` has mean ``ln(f + 1) / f``.
 
 Choices made here (the paper leaves them open):
 
-* ``estimate = ceil(r * (1 + f * U))`` with ``U`` uniform on ``[0, 1)``: the
-  SWF stores whole seconds, and rounding up keeps the estimate ``>= r``.
-  (For ``r >= 1`` s the rounding moves the ratio by less than ``1 / r``.)
+* ``estimate = max(r, round(r * (1 + f * U)))`` with ``U`` uniform on
+  ``[0, 1)`` and ``round`` half up: the SWF stores whole seconds, and the
+  nearest second keeps the mean ratio ``(f + 2) / 2`` for whole-second
+  runtimes (rounding up would add half a second on average: at ``r = 1`` s
+  and ``f = 2`` a mean ratio of 2.5 instead of 2), and ``max(r, .)`` keeps a
+  fractional runtime's estimate ``>= r``.  The ratio lies in
+  ``[1, f + 1 + 0.5 / r]``.
 * No cap by default, as in the paper.  ``max_estimate`` caps the estimate at
   the machine's limit, the usual practice of later studies; a job whose
   runtime exceeds the cap gets its runtime (it could not have run otherwise).
@@ -343,7 +347,7 @@ def f_model(
     Returns
     -------
     JobTable
-        A copy whose ``time_requested`` is ``ceil(r (1 + f U))`` (capped) for
+        A copy whose ``time_requested`` is ``max(r, round(r (1 + f U)))`` (capped) for
         each job of runtime ``r > 0``, and -1 for the others; the metadata
         key ``Estimates`` says which model made them.
 
@@ -371,7 +375,7 @@ def f_model(
     rng = make_rng(seed)
     u = rng.random(len(table))
     r = table.runtime
-    est = np.ceil(r * (1.0 + f * u))
+    est = np.maximum(np.floor(r * (1.0 + f * u) + 0.5), r)
     if cap is not None:
         est = np.maximum(np.minimum(est, cap), r)
     note = f"f-model f={f:g} (Mu'alem & Feitelson, IEEE TPDS 12(6) 2001)" + (f", capped at {cap:g} s" if cap else "")
