@@ -97,8 +97,8 @@ def test_f_model_by_hand():
     """estimate = max(r, round(r (1 + f U))), U the seed's uniforms in row order; -1 where runtime <= 0."""
     u = np.random.default_rng(7).random(4)
     out = f_model(table([100, 33.5, 0, -1]), 3, seed=7)
-    assert out.time_requested.tolist() == [math.floor(100 * (1 + 3 * u[0]) + 0.5), math.floor(33.5 * (1 + 3 * u[1]) + 0.5),
-                                           -1.0, -1.0]
+    assert out.time_requested.tolist() == [math.floor(100 * (1 + 3 * u[0]) + 0.5),
+                                           math.floor(33.5 * (1 + 3 * u[1]) + 0.5), -1.0, -1.0]
     assert f_model(table([100, 7]), 0, seed=1).time_requested.tolist() == [100.0, 7.0]
     u = np.random.default_rng(3).random(3)
     capped = f_model(table([100, 5000, 10]), 100, seed=3, max_estimate=1000).time_requested.tolist()
@@ -176,7 +176,7 @@ def test_equalize_by_hand():
 
 @pytest.mark.parametrize("seed", range(20))
 def test_popularity_ranks_follow_the_traces(seed):
-    """A permutation of 1..20, the maximum first; each rank one the four traces gave that time rank or an earlier one."""
+    """A permutation of 1..20, the maximum first; each rank one that a trace gave this time rank or an earlier one."""
     from clustersched.workload.estimates import TIME_RANK_TO_POPULARITY
 
     ranks = _popularity_ranks(np.random.default_rng(seed), None)
