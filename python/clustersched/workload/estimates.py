@@ -551,8 +551,8 @@ def modal_histogram(
             ranks[i] = next(free)
     percent = {t: sizes[r - 1] for t, r in zip(head, ranks)}
 
-    tail = _tail_values(max_est, set(head), k_values - len(head), 1.0 + TAIL_TIME_PARAMS[0] * k_values **
-                        TAIL_TIME_PARAMS[1]) if k_values > len(head) else []
+    p, q = TAIL_TIME_PARAMS
+    tail = _tail_values(max_est, set(head), k_values - len(head), 1.0 + p * k_values**q) if k_values > len(head) else []
     if tail:
         tail_sizes = _tail_sizes(len(tail))
         for t, s in zip(tail, rng.permutation(np.asarray(tail_sizes)).tolist()):
@@ -562,8 +562,8 @@ def modal_histogram(
         percent = {t: p * scale for t, p in percent.items()}
 
     fixed = {max_est} if max_share is not None else set()
-    counts = {t: (_round(max_share * n) if t in fixed else max(1, _round(p * n / 100.0)))  # type: ignore[operator]
-              for t, p in sorted(percent.items())}
+    counts = {t: (_round((max_share or 0.0) * n) if t in fixed else max(1, _round(share * n / 100.0)))
+              for t, share in sorted(percent.items())}
     return _equalize(counts, fixed, n)
 
 
