@@ -26,6 +26,7 @@ import pytest
 
 from clustersched.campaign import scenario_key
 from clustersched.errors import InvalidScheduleError
+from clustersched.reproduce import dfrs as dfrs_study
 from clustersched.cli import EXIT_CLOSED_STDOUT, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, _parser, main, sample_trace
 from clustersched.workload.ptg import write_ptgs
 from clustersched.workload.ptg_generators import ptg_population
@@ -409,7 +410,8 @@ def test_an_interrupted_campaign_stops_its_workers_keeps_its_store_and_exits_130
     assert process.returncode == EXIT_INTERRUPTED == 130, err
     assert took < 10, took
     reason = "interrupted" if how == "Ctrl-C" else "interrupted by SIGTERM"
-    assert err == (f"clustersched: {reason}: 1 of 110 scenarios are stored in {store}; "
+    total = len(dfrs_study.scenarios("small"))
+    assert err == (f"clustersched: {reason}: 1 of {total} scenarios are stored in {store}; "
                    "the same command resumes from there\n")
     # no worker left behind (they would sleep on for a minute)
     deadline = time.monotonic() + 10

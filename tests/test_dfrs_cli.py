@@ -64,6 +64,7 @@ def test_dfrs_report_and_jobs_csv(small_trace, tmp_path, capsys):
     (["--algorithm", "Greedy"], "--algorithm 'Greedy': 'Greedy' is not one of the combinations"),
     (["--algorithm", "GreedyP */opt=min/minvt=600"], "never runs MCB8"),
     (["no-such.swf", "--algorithm", "EASY"], "TRACE 'no-such.swf': no such file"),
+    (["--algorithm", "Greedy */opt=min", "--estimates", "requested"], "is for the batch baselines"),
 ])
 def test_dfrs_bad_options_end_in_one_line(capsys, argv, message):
     assert main(["dfrs", *argv]) == 2
@@ -71,7 +72,8 @@ def test_dfrs_bad_options_end_in_one_line(capsys, argv, message):
     assert message in err and err.count("\n") == 1
 
 
-@pytest.mark.parametrize("option,value", [("--penalty", "-1"), ("--period", "0"), ("--nodes", "0")])
+@pytest.mark.parametrize("option,value", [("--penalty", "-1"), ("--period", "0"), ("--nodes", "0"),
+                                          ("--estimates", "f:-1"), ("--seed", "-1")])
 def test_dfrs_bad_numbers(capsys, option, value):
     with pytest.raises(SystemExit) as info:
         main(["dfrs", "--algorithm", "EASY", option, value])
@@ -151,6 +153,37 @@ def test_reproduce_small_writes_every_output(small_run):
     assert [r["algorithm"] for r in table3] == list(reproduce.TABLE3_ALGORITHMS)
     report = (small_run / "report.md").read_text()
     assert "Table 2" in report and "Headline checks" in report and "5,262.0" in report  # the paper's EASY scaled avg
+    variants = read_csv(small_run / "easy_variants.csv")
+    # every reading on every set, requested times on the real set only
+    assert [(r["trace_set"], r["algorithm"], r["estimates"]) for r in variants] == [
+        (ts, a, e) for ts in ("real", "unscaled", "scaled") for a, e in reproduce.EASY_VARIANTS
+        if e != "requested" or ts == "real"]
+    by = {(r["trace_set"], r["algorithm"], r["estimates"]): r for r in variants}
+    easy = {r["trace_set"]: r for r in table2 if r["algorithm"] == "EASY"}
+    fcfs = {r["trace_set"]: r for r in table2 if r["algorithm"] == "FCFS"}
+    for ts in ("real", "unscaled", "scaled"):
+        # the paper's reading is Table 2's EASY row, and its ratio is to Table 2's FCFS
+        row = by[(ts, "EASY", "exact")]
+        assert row["degradation_avg"] == easy[ts]["degradation_avg"]
+        assert float(row["easy_fcfs_ratio"]) == pytest.approx(
+            float(easy[ts]["degradation_avg"]) / float(fcfs[ts]["degradation_avg"]))
+    assert by[("real", "EASY", "exact")]["paper_easy_fcfs_ratio"] == "0.85"
+    assert "EASY's readings" in report and "| real | EASY-arrival | requested |" in report
+
+
+def test_reproduce_runs_only_the_algorithms_asked_for(tmp_path, capsys):
+    out = tmp_path / "baselines"
+    assert main(["reproduce", "dfrs", "--scale", "small", "--workers", "1", "--no-progress", "--out", str(out),
+                 "--algorithms", "fcfs,EASY-arrival"]) == 0
+    rows = read_csv(out / "results.csv")
+    assert {(r["algorithm"], r["estimates"]) for r in rows} == {
+        ("FCFS", "exact"), ("EASY-arrival", "exact"), ("EASY-arrival", "requested"), ("EASY-arrival", "modal")}
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as info:
+        main(["reproduce", "dfrs", "--scale", "small", "--out", str(out), "--algorithms", "EASY,Greedy"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --algorithms: invalid value 'EASY,Greedy'" in err and err.count("\n") == 1
 
 
 def test_reproduce_resumes_without_recomputing(small_run, monkeypatch, capsys):

@@ -25,7 +25,7 @@ def test_rows_in_submission_order_stable():
     assert j.submit.tolist() == [0, 5, 5]
     assert j.processing_time.tolist() == [20, 10, 30]
     assert len(j) == 3 and set(j.columns()) == {"job_id", "submit", "processing_time", "tasks", "cpu_need",
-                                                "mem_need"}
+                                                "mem_need", "time_requested"}
 
 
 def test_needs_rounded_to_resolution_and_units_exact():

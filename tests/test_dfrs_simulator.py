@@ -112,6 +112,55 @@ def test_baselines_run_whole_nodes():
     assert fcfs.schedule.completion.tolist() == [100.0, 200.0, 250.0]
 
 
+def test_easy_arrival_backfills_only_at_submission():
+    # 2 nodes: job 0 (1 node, 100 s) and job 1 (2 nodes) wait for each other; job 2 (1 node, 50 s) is
+    # submitted at 10 while a node is free: both EASYs backfill it. Job 3 (1 node, 20 s) comes at 20 when
+    # none is; job 2 ends at 60 and frees a node until job 0's end at 100, where job 3 would fit: EASY
+    # backfills it at 60, EASY-arrival leaves it behind job 1 (and starts it at 300).
+    j = jobs([0, 0, 10, 20], [100, 200, 50, 20], [1, 2, 1, 1], [1.0, 1.0, 1.0, 1.0], [0.5, 0.5, 0.5, 0.5])
+    easy = simulate(j, DfrsPlatform(2), "EASY", validate=True)
+    arrival = simulate(j, DfrsPlatform(2), "easy_arrival", validate=True)
+    assert easy.schedule.seg_start.tolist() == [0.0, 100.0, 10.0, 60.0]
+    assert arrival.schedule.seg_start.tolist() == [0.0, 100.0, 10.0, 300.0]
+    assert arrival.algorithm == "EASY-arrival"
+
+
+def test_baselines_plan_with_the_estimates_asked_for():
+    # job 2's requested time (1,000 s) is past job 1's reservation: with exact run times EASY backfills it,
+    # with requested times it waits; the run itself always takes the processing time
+    j = DfrsJobs(submit=[0, 0, 0], processing_time=[100, 100, 50], tasks=[1, 2, 1], cpu_need=[1.0] * 3,
+                 mem_need=[0.5] * 3, time_requested=[100, 100, 1000])
+    exact = simulate(j, DfrsPlatform(2), "EASY", validate=True)
+    requested = simulate(j, DfrsPlatform(2), "EASY", estimates="requested", validate=True)
+    assert exact.schedule.seg_start.tolist() == [0.0, 100.0, 0.0]
+    assert requested.schedule.seg_start.tolist() == [0.0, 100.0, 200.0]
+    assert requested.schedule.options["estimates"] == "requested"
+    # a model: estimates >= the run times, drawn from the seed; same seed, same schedule
+    a = simulate(j, DfrsPlatform(2), "EASY", estimates="f:3", seed=4, validate=True)
+    b = simulate(j, DfrsPlatform(2), "EASY", estimates="f:3", seed=4)
+    assert a.schedule.seg_start.tolist() == b.schedule.seg_start.tolist()
+    assert a.schedule.options == {**b.schedule.options, "seed": "4"}
+
+
+def test_estimates_are_for_the_baselines_only():
+    j = jobs([0], [10], [1], [1.0], [0.5])
+    with pytest.raises(ValueError, match="for the batch baselines"):
+        simulate(j, DfrsPlatform(1), "Greedy */opt=min", estimates="requested")
+    with pytest.raises(ValueError, match="f:F"):
+        simulate(j, DfrsPlatform(1), "EASY", estimates="sometimes")
+
+
+def test_requested_times_are_checked_and_kept():
+    with pytest.raises(InvalidWorkloadError, match="time_requested") as info:
+        DfrsJobs(submit=[0, 1], processing_time=[1, 1], tasks=[1, 1], cpu_need=[1, 1], mem_need=[1, 1],
+                 time_requested=[5, float("nan")], job_id=[7, 8])
+    assert info.value.job == 8
+    j = DfrsJobs(submit=[5, 0], processing_time=[1, 1], tasks=[1, 1], cpu_need=[1, 1], mem_need=[1, 1],
+                 time_requested=[30, 0])
+    assert j.time_requested.tolist() == [-1.0, 30.0]  # sorted by submit; <= 0 is unknown
+    assert j.select([1]).time_requested.tolist() == [30.0]
+
+
 @st.composite
 def instances(draw):
     nodes = draw(st.integers(1, 4))

@@ -24,7 +24,7 @@ when completions are handled, then ``per`` or ``stretch-per`` if any, then
 ``GreedyPM */per/opt=min/minvt=600`` or ``/per/opt=min``.
 :func:`parse_algorithm` reads a name (``opt=`` may be omitted: ``min``, or
 ``max`` for ``/stretch-per``) and :attr:`DfrsAlgorithm.name` writes the
-canonical one.  ``FCFS`` and ``EASY`` name the batch baselines of §5.2 (see
+canonical one.  ``FCFS``, ``EASY`` and ``EASY-arrival`` name the batch baselines of §5.2 (see
 :mod:`clustersched.dfrs.baselines`).
 
 The registry
@@ -73,8 +73,9 @@ __all__ = [
 DEFAULT_PENALTY = 300.0
 #: The period of the periodic algorithms in §5.1: twice the penalty (s).
 DEFAULT_PERIOD = 600.0
-#: The batch baselines of §5.2 (whole nodes, exact run times).
-BASELINES = ("FCFS", "EASY")
+#: The batch baselines of §5.2 (whole nodes, exact run times by default), and EASY backfilling only at
+#: arrival, a reading of §5.2's EASY (:mod:`clustersched.dfrs.baselines`).
+BASELINES = ("FCFS", "EASY", "EASY-arrival")
 #: Submission policies (§4.2, §4.3).
 SUBMIT_POLICIES = ("Greedy", "GreedyP", "GreedyPM", "MCB8")
 #: The 14 combinations of Table 1, by their name without options.

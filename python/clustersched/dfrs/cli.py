@@ -57,7 +57,14 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         "memory, so every processor needs the 10%% floor (default: the bundled week of HPC2N-2002)")
     p.add_argument("--algorithm", required=True, metavar="NAME",
                    help="an RR-7659 name such as 'GreedyPM */per/opt=min/minvt=600' (quote it), '/per/opt=min', "
-                        "'MCB8 */opt=avg/minft=300', or FCFS or EASY (required)")
+                        "'MCB8 */opt=avg/minft=300', or the batch baselines FCFS, EASY or EASY-arrival (EASY "
+                        "backfilling a job only when it is submitted) (required)")
+    p.add_argument("--estimates", type=_baseline_estimates, default="exact", metavar="KIND",
+                   help="run times a batch baseline plans with: exact (RR-7659 §5.2), requested (the trace's "
+                        "requested times, where known), f:F or modal (estimate models, seeded by --seed); the DFRS "
+                        "algorithms use none (default: %(default)s)")
+    p.add_argument("--seed", type=integer(0), default=0, metavar="S",
+                   help="seed of an --estimates model (default: %(default)s)")
     p.add_argument("--penalty", type=number(0, maximum=MAX_TIME, unit="seconds"), default=DEFAULT_PENALTY,
                    metavar="S",
                    help=f"rescheduling penalty in seconds, at most {MAX_TIME:g} (default: %(default)s, RR-7659 §5.1)")
@@ -81,18 +88,38 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     return p
 
 
+def _baseline_estimates(text: str) -> str:
+    """``--estimates``: exact, requested, or an estimate model of :func:`clustersched.workload.with_estimates`."""
+    if text.strip() in ("exact", "requested"):
+        return text.strip()
+    from ..workload.estimates import parse_estimate_model
+
+    try:
+        return str(parse_estimate_model(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid value {text!r}: must be exact, requested, f:F (F a number >= 0) "
+                                         "or modal") from None
+
+
 def run(args: argparse.Namespace) -> int:
     """The ``dfrs`` command's handler; returns the exit status."""
     trace = check_input_file("TRACE", args.trace) if args.trace is not None else sample_trace()
     check_output_files({"--out": args.out}, inputs=[Path(trace)])
     from .algorithms import BASELINES, parse_algorithm
 
+    from .._checks import lookup
+
     name = args.algorithm.strip()
-    if name not in BASELINES:
+    try:
+        name = lookup("algorithm", name, BASELINES)
+    except ValueError:
         try:
             name = parse_algorithm(name).name
         except ValueError as exc:
             raise InvalidOptionError("--algorithm", args.algorithm, str(exc).split(": ", 1)[-1]) from None
+        if args.estimates != "exact":
+            raise InvalidOptionError("--estimates", args.estimates,
+                                     f"is for the batch baselines ({', '.join(BASELINES)}); {name} uses no run time")
 
     import numpy as np
 
@@ -109,7 +136,8 @@ def run(args: argparse.Namespace) -> int:
     report_dropped(dropped[len(table.dropped):], len(table), option=None)  # what does not fit in memory
     if len(jobs) == 0:
         raise InvalidOptionError("TRACE", os.fspath(trace), "holds no job that can run on the platform")
-    result = simulate(jobs, platform, name, penalty=args.penalty, period=args.period, validate=True)
+    result = simulate(jobs, platform, name, penalty=args.penalty, period=args.period, validate=True,
+                      estimates=args.estimates, seed=args.seed)
     seconds = result.seconds  # the simulation alone, validation excluded
     bound = max_stretch_lower_bound(jobs, platform)
     m = dfrs_metrics(result.schedule, jobs, platform, bound=bound)
@@ -122,6 +150,7 @@ def run(args: argparse.Namespace) -> int:
                 fh.write(",".join(repr(v) if isinstance(v, float) else str(v) for v in row) + "\n")
     out = {
         "algorithm": result.algorithm,
+        **({"estimates": args.estimates} if name in BASELINES else {}),
         "trace": os.fspath(trace),
         "jobs": len(jobs),
         "dropped": len(dropped),

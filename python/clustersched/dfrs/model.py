@@ -189,6 +189,11 @@ class DfrsJobs:
     job_id : array of int, optional
         Identifiers reported in messages and results (default ``1..n``);
         distinct, except -1 (unknown), which may repeat (as SWF job numbers).
+    time_requested : array of float, optional
+        The run time the user requested (SWF field 9), seconds; -1 where
+        unknown (the default for every job).  The DFRS algorithms never read
+        it; only a batch baseline asked for ``estimates="requested"`` does
+        (:func:`clustersched.dfrs.baselines.simulate_batch`).
     source : str, optional
         Where the jobs came from (a path), for error messages.
 
@@ -212,7 +217,7 @@ class DfrsJobs:
     [True, True]
     """
 
-    __slots__ = ("job_id", "submit", "processing_time", "tasks", "cpu_need", "mem_need", "source")
+    __slots__ = ("job_id", "submit", "processing_time", "tasks", "cpu_need", "mem_need", "time_requested", "source")
 
     job_id: np.ndarray
     submit: np.ndarray
@@ -220,6 +225,7 @@ class DfrsJobs:
     tasks: np.ndarray
     cpu_need: np.ndarray
     mem_need: np.ndarray
+    time_requested: np.ndarray
     source: str | None
 
     def __init__(
@@ -231,6 +237,7 @@ class DfrsJobs:
         cpu_need: Any,
         mem_need: Any,
         job_id: Any = None,
+        time_requested: Any = None,
         source: str | None = None,
     ) -> None:
         cols = {
@@ -242,6 +249,8 @@ class DfrsJobs:
         }
         n = len(cols["submit"])
         cols["job_id"] = np.arange(1, n + 1, dtype=np.int64) if job_id is None else _ints("job_id", job_id, source)
+        cols["time_requested"] = (np.full(n, -1.0) if time_requested is None
+                                  else _floats("time_requested", time_requested))
         lengths = {name: len(col) for name, col in cols.items()}
         if len(set(lengths.values())) > 1:
             raise ValueError(f"DfrsJobs columns differ in length: {lengths}")
@@ -271,6 +280,10 @@ class DfrsJobs:
                     f"{MAX_TOTAL_TASKS} in all (clustersched.dfrs.limits.MAX_TOTAL_TASKS)",
                     path=source, job=int(ids[i]), field="tasks", value=int(cols["tasks"][i]),
                 )
+            x = cols["time_requested"]
+            reject(~np.isfinite(x) | (x > MAX_TIME), "time_requested",
+                   f"finite and <= {MAX_TIME:g} s (clustersched.dfrs.limits.MAX_TIME); <= 0 means unknown")
+            cols["time_requested"] = np.where(x > 0, x, -1.0)
             for field in ("cpu_need", "mem_need"):
                 x = cols[field]
                 reject(~(np.isfinite(x) & (x > 0) & (x <= 1)), field, "in (0, 1] (a fraction of a node)")
@@ -296,7 +309,7 @@ class DfrsJobs:
         return f"<DfrsJobs {len(self)} jobs{where}>"
 
     def columns(self) -> dict[str, np.ndarray]:
-        """The six columns as a dict (DataFrame-ready)."""
+        """The seven columns as a dict (DataFrame-ready)."""
         return {name: getattr(self, name) for name in self.__slots__[:-1]}
 
     def select(self, rows: Any) -> "DfrsJobs":

@@ -76,7 +76,7 @@ import time
 import numpy as np
 
 from .. import _core
-from .._checks import check_float, check_int
+from .._checks import check_float, check_int, lookup
 from ..errors import InfeasibleError, LimitError
 from .algorithms import BASELINES, DEFAULT_PENALTY, DEFAULT_PERIOD, DfrsAlgorithm, parse_algorithm
 from .baselines import simulate_batch
@@ -99,6 +99,8 @@ def simulate(
     validate: bool | None = None,
     max_periodic_events: int = MAX_PERIODIC_EVENTS,
     max_periodic_tasks: int = MAX_PERIODIC_TASKS,
+    estimates: str = "exact",
+    seed: int = 0,
 ) -> DfrsRun:
     """Simulates a DFRS algorithm (or the FCFS / EASY baselines) on ``jobs``.
 
@@ -109,7 +111,8 @@ def simulate(
         Every job must fit on it (:meth:`DfrsJobs.check_fits`).
     algorithm : str or DfrsAlgorithm
         A name as in RR-7659 §4.5 (see :mod:`clustersched.dfrs.algorithms`),
-        or ``"FCFS"`` / ``"EASY"`` (:mod:`clustersched.dfrs.baselines`).
+        or a batch baseline, ``"FCFS"`` / ``"EASY"`` / ``"EASY-arrival"``
+        (:mod:`clustersched.dfrs.baselines`).
     penalty : float
         Seconds without progress after a resume or a migration, in
         ``[0, 10**10]`` (:data:`~clustersched.dfrs.limits.MAX_TIME`).
@@ -128,6 +131,14 @@ def simulate(
         Most tasks the periodic events may pack in all (each packs every
         task of every job in the system; ``>= 1``; default
         :data:`~clustersched.dfrs.limits.MAX_PERIODIC_TASKS`, 10**9).
+    estimates : str
+        The run times a batch baseline plans with: ``"exact"`` (§5.2, the
+        default), ``"requested"`` or an estimate model ``"f:F"`` /
+        ``"modal"`` (see :func:`~clustersched.dfrs.baselines.simulate_batch`).
+        The DFRS algorithms use no run time (they are non-clairvoyant), so
+        for them only ``"exact"`` is accepted.
+    seed : int
+        Seed of an estimate model.
 
     Returns
     -------
@@ -205,8 +216,11 @@ def simulate(
     max_periodic_tasks = check_int("max_periodic_tasks", max_periodic_tasks, 1)
     jobs.check_nonempty()
     jobs.check_fits(platform)
-    if isinstance(algorithm, str) and algorithm.strip().casefold() in {b.casefold() for b in BASELINES}:
-        result = simulate_batch(jobs, platform, algorithm.strip(), penalty=penalty)
+    if isinstance(algorithm, str) and _is_baseline(algorithm):
+        result = simulate_batch(jobs, platform, algorithm.strip(), penalty=penalty, estimates=estimates, seed=seed)
+    elif estimates != "exact":
+        raise ValueError(f"estimates == {estimates!r} is for the batch baselines ({', '.join(BASELINES)}); "
+                         f"the DFRS algorithm {algorithm!r} uses no run time")
     else:
         algo = algorithm if isinstance(algorithm, DfrsAlgorithm) else parse_algorithm(algorithm)
         if algo.periodic is not None:
@@ -217,6 +231,15 @@ def simulate(
 
         validate_dfrs(result.schedule, jobs, platform)
     return result
+
+
+def _is_baseline(name: str) -> bool:
+    """Whether ``name`` is one of the batch baselines (by the library's one name rule)."""
+    try:
+        lookup("policy", name.strip(), BASELINES)
+    except ValueError:
+        return False
+    return True
 
 
 def shortest_stay(jobs: DfrsJobs, nodes: int | None = None) -> np.ndarray:

@@ -211,6 +211,7 @@ def swf_to_dfrs(
         cpu_need=cpu_need[fits],
         mem_need=mem_need[fits],
         job_id=valid.job_id[fits],
+        time_requested=valid.time_requested[fits],
         source=table.source,
     )
     return jobs, dropped

@@ -119,6 +119,10 @@ def add_parser(subparsers: Any) -> None:
     dfrs.add_argument("--traces", metavar="DIR",
                       help="folder holding HPC2N-2002-2.2-cln.swf.gz (default: as reproduce dpsa; without it the "
                            "bundled week stands for the real traces)")
+    dfrs.add_argument("--algorithms", type=_dfrs_algorithms, metavar="A1,A2,...",
+                      help="run only these algorithms, comma-separated names as clustersched dfrs --algorithm takes "
+                           "them, e.g. FCFS,EASY,EASY-arrival for the batch baselines and EASY's readings alone "
+                           "(default: all of the study's)")
     _add_run_options(dfrs, "the tables, figures, report.md")
     dfrs.set_defaults(run=dfrs_command)
 
@@ -269,6 +273,20 @@ def qlse_command(args: argparse.Namespace) -> int:
     return _finished(runs, os.path.join(args.out, "results.csv"))
 
 
+def _dfrs_algorithms(text: str) -> list[str]:
+    """``reproduce dfrs --algorithms``: comma-separated DFRS algorithm or baseline names, at least one."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError(f"invalid value {text!r}: name at least one algorithm")
+    from .dfrs import _canonical_names
+
+    try:
+        _canonical_names(names)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"invalid value {text!r}: {exc}") from None
+    return names
+
+
 def dfrs_command(args: argparse.Namespace) -> int:
     """The ``reproduce dfrs`` handler: checks the folders, runs the study, prints Table 2 and the headline."""
     from . import dfrs
@@ -287,7 +305,7 @@ def dfrs_command(args: argparse.Namespace) -> int:
               file=sys.stderr)
     with studies() as runs:
         table2 = dfrs.reproduce_dfrs(out, scale=args.scale, traces=args.traces, workers=args.workers,
-                                     dask=args.dask, progress=not args.no_progress)
+                                     dask=args.dask, progress=not args.no_progress, algorithms=args.algorithms)
     print(f"{'trace set':<9} {'algorithm':<34} {'avg':>10} {'std':>10} {'max':>10}")
     for r in table2:
         print(f"{r['trace_set']:<9} {r['algorithm']:<34} {r['degradation_avg']:>10.2f} {r['degradation_std']:>10.2f} "

@@ -20,7 +20,11 @@ written as ``results.csv`` (one row per run) and the analogues of:
   **Fig. 4** (``fig4_degradation_vs_period.png`` / ``.csv``): average
   normalized underutilization and degradation vs period for
   ``GreedyPM */per/opt=min/minvt=600`` (and EASY, which has no period);
-* ``report.md``: our Table 2 next to the paper's and the headline checks.
+* **EASY's readings** (``easy_variants.csv``): Table 2's and Table 4's
+  EASY row, and the ratio of EASY's average degradation to FCFS's, for each
+  reading of the paper's EASY in :data:`EASY_VARIANTS`, next to the paper's;
+* ``report.md``: our Table 2 next to the paper's, the headline checks and
+  the EASY readings.
 
 Choices the paper leaves open, made here:
 
@@ -42,6 +46,16 @@ Choices the paper leaves open, made here:
   ``--traces`` must hold it (an error names the missing file); when no
   folder is given and the default one lacks it, the week bundled with the
   package stands for the real set.
+* **EASY's readings.** §5.2 says EASY backfills "as nodes become
+  available" with "perfect knowledge" of run times: ``EASY`` with
+  ``exact`` estimates, the one Tables 2 and 4 and the figures use.  The
+  others are measured beside it (:data:`EASY_VARIANTS`): ``EASY-arrival``
+  backfills a job only when it is submitted
+  (:mod:`clustersched.dfrs.baselines`); ``requested`` plans with HPC2N's
+  requested times (real set only: the synthetic traces have none);
+  ``modal`` with the modal model's estimates
+  (:func:`clustersched.workload.with_estimates`, seeded by the trace's
+  index, so the scaled versions of a trace share their estimates).
 * Every schedule is checked by :func:`clustersched.dfrs.validate_dfrs`; a
   failure is stored as that run's error row.
 """
@@ -60,11 +74,13 @@ from ._common import cell, run_study, write_csv
 
 __all__ = [
     "BEST",
+    "EASY_VARIANTS",
     "FIG1_ALGORITHMS",
     "PAPER_TABLE2",
     "SCALES",
     "TABLE3_ALGORITHMS",
     "algorithm_style",
+    "easy_variant_rows",
     "headline",
     "plot_fig1",
     "plot_fig3",
@@ -90,6 +106,12 @@ TABLE3_ALGORITHMS = (
     "Greedy */per/opt=min/minvt=600", "GreedyP */per/opt=min/minvt=600", "GreedyPM */per/opt=min/minvt=600",
     "MCB8 */opt=min", "MCB8 */per/opt=min", "MCB8 */per/opt=min/minvt=600", "/per/opt=min", "/stretch-per/opt=max",
 )
+#: The readings of the paper's EASY measured (module docstring): (baseline, estimates), the paper's own first.
+#: ``requested`` runs on the real set only.
+EASY_VARIANTS = (("EASY", "exact"), ("EASY-arrival", "exact"), ("EASY", "requested"), ("EASY-arrival", "requested"),
+                 ("EASY", "modal"), ("EASY-arrival", "modal"))
+#: The paper's EASY/FCFS ratio of average degradation per trace set (from its Table 2).
+PAPER_EASY_FCFS = (0.850, 0.908, 0.897)
 #: Table 4's rows.
 TABLE4_ALGORITHMS = ("EASY", "GreedyP */per/opt=min/minvt=600", BEST)
 #: Fig. 1's algorithms (the Greedy and GreedyPM versions, §6.1).
@@ -172,14 +194,14 @@ CAMPAIGN = "dfrs-v1"
 #: The campaign's progress bar: the paper, and what it counts.
 LABEL = "DFRS paper (RR-7659): scenarios (an algorithm on a trace)"
 COLUMNS = (
-    "trace_set", "trace", "load", "algorithm", "period", "jobs", "bound", "max_stretch", "degradation",
+    "trace_set", "trace", "load", "algorithm", "estimates", "period", "jobs", "bound", "max_stretch", "degradation",
     "mean_stretch", "preemptions", "migrations", "preemptions_per_hour", "migrations_per_hour",
     "preemptions_per_job", "migrations_per_job", "preemption_bandwidth_gbs", "migration_bandwidth_gbs",
     "underutilization", "mcb8_calls", "mcb8_mean_seconds", "mcb8_max_seconds", "simulation_seconds", "status",
     "error",
 )
 FIGURES = ("fig1_degradation_vs_load.png", "fig3_underutilization_vs_period.png", "fig4_degradation_vs_period.png")
-TABLES = ("table2.csv", "table3.csv", "table4.csv", "fig1_degradation_vs_load.csv",
+TABLES = ("table2.csv", "table3.csv", "table4.csv", "easy_variants.csv", "fig1_degradation_vs_load.csv",
           "fig3_underutilization_vs_period.csv", "fig4_degradation_vs_period.csv", "report.md")
 #: Every file :func:`reproduce_dfrs` writes into its folder.
 OUTPUTS = ("results.csv", *FIGURES, *TABLES, "campaign.sqlite")
@@ -252,8 +274,13 @@ def _bound(trace_set: str, trace: int, load: float | None, jobs: int, path: str,
     return max_stretch_lower_bound(w.jobs, w.platform)
 
 
-def scenarios(scale: str = "full", *, traces: str | os.PathLike[str] | None = None) -> list[dict[str, Any]]:
-    """The campaign's runs (see the module docstring).
+def scenarios(scale: str = "full", *, traces: str | os.PathLike[str] | None = None,
+              algorithms: Any = None) -> list[dict[str, Any]]:
+    """The campaign's runs (see the module docstring); with ``algorithms``, only theirs.
+
+    ``algorithms`` (names as :func:`clustersched.dfrs.simulate` reads them,
+    e.g. ``["FCFS", "EASY", "EASY-arrival"]``) keeps the runs of those
+    algorithms only, every estimate and period of each.
 
     Examples
     --------
@@ -263,9 +290,11 @@ def scenarios(scale: str = "full", *, traces: str | os.PathLike[str] | None = No
 
     >>> s = scenarios("small")
     >>> len(s), s[0]["trace_set"], s[0]["path"], s[0]["algorithm"]
-    (110, 'real', 'bundled', 'FCFS')
-    >>> sum(x["trace_set"] == "real" for x in s)    # one week: Table 2's 20 rows and one other period
-    21
+    (127, 'real', 'bundled', 'FCFS')
+    >>> sum(x["trace_set"] == "real" for x in s)    # one week: Table 2's 20 rows, one other period, 5 EASY readings
+    26
+    >>> len(scenarios("small", algorithms=["FCFS", "easy"]))   # 5 traces: FCFS, EASY exact and modal; requested on 1
+    16
     """
     from ..dfrs.algorithms import TABLE2_ALGORITHMS
 
@@ -293,7 +322,32 @@ def scenarios(scale: str = "full", *, traces: str | os.PathLike[str] | None = No
         if trace_set == "scaled" and load is not None and load >= 0.7:
             names += list(TABLE3_EXTRA)
         out += [{**base, "algorithm": a, "period": DEFAULT_PERIOD} for a in names]
+        # EASY as the paper runs it is in Table 2's rows; its other readings carry their estimates (old
+        # stores keep their keys: runs without the field are exact)
+        out += [{**base, "algorithm": a, "estimates": e, "period": DEFAULT_PERIOD} for a, e in EASY_VARIANTS[1:]
+                if e != "requested" or trace_set == "real"]
         out += [{**base, "algorithm": BEST, "period": p} for p in cfg["periods"] if p != DEFAULT_PERIOD]
+    if algorithms is not None:
+        keep = _canonical_names(algorithms)
+        out = [x for x in out if x["algorithm"] in keep]
+    return out
+
+
+def _canonical_names(names: Any) -> set[str]:
+    """The canonical spellings of ``names`` (batch baselines and DFRS algorithms); ValueError on a bad one."""
+    from .._checks import lookup
+    from ..dfrs.algorithms import BASELINES, parse_algorithm
+
+    if isinstance(names, str):
+        raise TypeError(f"algorithms == {names!r}, must be a list of names")
+    out = set()
+    for name in names:
+        try:
+            out.add(lookup("algorithm", str(name).strip(), BASELINES))
+        except ValueError:
+            out.add(parse_algorithm(name).name)
+    if not out:
+        raise ValueError("algorithms == [], name at least one")
     return out
 
 
@@ -308,7 +362,8 @@ def run_scenario(s: dict[str, Any]) -> dict[str, Any]:
     w = workload(*key)
     bound = _bound(*key)
     began = time.perf_counter()
-    result = simulate(w.jobs, w.platform, s["algorithm"], penalty=s["penalty"], period=s["period"], validate=True)
+    result = simulate(w.jobs, w.platform, s["algorithm"], penalty=s["penalty"], period=s["period"], validate=True,
+                      estimates=s.get("estimates", "exact"), seed=s["trace"])
     seconds = time.perf_counter() - began
     m = dfrs_metrics(result.schedule, w.jobs, w.platform, bound=bound)
     mcb8 = result.mcb8_seconds
@@ -332,13 +387,15 @@ def reproduce_dfrs(
     workers: int | None = None,
     dask: Any = None,
     progress: bool = True,
+    algorithms: Any = None,
 ) -> list[dict[str, Any]]:
     """Runs the study and writes the results, tables, figures and report into ``out``.
 
     Results are kept in ``out/campaign.sqlite``: running again resumes and
-    computes only the missing runs.  Returns the rows of ``table2.csv``.
+    computes only the missing runs.  ``algorithms`` runs only those (see
+    :func:`scenarios`).  Returns the rows of ``table2.csv``.
     """
-    todo = scenarios(scale, traces=traces)
+    todo = scenarios(scale, traces=traces, algorithms=algorithms)
     out = Path(out)
     runs = run_study(out, CAMPAIGN, todo, run_scenario, workers=workers, dask=dask, progress=progress,
                      label=LABEL)
@@ -352,22 +409,54 @@ def reproduce_dfrs(
     write_csv(table3, out / "table3.csv", tuple(table3[0]) if table3 else ("algorithm",))
     table4 = _table4(ok)
     write_csv(table4, out / "table4.csv", ("algorithm", *TRACE_SETS))
+    variants = easy_variant_rows(ok)
+    write_csv(variants, out / "easy_variants.csv", tuple(variants[0]) if variants else ("algorithm", "estimates"))
     fig1 = _fig1(ok, out)
     fig3, fig4 = _fig34(ok, out)
-    (out / "report.md").write_text(_report(rows, table2, table3, table4, fig1, fig3, fig4, scale))
+    (out / "report.md").write_text(_report(rows, table2, table3, table4, variants, fig1, fig3, fig4, scale))
     return table2
 
 
 def _row(r: dict[str, Any]) -> dict[str, Any]:
+    from ..dfrs.algorithms import BASELINES
+
     row = {k: r.get(k) for k in COLUMNS}
+    # a baseline's estimates, "exact" when the scenario gives none; a DFRS algorithm uses none
+    row["estimates"] = r.get("estimates") or ("exact" if r["algorithm"] in BASELINES else "")
     row["trace"] = r.get("name") or f"{r['trace_set']}-{r['trace']}"
     row["jobs"] = r.get("jobs_run")
     return row
 
 
 def _main(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The runs at the default period."""
-    return [r for r in rows if r["period"] == DEFAULT_PERIOD]
+    """The runs at the default period, the baselines with the paper's exact estimates."""
+    return [r for r in rows if r["period"] == DEFAULT_PERIOD and r["estimates"] in ("", "exact")]
+
+
+def easy_variant_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per reading of EASY (:data:`EASY_VARIANTS`) and trace set: Table 2's and Table 4's EASY row and the
+    EASY/FCFS ratio of average degradation (FCFS as the paper runs it), each beside the paper's."""
+    out = []
+    at_period = [r for r in rows if r["period"] == DEFAULT_PERIOD]
+    for k, ts in enumerate(TRACE_SETS):
+        fcfs = [r["degradation"] for r in at_period
+                if r["trace_set"] == ts and r["algorithm"] == "FCFS" and r["estimates"] == "exact"]
+        for a, e in EASY_VARIANTS:
+            mine = [r for r in at_period if r["trace_set"] == ts and r["algorithm"] == a and r["estimates"] == e]
+            if not mine:
+                continue
+            d = np.array([r["degradation"] for r in mine])
+            out.append({
+                "trace_set": ts, "algorithm": a, "estimates": e, "runs": len(mine),
+                "degradation_avg": float(d.mean()), "degradation_std": float(d.std()),
+                "degradation_max": float(d.max()),
+                "underutilization_avg": float(np.mean([r["underutilization"] for r in mine])),
+                "easy_fcfs_ratio": float(d.mean() / np.mean(fcfs)) if fcfs else None,
+                "paper_degradation_avg": PAPER_TABLE2["EASY"][k][0], "paper_degradation_std": PAPER_TABLE2["EASY"][k][1],
+                "paper_degradation_max": PAPER_TABLE2["EASY"][k][2], "paper_underutilization_avg": PAPER_TABLE4["EASY"][k],
+                "paper_easy_fcfs_ratio": PAPER_EASY_FCFS[k],
+            })
+    return out
 
 
 def table2_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -665,7 +754,8 @@ def table2_report(table2: list[dict[str, Any]], title: str) -> str:
 
 
 def _report(rows: list[dict[str, Any]], table2: list[dict[str, Any]], table3: list[dict[str, Any]],
-            table4: list[dict[str, Any]], fig1: list[dict[str, Any]], fig3: list[dict[str, Any]],
+            table4: list[dict[str, Any]], variants: list[dict[str, Any]], fig1: list[dict[str, Any]],
+            fig3: list[dict[str, Any]],
             fig4: list[dict[str, Any]], scale: str) -> str:
     errors = [r for r in rows if r["status"] != "ok"]
     ok = [r for r in rows if r["status"] == "ok"]
@@ -694,6 +784,20 @@ def _report(rows: list[dict[str, Any]], table2: list[dict[str, Any]], table3: li
         paper = PAPER_TABLE4[r["algorithm"]]
         lines.append(f"| {r['algorithm']} | " + " | ".join(
             f"{cell(r[ts], 3, thousands=True, nan_as_none=True)} / {paper[k]:.3f}" for k, ts in enumerate(TRACE_SETS)) + " |")
+    lines += ["", "## EASY's readings: Table 2's and Table 4's EASY row and EASY/FCFS, ours / paper", "",
+              "The paper's EASY (§5.2) is `EASY` with `exact` estimates, the row of the tables above. "
+              "EASY/FCFS divides the average degradation by FCFS's on the same traces.", "",
+              "| trace set | EASY | estimates | runs | degradation avg | std | max | underutilization | EASY/FCFS |",
+              "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    for v in variants:
+        ratio = "—" if v["easy_fcfs_ratio"] is None else f"{v['easy_fcfs_ratio']:.3f}"
+        lines.append(
+            f"| {v['trace_set']} | {v['algorithm']} | {v['estimates']} | {v['runs']} | "
+            f"{cell(v['degradation_avg'], 1, thousands=True)} / {cell(v['paper_degradation_avg'], 1, thousands=True)} | "
+            f"{cell(v['degradation_std'], 1, thousands=True)} / {cell(v['paper_degradation_std'], 1, thousands=True)} | "
+            f"{cell(v['degradation_max'], 1, thousands=True)} / {cell(v['paper_degradation_max'], 1, thousands=True)} | "
+            f"{v['underutilization_avg']:.3f} / {v['paper_underutilization_avg']:.3f} | "
+            f"{ratio} / {v['paper_easy_fcfs_ratio']:.3f} |")
     lines += ["", "## Fig. 1: average degradation vs load (scaled traces)", ""]
     loads = sorted({t["load"] for t in fig1})
     lines += ["| algorithm | " + " | ".join(f"{x:g}" for x in loads) + " |", "|---|" + "---:|" * len(loads)]
