@@ -129,7 +129,7 @@ def gantt(
     for row in shown:
         color = cmap(int(schedule.job_id[row]) % 20)
         s, e = (start[row] - origin) / scale, (end[row] - origin) / scale
-        for first_proc, count in _runs(schedule, row):
+        for first_proc, count in _runs(schedule, int(row)):
             boxes.append([(s, first_proc), (e, first_proc), (e, first_proc + count), (s, first_proc + count)])
             colors.append(color)
     if len(boxes) <= GANTT_OUTLINED:
@@ -244,7 +244,7 @@ def timeseries(
             y = np.asarray(getattr(series, column), dtype=float) / divide
             a.step(x, np.r_[y, y[-1]], where="post", linewidth=0.8, label=column.replace("_", " "))
         if len(columns) > 1:
-            a.legend(fontsize=8, loc="upper right")
+            a.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))  # outside: never over the data
         if "utilization" in columns[0]:
             a.set_ylim(0, 1.05)
         else:

@@ -63,7 +63,7 @@ are the figures above.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 import numpy as np
 
@@ -280,7 +280,8 @@ class BatchMetrics:
         checked = [check_float(f"edges[{k}]", e, positive=True) for k, e in enumerate(edges)]
         return self._classes("runtime", np.asarray(self.runtime, dtype=float), checked, _runtime_label)
 
-    def _classes(self, by: str, values: np.ndarray, edges: list, label) -> ClassMetrics:  # type: ignore[no-untyped-def, type-arg]
+    def _classes(self, by: str, values: np.ndarray, edges: Sequence[float],
+                 label: Callable[[float, float, bool], str]) -> ClassMetrics:
         if not edges:
             raise ValueError("edges == (), must name at least one edge")
         if any(b <= a for a, b in zip(edges, edges[1:])):
