@@ -8,7 +8,8 @@ Usage::
                                 [--oversized error|skip|clip] [--drop-invalid]
                                 [--out FILE [--format csv|swf|batsim]] [--gantt out.png [--gantt-window START:END]]
                                 [--timeseries FILE.csv] [--timeseries-plot out.png]
-    clustersched lublin [--jobs 10000] [--procs 128] [--seed 0] --out synthetic.swf
+    clustersched lublin [--jobs 10000] [--procs 128] [--seed 0] [--estimates none|exact|f:F|modal]
+                        --out synthetic.swf
 
 ``compare`` runs several built-in policies on one trace (by default the
 bundled week of the HPC2N trace) and prints one row of metrics per policy;
@@ -16,7 +17,11 @@ bundled week of the HPC2N trace) and prints one row of metrics per policy;
 Batsim/evalys jobs file: :func:`clustersched.batch.write_schedule`), a
 Gantt chart (of a window of hours with ``--gantt-window``) and the machine's
 state over time (:func:`clustersched.batch.batch_timeseries`, as CSV or a
-picture); ``lublin`` writes a Lublin-Feitelson synthetic workload as SWF.
+picture); ``lublin`` writes a Lublin-Feitelson synthetic workload as SWF,
+with user runtime estimates in its requested-time field when ``--estimates``
+names a model (:func:`clustersched.workload.with_estimates`; default ``none``:
+requested time -1, so ``simulate --estimates requested`` runs it with exact
+runtimes).
 A TRACE is an SWF trace (plain or .gz) or a Batsim JSON workload, told
 apart by content (:func:`clustersched.workload.read_trace`).
 ``--drop-invalid`` removes the jobs no simulation can run
@@ -133,8 +138,29 @@ def add_parser(subparsers: Any) -> None:
     gen.add_argument("--procs", type=integer(1, MAX_PROCS), default=128, metavar="N",
                      help="processors of the machine (default: %(default)s)")
     gen.add_argument("--seed", type=integer(0), default=0, metavar="S", help="random seed (default: %(default)s)")
+    gen.add_argument("--estimates", type=_estimate_spec, default="none", metavar="MODEL",
+                     help="user runtime estimates written as requested times: none (requested time -1: the "
+                          "simulator then uses the exact runtimes), exact (the runtime), f:F (Mu'alem & Feitelson "
+                          "2001: uniform in [runtime, (F+1) runtime], F >= 0) or modal (Tsafrir, Etsion & "
+                          "Feitelson 2005, maximum: the longest runtime rounded up to an hour); drawn from a "
+                          "random stream of --seed apart from the jobs', so the jobs are the same for every MODEL "
+                          "(default: %(default)s)")
     gen.add_argument("--out", required=True, metavar="FILE", help="SWF file to write, .gz compresses (required)")
     gen.set_defaults(run=lublin_command)
+
+
+def _estimate_spec(text: str) -> str:
+    """``lublin --estimates``: ``none`` or a spec of :func:`clustersched.workload.parse_estimate_model`."""
+    if text.strip() == "none":
+        return "none"
+    from ..workload.estimates import ESTIMATE_MODELS, parse_estimate_model
+
+    try:
+        return str(parse_estimate_model(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"invalid value {text!r}: must be none, {', '.join(ESTIMATE_MODELS)} (F a number >= 0)"
+        ) from None
 
 
 def _machine_options(p: argparse.ArgumentParser) -> None:
@@ -326,6 +352,15 @@ def lublin_command(args: argparse.Namespace) -> int:
     from ..workload.swf import write_swf
 
     jobs = lublin_feitelson(args.jobs, args.procs, seed=args.seed)
+    if args.estimates != "none":
+        import numpy as np
+
+        from ..workload.estimates import with_estimates
+
+        # A stream of its own (spawn key 1 of the seed), so that the jobs stay those of --estimates none.
+        stream = np.random.default_rng(np.random.SeedSequence(args.seed, spawn_key=(1,)))
+        jobs = with_estimates(jobs, args.estimates, seed=stream)
     write_swf(jobs, args.out)
-    print(f"wrote {args.out}: {len(jobs)} jobs for {args.procs} processors (seed {args.seed})")
+    print(f"wrote {args.out}: {len(jobs)} jobs for {args.procs} processors (seed {args.seed}, "
+          f"estimates {args.estimates})")
     return 0
