@@ -15,6 +15,7 @@ from clustersched.dfrs import (
     simulate,
     stretch_bound,
     stretches,
+    validate_dfrs,
 )
 from clustersched.dfrs.metrics import reschedulings, underutilization
 from clustersched.dfrs.schedule import DfrsSchedule
@@ -96,3 +97,21 @@ def test_migration_counts_only_the_tasks_that_move():
     m = dfrs_metrics(s, jobs, DfrsPlatform(3, 2.0))
     assert (m.preemptions, m.migrations, m.migrations_per_job) == (0, 1, 1.0)
     assert m.migration_bandwidth_gbs == pytest.approx(2 * 0.5 * 2.0 / 130)
+
+
+def test_stretch_percentiles_hand_computed():
+    jobs = DfrsJobs(submit=[0, 0, 0], processing_time=[5, 100, 0], tasks=[1, 1, 1], cpu_need=[0.25] * 3,
+                    mem_need=[0.1] * 3)
+    platform = DfrsPlatform(1)
+    r = simulate(jobs, platform, "Greedy */opt=min")
+    validate_dfrs(r.schedule, jobs, platform)
+    m = dfrs_metrics(r.schedule, jobs, platform)
+    assert (m.p50_stretch, m.p90_stretch, m.p99_stretch) == (1.0, 1.0, 1.0)
+    # the late schedule of test_bounded_stretch_threshold: stretches 1, 2.5, 3 (sorted); the q-th
+    # percentile sits at rank 2 * q / 100: p50 = 2.5, p90 = 2.5 + 0.8 * 0.5 = 2.9, p99 = 2.5 + 0.98 * 0.5 = 2.99
+    late = DfrsSchedule(**{**r.schedule.__dict__, "completion": np.array([8.0, 250.0, 30.0])})
+    m = dfrs_metrics(late, jobs, platform)
+    assert (m.p50_stretch, m.p90_stretch, m.p99_stretch) == pytest.approx((2.5, 2.9, 2.99))
+    summary = m.summary()
+    assert list(summary)[-3:] == ["p50_stretch", "p90_stretch", "p99_stretch"]
+    assert set(m.report()) >= {"max_stretch", "mean_stretch", "underutilization"}  # report() unchanged

@@ -16,6 +16,7 @@ suffix     unit
 ``_kb``    kilobytes (SWF memory fields)
 ``_flop``  floating-point operations (SCRAP's energy)
 ``_node_s``  node-seconds (DFRS underutilization)
+``_proc_s``  processor-seconds (batch queued work)
 ``_gbs``   GB/s (DFRS bandwidths, already so named)
 =========  ============================================================
 
@@ -43,6 +44,9 @@ _SECONDS = (
     "first_start", "completion", "flow", "response",
     # summaries
     "avg_wait", "max_wait", "avg_response", "makespan", "span", "penalty",
+    # batch percentiles and class bounds (batch/metrics.py), time series (batch/timeseries.py, dfrs/metrics.py)
+    "p50_wait", "p90_wait", "p99_wait", "p50_response", "p90_response", "p99_response",
+    "runtime_above", "runtime_upto", "time",
 )
 
 #: The library's column and summary names that have a unit -> the name with it.
@@ -53,6 +57,7 @@ UNITS: dict[str, str] = {
     "mem_requested": "mem_requested_kb",
     "energy": "energy_flop",
     "underutilization": "underutilization_node_s",
+    "queued_work": "queued_work_proc_s",
 }
 
 

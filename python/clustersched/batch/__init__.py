@@ -14,7 +14,10 @@ One module per part, as in every problem folder:
 * :mod:`~clustersched.batch.validate` -- :func:`validate_batch`, an
   independent feasibility check;
 * :mod:`~clustersched.batch.metrics` -- :func:`batch_metrics` (wait, bounded
-  slowdown, utilization, makespan);
+  slowdown, utilization, makespan, their percentiles, per width and runtime
+  class, with warm-up and cool-down trimmed);
+* :mod:`~clustersched.batch.timeseries` -- :func:`batch_timeseries`
+  (utilization, running and queued jobs, queued work over time);
 * :mod:`~clustersched.batch.cli` -- ``clustersched simulate | compare | lublin``.
 
 Names are imported on first use (see :mod:`clustersched._lazy`).
@@ -31,10 +34,13 @@ __all__ = [
     "BatchRun",
     "BatchMetrics",
     "BatchState",
+    "BatchTimeSeries",
+    "ClassMetrics",
     "Policy",
     "Schedule",
     "SimulationResult",
     "batch_metrics",
+    "batch_timeseries",
     "batch_violations",
     "estimates_of",
     "policy",
@@ -70,6 +76,9 @@ __getattr__, __dir__ = lazy_exports(
         "validate_batch": ".validate",
         "BatchMetrics": ".metrics",
         "batch_metrics": ".metrics",
+        "ClassMetrics": ".metrics",
+        "BatchTimeSeries": ".timeseries",
+        "batch_timeseries": ".timeseries",
     },
     public=__all__,
 )
@@ -83,8 +92,9 @@ if TYPE_CHECKING:
         write_schedule_csv,
         write_schedule_swf,
     )
-    from .metrics import BatchMetrics, batch_metrics
+    from .metrics import BatchMetrics, ClassMetrics, batch_metrics
     from .policies import ALGORITHMS, BUILTIN_POLICIES, BatchState, Policy, policy
     from .schedule import Schedule
     from .simulator import BatchRun, SimulationResult, estimates_of, simulate
+    from .timeseries import BatchTimeSeries, batch_timeseries
     from .validate import batch_violations, validate_batch

@@ -6,15 +6,18 @@ Usage::
                          [--oversized error|skip|clip] [--drop-invalid]
     clustersched simulate TRACE [--policy easy] [--estimates requested|exact] [--procs N]
                                 [--oversized error|skip|clip] [--drop-invalid]
-                                [--out FILE [--format csv|swf|batsim]] [--gantt out.png]
+                                [--out FILE [--format csv|swf|batsim]] [--gantt out.png [--gantt-window START:END]]
+                                [--timeseries FILE.csv] [--timeseries-plot out.png]
     clustersched lublin [--jobs 10000] [--procs 128] [--seed 0] [--estimates none|exact|f:F|modal]
                         --out synthetic.swf
 
 ``compare`` runs several built-in policies on one trace (by default the
 bundled week of the HPC2N trace) and prints one row of metrics per policy;
 ``simulate`` runs one and can write the per-job schedule (CSV, SWF or the
-Batsim/evalys jobs file: :func:`clustersched.batch.write_schedule`) and a
-Gantt chart; ``lublin`` writes a Lublin-Feitelson synthetic workload as SWF,
+Batsim/evalys jobs file: :func:`clustersched.batch.write_schedule`), a
+Gantt chart (of a window of hours with ``--gantt-window``) and the machine's
+state over time (:func:`clustersched.batch.batch_timeseries`, as CSV or a
+picture); ``lublin`` writes a Lublin-Feitelson synthetic workload as SWF,
 with user runtime estimates in its requested-time field when ``--estimates``
 names a model (:func:`clustersched.workload.with_estimates`; default ``none``:
 requested time -1, so ``simulate --estimates requested`` runs it with exact
@@ -102,7 +105,20 @@ def add_parser(subparsers: Any) -> None:
                           "the Standard Workload Format (read_swf reads it back; .gz compresses); batsim the "
                           "Batsim jobs file evalys reads (default: csv)")
     sim.add_argument("--gantt", metavar="IMAGE",
-                     help="draw a Gantt chart to this image file, .png, .pdf, .svg, ... (default: none)")
+                     help="draw a Gantt chart to this image file, .png, .pdf, .svg, ...; its time axis counts from "
+                          "the trace start (first submit) in minutes, hours or days (default: none)")
+    sim.add_argument("--gantt-window", type=_hours_window, metavar="START:END",
+                     help="draw only this part of the --gantt chart: hours from the trace start (first submit), "
+                          "START < END, either may be left out for the schedule's start or end (24:48 is the "
+                          "second day, :6 the first six hours); it must overlap the schedule (default: all of it)")
+    sim.add_argument("--timeseries", metavar="FILE",
+                     help="write the machine's state over time as CSV, one row per event time: time_s, busy_procs, "
+                          "utilization, running, queued (jobs submitted, not started), queued_work_proc_s (their "
+                          "processors x runtimes); each row holds until the next "
+                          "(clustersched.batch.batch_timeseries) (default: none)")
+    sim.add_argument("--timeseries-plot", metavar="IMAGE",
+                     help="draw utilization, running and queued jobs and queued work over time to this image file, "
+                          ".png, .pdf, .svg, ... (default: none)")
     sim.set_defaults(run=simulate_command)
 
     cmp_ = subparsers.add_parser("compare", help=f"compare policies on a trace (default: the bundled {SAMPLE})",
@@ -174,6 +190,49 @@ def _policy_list(text: str) -> list[str]:
     return names
 
 
+def _hours_window(text: str) -> tuple[float | None, float | None]:
+    """``--gantt-window``: ``START:END`` in hours from the trace start, either side empty (None), START < END."""
+    import math
+
+    rule = "must be START:END in hours from the trace start, e.g. 24:48, with 0 <= START < END"
+    parts = text.split(":")
+    if len(parts) != 2:
+        raise argparse.ArgumentTypeError(f"invalid value {text!r}: {rule}")
+    bounds: list[float | None] = []
+    for part in parts:
+        if not part.strip():
+            bounds.append(None)
+            continue
+        try:
+            value = float(part)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid value {text!r}: {rule}") from None
+        if not math.isfinite(value) or value < 0:
+            raise argparse.ArgumentTypeError(f"invalid value {text!r}: {rule}")
+        bounds.append(value)
+    lo, hi = bounds
+    if lo is not None and hi is not None and not lo < hi:
+        raise argparse.ArgumentTypeError(f"invalid value {text!r}: {rule}")
+    return lo, hi
+
+
+def _gantt_window(schedule: Any, text: str, hours: tuple[float | None, float | None]) -> tuple[float, float]:
+    """``--gantt-window`` in seconds on the schedule's clock, or InvalidOptionError when it misses the schedule."""
+    import numpy as np
+
+    origin = float(np.min(schedule.submit))
+    first, last = float(np.min(schedule.start)), float(np.max(schedule.end))
+    lo = first if hours[0] is None else origin + 3600.0 * hours[0]
+    hi = last if hours[1] is None else origin + 3600.0 * hours[1]
+    if not (lo < hi and hi > first and lo < last):
+        raise InvalidOptionError(
+            "--gantt-window", text,
+            f"is outside the schedule, which runs from {(first - origin) / 3600:.4g} to {(last - origin) / 3600:.4g} "
+            "hours after the trace start",
+        )
+    return lo, hi
+
+
 def _read(trace: Any, args: argparse.Namespace) -> tuple[Any, int | None]:
     """The trace's jobs (SWF or Batsim JSON) and the machine size to simulate (None: the simulator's default);
     with ``--drop-invalid``, without the jobs no simulation can run, one stderr line per reason."""
@@ -227,11 +286,19 @@ def simulate_command(args: argparse.Namespace) -> int:
     trace = check_input_file("TRACE", args.trace)
     if args.format is not None and args.out is None:
         raise InvalidOptionError("--format", args.format, "says how to write --out FILE; give --out too")
-    check_output_files({"--out": args.out, "--gantt": args.gantt}, inputs=[trace])
+    window_text = _window_text(args)
+    if window_text is not None and args.gantt is None:
+        raise InvalidOptionError("--gantt-window", window_text, "says which part of --gantt IMAGE to draw; "
+                                                                "give --gantt too")
+    check_output_files({"--out": args.out, "--gantt": args.gantt, "--timeseries": args.timeseries,
+                        "--timeseries-plot": args.timeseries_plot}, inputs=[trace])
     check_image_file("--gantt", args.gantt)
+    check_image_file("--timeseries-plot", args.timeseries_plot)
 
     jobs, procs = _read(trace, args)
     row, result = _run(jobs, procs, args.policy, args)
+    # checked before anything is written, so that a window outside the schedule writes nothing
+    window = _gantt_window(result.schedule, window_text, args.gantt_window) if window_text is not None else None
     _print_table([row], f"{args.trace}: {len(result.jobs)} jobs on {result.schedule.total_procs} processors")
     if args.out:
         from .formats import write_schedule
@@ -242,9 +309,30 @@ def simulate_command(args: argparse.Namespace) -> int:
     if args.gantt:
         from ..plot import gantt
 
-        gantt(result.schedule, args.gantt)
+        gantt(result.schedule, args.gantt, window=window)
         print(f"wrote {args.gantt}")
+    if args.timeseries or args.timeseries_plot:
+        from .timeseries import batch_timeseries
+
+        series = batch_timeseries(result.schedule)
+        if args.timeseries:
+            series.to_csv(args.timeseries)
+            print(f"wrote {args.timeseries} ({len(series)} event times)")
+        if args.timeseries_plot:
+            from ..plot import timeseries
+
+            timeseries(series, args.timeseries_plot, title=f"{args.policy}: {len(result.jobs)} jobs on "
+                                                          f"{result.schedule.total_procs} processors")
+            print(f"wrote {args.timeseries_plot}")
     return 0
+
+
+def _window_text(args: argparse.Namespace) -> str | None:
+    """``--gantt-window`` as typed back (for messages), or None."""
+    if args.gantt_window is None:
+        return None
+    lo, hi = args.gantt_window
+    return f"{'' if lo is None else f'{lo:g}'}:{'' if hi is None else f'{hi:g}'}"
 
 
 def compare_command(args: argparse.Namespace) -> int:

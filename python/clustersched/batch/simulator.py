@@ -150,7 +150,9 @@ class BatchRun:
         >>> df = cs.simulate(jobs, "easy").to_pandas()
         >>> df.columns.tolist()  # doctest: +NORMALIZE_WHITESPACE
         ['algorithm', 'jobs', 'avg_wait_s', 'max_wait_s', 'avg_response_s', 'avg_bounded_slowdown',
-        'max_bounded_slowdown', 'utilization', 'makespan_s', 'wall_s']
+        'max_bounded_slowdown', 'utilization', 'makespan_s', 'p50_wait_s', 'p90_wait_s', 'p99_wait_s',
+        'p50_bounded_slowdown', 'p90_bounded_slowdown', 'p99_bounded_slowdown', 'p50_response_s',
+        'p90_response_s', 'p99_response_s', 'wall_s']
         >>> df.loc[0, "algorithm"], int(df.loc[0, "jobs"])
         ('easy', 2406)
         """

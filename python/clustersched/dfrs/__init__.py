@@ -20,6 +20,8 @@ long a job runs.  One module per part, as in every problem folder:
 * :mod:`~clustersched.dfrs.validate` -- :func:`validate_dfrs`, an independent check;
 * :mod:`~clustersched.dfrs.metrics` -- :func:`dfrs_metrics` (stretch,
   degradation, preemptions, migrations, bandwidth, underutilization);
+* :mod:`~clustersched.dfrs.timeseries` -- :func:`dfrs_timeseries` (CPU, memory,
+  running and waiting jobs over time);
 * :mod:`~clustersched.dfrs.bound` -- :func:`max_stretch_lower_bound` (Theorem 1);
 * :mod:`~clustersched.dfrs.workloads` -- the HPC2N weeks and synthetic traces of §5.3;
 * :mod:`~clustersched.dfrs.limits` -- every size and time limit, in one place;
@@ -100,8 +102,10 @@ __all__ = [
     "DfrsResult",
     "DfrsRun",
     "DfrsSchedule",
+    "DfrsTimeSeries",
     "DfrsWorkload",
     "dfrs_metrics",
+    "dfrs_timeseries",
     "dfrs_violations",
     "max_stretch_lower_bound",
     "parse",
@@ -135,6 +139,8 @@ __getattr__, __dir__ = lazy_exports(
         "DfrsMetrics": ".metrics",
         "dfrs_metrics": ".metrics",
         "stretches": ".metrics",
+        "DfrsTimeSeries": ".timeseries",
+        "dfrs_timeseries": ".timeseries",
         "max_stretch_lower_bound": ".bound",
         "stretch_bound": ".bound",
         "DfrsWorkload": ".workloads",
@@ -160,5 +166,6 @@ if TYPE_CHECKING:
     from .run import DfrsResult, DfrsRun
     from .schedule import DfrsSchedule
     from .simulator import simulate
+    from .timeseries import DfrsTimeSeries, dfrs_timeseries
     from .validate import dfrs_violations, validate_dfrs
     from .workloads import DfrsWorkload

@@ -105,7 +105,9 @@ def underutilization(schedule: DfrsSchedule, jobs: DfrsJobs, platform: DfrsPlatf
 class DfrsMetrics:
     """The metrics of one schedule (see the module docstring).
 
-    ``bound`` and ``degradation`` are NaN when no bound was given.
+    ``bound`` and ``degradation`` are NaN when no bound was given;
+    ``p50_stretch``, ``p90_stretch`` and ``p99_stretch`` are percentiles of
+    the bounded stretch (numpy's linear interpolation).
     """
 
     jobs: int
@@ -124,6 +126,9 @@ class DfrsMetrics:
     span: float
     underutilization: float
     normalized_underutilization: float
+    p50_stretch: float = float("nan")
+    p90_stretch: float = float("nan")
+    p99_stretch: float = float("nan")
 
     def summary(self) -> dict[str, float]:
         """The metrics as a flat dict (JSON- and DataFrame-ready)."""
@@ -190,6 +195,8 @@ def dfrs_metrics(
     ...                  DfrsPlatform(1), bound=1.5)
     >>> m.max_stretch, m.degradation, m.preemptions
     (2.0, 1.3333333333333333, 0)
+    >>> m.p50_stretch, m.p99_stretch     # the two jobs share the node at half speed: stretch 2 each
+    (2.0, 2.0)
     """
     jobs.check_nonempty()
     if bound is not None:
@@ -210,6 +217,7 @@ def dfrs_metrics(
     under = underutilization(schedule, jobs, platform)
     work = float(jobs.work().sum())
     b = float("nan") if bound is None else float(bound)
+    p50, p90, p99 = (float(v) for v in np.percentile(s, (50, 90, 99)))
     return DfrsMetrics(
         jobs=n,
         max_stretch=float(s.max()),
@@ -227,4 +235,7 @@ def dfrs_metrics(
         span=span,
         underutilization=under,
         normalized_underutilization=under / work if work > 0 else 0.0,
+        p50_stretch=p50,
+        p90_stretch=p90,
+        p99_stretch=p99,
     )
