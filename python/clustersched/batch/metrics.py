@@ -25,12 +25,10 @@ Breakdowns by class
 -------------------
 :meth:`BatchMetrics.by_width` and :meth:`BatchMetrics.by_runtime` give the
 same figures per class of job (:class:`ClassMetrics`, one row per class).
-The default classes are the four-by-four width x length categories of the
-backfilling literature (Srinivasan, Kettimuthu, Subramani and Sadayappan,
-"Selective Reservation Strategies for Backfill Job Scheduling", JSSPP 2002,
-report EASY versus conservative backfilling per such category), because
-backfilling helps narrow and short jobs and may hurt wide and long ones,
-which one average hides:
+The default classes are our choice, in the spirit of the backfilling
+literature, which reports results per category of job width and length
+because backfilling helps narrow and short jobs and may hurt wide and long
+ones, which one average hides:
 
 * width (processors allocated), :data:`WIDTH_EDGES` ``(1, 8, 32)``: ``1``
   (sequential), ``2-8`` (narrow), ``9-32`` (wide), ``>32`` (very wide);
