@@ -28,7 +28,7 @@ fn workload(n: usize, total: u32, mean_gap: f64) -> Jobs {
 
 fn bench(c: &mut Criterion) {
     let jobs = workload(20_000, 256, 300.0);
-    for name in ["fcfs", "easy", "conservative", "sjf", "dpsa-n"] {
+    for name in ["fcfs", "easy", "easy-arrival", "conservative", "sjf", "dpsa-n"] {
         let policy = Builtin::from_name(name).unwrap();
         c.bench_function(&format!("{name}_20k_jobs_256_procs"), |b| {
             b.iter(|| {
