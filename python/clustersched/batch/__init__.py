@@ -15,7 +15,9 @@ One module per part, as in every problem folder:
   independent feasibility check;
 * :mod:`~clustersched.batch.metrics` -- :func:`batch_metrics` (wait, bounded
   slowdown, utilization, makespan);
-* :mod:`~clustersched.batch.cli` -- ``clustersched simulate | compare | lublin``.
+* :mod:`~clustersched.batch.sweep` -- :func:`sweep`: policies x offered
+  loads x replications, with 95% confidence intervals and the curves;
+* :mod:`~clustersched.batch.cli` -- ``clustersched simulate | compare | lublin | sweep``.
 
 Names are imported on first use (see :mod:`clustersched._lazy`).
 """
@@ -34,12 +36,14 @@ __all__ = [
     "Policy",
     "Schedule",
     "SimulationResult",
+    "SweepResult",
     "batch_metrics",
     "batch_violations",
     "estimates_of",
     "policy",
     "schedule_table",
     "simulate",
+    "sweep",
     "validate_batch",
     "write_batsim_jobs",
     "write_schedule",
@@ -70,6 +74,8 @@ __getattr__, __dir__ = lazy_exports(
         "validate_batch": ".validate",
         "BatchMetrics": ".metrics",
         "batch_metrics": ".metrics",
+        "SweepResult": ".sweep",
+        "sweep": ".sweep",
     },
     public=__all__,
 )
@@ -87,4 +93,5 @@ if TYPE_CHECKING:
     from .policies import ALGORITHMS, BUILTIN_POLICIES, BatchState, Policy, policy
     from .schedule import Schedule
     from .simulator import BatchRun, SimulationResult, estimates_of, simulate
+    from .sweep import SweepResult, sweep
     from .validate import batch_violations, validate_batch
