@@ -442,7 +442,9 @@ def plot_sweep(summary: Sequence[dict[str, Any]], metric: str = "avg_bounded_slo
         Draw there (default: a new figure of its own, :func:`clustersched.plot.figure`).
     title : str, optional
     log : bool, optional
-        A log y axis (default: for slowdowns).
+        A log y axis (default: for slowdowns).  On a log axis a band's lower
+        bound is drawn from 1 for a slowdown (its least value), else from a
+        tenth of the least positive mean.
 
     Returns
     -------
@@ -487,7 +489,9 @@ def plot_sweep(summary: Sequence[dict[str, Any]], metric: str = "avg_bounded_slo
             banded = True
             bx, blo, bhi = zip(*band)
             if log if log is not None else default_log:
-                blo = tuple(max(v, min(mean) * 1e-3) for v in blo)  # a log axis cannot show a bound <= 0
+                # a log axis cannot show a bound <= 0; a slowdown is never below 1
+                floor = 1.0 if "slowdown" in metric else min(m for m in mean if m > 0) / 10 if max(mean) > 0 else 1e-9
+                blo = tuple(max(v, floor) for v in blo)
             ax.fill_between(bx, blo, bhi, color=color, alpha=0.18, linewidth=0)
     if log if log is not None else default_log:
         ax.set_yscale("log")
@@ -509,6 +513,31 @@ def plot_sweep(summary: Sequence[dict[str, Any]], metric: str = "avg_bounded_slo
 def _label(metric: str) -> str:
     unit = " (s)" if any(w in metric for w in ("wait", "response", "makespan")) else ""
     return metric.replace("_", " ") + unit
+
+
+def known_metrics() -> tuple[str, ...]:
+    """The metrics a sweep's rows carry: every key of :meth:`BatchMetrics.summary
+    <clustersched.batch.BatchMetrics.summary>` (found on a two-job schedule), ``native_load``,
+    ``achieved_load`` and ``sim_seconds``."""
+    from .metrics import batch_metrics
+    from .schedule import Schedule
+
+    s = Schedule(job_id=np.array([1, 2]), submit=np.array([0.0, 1.0]), start=np.array([0.0, 1.0]),
+                 end=np.array([5.0, 6.0]), procs=np.array([1, 1]), total_procs=2)
+    keys = [k for k, v in batch_metrics(s).summary().items() if _is_number(v)]
+    return tuple(dict.fromkeys([*keys, "native_load", "achieved_load", "sim_seconds"]))
+
+
+def check_figure_metrics(metrics: Sequence[str], name: str = "figures") -> list[str]:
+    """``metrics`` if each is one of :func:`known_metrics`, else ValueError naming them."""
+    if isinstance(metrics, str) or not all(isinstance(m, str) for m in metrics):
+        raise TypeError(f"{name} == {short_repr(metrics)}, must be a list of metric names")
+    known = known_metrics()
+    unknown = [m for m in metrics if m not in known]
+    if unknown:
+        raise ValueError(f"{name} == {','.join(metrics)}: unknown {', '.join(map(repr, unknown))}, "
+                         f"must be among {', '.join(known)}")
+    return list(metrics)
 
 
 # -- the result --------------------------------------------------------------------------------------------------------
@@ -697,6 +726,8 @@ def sweep(
     check_choice("estimates", estimates, ESTIMATES)
     check_choice("oversized", oversized, OVERSIZED)
     seed = check_int("seed", seed, 0, 2**63 - 1)
+    if figures is not None:
+        figures = check_figure_metrics(figures)
     if workers is not None and dask is not None:
         raise ValueError(f"workers == {workers} with dask: the Dask cluster sets its own workers")
 
