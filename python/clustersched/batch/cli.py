@@ -352,12 +352,14 @@ def sweep_command(args: argparse.Namespace) -> int:
     if args.window is not None and args.replicate not in (None, "windows"):
         raise InvalidOptionError("--window", str(args.window), f"sizes the windows; --replicate {args.replicate} "
                                                                "resamples the whole trace")
-    out = _check_out("--out", args.out, SWEEP_OUTPUTS + tuple(f"{m}.png" for m in args.metrics or ()))
-
     from .sweep import Lublin, check_figure_metrics, sweep
 
     if args.metrics is not None:
-        check_figure_metrics(args.metrics, "--metrics")
+        try:
+            check_figure_metrics(args.metrics)
+        except ValueError as exc:
+            raise InvalidOptionError("--metrics", ",".join(args.metrics), str(exc).split(": ", 1)[1]) from None
+    out = _check_out("--out", args.out, SWEEP_OUTPUTS + tuple(f"{m}.png" for m in args.metrics or ()))
 
     if lublin:
         workload: Any = Lublin(args.jobs or 5000, args.procs or 128)
