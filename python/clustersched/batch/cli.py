@@ -272,17 +272,17 @@ def _add_sweep_parser(subparsers: Any) -> None:
     from ..reproduce.cli import _dask_address
 
     sw = subparsers.add_parser(
-        "sweep", help="sweep the offered load: policies x loads x replications, with 95% confidence intervals",
+        "sweep", help="sweep the offered load: policies x loads x replications, with 95%% confidence intervals",
         description="Scale a workload to each offered load (inter-arrival times scaled; runtimes and widths "
                     "unchanged), simulate every policy, replicate, and write results.csv (one row per run), "
-                    "summary.csv (mean and Student-t 95%% confidence interval per policy and load) and one figure "
+                    "summary.csv (mean and Student-t 95% confidence interval per policy and load) and one figure "
                     "per metric against the load (see clustersched.batch.sweep).")
     sw.add_argument("workload", metavar="TRACE|lublin",
                     help=f"{TRACE_HELP}; or the word lublin for Lublin-Feitelson workloads drawn per replication "
                          "(a file named lublin: ./lublin)")
-    sw.add_argument("--policies", type=_policy_list, default=["easy", "conservative", "dpsa-n"], metavar="P1,P2,...",
-                    help="comma-separated built-in policies (default: easy,conservative,dpsa-n; names as simulate "
-                         "--policy)")
+    sw.add_argument("--policies", type=_policy_list, default="easy,conservative,dpsa-n", metavar="P1,P2,...",
+                    help="comma-separated built-in policies, named as simulate --policy names them (default: "
+                         "%(default)s)")
     sw.add_argument("--loads", type=_loads, default="0.5:1.2:0.05", metavar="A:B:STEP|L1,L2,...",
                     help="target offered loads: A to B by STEP, each rounded to the decimals written (0.5:1.2:0.05 "
                          "is 0.5, 0.55, ..., 1.2), or a comma list; every load > 0 (default: %(default)s)")
@@ -303,6 +303,11 @@ def _add_sweep_parser(subparsers: Any) -> None:
                     help="draw the users' requested times for every replication: exact, f:F or modal "
                          "(clustersched.workload.estimates; default: the trace's own, none for lublin)")
     _machine_options(sw)
+    for action in sw._actions:  # the shared options, as a sweep reads them
+        if action.dest == "no_progress":
+            action.help = "no progress bar (default: a progress bar over the scenarios)"
+        elif action.dest == "procs":
+            action.help = "processors of the machine (default: the trace's MaxProcs, else MaxNodes; lublin: 128)"
     where = sw.add_mutually_exclusive_group()
     where.add_argument("--workers", type=integer(1), metavar="N", help="local worker processes (default: one per core)")
     where.add_argument("--dask", type=_dask_address, metavar="ADDRESS",
