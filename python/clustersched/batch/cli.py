@@ -300,8 +300,8 @@ def _add_sweep_parser(subparsers: Any) -> None:
                     help="lublin: replication r draws with seed S+r; the bootstraps draw from S (default: "
                          "%(default)s)")
     sw.add_argument("--estimate-model", metavar="SPEC",
-                    help="draw the users' requested times for every replication: exact, f:F or modal "
-                         "(clustersched.workload.estimates; default: the trace's own, none for lublin)")
+                    help="draw the users' requested times for every replication: exact, f:F or modal, as "
+                         "clustersched.workload.estimates does (default: the trace's own; lublin has none)")
     _machine_options(sw)
     for action in sw._actions:  # the shared options, as a sweep reads them
         if action.dest == "no_progress":
