@@ -13,7 +13,7 @@ import pytest
 import importlib
 
 import clustersched as cs
-from clustersched.batch.sweep import Lublin, aggregate, load_range, parse_loads, plot_sweep, sweep
+from clustersched.batch.sweep import Lublin, aggregate, load_range, parse_loads, plot_sweep, relative, sweep
 from clustersched.workload.transform import offered_load, scale_to_load
 from support import run_cli
 
@@ -78,6 +78,24 @@ def test_the_interval_is_student_t_over_the_replications():
     (r90,) = aggregate(rows[:2], confidence=0.9)
     assert set(r90) == {"policy", "load", "replications", "wait_mean", "wait_std", "wait_ci_low", "wait_ci_high"}
     assert r90["wait_ci_high"] - r90["wait_mean"] == pytest.approx(6.313751514675043 * math.sqrt(0.5) / math.sqrt(2))
+
+
+def test_the_paired_ratio_is_a_geometric_mean_with_a_t_interval_on_logs():
+    rows = [{"policy": p, "load": 0.8, "replication": r, "wait": w, "status": "ok"}
+            for r, (base, other) in enumerate([(10.0, 5.0), (40.0, 10.0), (0.0, 3.0)])
+            for p, w in (("easy", base), ("dpsa-n", other))]
+    easy, dpsa = relative(rows, "easy", "wait")
+    assert easy == {"policy": "easy", "load": 0.8, "replications": 2, "wait_ratio_mean": 1.0,
+                    "wait_ratio_ci_low": 1.0, "wait_ratio_ci_high": 1.0}
+    # ratios 0.5 and 0.25 (the pair with a zero wait has none): logs -0.693 and -1.386
+    logs = np.log([0.5, 0.25])
+    half = 12.706204736174707 * logs.std(ddof=1) / math.sqrt(2)  # t(0.975, 1)
+    assert dpsa["replications"] == 2
+    assert dpsa["wait_ratio_mean"] == pytest.approx(math.sqrt(0.125), rel=1e-12)
+    assert (dpsa["wait_ratio_ci_low"], dpsa["wait_ratio_ci_high"]) == pytest.approx(
+        (math.exp(logs.mean() - half), math.exp(logs.mean() + half)), rel=1e-12)
+    with pytest.raises(ValueError, match="baseline == 'fcfs', must be one of the policies run: easy, dpsa-n"):
+        relative(rows, "fcfs", "wait")
 
 
 # -- Lublin: replications by seed ---------------------------------------------------------------------------------------
@@ -260,6 +278,21 @@ def test_one_series_per_policy_with_distinct_styles(lublin_sweep):
         lublin_sweep.plot("nope")
 
 
+def test_the_ratio_to_a_baseline(lublin_sweep):
+    rows = lublin_sweep.relative("FCFS")  # a policy's name, as lookup() reads it
+    assert [(r["policy"], r["load"]) for r in rows] == [("fcfs", 0.6), ("fcfs", 0.9), ("easy", 0.6), ("easy", 0.9)]
+    assert all(r["avg_bounded_slowdown_ratio_mean"] == 1.0 for r in rows[:2])
+    by_rep = {(r["policy"], r["load"], r["replication"]): r["avg_bounded_slowdown"] for r in lublin_sweep.rows}
+    ratios = [by_rep["easy", 0.9, k] / by_rep["fcfs", 0.9, k] for k in (0, 1)]
+    assert rows[3]["avg_bounded_slowdown_ratio_mean"] == pytest.approx(math.sqrt(ratios[0] * ratios[1]))
+    ax = lublin_sweep.plot(baseline="fcfs").axes[0]
+    assert [line.get_label() for line in ax.get_lines()][:2] == ["fcfs", "easy"]
+    assert "relative to fcfs" in ax.get_ylabel() and ax.get_yscale() == "log"
+    assert any(list(line.get_ydata()) == [1.0, 1.0] for line in ax.get_lines()[2:])  # the line at 1
+    with pytest.raises(ValueError, match="baseline == 'sjf'"):
+        lublin_sweep.relative("sjf")
+
+
 def test_one_replication_draws_no_band():
     rows = [{"policy": p, "load": x, "replications": 1, "utilization_mean": x / 2, "utilization_ci_low": None,
              "utilization_ci_high": None} for p in ("easy", "conservative", "dpsa-n") for x in (0.5, 1.0)]
@@ -290,6 +323,7 @@ def here(tmp_path, monkeypatch):
     (["--drop-invalid"], "--drop-invalid 'True': applies to a trace"),
     (["--metrics", "utilization,nope"], "--metrics 'utilization,nope': unknown 'nope', must be among "),
     (["--workers", "2", "--dask", "tcp://h:1"], "not allowed with argument"),
+    (["--policies", "easy,dpsa-n", "--baseline", "fcfs"], "--baseline 'fcfs': must be one of --policies easy,dpsa-n"),
 ])
 def test_bad_options_are_one_line_and_status_2(here, capsys, argv, says):
     status, out, err = run_cli(["sweep", "lublin", "--jobs", "200", *argv, "--out", "r"], capsys)
@@ -313,7 +347,7 @@ def test_bad_trace_options(here, capsys, argv, says):
 def test_the_command_on_a_trace_slice(here, capsys):
     argv = ["sweep", "t.swf.gz", "--jobs", "600", "--policies", "fcfs,easy", "--loads", "0.6,0.9",
             "--replications", "2", "--workers", "1", "--no-progress", "--metrics", "avg_bounded_slowdown",
-            "--out", "r"]
+            "--baseline", "fcfs", "--out", "r"]
     status, out, err = run_cli(argv, capsys)
     assert status == 0, err
     lines = out.splitlines()
@@ -321,10 +355,14 @@ def test_the_command_on_a_trace_slice(here, capsys):
     assert lines[1].split() == ["policy", "load", "runs", "avg_bounded_slowdown", "avg_wait_s", "utilization",
                                 "achieved_load"]
     assert len(lines) == 2 + 4 + 1 and "+-" in lines[2]
-    assert lines[-1] == f"wrote {os.path.join('r', 'results.csv')}, summary.csv, avg_bounded_slowdown.png and " \
-                        "campaign.sqlite"
-    assert sorted(p.name for p in (here / "r").iterdir()) == ["avg_bounded_slowdown.png", "campaign.sqlite",
-                                                              "results.csv", "summary.csv"]
+    assert lines[-1] == (f"wrote {os.path.join('r', 'results.csv')}, summary.csv, avg_bounded_slowdown.png, "
+                         "relative.csv, avg_bounded_slowdown_vs_fcfs.png and campaign.sqlite")
+    assert sorted(p.name for p in (here / "r").iterdir()) == [
+        "avg_bounded_slowdown.png", "avg_bounded_slowdown_vs_fcfs.png", "campaign.sqlite", "relative.csv",
+        "results.csv", "summary.csv"]
+    assert (here / "r" / "relative.csv").read_text().splitlines()[0] == (
+        "policy,load,replications,avg_bounded_slowdown_ratio_mean,avg_bounded_slowdown_ratio_ci_low,"
+        "avg_bounded_slowdown_ratio_ci_high")
     # again: nothing left to compute, said on stderr
     status, again, err = run_cli(argv, capsys)
     assert status == 0 and again == out
@@ -347,3 +385,23 @@ def test_errored_scenarios_end_with_status_1(here, capsys, monkeypatch):
                                     f"{os.path.join('r', 'results.csv')} (the same command retries them)")
     assert "error: easy at load 0.9, replication 0: ValueError: an unlucky scenario" in out
     assert "an unlucky scenario" in (here / "r" / "results.csv").read_text()
+
+
+class _ClosedPipe:
+    """A stdout whose reader has gone (as tests/test_cli_contract.py's)."""
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self) -> None:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_closed_stdout_ends_quietly(here, capsys, monkeypatch):
+    import sys
+
+    monkeypatch.setattr(sys, "stdout", _ClosedPipe())
+    status, _, err = run_cli(["sweep", "lublin", "--jobs", "100", "--procs", "16", "--policies", "easy", "--loads",
+                              "0.5", "--workers", "1", "--no-progress", "--out", "r"], capsys)
+    assert status == 141 and err == ""
+    assert (here / "r" / "results.csv").exists()  # the work was done and written

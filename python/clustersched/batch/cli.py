@@ -12,6 +12,7 @@ Usage::
                                     [--replications R] [--replicate windows|days|weeks] [--window N]
                                     [--jobs N] [--procs N] [--seed S] [--estimates requested|exact]
                                     [--estimate-model SPEC] [--drop-invalid] [--metrics M1,M2]
+                                    [--baseline POLICY]
                                     [--workers N | --dask ADDRESS] --out DIR
 
 ``compare`` runs several built-in policies on one trace (by default the
@@ -316,6 +317,10 @@ def _add_sweep_parser(subparsers: Any) -> None:
     sw.add_argument("--metrics", type=_name_list, metavar="M1,M2,...",
                     help="the metrics drawn, one figure each, METRIC.png (default: avg_bounded_slowdown on a log "
                          "axis, avg_wait, utilization, and the p90 metrics when there are some)")
+    sw.add_argument("--baseline", metavar="POLICY",
+                    help="one of --policies: also write relative.csv and METRIC_vs_POLICY.png, each policy's metric "
+                         "as a ratio to this one's on the same replication (paired; geometric mean and 95%% "
+                         "interval) (default: none)")
     sw.add_argument("--out", required=True, metavar="DIR",
                     help="folder for results.csv, summary.csv, the figures and campaign.sqlite, created if missing; "
                          "rerunning with the same folder computes only what is missing (required)")
@@ -364,6 +369,8 @@ def sweep_command(args: argparse.Namespace) -> int:
             check_figure_metrics(args.metrics)
         except ValueError as exc:
             raise InvalidOptionError("--metrics", ",".join(args.metrics), str(exc).split(": ", 1)[1]) from None
+    if args.baseline is not None and args.baseline not in args.policies:
+        raise InvalidOptionError("--baseline", args.baseline, f"must be one of --policies {','.join(args.policies)}")
     out = _check_out("--out", args.out, SWEEP_OUTPUTS + tuple(f"{m}.png" for m in args.metrics or ()))
 
     if lublin:
@@ -381,7 +388,7 @@ def sweep_command(args: argparse.Namespace) -> int:
         result = sweep(workload, args.policies, args.loads, replications=args.replications,
                        replicate=args.replicate, window=args.window, procs=procs, estimates=args.estimates,
                        estimate_model=args.estimate_model, oversized=args.oversized, seed=args.seed, out=out,
-                       figures=args.metrics, workers=args.workers, dask=args.dask, progress=not args.no_progress)
+                       figures=args.metrics, baseline=args.baseline, workers=args.workers, dask=args.dask, progress=not args.no_progress)
     rows = result.summary
     print(f"{what}; {len(result.policies)} policies x {len(result.loads)} loads x {result.replications} "
           f"replication(s), {result.rows[0]['replicate']}; mean"
@@ -406,7 +413,7 @@ def sweep_command(args: argparse.Namespace) -> int:
     for r in result.rows:
         if r["status"] != "ok":
             print(f"error: {r['policy']} at load {r['load']:g}, replication {r['replication']}: {r['error']}")
-    figures = [p.name for p in result.files if p.suffix == ".png"]
+    others = [p.name for p in result.files if p.name not in ("results.csv", "summary.csv")]
     print(f"wrote {os.path.join(args.out, 'results.csv')}, summary.csv"
-          + (f", {', '.join(figures)}" if figures else "") + " and campaign.sqlite")
+          + (f", {', '.join(others)}" if others else "") + " and campaign.sqlite")
     return _finished(runs, os.path.join(args.out, "results.csv"))

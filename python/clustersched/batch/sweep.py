@@ -101,6 +101,7 @@ __all__ = [
     "load_range",
     "parse_loads",
     "plot_sweep",
+    "relative",
     "sweep",
 ]
 
@@ -420,13 +421,63 @@ def aggregate(rows: Iterable[dict[str, Any]], metrics: Sequence[str] | None = No
     return out
 
 
+def relative(rows: Iterable[dict[str, Any]], baseline: str, metric: str = "avg_bounded_slowdown", *,
+             confidence: float = 0.95) -> list[dict[str, Any]]:
+    """Each policy's metric as a ratio to ``baseline``'s on the same replication, per policy and load.
+
+    A paired comparison: every policy ran on the very same table in a given
+    (load, replication), so the ratio ``policy / baseline`` removes the
+    variation between replications that the absolute intervals of
+    :func:`aggregate` carry, and its interval is much narrower.  Ratios are
+    summarised on the log scale: ``m_ratio_mean`` is the geometric mean of the
+    ratios, and ``m_ratio_ci_low`` / ``_ci_high`` are ``exp`` of the
+    Student-t interval of the mean log ratio (None with one pair).  A pair in
+    which either value is not > 0 (a wait of 0 at a low load) has no ratio and
+    is left out; ``replications`` counts the pairs used.
+
+    Examples
+    --------
+    >>> rows = [{"policy": p, "load": 0.5, "replication": r, "wait": w, "status": "ok"}
+    ...         for r, (a, b) in enumerate([(10.0, 5.0), (20.0, 10.0)]) for p, w in (("easy", a), ("dpsa-n", b))]
+    >>> [(a["policy"], a["replications"], a["wait_ratio_mean"], a["wait_ratio_ci_low"])
+    ...  for a in relative(rows, "easy", "wait")]
+    [('easy', 2, 1.0, 1.0), ('dpsa-n', 2, 0.5, 0.5)]
+    """
+    from scipy import stats
+
+    rows = [r for r in rows if r.get("status", "ok") == "ok"]
+    base = {(r["load"], r["replication"]): r.get(metric) for r in rows if r["policy"] == baseline}
+    if not base:
+        raise ValueError(f"baseline == {baseline!r}, must be one of the policies run: "
+                         f"{', '.join(dict.fromkeys(r['policy'] for r in rows))}")
+    groups: dict[tuple[str, float], list[float]] = {}
+    for r in rows:
+        b, x = base.get((r["load"], r["replication"])), r.get(metric)
+        group = groups.setdefault((r["policy"], r["load"]), [])
+        if _is_number(b) and _is_number(x) and b > 0 and x > 0:
+            group.append(math.log(x / b))
+    out = []
+    for (policy, load), logs in groups.items():
+        n = len(logs)
+        row: dict[str, Any] = {"policy": policy, "load": load, "replications": n,
+                               f"{metric}_ratio_mean": math.exp(sum(logs) / n) if n else None,
+                               f"{metric}_ratio_ci_low": None, f"{metric}_ratio_ci_high": None}
+        if n >= 2:
+            x = np.array(logs)
+            half = float(stats.t.ppf((1 + confidence) / 2, n - 1)) * float(x.std(ddof=1)) / math.sqrt(n)
+            row[f"{metric}_ratio_ci_low"] = math.exp(float(x.mean()) - half)
+            row[f"{metric}_ratio_ci_high"] = math.exp(float(x.mean()) + half)
+        out.append(row)
+    return out
+
+
 def _is_number(x: Any) -> bool:
     return isinstance(x, (int, float, np.number)) and not isinstance(x, bool)
 
 
 # -- figures -----------------------------------------------------------------------------------------------------------
 def plot_sweep(summary: Sequence[dict[str, Any]], metric: str = "avg_bounded_slowdown", *, ax: Any = None,
-               title: str | None = None, log: bool | None = None) -> Any:
+               title: str | None = None, log: bool | None = None, ylabel: str | None = None) -> Any:
     """One metric against the offered load: a line per policy (its mean), a band for its confidence interval.
 
     Parameters
@@ -441,8 +492,10 @@ def plot_sweep(summary: Sequence[dict[str, Any]], metric: str = "avg_bounded_slo
     ax : matplotlib Axes, optional
         Draw there (default: a new figure of its own, :func:`clustersched.plot.figure`).
     title : str, optional
+    ylabel : str, optional
+        The y axis's label (default: the metric's, from :data:`METRIC_LABELS`).
     log : bool, optional
-        A log y axis (default: for slowdowns).  On a log axis a band's lower
+        A log y axis (default: for slowdowns and ratios).  On a log axis a band's lower
         bound is drawn from 1 for a slowdown (its least value), else from a
         tenth of the least positive mean.
 
@@ -468,7 +521,8 @@ def plot_sweep(summary: Sequence[dict[str, Any]], metric: str = "avg_bounded_slo
         fig, ax = figure(figsize=(7, 4.5))
     else:
         fig = ax.figure
-    label, default_log = METRIC_LABELS.get(metric, (_label(metric), "slowdown" in metric))
+    label, default_log = METRIC_LABELS.get(metric, (_label(metric), "slowdown" in metric or "ratio" in metric))
+    label = ylabel if ylabel is not None else label
     cmap = colormaps["tab10"]
     policies = list(dict.fromkeys(r["policy"] for r in summary))
     if not any(f"{metric}_mean" in r for r in summary):
@@ -490,11 +544,18 @@ def plot_sweep(summary: Sequence[dict[str, Any]], metric: str = "avg_bounded_slo
             bx, blo, bhi = zip(*band)
             if log if log is not None else default_log:
                 # a log axis cannot show a bound <= 0; a slowdown is never below 1
-                floor = 1.0 if "slowdown" in metric else min(m for m in mean if m > 0) / 10 if max(mean) > 0 else 1e-9
+                floor = 1.0 if metric.endswith("slowdown") else min(m for m in mean if m > 0) / 10 if max(mean) > 0 \
+                    else 1e-9
                 blo = tuple(max(v, floor) for v in blo)
             ax.fill_between(bx, blo, bhi, color=color, alpha=0.18, linewidth=0)
     if log if log is not None else default_log:
         ax.set_yscale("log")
+        if "ratio" in metric:  # 0.5, 1, 2 rather than 5 x 10^-1
+            from matplotlib.ticker import FuncFormatter
+
+            plain = FuncFormatter(lambda value, _: f"{value:g}")
+            ax.yaxis.set_major_formatter(plain)
+            ax.yaxis.set_minor_formatter(plain)
     ax.set_xlabel("offered load (submitted work / machine capacity)")
     ax.set_ylabel(label)
     reps = sorted({r["replications"] for r in summary if "replications" in r})
@@ -596,11 +657,28 @@ class SweepResult:
 
         return to_pandas(self.summary)
 
-    def plot(self, metric: str = "avg_bounded_slowdown", **options: Any) -> Any:
-        """:func:`plot_sweep` of this sweep's summary, titled with its workload."""
+    def relative(self, baseline: str, metric: str = "avg_bounded_slowdown") -> list[dict[str, Any]]:
+        """:func:`relative`: each policy's ``metric`` as a ratio to ``baseline``'s, paired by replication."""
+        return relative(self.rows, lookup("baseline", baseline, self.policies), metric)
+
+    def plot(self, metric: str = "avg_bounded_slowdown", *, baseline: str | None = None, **options: Any) -> Any:
+        """:func:`plot_sweep` of this sweep's summary, titled with its workload; with ``baseline``, of
+        :meth:`relative` (the ratio to that policy, a dotted line at 1)."""
+        if baseline is None:
+            if "title" not in options:
+                options["title"] = f"{self.workload}\n" + _band_note(self.summary)
+            return plot_sweep(self.summary, metric, **options)
+        rows = self.relative(baseline, metric)
+        label = METRIC_LABELS.get(metric, (_label(metric), False))[0]
+        name = lookup("baseline", baseline, self.policies)
+        options.setdefault("ylabel", f"{label}\nrelative to {name} (same replication)")
         if "title" not in options:
-            options["title"] = f"{self.workload}\n" + _band_note(self.summary)
-        return plot_sweep(self.summary, metric, **options)
+            options["title"] = (f"{self.workload}\ngeometric mean of the ratios"
+                                + ("; band: 95% confidence interval (Student t, log scale)"
+                                   if any(r[f"{metric}_ratio_ci_low"] is not None for r in rows) else ""))
+        fig = plot_sweep(rows, f"{metric}_ratio", **options)
+        fig.axes[0].axhline(1.0, color="black", linewidth=0.8, linestyle=":")
+        return fig
 
 
 def _band_note(summary: Sequence[dict[str, Any]]) -> str:
@@ -633,6 +711,7 @@ def sweep(
     seed: int = 0,
     out: str | os.PathLike[str] | None = None,
     figures: Sequence[str] | None = None,
+    baseline: str | None = None,
     workers: int | None = None,
     dask: Any = None,
     progress: bool = True,
@@ -689,6 +768,10 @@ def sweep(
     figures : sequence of str, optional
         The metrics drawn to ``out`` (default :data:`FIGURE_METRICS` and the
         summary's ``p90`` metrics; ``[]`` for none).
+    baseline : str, optional
+        A policy of ``policies``: ``out`` also gets ``relative.csv``
+        (:func:`relative` of every figure metric) and one
+        ``<metric>_vs_<baseline>.png`` per figure.
     workers, dask, progress
         Where the scenarios run and whether a progress bar shows
         (:func:`clustersched.campaign.run_campaign`).
@@ -721,6 +804,8 @@ def sweep(
     if not isinstance(policies, Sequence) or not policies:
         raise ValueError(f"policies == {short_repr(policies)}, must name at least one built-in policy")
     names = tuple(dict.fromkeys(lookup("policy", p, BUILTIN_POLICIES) for p in policies))
+    if baseline is not None:
+        baseline = lookup("baseline", baseline, names)
     loads = _check_loads(loads)
     replications = check_int("replications", replications, 1, MAX_REPLICATIONS)
     check_choice("estimates", estimates, ESTIMATES)
@@ -805,13 +890,13 @@ def sweep(
     summary = aggregate(rows)
     result = SweepResult(name, names, loads, replications, rows, summary, result_out)
     if result_out is not None:
-        files = _write(result, figures)
+        files = _write(result, figures, baseline)
         result = SweepResult(name, names, loads, replications, rows, summary, result_out, files)
     return result
 
 
-def _write(result: SweepResult, figures: Sequence[str] | None) -> tuple[Path, ...]:
-    """results.csv, summary.csv and the figures, in ``result.out``."""
+def _write(result: SweepResult, figures: Sequence[str] | None, baseline: str | None) -> tuple[Path, ...]:
+    """results.csv, summary.csv, the figures (and relative.csv with the ratio figures), in ``result.out``."""
     from ..reproduce._common import write_csv
 
     assert result.out is not None
@@ -828,4 +913,17 @@ def _write(result: SweepResult, figures: Sequence[str] | None) -> tuple[Path, ..
             path = out / f"{metric}.png"
             result.plot(metric).savefig(path, dpi=130)
             written.append(path)
+        if baseline is not None:
+            merged: dict[tuple[str, float], dict[str, Any]] = {}
+            for metric in metrics:
+                for r in result.relative(baseline, metric):
+                    merged.setdefault((r["policy"], r["load"]), {}).update(r)
+            path = out / "relative.csv"
+            rows = list(merged.values())
+            write_csv(rows, path, list(dict.fromkeys(k for r in rows for k in r)) or ["policy", "load"])
+            written.append(path)
+            for metric in metrics:
+                path = out / f"{metric}_vs_{baseline}.png"
+                result.plot(metric, baseline=baseline).savefig(path, dpi=130)
+                written.append(path)
     return tuple(written)
