@@ -214,9 +214,9 @@ def test_a_trace_without_machine_size_needs_procs():
 
 
 def test_estimate_model_is_applied_or_refused_before_any_run():
-    try:
-        from clustersched.workload.estimates import with_estimates  # noqa: F401
-    except ImportError:
+    import importlib.util
+
+    if importlib.util.find_spec("clustersched.workload.estimates") is None:
         with pytest.raises(ValueError, match="needs clustersched.workload.estimates.with_estimates"):
             sweep(SMALL, ["easy"], [0.5], estimate_model="f:2", workers=1, progress=False)
     else:

@@ -33,6 +33,7 @@ __all__ = [
     "BatchRun",
     "BatchMetrics",
     "BatchState",
+    "Lublin",
     "Policy",
     "Schedule",
     "SimulationResult",
@@ -74,6 +75,7 @@ __getattr__, __dir__ = lazy_exports(
         "validate_batch": ".validate",
         "BatchMetrics": ".metrics",
         "batch_metrics": ".metrics",
+        "Lublin": ".sweep",
         "SweepResult": ".sweep",
         "sweep": ".sweep",
     },
@@ -93,5 +95,5 @@ if TYPE_CHECKING:
     from .policies import ALGORITHMS, BUILTIN_POLICIES, BatchState, Policy, policy
     from .schedule import Schedule
     from .simulator import BatchRun, SimulationResult, estimates_of, simulate
-    from .sweep import SweepResult, sweep
+    from .sweep import Lublin, SweepResult, sweep
     from .validate import batch_violations, validate_batch

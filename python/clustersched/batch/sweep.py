@@ -6,67 +6,8 @@ replicate, and plot a metric (bounded slowdown first) against the load with
 its confidence interval.  :func:`sweep` runs it as a resumable campaign
 (:mod:`clustersched.campaign`); ``clustersched sweep`` is its command.
 
-Rules, written down
--------------------
-**Offered load.**  :func:`~clustersched.workload.transform.offered_load`:
-``sum(runtime * width) / (procs * (last submit - first submit))``.  A
-replication's table is brought to a target load by
-:func:`~clustersched.workload.transform.scale_to_load`, which multiplies every
-inter-arrival time by one constant; runtimes, widths and requested times are
-unchanged, so the *achieved* load of each scenario (the ``achieved_load``
-column, computed on the very table simulated) equals the target up to
-floating-point rounding.  ``native_load`` is the replication's load before
-scaling.
-
-**Replications** (``replicate=``):
-
-* ``"seeds"`` (synthetic workloads, the only choice for them): replication
-  ``r`` draws its own workload with seed ``seed + r``, so ``clustersched
-  lublin --seed S+r`` writes the very trace replication ``r`` ran.  The
-  replications are independent samples of the model.
-* ``"windows"`` (real traces, the default): replication ``r`` simulates
-  ``window`` consecutive jobs of the trace starting at job
-  ``floor(r * (N - window) / (R - 1))`` (``0`` when ``R == 1``), where ``N``
-  is the number of jobs and ``R`` of replications.  The default ``window`` is
-  ``N // R``: ``R`` disjoint consecutive windows that cover the trace -- the
-  method of batch means.  A longer window makes the windows overlap, hence
-  correlated, and the interval too narrow: a warning in the docs, not an
-  error.  Assumption: the windows are independent samples of the site's
-  workload (no strong trend across the trace); each is scaled to the target
-  load on its own.
-* ``"days"`` / ``"weeks"``: a block bootstrap.  The trace is cut into
-  ``K`` consecutive blocks of one day (week) of submit time, counted from the
-  first submission (idle blocks included), and replication ``r`` draws ``K``
-  blocks uniformly with replacement (generator
-  ``numpy.random.default_rng([seed, r, 2])``) and lays them end to end, each
-  job keeping its offset in its block (job ids renumbered ``1..n``).  This
-  keeps the daily (weekly) cycle and the burstiness within a block, breaks
-  the dependence across blocks, and uses the whole trace in every
-  replication.  Assumption: blocks are exchangeable (no trend over the trace).
-
-**Runtime estimates.**  ``estimates=`` is the simulator's rule
-(:func:`~clustersched.batch.simulator.simulate`: ``"requested"`` believes
-``max(requested time, runtime)``, ``"exact"`` the runtime).  A synthetic
-workload has no requested times (so ``"requested"`` is exact);
-``estimate_model=`` (``"exact"``, ``"f:F"``, ``"modal"``) gives every
-replication's table requested times drawn by
-``clustersched.workload.estimates.with_estimates`` with seed
-``numpy.random.SeedSequence([seed, r, 1]).generate_state(1)[0]``, before the
-load scaling.
-
-**Confidence intervals** (:func:`aggregate`): for each policy and load, over
-the ``n`` replications that ran without error, the mean and the Student-t
-95% interval ``mean +- t(0.975, n - 1) * s / sqrt(n)``, ``s`` the sample
-standard deviation (``ddof=1``).  It assumes the replications' values are
-independent and their mean close to normal.  With ``n == 1`` there is no
-interval: ``std``, ``ci_low`` and ``ci_high`` are empty (``None``) and the
-figures draw no band.
-
-**Resuming.**  Every scenario is stored in ``out/campaign.sqlite`` under the
-campaign :data:`CAMPAIGN`, keyed by everything its result depends on (the
-workload's fingerprint included), so rerunning with the same ``out``
-computes only what is missing, and a different trace never reuses another's
-results.
+The rules (offered load, replications, estimates, intervals, resuming) are
+written down in the Notes of :func:`sweep` (``help(clustersched.sweep)``).
 """
 
 from __future__ import annotations
@@ -75,7 +16,6 @@ import functools
 import hashlib
 import math
 import os
-import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -107,7 +47,7 @@ __all__ = [
 
 #: The campaign's name in the store; a new version whenever a scenario's result would change.
 CAMPAIGN = "sweep-v1"
-#: The replication methods (module docstring).
+#: The replication methods (Notes of :func:`sweep`).
 REPLICATE = ("seeds", "windows", "days", "weeks")
 #: Block length of the bootstrap methods, seconds.
 BLOCKS = {"days": 86400.0, "weeks": 7 * 86400.0}
@@ -454,8 +394,8 @@ def relative(rows: Iterable[dict[str, Any]], baseline: str, metric: str = "avg_b
     for r in rows:
         b, x = base.get((r["load"], r["replication"])), r.get(metric)
         group = groups.setdefault((r["policy"], r["load"]), [])
-        if _is_number(b) and _is_number(x) and b > 0 and x > 0:
-            group.append(math.log(x / b))
+        if _is_number(b) and _is_number(x) and b > 0 and x > 0:  # type: ignore[operator]
+            group.append(math.log(x / b))  # type: ignore[operator]
     out = []
     for (policy, load), logs in groups.items():
         n = len(logs)
@@ -719,8 +659,8 @@ def sweep(
 ) -> SweepResult:
     """Simulates every policy at every offered load, ``replications`` times, and aggregates with 95% CIs.
 
-    The load rule, the replication methods and the interval are those of the
-    module docstring (:mod:`clustersched.batch.sweep`).
+    The load rule, the replication methods and the interval are written down
+    in the Notes below.
 
     Parameters
     ----------
@@ -752,14 +692,14 @@ def sweep(
     estimate_model : str, optional
         ``"exact"``, ``"f:F"`` or ``"modal"``: requested times drawn for every
         replication's table by ``clustersched.workload.estimates.with_estimates``
-        (module docstring).  Default: the table's own.
+        (Notes).  Default: the table's own.
     oversized : {"error", "skip", "clip"}
         Jobs of the trace wider than the machine: an error, dropped, or
         clipped to the machine, once, before the replications are made
         (:func:`~clustersched.workload.transform.drop_invalid`), so that the
         achieved load counts exactly the jobs simulated.
     seed : int
-        The replications' seeds derive from it (module docstring).
+        The replications' seeds derive from it (Notes).
     out : path, optional
         A folder (created if missing) for ``campaign.sqlite`` (resumable),
         ``results.csv`` (the tidy table), ``summary.csv`` (the aggregate)
@@ -784,10 +724,77 @@ def sweep(
     -------
     SweepResult
 
+    Notes
+    -----
+    **Offered load.**  :func:`~clustersched.workload.transform.offered_load`:
+    ``sum(runtime * width) / (procs * (last submit - first submit))``.  A
+    replication's table is brought to a target load by
+    :func:`~clustersched.workload.transform.scale_to_load`, which multiplies every
+    inter-arrival time by one constant; runtimes, widths and requested times are
+    unchanged, so the *achieved* load of each scenario (the ``achieved_load``
+    column, computed on the very table simulated) equals the target up to
+    floating-point rounding.  ``native_load`` is the replication's load before
+    scaling.
+
+    **Replications** (``replicate=``):
+
+    * ``"seeds"`` (synthetic workloads, the only choice for them): replication
+      ``r`` draws its own workload with seed ``seed + r``, so ``clustersched
+      lublin --seed S+r`` writes the very trace replication ``r`` ran.  The
+      replications are independent samples of the model.
+    * ``"windows"`` (real traces, the default): replication ``r`` simulates
+      ``window`` consecutive jobs of the trace starting at job
+      ``floor(r * (N - window) / (R - 1))`` (``0`` when ``R == 1``), where ``N``
+      is the number of jobs and ``R`` of replications.  The default ``window`` is
+      ``N // R``: ``R`` disjoint consecutive windows that cover the trace -- the
+      method of batch means.  A longer window is allowed, but the windows then
+      overlap, their results are correlated, and the interval is too narrow
+      (optimistic).  Assumption: the windows are independent samples of the site's
+      workload (no strong trend across the trace); each is scaled to the target
+      load on its own.
+    * ``"days"`` / ``"weeks"``: a block bootstrap.  The trace is cut into
+      ``K`` consecutive blocks of one day (week) of submit time, counted from the
+      first submission (idle blocks included), and replication ``r`` draws ``K``
+      blocks uniformly with replacement (generator
+      ``numpy.random.default_rng([seed, r, 2])``) and lays them end to end, each
+      job keeping its offset in its block (job ids renumbered ``1..n``).  This
+      keeps the daily (weekly) cycle and the burstiness within a block, breaks
+      the dependence across blocks, and uses the whole trace in every
+      replication.  Assumption: blocks are exchangeable (no trend over the trace).
+
+    **Runtime estimates.**  ``estimates=`` is the simulator's rule
+    (:func:`~clustersched.batch.simulator.simulate`: ``"requested"`` believes
+    ``max(requested time, runtime)``, ``"exact"`` the runtime).  A synthetic
+    workload has no requested times (so ``"requested"`` is exact);
+    ``estimate_model=`` (``"exact"``, ``"f:F"``, ``"modal"``) gives every
+    replication's table requested times drawn by
+    ``clustersched.workload.estimates.with_estimates`` with seed
+    ``numpy.random.SeedSequence([seed, r, 1]).generate_state(1)[0]``, before the
+    load scaling.
+
+    **Confidence intervals** (:func:`aggregate`): for each policy and load, over
+    the ``n`` replications that ran without error, the mean and the Student-t
+    95% interval ``mean +- t(0.975, n - 1) * s / sqrt(n)``, ``s`` the sample
+    standard deviation (``ddof=1``).  It assumes the replications' values are
+    independent and their mean close to normal.  With ``n == 1`` there is no
+    interval: ``std``, ``ci_low`` and ``ci_high`` are empty (``None``) and the
+    figures draw no band.
+
+    **Resuming.**  Every scenario is stored in ``out/campaign.sqlite`` under the
+    campaign :data:`CAMPAIGN`, keyed by everything its result depends on (the
+    workload's fingerprint included), so rerunning with the same ``out``
+    computes only what is missing, and a different trace never reuses another's
+    results.
+
+    **Paired ratios** (:func:`relative`, ``baseline=``): every policy runs on the
+    very same table in a given (load, replication), so each policy's metric
+    divided by the baseline's on that replication removes the variation between
+    replications; the ratios are summarised by their geometric mean and the
+    Student-t interval of the mean log ratio, exponentiated.
+
     Examples
     --------
-    >>> import clustersched as cs
-    >>> from clustersched.batch.sweep import Lublin, sweep
+    >>> from clustersched.batch import Lublin, sweep
     >>> s = sweep(Lublin(300, 32), ["fcfs", "easy"], [0.6, 0.9], replications=2, workers=1, progress=False)
     >>> len(s.rows), len(s.summary), s.errors
     (8, 4, 0)
@@ -818,6 +825,7 @@ def sweep(
 
     # the workload, and what the scenarios of each replication say about it
     per_replication: list[dict[str, Any]]
+    source: JobTable | Lublin
     if isinstance(workload, Lublin):
         if replicate not in (None, "seeds"):
             raise ValueError(f"replicate == {replicate!r}, must be 'seeds' for a synthetic workload")
@@ -836,14 +844,14 @@ def sweep(
                 raise ValueError(f"procs == None and {workload!r} gives no machine size (no MaxProcs or MaxNodes "
                                  "header line): pass procs")
         procs = check_int("procs", procs, 1, MAX_PROCS)
-        source = workload
+        table = workload
         if oversized != "error":
-            source = drop_invalid(workload, procs, wider="drop" if oversized == "skip" else "clip",
-                                  nonpositive_runtime="keep")
-        n = len(source)
+            table = drop_invalid(workload, procs, wider="drop" if oversized == "skip" else "clip",
+                                 nonpositive_runtime="keep")
+        source, n = table, len(table)
         if n < 2:
             raise ValueError(f"workload == {workload!r}, must hold at least 2 jobs (a load needs a span)")
-        name = _fingerprint(source, procs)
+        name = _fingerprint(table, procs)
         if replicate == "windows":
             size = n // replications if window is None else check_int("window", window, 2, n)
             if size < 2:
@@ -859,7 +867,7 @@ def sweep(
                                for _ in range(replications)]
     else:
         raise TypeError(f"workload == {short_repr(workload)}, must be a JobTable (a trace) or "
-                        "clustersched.batch.sweep.Lublin(jobs, procs)")
+                        "clustersched.batch.Lublin(jobs, procs)")
     if estimate_model is not None:
         if not isinstance(estimate_model, str):
             raise TypeError(f"estimate_model == {short_repr(estimate_model)}, must be a str like 'f:2'")
@@ -880,7 +888,7 @@ def sweep(
         with Store(":memory:") as store:
             rows = run_campaign(CAMPAIGN, scenarios, func, store=store, workers=workers, dask=dask,
                                 progress=progress, label=label)
-        result_out, files = None, ()
+        result_out = None
     else:
         from ..reproduce._common import run_study
 
