@@ -296,7 +296,8 @@ def _add_sweep_parser(subparsers: Any) -> None:
     sw.add_argument("--window", type=integer(2), metavar="N",
                     help="with --replicate windows: jobs per replication (default: the trace's jobs / R)")
     sw.add_argument("--jobs", type=integer(2, MAX_LUBLIN_JOBS), metavar="N",
-                    help="lublin: jobs per workload (default: 5000); a trace: its first N jobs only (default: all)")
+                    help="lublin: jobs per workload (default: 5000); a trace: only its first N jobs, counted after "
+                         "--drop-invalid (default: all)")
     sw.add_argument("--seed", type=integer(0), default=0, metavar="S",
                     help="lublin: replication r draws with seed S+r; the bootstraps draw from S (default: "
                          "%(default)s)")
