@@ -265,7 +265,7 @@ SWEEP_COLUMNS = [
     ("achieved_load", "achieved_load", "{:.3f}"),
 ]
 #: The files ``sweep --out DIR`` writes besides its figures.
-SWEEP_OUTPUTS = ("results.csv", "summary.csv", "campaign.sqlite")
+SWEEP_OUTPUTS = ("results.csv", "summary.csv", "relative.csv", "campaign.sqlite")
 
 
 def _add_sweep_parser(subparsers: Any) -> None:
