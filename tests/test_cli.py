@@ -110,6 +110,19 @@ def test_lublin_writes_a_trace_that_simulates(tmp_path, capsys):
     jobs = read_swf(out)
     assert len(jobs) == 500 and jobs.max_procs == 64
     assert main(["simulate", str(out), "--policy", "easy"]) == 0
+    assert (jobs.time_requested == -1).all()  # --estimates none, the default: no estimates, as before
+
+
+def test_lublin_estimates_keep_the_jobs(tmp_path, capsys):
+    """--estimates draws from a stream of its own: the jobs of a seed are those of --estimates none."""
+    plain, modal = tmp_path / "plain.swf", tmp_path / "modal.swf"
+    assert main(["lublin", "--jobs", "300", "--seed", "8", "--out", str(plain)]) == 0
+    assert main(["lublin", "--jobs", "300", "--seed", "8", "--estimates", "modal", "--out", str(modal)]) == 0
+    assert "estimates modal" in capsys.readouterr().out
+    a, b = read_swf(plain), read_swf(modal)
+    for name in ("job_id", "submit", "runtime", "procs", "procs_requested", "queue"):
+        assert (getattr(a, name) == getattr(b, name)).all()
+    assert (b.time_requested >= b.runtime).all() and b.metadata["Estimates"].startswith("modal model")
 
 
 # -- bad options and paths (issue 8, "Bad input found"): one line naming the option and value, status 2,
@@ -165,6 +178,8 @@ def snapshot(folder: Path) -> dict[str, bytes]:
         (["lublin", "--seed", "-1", "--out", "l.swf"], "--seed", "'-1'"),
         (["lublin", "--out", "nodir/l.swf"], "--out", "nodir/l.swf"),
         (["lublin", "--out", "empty"], "--out", "empty"),
+        (["lublin", "--estimates", "f:-2", "--out", "l.swf"], "--estimates", "'f:-2'"),
+        (["lublin", "--estimates", "uniform", "--out", "l.swf"], "--estimates", "'uniform'"),
         (["reproduce", "dpsa", "--traces", "missing", "--out", "r"], "--traces", "missing"),
         (["reproduce", "dpsa", "--traces", "empty", "--out", "r"], "--traces", "empty"),
         (["reproduce", "dpsa", "--traces", "notraces", "--out", "r"], "--traces", "notraces"),

@@ -213,15 +213,24 @@ def test_a_trace_without_machine_size_needs_procs():
         sweep(table, ["easy"], [0.5], procs=4, replications=3, workers=1, progress=False)
 
 
-def test_estimate_model_is_applied_or_refused_before_any_run():
-    import importlib.util
+def test_estimate_model_draws_the_requested_times_of_each_replication():
+    s = sweep(SMALL, ["easy"], [0.7], replications=2, estimate_model="f:2.0", seed=4, workers=1, progress=False,
+              validate=True)
+    assert s.errors == 0 and {r["estimate_model"] for r in s.rows} == {"f:2"}
+    # replication r: the table `clustersched lublin --seed 4+r --estimates f:2` writes, scaled; then easy on it
+    from clustersched.workload.estimates import with_estimates
 
-    if importlib.util.find_spec("clustersched.workload.estimates") is None:
-        with pytest.raises(ValueError, match="needs clustersched.workload.estimates.with_estimates"):
-            sweep(SMALL, ["easy"], [0.5], estimate_model="f:2", workers=1, progress=False)
-    else:
-        s = sweep(SMALL, ["easy"], [0.5], estimate_model="f:2", workers=1, progress=False)
-        assert s.errors == 0 and s.rows[0]["estimate_model"] == "f:2"
+    for r in s.rows:
+        seed = 4 + r["replication"]
+        table = with_estimates(cs.lublin_feitelson(300, 32, seed=seed), "f:2",
+                               seed=np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(1,))))
+        assert bool((table.time_requested >= table.runtime).all())
+        run = cs.simulate(scale_to_load(table, 32, 0.7), "easy", procs=32, estimates="requested")
+        assert r["avg_wait"] == cs.batch_metrics(run.schedule).summary()["avg_wait"]
+    exact = sweep(SMALL, ["easy"], [0.7], replications=2, seed=4, workers=1, progress=False)
+    assert [r["avg_wait"] for r in exact.rows] != [r["avg_wait"] for r in s.rows]  # the estimates matter
+    with pytest.raises(ValueError):
+        sweep(SMALL, ["easy"], [0.7], estimate_model="f:-1", workers=1, progress=False)
 
 
 # -- resume, files, workers ------------------------------------------------------------------------------------------------
@@ -321,6 +330,7 @@ def here(tmp_path, monkeypatch):
     (["--jobs", "1"], "argument --jobs: invalid value '1'"),
     (["--window", "10"], "--window '10': applies to a trace"),
     (["--drop-invalid"], "--drop-invalid 'True': applies to a trace"),
+    (["--estimate-model", "f:x"], "argument --estimate-model: invalid value 'f:x'"),
     (["--metrics", "utilization,nope"], "--metrics 'utilization,nope': unknown 'nope', must be among "),
     (["--workers", "2", "--dask", "tcp://h:1"], "not allowed with argument"),
     (["--policies", "easy,dpsa-n", "--baseline", "fcfs"], "--baseline 'fcfs': must be one of --policies easy,dpsa-n"),

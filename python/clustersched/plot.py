@@ -15,7 +15,8 @@ import numpy as np
 if TYPE_CHECKING:
     from .batch.schedule import Schedule
 
-__all__ = ["figure", "gantt", "grouped_boxplot", "non_dominated", "pareto"]
+__all__ = ["figure", "gantt", "grouped_boxplot", "label_points", "non_dominated", "pareto", "plain_log_ticks",
+           "styles"]
 
 
 def figure(nrows: int = 1, ncols: int = 1, *, figsize: tuple[float, float], **subplots: Any) -> tuple[Any, Any]:
@@ -140,13 +141,13 @@ def grouped_boxplot(
     -------
     matplotlib.figure.Figure
     """
-    from matplotlib import colormaps
+    from matplotlib.patches import Patch
 
     series = list(dict.fromkeys(name for boxes in groups.values() for name in boxes))
     fig, ax = _figure_and_axes(ax, (max(6.0, 0.18 * len(groups) * max(1, len(series)) + 2), 4.8))
-    cmap = colormaps["tab10"]
     step = 0.8 / max(1, len(series))
-    for k, name in enumerate(series):
+    handles = []
+    for k, (name, style) in enumerate(zip(series, styles(len(series)))):
         where, values = [], []
         for g, boxes in enumerate(groups.values()):
             data = np.asarray(boxes.get(name, ()), dtype=float)
@@ -156,22 +157,26 @@ def grouped_boxplot(
                 values.append(data)
         if not values:
             continue
-        color = cmap(k % 10)
+        # beyond ten series the colours repeat: a hatch tells those boxes apart
+        hatch = _HATCHES[(k // len(_COLORS)) % len(_HATCHES)]
         ax.boxplot(values, positions=where, widths=step * 0.85, whis=(0, 100), showfliers=False,
                    patch_artist=True, manage_ticks=False,
-                   boxprops={"facecolor": color, "alpha": 0.6, "linewidth": 0.6},
+                   boxprops={"facecolor": style["color"], "alpha": 0.6, "linewidth": 0.6, "hatch": hatch},
                    medianprops={"color": "black", "linewidth": 0.9},
                    whiskerprops={"linewidth": 0.6}, capprops={"linewidth": 0.6})
-        ax.plot([], [], color=color, linewidth=6, alpha=0.6, label=name)  # the legend's swatch
+        handles.append(Patch(facecolor=style["color"], alpha=0.6, hatch=hatch, edgecolor="black", linewidth=0.6,
+                             label=name))
     ax.set_xticks(np.arange(len(groups)), list(groups), rotation=45, ha="right", fontsize=8)
     ax.set_xlim(-0.6, len(groups) - 0.4)
     if log:
         ax.set_yscale("log")
+        plain_log_ticks(ax.yaxis)
     ax.set_ylabel(ylabel)
     if title:
         ax.set_title(title)
-    if len(series) > 1:
-        ax.legend(fontsize=8, ncols=len(series))
+    if len(handles) > 1:
+        # outside the axes, on the right: no box can be under it
+        ax.legend(handles=handles, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0), borderaxespad=0.3)
     ax.grid(axis="y", linewidth=0.3)
     if path is not None:
         fig.savefig(path, dpi=130)
@@ -231,22 +236,168 @@ def pareto(
     fig, ax = _figure_and_axes(ax, (7.5, 5.5))
     finite = {name: xy for name, xy in points.items() if np.isfinite(xy).all()}
     front = non_dominated(finite)
-    for k, (name, (x, y)) in enumerate(finite.items()):
-        ax.scatter([x], [y], color="tab:red" if name in front else "tab:blue", s=18, zorder=3)
-        # staggered label heights, so that the names of nearly equal points stay readable
-        ax.annotate(name, (x, y), fontsize=7, xytext=(3, 3 + 8 * (k % 3)), textcoords="offset points")
-    if len(front) > 1:
-        ax.plot([finite[n][0] for n in front], [finite[n][1] for n in front], color="tab:red", linewidth=0.8)
+    others = [n for n in finite if n not in front]
+    if others:
+        ax.scatter([finite[n][0] for n in others], [finite[n][1] for n in others], color="tab:blue", marker="o",
+                   s=18, zorder=3, label="dominated")
+    if front:
+        ax.plot([finite[n][0] for n in front], [finite[n][1] for n in front], color="tab:red", marker="D",
+                markersize=4.5, linewidth=0.8, zorder=3, label="non-dominated (Pareto front)")
     if reference is not None:
         ax.axvline(reference[0], color="gray", linestyle=":", linewidth=0.8)
         ax.axhline(reference[1], color="gray", linestyle=":", linewidth=0.8)
     if log:
         ax.set_yscale("log")
+        plain_log_ticks(ax.yaxis)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     if title:
         ax.set_title(title)
     ax.grid(linewidth=0.3)
+    if finite:
+        ax.legend(fontsize=7, loc="best")
+        label_points(ax, [xy[0] for xy in finite.values()], [xy[1] for xy in finite.values()], list(finite))
     if path is not None:
         fig.savefig(path, dpi=130)
     return fig
+
+
+# The house style: ten colours (matplotlib's tab10), markers and line styles that combine into
+# distinct series, and hatches for boxes and bars beyond ten.
+_COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown", "tab:pink", "tab:gray",
+           "tab:olive", "tab:cyan")
+_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">")
+_LINESTYLES = ("-", "--", ":", "-.")
+_HATCHES = ("", "//", "..", "xx")
+
+
+def styles(n: int) -> list[dict[str, str]]:
+    """``n`` distinct line styles: dicts of ``color``, ``marker`` and ``linestyle`` for ``Axes.plot``.
+
+    No two share all three, and consecutive ones differ in colour and marker,
+    so that every series stays apparent in black and white and where lines
+    overlap: the colour cycles through ten, the marker through nine and the
+    line style changes every ten series.
+
+    Examples
+    --------
+    >>> s = styles(20)
+    >>> len({(d["color"], d["marker"], d["linestyle"]) for d in s})
+    20
+    >>> s[0], s[10]["color"] == s[0]["color"], s[10]["marker"] == s[0]["marker"]
+    ({'color': 'tab:blue', 'marker': 'o', 'linestyle': '-'}, True, False)
+    """
+    return [{"color": _COLORS[k % len(_COLORS)], "marker": _MARKERS[k % len(_MARKERS)],
+             "linestyle": _LINESTYLES[(k // len(_COLORS)) % len(_LINESTYLES)]} for k in range(n)]
+
+
+def plain_log_ticks(axis: Any) -> None:
+    """Plain numbers (``0.6``, ``2``, ``300``) on a logarithmic axis, instead of ``6 x 10^-1``.
+
+    When the axis spans less than about two decades, the 2x and 5x minor ticks
+    are labelled too, so that a narrow range still shows several values.
+    """
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    def plain(value: float, _: Any = None) -> str:
+        return f"{value:g}"
+
+    axis.set_major_formatter(FuncFormatter(plain))
+    ax = axis.axes
+    lo, hi = sorted(abs(v) for v in (ax.get_ylim() if axis is ax.yaxis else ax.get_xlim()))
+    if lo > 0 and hi / lo < 100:
+        axis.set_minor_locator(LogLocator(base=10, subs=(2.0, 5.0)))
+        axis.set_minor_formatter(FuncFormatter(plain))
+    else:
+        axis.set_minor_formatter(NullFormatter())
+
+
+def label_points(
+    ax: Any,
+    xs: Sequence[float],
+    ys: Sequence[float],
+    labels: Sequence[str],
+    *,
+    fontsize: float = 7.0,
+) -> list[Any]:
+    """Names points with labels that overlap neither each other, nor the points, nor the legend.
+
+    Deterministic and dependency-free: the figure is laid out once
+    (``Figure.draw_without_rendering``), then each label, most crowded point
+    first, takes the first free place of rings of growing radius around its
+    point (right, above, left, below and the diagonals), inside the axes; a
+    label moved beyond the first ring is joined to its point by a thin line.
+    Labels stay out of the layout, so that placing them does not move the
+    axes.  Draw every series and set the limits before calling it.
+
+    Returns
+    -------
+    list of matplotlib.text.Annotation
+        One per label, in the order given.
+    """
+    fig = ax.figure
+    x_data, y_data = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
+    fig.draw_without_rendering()
+    px = ax.transData.transform(np.column_stack([x_data, y_data])) if len(x_data) else np.zeros((0, 2))
+    scale = fig.dpi / 72.0  # pixels per point
+    pad = 1.5 * scale
+    frame = ax.bbox
+    radius = 3.0 * scale  # the markers' half-size (s=18 is about 4 points wide)
+    obstacles = [(x - radius, y - radius, x + radius, y + radius) for x, y in px]
+    legend = ax.get_legend()
+    if legend is not None:
+        b = legend.get_window_extent()
+        obstacles.append((b.x0, b.y0, b.x1, b.y1))
+    sizes = []
+    for text in labels:
+        probe = fig.text(0, 0, text, fontsize=fontsize)
+        b = probe.get_window_extent()
+        sizes.append((b.width, b.height))
+        probe.remove()
+    # the most crowded points choose first, ties by order
+    near = [int(np.sum(np.hypot(*(px - p).T) < 60 * scale)) for p in px]
+    order = sorted(range(len(labels)), key=lambda k: (-near[k], k))
+    placed: dict[int, tuple[float, float, bool]] = {}
+    directions = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+
+    def free(box: tuple[float, float, float, float], inside: bool) -> bool:
+        x0, y0, x1, y1 = box
+        if inside and (x0 < frame.x0 + pad or y0 < frame.y0 + pad or x1 > frame.x1 - pad or y1 > frame.y1 - pad):
+            return False
+        return not any(x0 < b[2] + pad and b[0] - pad < x1 and y0 < b[3] + pad and b[1] - pad < y1
+                       for b in obstacles)
+
+    for k in order:
+        (x, y), (w, h) = px[k], sizes[k]
+        choice = None
+        for inside in (True, False):
+            for ring in range(1, 40):
+                gap = radius + pad + (ring - 1) * max(h, 4 * scale)
+                for dx, dy in directions:
+                    # the label's lower-left corner, so that the box sits on the side (dx, dy) of the point
+                    cx = x + dx * gap - (w if dx < 0 else w / 2 if dx == 0 else 0)
+                    cy = y + dy * gap - (h if dy < 0 else h / 2 if dy == 0 else 0)
+                    if free((cx, cy, cx + w, cy + h), inside):
+                        choice = (cx, cy, ring > 1)
+                        break
+                if choice:
+                    break
+            if choice:
+                break
+        if choice is None:  # nowhere free, even outside the axes: to the right
+            choice = (x + radius + pad, y - h / 2, False)
+        cx, cy, far = choice
+        obstacles.append((cx, cy, cx + w, cy + h))
+        placed[k] = choice
+    out = []
+    for k, text in enumerate(labels):
+        cx, cy, far = placed[k]
+        x, y = px[k]
+        arrow = {"arrowstyle": "-", "color": "0.45", "linewidth": 0.5, "shrinkA": 0, "shrinkB": 2} if far else None
+        ann = ax.annotate(text, (x_data[k], y_data[k]), xytext=((cx - x) / scale, (cy - y) / scale),
+                          textcoords="offset points", ha="left", va="bottom", fontsize=fontsize, arrowprops=arrow,
+                          annotation_clip=False,
+                          bbox={"boxstyle": "square,pad=0.1", "facecolor": "white", "edgecolor": "none", "alpha": 0.7})
+        ann.set_in_layout(False)
+        out.append(ann)
+    return out

@@ -2,7 +2,7 @@
 
 Written from the textbook definitions with plain lists, independently of the
 Rust simulator: no shared code, no incremental state beyond a completion heap.
-Policies: fcfs, easy, conservative, sjf, dpsa-p, dpsa-n, dpsa-w.
+Policies: fcfs, easy, easy-arrival, conservative, sjf, dpsa-p, dpsa-n, dpsa-w.
 """
 
 from __future__ import annotations
@@ -72,9 +72,11 @@ def simulate_reference(submit, runtime, estimate, width, procs, policy):
         ends = sorted({start[j] + estimate[j] for j in running})
         shadow = next(s for s in ends if free_at(s) >= width[head])
         extra = free_at(shadow) - width[head]
-        if policy == "easy":
+        if policy in ("easy", "easy-arrival"):
             free = free_now()
-            for job in list(queue[1:]):
+            # easy-arrival: a job may be backfilled only at the time stamp it arrives
+            candidates = queue[1:] if policy == "easy" else [j for j in queue[1:] if submit[j] == t]
+            for job in candidates:
                 if free == 0:
                     break
                 if width[job] > free:

@@ -7,11 +7,13 @@ Usage::
     clustersched simulate TRACE [--policy easy] [--estimates requested|exact] [--procs N]
                                 [--oversized error|skip|clip] [--drop-invalid]
                                 [--out FILE [--format csv|swf|batsim]] [--gantt out.png]
-    clustersched lublin [--jobs 10000] [--procs 128] [--seed 0] --out synthetic.swf
+    clustersched lublin [--jobs 10000] [--procs 128] [--seed 0] [--estimates none|exact|f:F|modal]
+                        --out synthetic.swf
     clustersched sweep TRACE|lublin [--policies easy,conservative,dpsa-n] [--loads 0.5:1.2:0.05]
                                     [--replications R] [--replicate windows|days|weeks] [--window N]
                                     [--jobs N] [--procs N] [--seed S] [--estimates requested|exact]
-                                    [--estimate-model SPEC] [--drop-invalid] [--metrics M1,M2]
+                                    [--estimate-model none|exact|f:F|modal] [--drop-invalid]
+                                    [--metrics M1,M2]
                                     [--baseline POLICY]
                                     [--workers N | --dask ADDRESS] --out DIR
 
@@ -19,7 +21,11 @@ Usage::
 bundled week of the HPC2N trace) and prints one row of metrics per policy;
 ``simulate`` runs one and can write the per-job schedule (CSV, SWF or the
 Batsim/evalys jobs file: :func:`clustersched.batch.write_schedule`) and a
-Gantt chart; ``lublin`` writes a Lublin-Feitelson synthetic workload as SWF;
+Gantt chart; ``lublin`` writes a Lublin-Feitelson synthetic workload as SWF,
+with user runtime estimates in its requested-time field when ``--estimates``
+names a model (:func:`clustersched.workload.with_estimates`; default ``none``:
+requested time -1, so ``simulate --estimates requested`` runs it with exact
+runtimes).
 ``sweep`` runs policies x offered loads x replications and writes the tidy
 results, their means with 95% confidence intervals and the curves
 (:func:`clustersched.batch.sweep.sweep`); its status is 1 when some
@@ -128,10 +134,31 @@ def add_parser(subparsers: Any) -> None:
     gen.add_argument("--procs", type=integer(1, MAX_PROCS), default=128, metavar="N",
                      help="processors of the machine (default: %(default)s)")
     gen.add_argument("--seed", type=integer(0), default=0, metavar="S", help="random seed (default: %(default)s)")
+    gen.add_argument("--estimates", type=_estimate_spec, default="none", metavar="MODEL",
+                     help="user runtime estimates written as requested times: none (requested time -1: the "
+                          "simulator then uses the exact runtimes), exact (the runtime), f:F (Mu'alem & Feitelson "
+                          "2001: uniform in [runtime, (F+1) runtime], F >= 0) or modal (Tsafrir, Etsion & "
+                          "Feitelson 2005, maximum: the longest runtime rounded up to an hour); drawn from a "
+                          "random stream of --seed apart from the jobs', so the jobs are the same for every MODEL "
+                          "(default: %(default)s)")
     gen.add_argument("--out", required=True, metavar="FILE", help="SWF file to write, .gz compresses (required)")
     gen.set_defaults(run=lublin_command)
 
     _add_sweep_parser(subparsers)
+
+
+def _estimate_spec(text: str) -> str:
+    """``lublin --estimates``: ``none`` or a spec of :func:`clustersched.workload.parse_estimate_model`."""
+    if text.strip() == "none":
+        return "none"
+    from ..workload.estimates import ESTIMATE_MODELS, parse_estimate_model
+
+    try:
+        return str(parse_estimate_model(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"invalid value {text!r}: must be none, {', '.join(ESTIMATE_MODELS)} (F a number >= 0)"
+        ) from None
 
 
 def _machine_options(p: argparse.ArgumentParser) -> None:
@@ -251,8 +278,17 @@ def lublin_command(args: argparse.Namespace) -> int:
     from ..workload.swf import write_swf
 
     jobs = lublin_feitelson(args.jobs, args.procs, seed=args.seed)
+    if args.estimates != "none":
+        import numpy as np
+
+        from ..workload.estimates import with_estimates
+
+        # A stream of its own (spawn key 1 of the seed), so that the jobs stay those of --estimates none.
+        stream = np.random.default_rng(np.random.SeedSequence(args.seed, spawn_key=(1,)))
+        jobs = with_estimates(jobs, args.estimates, seed=stream)
     write_swf(jobs, args.out)
-    print(f"wrote {args.out}: {len(jobs)} jobs for {args.procs} processors (seed {args.seed})")
+    print(f"wrote {args.out}: {len(jobs)} jobs for {args.procs} processors (seed {args.seed}, "
+          f"estimates {args.estimates})")
     return 0
 
 
@@ -301,9 +337,10 @@ def _add_sweep_parser(subparsers: Any) -> None:
     sw.add_argument("--seed", type=integer(0), default=0, metavar="S",
                     help="lublin: replication r draws with seed S+r; the bootstraps draw from S (default: "
                          "%(default)s)")
-    sw.add_argument("--estimate-model", metavar="SPEC",
-                    help="draw the users' requested times for every replication: exact, f:F or modal, as "
-                         "clustersched.workload.estimates does (default: the trace's own; lublin has none)")
+    sw.add_argument("--estimate-model", type=_estimate_spec, default="none", metavar="SPEC",
+                    help="draw the users' requested times for every replication: none, exact, f:F or modal, as "
+                         "lublin --estimates does; the policies believe them with --estimates requested "
+                         "(default: %(default)s, the trace's own; lublin has none)")
     _machine_options(sw)
     for action in sw._actions:  # the shared options, as a sweep reads them
         if action.dest == "no_progress":
@@ -388,7 +425,7 @@ def sweep_command(args: argparse.Namespace) -> int:
     with studies() as runs:
         result = sweep(workload, args.policies, args.loads, replications=args.replications,
                        replicate=args.replicate, window=args.window, procs=procs, estimates=args.estimates,
-                       estimate_model=args.estimate_model, oversized=args.oversized, seed=args.seed, out=out,
+                       estimate_model=None if args.estimate_model == "none" else args.estimate_model, oversized=args.oversized, seed=args.seed, out=out,
                        figures=args.metrics, baseline=args.baseline, workers=args.workers, dask=args.dask, progress=not args.no_progress)
     rows = result.summary
     print(f"{what}; {len(result.policies)} policies x {len(result.loads)} loads x {result.replications} "

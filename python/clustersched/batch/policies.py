@@ -19,6 +19,11 @@ __all__ = ["ALGORITHMS", "BUILTIN_POLICIES", "DPSA_POLICIES", "QUEUE_ORDER", "Ba
 #: * ``easy`` adds a reservation for the head at its shadow time and backfills,
 #:   in queue order, every job that fits now and ends by the shadow time or fits
 #:   in the extra processors;
+#: * ``easy-arrival`` is EASY that backfills a job only at the time stamp it
+#:   arrives: one that does not start then waits until it is the queue head,
+#:   even if processors free up that it could have used before the shadow
+#:   time. It is a reading of the DFRS paper's EASY baseline (RR-7659 §5.2),
+#:   the one whose results are closest to the paper's (docs/reproduce-dfrs.md);
 #: * ``conservative`` gives every waiting job a reservation and starts a job
 #:   early only into a hole that delays no reservation;
 #: * ``sjf`` orders the queue by estimate and starts, in that order, every job

@@ -228,10 +228,6 @@ def _fingerprint(table: JobTable, procs: int) -> str:
     return f"{name}:{len(table)}:{digest.hexdigest()[:12]}"
 
 
-def _derived_seed(seed: int, replication: int, purpose: int) -> int:
-    return int(np.random.SeedSequence([seed, replication, purpose]).generate_state(1)[0])
-
-
 def _bootstrap(table: JobTable, block: float, rng: np.random.Generator) -> JobTable:
     """A block bootstrap of ``table``: as many blocks of ``block`` seconds, drawn with replacement, end to end."""
     first = float(table.submit.min())
@@ -263,17 +259,12 @@ def _replica(source: JobTable | Lublin, scenario: dict[str, Any]) -> JobTable:
     else:
         table = _bootstrap(source, scenario["block"], np.random.default_rng([seed, r, 2]))
     if scenario["estimate_model"] is not None:
-        table = _apply_estimates(table, scenario["estimate_model"], _derived_seed(seed, r, 1))
+        from ..workload.estimates import with_estimates
+
+        # the stream `clustersched lublin --seed S --estimates SPEC` uses: spawn key 1 of the replication's seed
+        stream = np.random.default_rng(np.random.SeedSequence(seed + r, spawn_key=(1,)))
+        table = with_estimates(table, scenario["estimate_model"], seed=stream)
     return table
-
-
-def _apply_estimates(table: JobTable, model: str, seed: int) -> JobTable:
-    try:
-        from ..workload.estimates import with_estimates  # type: ignore[import-not-found]
-    except ImportError:
-        raise ValueError(f"estimate_model == {model!r} needs clustersched.workload.estimates.with_estimates, "
-                         "which this version does not have") from None
-    return with_estimates(table, model, seed=seed)
 
 
 def run_scenario(source: JobTable | Lublin, scenario: dict[str, Any], *, validate: bool | None = None
@@ -691,8 +682,9 @@ def sweep(
         The run times the policies believe (:func:`~clustersched.batch.simulator.simulate`).
     estimate_model : str, optional
         ``"exact"``, ``"f:F"`` or ``"modal"``: requested times drawn for every
-        replication's table by ``clustersched.workload.estimates.with_estimates``
-        (Notes).  Default: the table's own.
+        replication's table by :func:`~clustersched.workload.estimates.with_estimates`
+        (Notes; use ``estimates="requested"`` for the policies to believe
+        them).  Default: the table's own.
     oversized : {"error", "skip", "clip"}
         Jobs of the trace wider than the machine: an error, dropped, or
         clipped to the machine, once, before the replications are made
@@ -768,9 +760,12 @@ def sweep(
     workload has no requested times (so ``"requested"`` is exact);
     ``estimate_model=`` (``"exact"``, ``"f:F"``, ``"modal"``) gives every
     replication's table requested times drawn by
-    ``clustersched.workload.estimates.with_estimates`` with seed
-    ``numpy.random.SeedSequence([seed, r, 1]).generate_state(1)[0]``, before the
-    load scaling.
+    :func:`~clustersched.workload.estimates.with_estimates`, before the load
+    scaling (which leaves them unchanged), from the generator
+    ``numpy.random.default_rng(numpy.random.SeedSequence(seed + r, spawn_key=(1,)))``:
+    the stream ``clustersched lublin --seed S --estimates SPEC`` uses, so that
+    ``clustersched lublin --seed S+r --estimates SPEC`` writes the very table
+    replication ``r`` of a Lublin sweep ran (before scaling).
 
     **Confidence intervals** (:func:`aggregate`): for each policy and load, over
     the ``n`` replications that ran without error, the mean and the Student-t
@@ -869,10 +864,10 @@ def sweep(
         raise TypeError(f"workload == {short_repr(workload)}, must be a JobTable (a trace) or "
                         "clustersched.batch.Lublin(jobs, procs)")
     if estimate_model is not None:
-        if not isinstance(estimate_model, str):
-            raise TypeError(f"estimate_model == {short_repr(estimate_model)}, must be a str like 'f:2'")
-        # the model is checked (and the function found) before any scenario runs
-        _apply_estimates(JobTable({"submit": [0, 1], "runtime": [1, 1], "procs": [1, 1]}), estimate_model, 0)
+        from ..workload.estimates import parse_estimate_model
+
+        # checked before any scenario runs, and spelled one way in the scenarios ("f:2.0" is "f:2")
+        estimate_model = str(parse_estimate_model(estimate_model))
 
     scenarios = []
     for s in grid(policy=list(names), load=list(loads), replication=list(range(replications))):

@@ -64,7 +64,11 @@ __all__ = [
     "PAPER_TABLE2",
     "SCALES",
     "TABLE3_ALGORITHMS",
+    "algorithm_style",
     "headline",
+    "plot_fig1",
+    "plot_fig3",
+    "plot_fig4",
     "reproduce_dfrs",
     "run_scenario",
     "scenarios",
@@ -412,8 +416,6 @@ def _table4(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _fig1(rows: list[dict[str, Any]], out: Path) -> list[dict[str, Any]]:
     """Fig. 1: average degradation vs load on the scaled traces."""
-    from ..plot import figure
-
     scaled = [r for r in _main(rows) if r["trace_set"] == "scaled"]
     loads = sorted({r["load"] for r in scaled})
     table = []
@@ -423,26 +425,91 @@ def _fig1(rows: list[dict[str, Any]], out: Path) -> list[dict[str, Any]]:
             if d:
                 table.append({"algorithm": a, "load": x, "degradation_avg": float(np.mean(d)), "runs": len(d)})
     write_csv(table, out / "fig1_degradation_vs_load.csv", ("algorithm", "load", "degradation_avg", "runs"))
-    fig, ax = figure(figsize=(8, 5))
-    for k, a in enumerate(FIG1_ALGORITHMS):
-        pts = [(t["load"], t["degradation_avg"]) for t in table if t["algorithm"] == a]
-        if pts:
-            ax.plot(*zip(*pts), marker="o", markersize=3, linestyle="-" if k < 10 else "--",
-                    label=a.replace("/opt=min", "").replace("/opt=max", "").replace("=600", ""))
-    ax.set_yscale("log")
-    ax.set_xlabel("offered load")
-    ax.set_ylabel("average degradation from bound")
-    ax.set_title("Fig. 1: degradation from bound vs load (scaled synthetic traces)")
-    ax.grid(linewidth=0.3)
-    ax.legend(fontsize=6, ncols=2)
-    fig.savefig(out / FIGURES[0], dpi=130)
+    plot_fig1(table, out / FIGURES[0])
     return table
+
+
+#: Fig. 1's colour per family of algorithms (the batch baselines, then the name's first word).
+_FAMILY_COLORS = {"FCFS": "tab:gray", "EASY": "black", "Greedy": "tab:blue", "GreedyP": "tab:cyan",
+                  "GreedyPM": "tab:orange", "MCB8": "tab:green", "": "tab:purple"}
+#: Fig. 1's (marker, line style) per variant: the rest of the name after the family.
+_VARIANT_STYLES = {
+    "FCFS": ("o", "-"), "EASY": ("s", "-"),
+    " */opt=min": ("o", "-"), " */opt=min/minvt=600": ("P", "-"),
+    "/per/opt=min": ("s", "--"), "/per/opt=min/minvt=600": ("D", "--"),
+    " */per/opt=min": ("^", ":"), " */per/opt=min/minvt=600": ("v", ":"),
+    "/stretch-per/opt=max/minvt=600": ("X", "-."),
+}
+
+
+#: Fig. 1's (marker size, line width) per family: where two families' lines coincide, the one drawn first
+#: shows around the other.
+_FAMILY_SIZES = {"FCFS": (8.0, 2.6), "EASY": (5.0, 1.1), "Greedy": (8.0, 2.6), "GreedyP": (6.5, 1.8),
+                 "GreedyPM": (5.0, 1.1), "MCB8": (6.5, 1.4), "": (6.0, 1.2)}
+
+
+def _family(name: str) -> tuple[str, str]:
+    """(family, variant) of an algorithm's name: ``("GreedyPM", " */per/opt=min")``; FCFS and EASY are their own."""
+    import re
+
+    if name in ("FCFS", "EASY"):
+        return name, name
+    match = re.match(r"(GreedyPM|GreedyP|Greedy|MCB8)?(.*)$", name)
+    return (match.group(1) or "", match.group(2)) if match else ("", name)
+
+
+def algorithm_style(name: str) -> dict[str, str]:
+    """The line style of an algorithm in the figures: the colour tells its family, the marker and line its variant.
+
+    The family is the batch baseline (FCFS, EASY) or the first word of the
+    RR-7659 name (Greedy, GreedyP, GreedyPM, MCB8; none for ``/per/...``);
+    the variant is the rest of the name, with the same marker and line style
+    in every family.
+
+    Examples
+    --------
+    >>> algorithm_style("GreedyPM */per/opt=min/minvt=600")
+    {'color': 'tab:orange', 'marker': 'v', 'linestyle': ':'}
+    >>> algorithm_style("MCB8 */per/opt=min/minvt=600")["marker"]
+    'v'
+    """
+    family, variant = _family(name)
+    marker, linestyle = _VARIANT_STYLES.get(variant, ("*", "-."))
+    return {"color": _FAMILY_COLORS.get(family, "tab:red"), "marker": marker, "linestyle": linestyle}
+
+
+def plot_fig1(table: list[dict[str, Any]], path: str | os.PathLike[str] | None = None) -> Any:
+    """Fig. 1 from the rows of ``fig1_degradation_vs_load.csv``: one line per algorithm, named as ``--algorithm``.
+
+    Returns the figure (saved to ``path`` when given).
+    """
+    from ..plot import figure, plain_log_ticks
+
+    fig, ax = figure(figsize=(10, 5.5))
+    names = list(dict.fromkeys([a for a in FIG1_ALGORITHMS if any(t["algorithm"] == a for t in table)]
+                               + [t["algorithm"] for t in table]))
+    for a in names:
+        pts = sorted((t["load"], t["degradation_avg"]) for t in table if t["algorithm"] == a)
+        if pts:
+            size, width = _FAMILY_SIZES.get(_family(a)[0], (6.0, 1.2))
+            ax.plot(*zip(*pts), markersize=size, linewidth=width, markerfacecolor="none", markeredgewidth=1.1,
+                    label=a, **algorithm_style(a))
+    ax.set_yscale("log")
+    plain_log_ticks(ax.yaxis)
+    ax.set_xlabel("offered load (fraction of the platform's capacity)")
+    ax.set_ylabel("average degradation from bound\n(max. bounded stretch / Theorem 1 bound)")
+    ax.set_title("Fig. 1: degradation from bound vs load (scaled synthetic traces, period 600 s)")
+    ax.grid(linewidth=0.3)
+    if names:
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0,
+                  title="colour: family; marker, line: variant", title_fontsize=7)
+    if path is not None:
+        fig.savefig(path, dpi=130)
+    return fig
 
 
 def _fig34(rows: list[dict[str, Any]], out: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Figs. 3 and 4: underutilization and degradation vs period for the recommended algorithm (and EASY)."""
-    from ..plot import figure
-
     sweep = [r for r in rows if r["algorithm"] == BEST]
     periods = sorted({r["period"] for r in sweep})
     fig3, fig4 = [], []
@@ -460,33 +527,73 @@ def _fig34(rows: list[dict[str, Any]], out: Path) -> tuple[list[dict[str, Any]],
     write_csv(fig3, out / "fig3_underutilization_vs_period.csv",
                ("trace_set", "period", "underutilization_avg", "easy_underutilization_avg", "runs"))
     write_csv(fig4, out / "fig4_degradation_vs_period.csv", ("trace_set", "period", "degradation_avg", "runs"))
-    fig, axes = figure(1, 3, figsize=(12, 4))
+    plot_fig3(fig3, out / FIGURES[1])
+    plot_fig4(fig4, out / FIGURES[2])
+    return fig3, fig4
+
+
+def plot_fig3(fig3: list[dict[str, Any]], path: str | os.PathLike[str] | None = None) -> Any:
+    """Fig. 3 from the rows of ``fig3_underutilization_vs_period.csv``: a panel per trace set, one y range.
+
+    Returns the figure (saved to ``path`` when given).
+    """
+    from ..plot import figure
+
+    fig, axes = figure(1, 3, figsize=(12, 4.2), sharey=True, sharex=True)
+    style = algorithm_style(BEST)
     for ax, trace_set in zip(axes, TRACE_SETS):
-        pts = [(t["period"], t["underutilization_avg"]) for t in fig3 if t["trace_set"] == trace_set]
+        pts = sorted((t["period"], t["underutilization_avg"]) for t in fig3 if t["trace_set"] == trace_set)
         easy = [t["easy_underutilization_avg"] for t in fig3 if t["trace_set"] == trace_set]
         if pts:
-            ax.plot(*zip(*pts), "o:", label=BEST.replace("/opt=min", ""))
+            ax.plot(*zip(*pts), markersize=5, label=BEST, **style)
         if easy and easy[0] is not None:
-            ax.axhline(easy[0], color="black", label="EASY")
-        ax.set_title(f"{trace_set} traces")
+            ax.axhline(easy[0], color="black", linewidth=1.2, label="EASY (no period)")
+            # its value written on it: a line at 0 would otherwise sit on the frame
+            ax.annotate(f"EASY: {easy[0]:.3f}", (1.0, easy[0]), xycoords=("axes fraction", "data"),
+                        xytext=(-3, 3), textcoords="offset points", ha="right", va="bottom", fontsize=8)
+        if not pts:
+            ax.text(0.5, 0.5, "no runs", transform=ax.transAxes, ha="center", va="center", color="0.4")
+        ax.set_title(f"{trace_set} traces", fontsize=10)
         ax.set_xlabel("period (s)")
         ax.grid(linewidth=0.3)
+    top = max(axes[0].get_ylim()[1], 0.05)
+    axes[0].set_ylim(-0.04 * top, top)  # a little below 0, so that a zero value stands clear of the frame
     axes[0].set_ylabel("average normalized underutilization")
-    axes[0].legend(fontsize=8)
-    fig.suptitle("Fig. 3: underutilization vs period")
-    fig.savefig(out / FIGURES[1], dpi=130)
+    handles, labels = axes[0].get_legend_handles_labels()
+    for ax in axes[1:]:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    if handles:
+        fig.legend(handles, labels, loc="outside lower center", ncols=len(handles), fontsize=8)
+    fig.suptitle("Fig. 3: normalized underutilization vs period")
+    if path is not None:
+        fig.savefig(path, dpi=130)
+    return fig
+
+
+def plot_fig4(fig4: list[dict[str, Any]], path: str | os.PathLike[str] | None = None) -> Any:
+    """Fig. 4 from the rows of ``fig4_degradation_vs_period.csv``: a line per trace set.
+
+    Returns the figure (saved to ``path`` when given).
+    """
+    from ..plot import figure, styles
+
     fig, ax = figure(figsize=(7, 4.5))
-    for trace_set in TRACE_SETS:
-        pts = [(t["period"], t["degradation_avg"]) for t in fig4 if t["trace_set"] == trace_set]
+    for trace_set, style in zip(TRACE_SETS, styles(len(TRACE_SETS))):
+        pts = sorted((t["period"], t["degradation_avg"]) for t in fig4 if t["trace_set"] == trace_set)
         if pts:
-            ax.plot(*zip(*pts), marker="o", label=f"{trace_set} traces")
+            ax.plot(*zip(*pts), markersize=5, label=f"{trace_set} traces", **style)
     ax.set_xlabel("period (s)")
     ax.set_ylabel("average degradation from bound")
-    ax.set_title(f"Fig. 4: degradation vs period, {BEST}")
+    ax.set_title(f"Fig. 4: degradation vs period, {BEST}", fontsize=10)
     ax.grid(linewidth=0.3)
-    ax.legend(fontsize=8)
-    fig.savefig(out / FIGURES[2], dpi=130)
-    return fig3, fig4
+    if ax.lines:
+        ax.legend(fontsize=8)
+    if path is not None:
+        fig.savefig(path, dpi=130)
+    return fig
 
 
 def headline(table2: list[dict[str, Any]]) -> list[tuple[str, str, bool | None, str]]:

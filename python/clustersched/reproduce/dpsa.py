@@ -40,8 +40,8 @@ from ..workload.swf import read_swf
 from ..workload.transform import drop_invalid, offered_load
 from ._common import run_study, write_csv
 
-__all__ = ["POLICIES", "SCALES", "SMALL_JOBS", "default_traces", "dropped_by_reason", "reproduce_dpsa", "run_scenario",
-           "trace_files"]
+__all__ = ["POLICIES", "SCALES", "SMALL_JOBS", "default_traces", "dropped_by_reason", "plot_fig3", "plot_fig4",
+           "reproduce_dpsa", "run_scenario", "trace_files"]
 
 POLICIES = ("easy", "dpsa-p", "dpsa-n", "dpsa-w")
 SCALES = ("small", "full")
@@ -200,43 +200,86 @@ def _summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def plot_fig3(rows: list[dict[str, Any]], path: Path) -> None:
-    """Fig. 3: change of average bounded slowdown of each DPSA variant vs EASY, per trace (%)."""
-    traces = sorted({r["trace"] for r in rows if r["change_vs_easy"] is not None})
+def plot_fig3(rows: list[dict[str, Any]], path: Path | None = None) -> Any:
+    """Fig. 3: change of average bounded slowdown of each DPSA variant vs EASY, per trace (%).
+
+    Series are named as ``--policy`` names them; a variant equal to EASY (0 %)
+    is drawn as a marker on the zero line, and a trace without results as "no
+    data".  Returns the figure (saved to ``path`` when given).
+    """
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    from ..plot import styles
+
+    traces = sorted({r["trace"] for r in rows})
     variants = [p for p in POLICIES if p != "easy"]
-    fig, ax = figure(figsize=(max(6, 0.9 * len(traces) + 2), 4.5))
+    fig, ax = figure(figsize=(max(6, 0.9 * len(traces) + 2), 4.8))
     x = np.arange(len(traces))
-    for k, policy in enumerate(variants):
+    width = 0.8 / len(variants)
+    handles: list[Any] = []
+    labels: list[str] = []
+    any_zero = False
+    for k, (policy, style, hatch) in enumerate(zip(variants, styles(len(variants)), ("", "//", ".."))):
         change = {r["trace"]: r["change_vs_easy"] for r in rows if r["policy"] == policy}
-        values = [100 * change.get(t) if change.get(t) is not None else np.nan for t in traces]
-        ax.bar(x + (k - 1) * 0.27, values, width=0.27, label=policy.upper().replace("-", ""))
+        values = np.array([100 * change[t] if change.get(t) is not None else np.nan for t in traces])
+        where = x + (k - (len(variants) - 1) / 2) * width
+        ax.bar(where, np.nan_to_num(values), width=width, color=style["color"], hatch=hatch, edgecolor="black",
+               linewidth=0.4)
+        zero = np.isfinite(values) & (np.abs(values) < 0.05)  # shows as 0.0 %: no bar to see
+        if zero.any():
+            any_zero = True
+            ax.plot(where[zero], np.zeros(zero.sum()), linestyle="none", marker=style["marker"], markersize=5,
+                    color=style["color"], markeredgecolor="black", markeredgewidth=0.5, zorder=3)
+        handles.append((Patch(facecolor=style["color"], hatch=hatch, edgecolor="black", linewidth=0.4),
+                        Line2D([], [], linestyle="none", marker=style["marker"], markersize=5, color=style["color"],
+                               markeredgecolor="black", markeredgewidth=0.5)))
+        labels.append(policy)
+    for t, name in enumerate(traces):
+        if not any(r["trace"] == name and r["policy"] in variants and r["change_vs_easy"] is not None for r in rows):
+            ax.annotate("no data", (t, 0), xytext=(0, 4), textcoords="offset points", ha="center", va="bottom",
+                        rotation=90, fontsize=7, color="0.35")
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xticks(x, traces, rotation=40, ha="right", fontsize=8)
-    ax.set_ylabel("change of average bounded slowdown vs EASY (%)")
-    ax.set_title("DPSA variants vs EASY (negative is better)")
-    ax.legend()
-    fig.savefig(path, dpi=130)
+    ax.set_xlim(-0.6, len(traces) - 0.4)
+    ax.set_ylabel("change of average bounded\nslowdown vs easy (%)")
+    ax.set_title("dpsa-p, dpsa-n, dpsa-w vs easy, per trace (negative is better)")
+    ax.grid(axis="y", linewidth=0.3)
+    ax.legend(handles, labels, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0), borderaxespad=0.3,
+              title="a marker on the 0 line:\nthe same as easy" if any_zero else None, title_fontsize=7)
+    if path is not None:
+        fig.savefig(path, dpi=130)
+    return fig
 
 
-def plot_fig4(rows: list[dict[str, Any]], path: Path) -> None:
-    """Fig. 4: DPSA-n's gain over EASY (reduction of average bounded slowdown, %) vs utilization."""
+def plot_fig4(rows: list[dict[str, Any]], path: Path | None = None) -> Any:
+    """Fig. 4: DPSA-n's gain over EASY (reduction of average bounded slowdown, %) vs utilization.
+
+    Each trace is named beside its point, the names placed so that they do
+    not overlap.  Returns the figure (saved to ``path`` when given).
+    """
+    from ..plot import label_points
+
     easy_util = {r["trace"]: r["utilization"] for r in rows if r["policy"] == "easy" and r["status"] == "ok"}
     points = [(easy_util[r["trace"]], -100 * r["change_vs_easy"], r["trace"]) for r in rows
               if r["policy"] == "dpsa-n" and r["change_vs_easy"] is not None and r["trace"] in easy_util]
-    fig, ax = figure(figsize=(7, 4.5))
+    fig, ax = figure(figsize=(8, 5.5))
+    ax.axhline(0, color="black", linewidth=0.8)
     if points:
         u, gain, names = zip(*points)
-        ax.scatter(u, gain)
-        for ui, gi, name in points:
-            ax.annotate(name, (ui, gi), fontsize=7, xytext=(3, 3), textcoords="offset points")
+        ax.scatter(u, gain, s=18, zorder=3, color="tab:blue", label="a trace")
         if len(points) > 2:
             slope, intercept = np.polyfit(u, gain, 1)
             xs = np.linspace(min(u), max(u), 10)
             ax.plot(xs, slope * xs + intercept, linestyle="--", color="gray",
                     label=f"least squares: {slope:.1f} % per unit of utilization")
-            ax.legend(fontsize=8)
-    ax.axhline(0, color="black", linewidth=0.8)
-    ax.set_xlabel("utilization under EASY")
-    ax.set_ylabel("DPSA-n gain over EASY (%)")
-    ax.set_title("DPSA-n gain vs utilization")
-    fig.savefig(path, dpi=130)
+        ax.legend(fontsize=8, loc="upper left")
+        ax.margins(x=0.08, y=0.12)
+        label_points(ax, u, gain, names)
+    ax.set_xlabel("utilization under easy (fraction of processor time)")
+    ax.set_ylabel("dpsa-n gain over easy (%)")
+    ax.set_title("dpsa-n gain over easy vs utilization")
+    ax.grid(linewidth=0.3)
+    if path is not None:
+        fig.savefig(path, dpi=130)
+    return fig

@@ -61,6 +61,7 @@ __all__ = [
     "SCALES",
     "algorithm_order",
     "missing_algorithms",
+    "plot_figures",
     "reproduce_ptg",
     "run_scenario",
     "scenarios",
@@ -417,11 +418,21 @@ def _report(rows: list[dict[str, Any]], per_algorithm: list[dict[str, Any]],
 
 def _figures(rows: list[dict[str, Any]], algorithms: list[str], out: Path) -> None:
     """Figs. 2-8 of §5.2 into ``out`` (see :data:`FIGURES`)."""
+    plot_figures(rows, algorithms, out)
+
+
+def plot_figures(rows: list[dict[str, Any]], algorithms: list[str],
+                 out: str | os.PathLike[str] | None = None) -> list[Any]:
+    """Figs. 2-8 of §5.2 from the rows of ``results.csv`` (status ``ok``), algorithms named as ``--algorithm``.
+
+    Returns the seven figures, saved into ``out`` (as :data:`FIGURES`) when given.
+    """
     from .. import plot
 
+    figs: list[Any] = []
     metrics = (("average_stretch", "average stretch", False), ("makespan", "overall makespan (s)", True),
                ("max_stretch", "maximum stretch", True))
-    for (metric, label, log), name, number in zip(metrics, FIGURES[:3], (2, 3, 4)):
+    for metric, label, log in metrics:
         groups = {
             a: {
                 **{p: [r[metric] for r in rows if r["algorithm"] == a and r["population"] == p]
@@ -430,42 +441,54 @@ def _figures(rows: list[dict[str, Any]], algorithms: list[str], out: Path) -> No
             }
             for a in algorithms
         }
-        plot.grouped_boxplot(groups, out / name, ylabel=label, log=log,
-                             title=f"Fig. {number}: {label} per algorithm (random, Strassen, FFT, all PTGs)")
+        figs.append(plot.grouped_boxplot(
+            groups, ylabel=label, log=log,
+            title=f"Fig. {len(figs) + 2}: {label} per algorithm and PTG population "
+                  f"({', '.join(FIGURE_POPULATIONS)}, all)"))
 
     relative = relative_means(rows, algorithms)
     ms, avg, mx = "makespan", "average_stretch", "max_stretch"
     fig5 = {a: (v[ms], v[avg]) for a, v in relative.items()}
-    plot.pareto(fig5, out / FIGURES[3], xlabel="mean makespan relative to SELFISH",
-                ylabel="mean average stretch relative to SELFISH", reference=(1.0, 1.0),
-                title="Fig. 5: average stretch vs makespan, relative to SELFISH")
+    figs.append(plot.pareto(fig5, xlabel="mean makespan relative to SELFISH",
+                            ylabel="mean average stretch relative to SELFISH", reference=(1.0, 1.0),
+                            title="Fig. 5: average stretch vs makespan, relative to SELFISH"))
     # Figs. 6 and 7 narrow down as the paper's do: each shows the previous figure's non-dominated algorithms
     shown6 = plot.non_dominated(fig5)
     fig6 = {a: (relative[a][ms], relative[a][mx]) for a in shown6}
-    plot.pareto(fig6, out / FIGURES[4], xlabel="mean makespan relative to SELFISH",
-                ylabel="mean maximum stretch relative to SELFISH", reference=(1.0, 1.0), log=True,
-                title="Fig. 6: maximum stretch vs makespan (Fig. 5's non-dominated), relative to SELFISH")
+    figs.append(plot.pareto(fig6, xlabel="mean makespan relative to SELFISH",
+                            ylabel="mean maximum stretch relative to SELFISH", reference=(1.0, 1.0), log=True,
+                            title="Fig. 6: maximum stretch vs makespan, relative to SELFISH\n"
+                                  "(the algorithms not dominated in Fig. 5)"))
     fig7 = {a: (relative[a][avg], relative[a][mx]) for a in plot.non_dominated(fig6)}
-    plot.pareto(fig7, out / FIGURES[5], xlabel="mean average stretch relative to SELFISH",
-                ylabel="mean maximum stretch relative to SELFISH", reference=(1.0, 1.0), log=True,
-                title="Fig. 7: maximum stretch vs average stretch (Fig. 6's non-dominated), relative to SELFISH")
-    _fig8(rows, [a for a in FIG8_ALGORITHMS if a in algorithms], out / FIGURES[6])
+    figs.append(plot.pareto(fig7, xlabel="mean average stretch relative to SELFISH",
+                            ylabel="mean maximum stretch relative to SELFISH", reference=(1.0, 1.0), log=True,
+                            title="Fig. 7: maximum stretch vs average stretch, relative to SELFISH\n"
+                                  "(the algorithms not dominated in Fig. 6)"))
+    figs.append(_fig8(rows, [a for a in FIG8_ALGORITHMS if a in algorithms]))
+    if out is not None:
+        for f, name in zip(figs, FIGURES):
+            f.savefig(Path(out) / name, dpi=130)
+    return figs
 
 
-def _fig8(rows: list[dict[str, Any]], algorithms: list[str], path: Path) -> None:
+def _fig8(rows: list[dict[str, Any]], algorithms: list[str]) -> Any:
     """Fig. 8: mean maximum stretch over the scenarios of each N, per algorithm."""
-    from ..plot import figure
+    from ..plot import figure, plain_log_ticks, styles
 
-    fig, ax = figure(figsize=(7, 4.5))
+    fig, ax = figure(figsize=(7.5, 4.5))
     ns = sorted({r["n_ptgs"] for r in rows})
-    for a in algorithms:
+    for k, (a, style) in enumerate(zip(algorithms, styles(len(algorithms)))):
         means = [np.mean([r["max_stretch"] for r in rows if r["algorithm"] == a and r["n_ptgs"] == n]) for n in ns]
-        ax.plot(ns, means, marker="o", label=a)
+        # earlier series have larger hollow markers, so that equal values show as nested markers
+        ax.plot(ns, means, label=a, markersize=9 - 0.8 * k, markerfacecolor="none", markeredgewidth=1.2,
+                linewidth=1.2, **style)
     ax.set_xticks(ns)
     ax.set_yscale("log")
+    plain_log_ticks(ax.yaxis)
     ax.set_xlabel("number of concurrent PTGs")
     ax.set_ylabel("mean maximum stretch")
     ax.set_title("Fig. 8: mean maximum stretch vs number of PTGs")
     ax.grid(linewidth=0.3)
-    ax.legend(fontsize=8)
-    fig.savefig(path, dpi=130)
+    if algorithms:
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0), borderaxespad=0.3)
+    return fig

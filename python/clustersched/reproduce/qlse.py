@@ -56,6 +56,7 @@ __all__ = [
     "OUTPUTS",
     "SCALES",
     "combinations",
+    "plot_figures",
     "reproduce_qlse",
     "run_scenario",
     "scenarios",
@@ -312,23 +313,44 @@ def _report(rows: list[dict[str, Any]], table: list[dict[str, Any]]) -> str:
 
 
 def _figures(rows: list[dict[str, Any]], out: Path) -> None:
-    """Figs. 3-5: failures, LAN hit ratio, task-machine ratio vs tasks per TIG; QLSE vs greedy, a panel per model."""
+    """Figs. 3-5 into ``out`` (see :func:`plot_figures`)."""
+    plot_figures(rows, out)
+
+
+#: The algorithms' styles in Figs. 3-5: different markers, fills and lines, so that equal values stay apparent.
+_STYLES = {
+    "QLSE": {"color": "tab:blue", "marker": "o", "linestyle": "-", "markersize": 4, "linewidth": 1.2},
+    "greedy": {"color": "tab:orange", "marker": "s", "linestyle": "--", "markersize": 7, "linewidth": 1.2,
+               "markerfacecolor": "none", "markeredgewidth": 1.2},
+}
+
+
+def plot_figures(rows: list[dict[str, Any]], out: str | os.PathLike[str] | None = None) -> list[Any]:
+    """Figs. 3-5 from the rows of ``results.csv``: a measure vs tasks per TIG, QLSE vs greedy, a panel per model.
+
+    The panels of a figure share both axes; a panel with no case to average
+    says so.  Returns the three figures, saved into ``out`` (as
+    :data:`FIGURES`) when given.
+    """
     from ..plot import figure
 
     ok = [r for r in rows if r["status"] == "ok"]
     both = _both_found(ok)
     models = [m for m in ("shared", "dedicated") if any(r["bandwidth"] == m for r in ok)] or ["shared"]
     measures = (
-        ("failed", "scheduling failures (%)", False, 100.0, "Fig. 3: average percentage of scheduling failures"),
-        ("lan_hit_ratio", "LAN hit ratio (%)", True, 100.0, "Fig. 4: average LAN hit ratio"),
+        ("failed", "scheduling failures (% of cases)", False, 100.0,
+         "Fig. 3: average percentage of scheduling failures"),
+        ("lan_hit_ratio", "LAN hit ratio (%)", True, 100.0,
+         "Fig. 4: average LAN hit ratio (cases both algorithms mapped)"),
         ("task_machine_ratio", "task-machine computational ratio", True, 1.0,
-         "Fig. 5: average task-machine computational ratio"),
+         "Fig. 5: average task-machine computational ratio (cases both algorithms mapped)"),
     )
+    figures = []
     for (field, label, only_both, scale, title), name in zip(measures, FIGURES):
-        fig, axes = figure(1, len(models), figsize=(6 * len(models), 4.2),
-                                 squeeze=False)
+        fig, axes = figure(1, len(models), figsize=(5.5 * len(models) + 1.5, 4.2), squeeze=False, sharex=True,
+                           sharey=True)
         for ax, model in zip(axes[0], models):
-            for algorithm_name, marker in zip(ALGORITHMS, ("o", "s")):
+            for algorithm_name in ALGORITHMS:
                 per_n: dict[int, list[float]] = defaultdict(list)
                 for r in ok:
                     if r["bandwidth"] != model or r["algorithm"] != algorithm_name:
@@ -337,12 +359,26 @@ def _figures(rows: list[dict[str, Any]], out: Path) -> None:
                         continue
                     per_n[r["tasks"]].append(float(r[field]))
                 ns = sorted(per_n)
-                ax.plot(ns, [scale * np.mean(per_n[n]) for n in ns], marker=marker, markersize=3, linewidth=1,
-                        label=algorithm_name)
+                if ns:
+                    ax.plot(ns, [scale * np.mean(per_n[n]) for n in ns], label=algorithm_name,
+                            **_STYLES.get(algorithm_name, {}))
+            if not ax.lines:
+                ax.text(0.5, 0.5, "no case both algorithms mapped" if only_both else "no case",
+                        transform=ax.transAxes, ha="center", va="center", color="0.35")
             ax.set_xlabel("tasks per TIG")
-            ax.set_ylabel(label)
-            ax.set_title(f"bandwidth: {model}", fontsize=10)
+            ax.set_title(f"bandwidth model: {model}", fontsize=10)
             ax.grid(linewidth=0.3)
-            ax.legend(fontsize=8)
+        axes[0][0].set_ylabel(label)
+        if scale == 100.0:
+            axes[0][0].set_ylim(-4, 104)
+        handles: dict[str, Any] = {}
+        for ax in axes[0]:
+            for h, lab in zip(*ax.get_legend_handles_labels()):
+                handles.setdefault(lab, h)
+        if handles:
+            fig.legend(list(handles.values()), list(handles), loc="outside right upper", fontsize=8)
         fig.suptitle(title)
-        fig.savefig(out / name, dpi=130)
+        if out is not None:
+            fig.savefig(Path(out) / name, dpi=130)
+        figures.append(fig)
+    return figures

@@ -62,6 +62,7 @@ __all__ = [
     "BETAS",
     "PAPER",
     "SCALES",
+    "plot_figures",
     "ptg_configs",
     "reproduce_scrap",
     "run_scenario",
@@ -486,56 +487,90 @@ def _signed(x: float | None) -> str:
 
 
 def _figures(cols: dict[str, np.ndarray], out: Path) -> None:
-    """Figs. 1-4 of §4 into ``out``."""
-    from ..plot import figure
+    """Figs. 1-4 of §4 into ``out`` (see :func:`plot_figures`)."""
+    plot_figures(cols, out)
+
+
+#: Figs. 1-2's series: (label, algorithm as --algorithm names it, without the runs whose initial allocation
+#: already violates β, style).  A series drawn earlier has a larger marker, so that equal points stay visible.
+_RESPECT = (
+    (("SCRAP (all runs)", "SCRAP", False, {"color": "tab:blue", "marker": "o", "linestyle": "-", "markersize": 9}),
+     ("SCRAP (w/o initial violations)", "SCRAP", True,
+      {"color": "tab:blue", "marker": "s", "linestyle": "--", "markersize": 7, "markerfacecolor": "none"}),
+     ("SCRAP-MAX (all runs)", "SCRAP-MAX", False,
+      {"color": "tab:orange", "marker": "^", "linestyle": "-", "markersize": 6}),
+     ("SCRAP-MAX (w/o initial violations)", "SCRAP-MAX", True,
+      {"color": "tab:orange", "marker": "v", "linestyle": "--", "markersize": 4.5, "markerfacecolor": "none"})),
+    (("MHEFT-MAX", "MHEFT-MAX", False, {"color": "tab:green", "marker": "D", "linestyle": "-", "markersize": 7}),
+     ("HCPA", "HCPA", False, {"color": "tab:red", "marker": "o", "linestyle": "--", "markersize": 5})),
+)
+
+
+def plot_figures(cols: dict[str, np.ndarray], out: str | os.PathLike[str] | None = None) -> list[Any]:
+    """Figs. 1-4 of §4 from the result columns of :func:`reproduce_scrap`; algorithms named as ``--algorithm``.
+
+    Returns the four figures, saved into ``out`` (as :data:`FIGURES`) when given.
+    """
+    from ..plot import figure, styles
 
     betas = list(BETAS)
 
     def select(algorithm: str, beta: float) -> np.ndarray:
         return (cols["algorithm"] == ALGORITHMS.index(algorithm)) & (cols["beta"] == beta)
 
-    def respect(path: Path, lines: list[tuple[str, str, bool]], title: str) -> None:
-        fig, ax = figure(figsize=(7, 4.5))
-        total = 1
-        for label, algorithm, wo_init in lines:
+    def respect(lines: tuple[tuple[str, str, bool, dict[str, Any]], ...], title: str) -> Any:
+        fig, ax = figure(figsize=(7.5, 4.5))
+        runs = set()
+        for label, algorithm, wo_init, style in lines:
             pct = []
             for b in betas:
                 mine = select(algorithm, b)
+                runs.add(int(mine.sum()))
                 if wo_init:
                     mine &= cols["initial_violation"] != 1
-                total = max(total, int(select(algorithm, b).sum()))
-                pct.append(100.0 * (mine & cols["violation"]).sum() / max(1, mine.sum()))
-            ax.plot(betas, pct, marker="o", label=label)
-        ax.set_xlabel("β")
+                pct.append(100.0 * (mine & cols["violation"]).sum() / mine.sum() if mine.any() else np.nan)
+            ax.plot(betas, pct, label=label, linewidth=1.2, **style)
+        runs.discard(0)
+        per = f"{min(runs):,}" if len(runs) == 1 else f"{min(runs):,}-{max(runs):,}" if runs else "no"
+        ax.set_xlabel("β (share of the platform's processing power allowed)")
         ax.set_ylabel("runs violating β (%)")
-        lo, hi = ax.get_ylim()
-        right = ax.twinx()  # the same cases, counted
-        right.set_ylim(lo * total / 100, hi * total / 100)
-        right.set_ylabel("number of runs")
-        ax.set_title(title)
+        ax.set_xticks(betas)
+        ax.set_ylim(bottom=min(-2.0, ax.get_ylim()[0]))
+        ax.set_title(f"{title}\n({per} runs per algorithm and β)", fontsize=11)
         ax.grid(linewidth=0.3)
         ax.legend(fontsize=8)
-        fig.savefig(path, dpi=130)
+        return fig
 
-    respect(out / FIGURES[0], [("SCRAP (all)", "SCRAP", False), ("SCRAP (w/o init)", "SCRAP", True),
-                               ("SCRAP-MAX (all)", "SCRAP-MAX", False), ("SCRAP-MAX (w/o init)", "SCRAP-MAX", True)],
-            "Fig. 1: respect of β by SCRAP and SCRAP-MAX")
-    respect(out / FIGURES[1], [("MHEFT-MAX-β", "MHEFT-MAX", False), ("HCPA", "HCPA", False)],
-            "Fig. 2: respect of β by MHEFT-MAX and HCPA")
+    figs = [
+        respect(_RESPECT[0], "Fig. 1: respect of β by SCRAP and SCRAP-MAX"),
+        respect(_RESPECT[1], "Fig. 2: respect of β by MHEFT-MAX and HCPA"),
+    ]
 
-    def slowdown_figure(path: Path, key: str, title: str) -> None:
-        fig, ax = figure(figsize=(7, 4.5))
-        for algorithm in ("SCRAP", "SCRAP-MAX"):
+    def slowdown_figure(key: str, title: str, ylabel: str) -> Any:
+        fig, ax = figure(figsize=(7.5, 4.5))
+        for algorithm, style in zip(("SCRAP", "SCRAP-MAX"), styles(2)):
             means = [float(cols[key][select(algorithm, b)].mean()) if select(algorithm, b).any() else np.nan
                      for b in betas]
-            ax.plot(betas, means, marker="o", label=algorithm)
+            ax.plot(betas, means, label=algorithm, markersize=6, **style)
         ax.axhline(1.0, color="grey", linewidth=0.5)
-        ax.set_xlabel("β")
-        ax.set_ylabel("average slowdown")
+        ax.set_xlabel("β (share of the platform's processing power allowed)")
+        ax.set_ylabel(ylabel)
+        ax.set_xticks(betas)
         ax.set_title(title)
         ax.grid(linewidth=0.3)
         ax.legend(fontsize=8)
-        fig.savefig(path, dpi=130)
+        return fig
 
-    slowdown_figure(out / FIGURES[2], "slowdown", "Fig. 3: average slowdown M(β=1) / M(β)")
-    slowdown_figure(out / FIGURES[3], "slowdown_vs_hcpa", "Fig. 4: average slowdown M(HCPA) / M(β)")
+    figs.append(slowdown_figure("slowdown", "Fig. 3: average slowdown M(β=1) / M(β)",
+                                "average slowdown M(β=1) / M(β)"))
+    figs.append(slowdown_figure("slowdown_vs_hcpa", "Fig. 4: average slowdown M(HCPA) / M(β)",
+                                "average slowdown M(HCPA) / M(β)"))
+    # Figs. 3 and 4 compare the same algorithms on the same scale: one y range for both
+    lo = min(f.axes[0].get_ylim()[0] for f in figs[2:])
+    hi = max(f.axes[0].get_ylim()[1] for f in figs[2:])
+    for f in figs[2:]:
+        f.axes[0].set_ylim(lo, hi)
+    if out is not None:
+        for f, name in zip(figs, FIGURES):
+            f.savefig(Path(out) / name, dpi=130)
+    return figs

@@ -1,6 +1,7 @@
 """Workloads: job tables, SWF traces, Batsim workloads, synthetic models."""
 
 from .batsim import read_batsim, write_batsim
+from .estimates import ESTIMATE_MODELS, EstimateModel, f_model, modal_model, parse_estimate_model, with_estimates
 from .formats import read_trace
 from .jobs import SWF_FIELDS, Dropped, JobTable
 from .lublin import LUBLIN_PARAMS, LublinParams, lublin_daily_cycle, lublin_feitelson
@@ -20,6 +21,8 @@ from .transform import (
 
 __all__ = [
     "CLIPPED_TO_MACHINE",
+    "ESTIMATE_MODELS",
+    "EstimateModel",
     "LUBLIN_PARAMS",
     "NONPOSITIVE_RUNTIME",
     "NO_PROCESSOR_COUNT",
@@ -29,10 +32,13 @@ __all__ = [
     "JobTable",
     "LublinParams",
     "drop_invalid",
+    "f_model",
     "invalid_jobs",
     "lublin_daily_cycle",
     "lublin_feitelson",
+    "modal_model",
     "offered_load",
+    "parse_estimate_model",
     "read_batsim",
     "read_swf",
     "read_trace",
@@ -40,5 +46,6 @@ __all__ = [
     "scale_to_load",
     "time_windows",
     "write_batsim",
+    "with_estimates",
     "write_swf",
 ]

@@ -20,6 +20,12 @@ pub enum Builtin {
     /// than the shadow time or needs no more than the extra processors (which
     /// shrink by the width of each such job started).
     Easy,
+    /// EASY that backfills a job only at the time stamp it arrives (DFRS
+    /// paper §5.2, a reading of its baseline): FCFS, then EASY's reservation
+    /// for the head, then EASY's rule applied only to the jobs submitted at
+    /// this time stamp. A job that does not start at its arrival waits until
+    /// it is the head: it is never backfilled later, when processors free up.
+    EasyAtArrival,
     /// Conservative backfilling: a reservation for every waiting job, and a
     /// job starts early only into a hole that delays no reservation (see
     /// [`Conservative`]).
@@ -36,7 +42,7 @@ pub enum Builtin {
 impl Builtin {
     /// The name of every built-in policy, in the order tables list them: the
     /// one list the bindings, the Python package and the CLI read.
-    pub const NAMES: [&'static str; 7] = ["fcfs", "easy", "conservative", "sjf", "dpsa-p", "dpsa-n", "dpsa-w"];
+    pub const NAMES: [&'static str; 8] = ["fcfs", "easy", "easy-arrival", "conservative", "sjf", "dpsa-p", "dpsa-n", "dpsa-w"];
 
     /// The policy called `name` (one of [`Builtin::NAMES`]), with DPSA's
     /// search bounds (see [`DpsaConfig::with_bounds`]).
@@ -64,6 +70,7 @@ impl Builtin {
         Some(match name {
             "fcfs" => Builtin::Fcfs,
             "easy" => Builtin::Easy,
+            "easy-arrival" => Builtin::EasyAtArrival,
             "conservative" => Builtin::Conservative,
             "sjf" => Builtin::Sjf,
             "dpsa-p" => Builtin::Dpsa(DpsaConfig::new(DpsaVariant::Priority)),
@@ -117,7 +124,11 @@ impl Runner {
             Builtin::Fcfs => start_head_while_it_fits(sim),
             Builtin::Easy => {
                 start_head_while_it_fits(sim);
-                backfill_easy(sim);
+                backfill_easy(sim, Backfill::Waiting);
+            }
+            Builtin::EasyAtArrival => {
+                start_head_while_it_fits(sim);
+                backfill_easy(sim, Backfill::Arrivals);
             }
             Builtin::Conservative => {
                 self.conservative.get_or_insert_with(Conservative::default).schedule(sim)
@@ -175,11 +186,23 @@ fn reserve_head(sim: &mut BatchSim) -> Option<(Waiting, f64, u32)> {
     Some((head, shadow.0, extra))
 }
 
-fn backfill_easy(sim: &mut BatchSim) {
+/// The jobs EASY may backfill at a pass.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Backfill {
+    /// Every waiting job but the head.
+    Waiting,
+    /// Only the jobs that arrived at this time stamp.
+    Arrivals,
+}
+
+fn backfill_easy(sim: &mut BatchSim, which: Backfill) {
     let Some((head, shadow, mut extra)) = reserve_head(sim) else { return };
     let now = sim.now();
     let mut free = sim.machine().free();
-    let mut from = sim.backfill_scan_start(head.rank as usize);
+    let mut from = match which {
+        Backfill::Waiting => sim.backfill_scan_start(head.rank as usize),
+        Backfill::Arrivals => sim.arrivals_scan_start(head.rank as usize),
+    };
     while free > 0 {
         // The first job in queue order that EASY may start now.
         let may_start = |w: u32, estimate: f64| w <= free && (now + estimate <= shadow || w <= extra);
@@ -297,6 +320,19 @@ mod tests {
         // The first long 1-wide job takes it; the second finds none left.
         let w = [(0.0, 10.0, 3), (1.0, 5.0, 4), (2.0, 50.0, 1), (2.0, 50.0, 1)];
         assert_eq!(run(Builtin::Easy, &w, 5), vec![0.0, 10.0, 2.0, 15.0]);
+    }
+
+    #[test]
+    fn easy_at_arrival_backfills_a_job_only_when_it_arrives() {
+        // 4 processors: job 0 holds 3 until 10, job 1 (4 wide) waits for it,
+        // job 2 (2 wide) arrives at 2 and cannot fit; job 3, 1 wide and 5 s,
+        // arrives at 3 and backfills under both. Job 4 (1 wide, 1 s) arrives at
+        // 4 when nothing is free; job 3 ends at 8 and frees a processor where
+        // job 4 still ends by the shadow time: EASY backfills it at 8, EASY at
+        // arrival does not (it waits behind jobs 1 and 2).
+        let w = [(0.0, 10.0, 3), (1.0, 5.0, 4), (2.0, 5.0, 2), (3.0, 5.0, 1), (4.0, 1.0, 1)];
+        assert_eq!(run(Builtin::Easy, &w, 4), vec![0.0, 10.0, 15.0, 3.0, 8.0]);
+        assert_eq!(run(Builtin::EasyAtArrival, &w, 4), vec![0.0, 10.0, 15.0, 3.0, 15.0]);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! opening in the plan finds the jobs that might use it without looking at
 //! the others.
 
-use super::profile::Room;
+use super::profile::{occupied_until, Room};
 
 /// Start, width and estimate of every reserved job, in a segment tree that
 /// keeps per subtree the latest start, the narrowest and widest width and
@@ -123,8 +123,11 @@ impl ReservedJobs {
                     (from, self.runs.len())
                 }
             };
-            let longest = self.runs[from..to].iter().map(|&(a, b)| b.min(latest) - a).fold(0.0, f64::max);
-            if self.shortest[node] > longest {
+            // The same arithmetic as the placement's (`occupied_until`): a
+            // length `b - a` compared with the estimate can round the other
+            // way than `a + estimate` compared with `b`, and miss a mover.
+            let shortest = self.shortest[node];
+            if !self.runs[from..to].iter().any(|&(a, b)| occupied_until(a, shortest) <= b.min(latest)) {
                 continue;
             }
             if node >= self.leaves {
@@ -188,5 +191,27 @@ mod tests {
         found.clear();
         jobs.could_use(&room, 2, &mut found);
         assert_eq!(found, Vec::<u32>::new());
+    }
+
+    #[test]
+    fn a_room_is_measured_as_the_placement_measures_it() {
+        // 1 processor, busy until 13 + 1 ulp, free until 17, then busy: the
+        // room's length is 4 - 1 ulp, but 13.000000000000002 + 4 rounds to
+        // 17.0, so a 4 s job reserved later fits there and must be found.
+        // (Zero-length jobs hold an instant, 1 ulp: one at 13, one at 13 + 1
+        // ulp that moves away and opens the hole.)
+        let after = 13.0f64.next_up();
+        assert_eq!(after + 4.0, 17.0);
+        let mut p = Profile::new(0.0, 0, [(13.0, 1)]);
+        p.reserve(13.0, 1, 0.0);
+        p.reserve(after, 1, 0.0);
+        p.reserve(17.0, 1, 10.0);
+        p.release(after, after.next_up(), 1);
+        let mut jobs = ReservedJobs::new(&[1], &[4.0]);
+        jobs.set(0, 27.0, 1, 4.0);
+        let room = p.room_around(after, after.next_up(), jobs.narrowest());
+        let mut found = Vec::new();
+        jobs.could_use(&room, 1, &mut found);
+        assert_eq!(found, vec![0]);
     }
 }

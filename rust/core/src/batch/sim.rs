@@ -303,6 +303,15 @@ impl BatchSim {
         }
     }
 
+    /// Where a scan of the jobs submitted at this time stamp (and not the
+    /// head) must begin: they are the last in arrival order. (By time, not by
+    /// pass: a zero-length job ending now makes a second pass at this time
+    /// stamp, where they still count as arriving.)
+    pub(crate) fn arrivals_scan_start(&self, head: usize) -> usize {
+        let now = self.now.0;
+        self.jobs.submit[..self.next_arrival].partition_point(|&s| s < now).max(head + 1)
+    }
+
     /// Records that `job` is reserved to start at `time`; the first such time
     /// is kept as the job's guarantee.
     pub(crate) fn reserve(&mut self, job: u32, time: f64) {
