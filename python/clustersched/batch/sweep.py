@@ -72,8 +72,6 @@ METRIC_LABELS = {
     "achieved_load": ("achieved offered load", False),
     "sim_seconds": ("simulation wall-clock time (s)", False),
 }
-_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">")
-_LINES = ("-", "--", "-.", ":")
 
 
 @dataclass(frozen=True)
@@ -433,8 +431,9 @@ def plot_sweep(summary: Sequence[dict[str, Any]], metric: str = "avg_bounded_slo
     Returns
     -------
     matplotlib.figure.Figure
-        Each policy has its own colour, marker and line style, and its name
-        as the command line spells it in the legend.  pyplot is never used.
+        Each policy has its own colour, marker and line style
+        (:func:`clustersched.plot.styles`), and its name as the command line
+        spells it in the legend.  pyplot is never used.
 
     Examples
     --------
@@ -444,9 +443,7 @@ def plot_sweep(summary: Sequence[dict[str, Any]], metric: str = "avg_bounded_slo
     >>> [line.get_label() for line in fig.axes[0].get_lines()]
     ['easy', 'fcfs']
     """
-    from matplotlib import colormaps
-
-    from ..plot import figure
+    from ..plot import figure, plain_log_ticks, styles
 
     if ax is None:
         fig, ax = figure(figsize=(7, 4.5))
@@ -454,8 +451,8 @@ def plot_sweep(summary: Sequence[dict[str, Any]], metric: str = "avg_bounded_slo
         fig = ax.figure
     label, default_log = METRIC_LABELS.get(metric, (_label(metric), "slowdown" in metric or "ratio" in metric))
     label = ylabel if ylabel is not None else label
-    cmap = colormaps["tab10"]
     policies = list(dict.fromkeys(r["policy"] for r in summary))
+    style = styles(len(policies))
     if not any(f"{metric}_mean" in r for r in summary):
         raise ValueError(f"metric == {metric!r}, must be one of the summary's: "
                          f"{', '.join(sorted({k[:-5] for r in summary for k in r if k.endswith('_mean')}))}")
@@ -466,9 +463,8 @@ def plot_sweep(summary: Sequence[dict[str, Any]], metric: str = "avg_bounded_slo
         if not points:
             continue
         load, mean, low, high = zip(*points)
-        color = cmap(i % 10)
-        ax.plot(load, mean, color=color, marker=_MARKERS[i % len(_MARKERS)],
-                linestyle=_LINES[(i // 10 + i) % len(_LINES)], label=policy)
+        color = style[i]["color"]
+        ax.plot(load, mean, **style[i], label=policy)
         band = [(x, lo, hi) for x, lo, hi in zip(load, low, high) if lo is not None and hi is not None]
         if band:
             banded = True
@@ -481,12 +477,7 @@ def plot_sweep(summary: Sequence[dict[str, Any]], metric: str = "avg_bounded_slo
             ax.fill_between(bx, blo, bhi, color=color, alpha=0.18, linewidth=0)
     if log if log is not None else default_log:
         ax.set_yscale("log")
-        if "ratio" in metric:  # 0.5, 1, 2 rather than 5 x 10^-1
-            from matplotlib.ticker import FuncFormatter
-
-            plain = FuncFormatter(lambda value, _: f"{value:g}")
-            ax.yaxis.set_major_formatter(plain)
-            ax.yaxis.set_minor_formatter(plain)
+        plain_log_ticks(ax.yaxis)  # 0.5, 1, 2, 300 rather than 5 x 10^-1
     ax.set_xlabel("offered load (submitted work / machine capacity)")
     ax.set_ylabel(label)
     reps = sorted({r["replications"] for r in summary if "replications" in r})
