@@ -33,6 +33,7 @@ __getattr__, __dir__ = lazy_exports(
         "BatchRun": ".batch.simulator",
         "SimulationResult": ".batch.simulator",
         "simulate": ".batch.simulator",
+        "sweep": ".batch.sweep",
         "validate_batch": ".batch.validate",
         "PTG_ALGORITHMS": ".ptg.algorithms:ALGORITHMS",
         "run_algorithm": ".ptg.algorithms",
@@ -57,6 +58,7 @@ __getattr__, __dir__ = lazy_exports(
 if TYPE_CHECKING:
     from . import campaign, errors, ptg, validate
     from .batch import BatchRun, Policy, SimulationResult, simulate
+    from .batch.sweep import sweep
     from .batch.metrics import BatchMetrics, batch_metrics
     from .batch.schedule import Schedule
     from .batch.validate import validate_batch
@@ -98,6 +100,7 @@ __all__ = [
     "run_algorithm",
     "sample_trace",
     "simulate",
+    "sweep",
     "validate",
     "validate_batch",
     "validate_ptgs",

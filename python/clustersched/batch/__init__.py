@@ -18,7 +18,9 @@ One module per part, as in every problem folder:
   class, with warm-up and cool-down trimmed);
 * :mod:`~clustersched.batch.timeseries` -- :func:`batch_timeseries`
   (utilization, running and queued jobs, queued work over time);
-* :mod:`~clustersched.batch.cli` -- ``clustersched simulate | compare | lublin``.
+* :mod:`~clustersched.batch.sweep` -- :func:`sweep`: policies x offered
+  loads x replications, with 95% confidence intervals and the curves;
+* :mod:`~clustersched.batch.cli` -- ``clustersched simulate | compare | lublin | sweep``.
 
 Names are imported on first use (see :mod:`clustersched._lazy`).
 """
@@ -36,9 +38,11 @@ __all__ = [
     "BatchState",
     "BatchTimeSeries",
     "ClassMetrics",
+    "Lublin",
     "Policy",
     "Schedule",
     "SimulationResult",
+    "SweepResult",
     "batch_metrics",
     "batch_timeseries",
     "batch_violations",
@@ -46,6 +50,7 @@ __all__ = [
     "policy",
     "schedule_table",
     "simulate",
+    "sweep",
     "validate_batch",
     "write_batsim_jobs",
     "write_schedule",
@@ -79,6 +84,9 @@ __getattr__, __dir__ = lazy_exports(
         "ClassMetrics": ".metrics",
         "BatchTimeSeries": ".timeseries",
         "batch_timeseries": ".timeseries",
+        "Lublin": ".sweep",
+        "SweepResult": ".sweep",
+        "sweep": ".sweep",
     },
     public=__all__,
 )
@@ -96,5 +104,6 @@ if TYPE_CHECKING:
     from .policies import ALGORITHMS, BUILTIN_POLICIES, BatchState, Policy, policy
     from .schedule import Schedule
     from .simulator import BatchRun, SimulationResult, estimates_of, simulate
+    from .sweep import Lublin, SweepResult, sweep
     from .timeseries import BatchTimeSeries, batch_timeseries
     from .validate import batch_violations, validate_batch

@@ -1,4 +1,4 @@
-"""``clustersched simulate | compare | lublin``: batch scheduling of rigid jobs from the command line.
+"""``clustersched simulate | compare | lublin | sweep``: batch scheduling of rigid jobs from the command line.
 
 Usage::
 
@@ -10,6 +10,13 @@ Usage::
                                 [--timeseries FILE.csv] [--timeseries-plot out.png]
     clustersched lublin [--jobs 10000] [--procs 128] [--seed 0] [--estimates none|exact|f:F|modal]
                         --out synthetic.swf
+    clustersched sweep TRACE|lublin [--policies easy,conservative,dpsa-n] [--loads 0.5:1.2:0.05]
+                                    [--replications R] [--replicate windows|days|weeks] [--window N]
+                                    [--jobs N] [--procs N] [--seed S] [--estimates requested|exact]
+                                    [--estimate-model none|exact|f:F|modal] [--drop-invalid]
+                                    [--metrics M1,M2]
+                                    [--baseline POLICY]
+                                    [--workers N | --dask ADDRESS] --out DIR
 
 ``compare`` runs several built-in policies on one trace (by default the
 bundled week of the HPC2N trace) and prints one row of metrics per policy;
@@ -22,12 +29,16 @@ with user runtime estimates in its requested-time field when ``--estimates``
 names a model (:func:`clustersched.workload.with_estimates`; default ``none``:
 requested time -1, so ``simulate --estimates requested`` runs it with exact
 runtimes).
+``sweep`` runs policies x offered loads x replications and writes the tidy
+results, their means with 95% confidence intervals and the curves
+(:func:`clustersched.batch.sweep.sweep`); its status is 1 when some
+scenarios ended in an error.
 A TRACE is an SWF trace (plain or .gz) or a Batsim JSON workload, told
 apart by content (:func:`clustersched.workload.read_trace`).
 ``--drop-invalid`` removes the jobs no simulation can run
 (:func:`clustersched.workload.drop_invalid`) and prints how many per reason.
 
-:func:`add_parser` adds the three sub-commands to the ``clustersched`` parser.
+:func:`add_parser` adds the four sub-commands to the ``clustersched`` parser.
 Library code is imported by the handlers, so that building the parser stays
 cheap (see :mod:`clustersched._cli`).
 """
@@ -35,6 +46,7 @@ cheap (see :mod:`clustersched._cli`).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from typing import Any
@@ -85,7 +97,7 @@ DROP_HELP = ("remove the jobs a simulation cannot run (no processor count, a run
 
 
 def add_parser(subparsers: Any) -> None:
-    """Adds ``simulate``, ``compare`` and ``lublin`` to ``subparsers`` (from ``parser.add_subparsers()``).
+    """Adds ``simulate``, ``compare``, ``lublin`` and ``sweep`` to ``subparsers`` (from ``parser.add_subparsers()``).
 
     Each one's handler is ``args.run``.
     """
@@ -147,6 +159,8 @@ def add_parser(subparsers: Any) -> None:
                           "(default: %(default)s)")
     gen.add_argument("--out", required=True, metavar="FILE", help="SWF file to write, .gz compresses (required)")
     gen.set_defaults(run=lublin_command)
+
+    _add_sweep_parser(subparsers)
 
 
 def _estimate_spec(text: str) -> str:
@@ -364,3 +378,168 @@ def lublin_command(args: argparse.Namespace) -> int:
     print(f"wrote {args.out}: {len(jobs)} jobs for {args.procs} processors (seed {args.seed}, "
           f"estimates {args.estimates})")
     return 0
+
+
+# -- sweep ---------------------------------------------------------------------------------------------------------------
+#: The table ``sweep`` prints: (column, summary key of the mean, format).
+SWEEP_COLUMNS = [
+    ("avg_bounded_slowdown", "avg_bounded_slowdown", "{:.2f}"),
+    ("avg_wait_s", "avg_wait", "{:.0f}"),
+    ("utilization", "utilization", "{:.3f}"),
+    ("achieved_load", "achieved_load", "{:.3f}"),
+]
+#: The files ``sweep --out DIR`` writes besides its figures.
+SWEEP_OUTPUTS = ("results.csv", "summary.csv", "relative.csv", "campaign.sqlite")
+
+
+def _add_sweep_parser(subparsers: Any) -> None:
+    """``sweep``: policies x offered loads x replications on a trace or on Lublin-Feitelson workloads."""
+    from ..reproduce.cli import _dask_address
+
+    sw = subparsers.add_parser(
+        "sweep", help="sweep the offered load: policies x loads x replications, with 95%% confidence intervals",
+        description="Scale a workload to each offered load (inter-arrival times scaled; runtimes and widths "
+                    "unchanged), simulate every policy, replicate, and write results.csv (one row per run), "
+                    "summary.csv (mean and Student-t 95% confidence interval per policy and load) and one figure "
+                    "per metric against the load (see clustersched.batch.sweep).")
+    sw.add_argument("workload", metavar="TRACE|lublin",
+                    help=f"{TRACE_HELP}; or the word lublin for Lublin-Feitelson workloads drawn per replication "
+                         "(a file named lublin: ./lublin)")
+    sw.add_argument("--policies", type=_policy_list, default="easy,conservative,dpsa-n", metavar="P1,P2,...",
+                    help="comma-separated built-in policies, named as simulate --policy names them (default: "
+                         "%(default)s)")
+    sw.add_argument("--loads", type=_loads, default="0.5:1.2:0.05", metavar="A:B:STEP|L1,L2,...",
+                    help="target offered loads: A to B by STEP, each rounded to the decimals written (0.5:1.2:0.05 "
+                         "is 0.5, 0.55, ..., 1.2), or a comma list; every load > 0 (default: %(default)s)")
+    sw.add_argument("--replications", type=integer(1, 10_000), default=1, metavar="R",
+                    help="replications per policy and load; R >= 2 gives confidence intervals (default: %(default)s)")
+    sw.add_argument("--replicate", choices=("windows", "days", "weeks"), default=None, metavar="HOW",
+                    help="how a trace is replicated, %(choices)s: windows simulates R windows of --window jobs at "
+                         "evenly spaced offsets (default: disjoint windows of N/R jobs), days and weeks a block "
+                         "bootstrap of whole days or weeks (default: windows; lublin: by seed, S+r)")
+    sw.add_argument("--window", type=integer(2), metavar="N",
+                    help="with --replicate windows: jobs per replication (default: the trace's jobs / R)")
+    sw.add_argument("--jobs", type=integer(2, MAX_LUBLIN_JOBS), metavar="N",
+                    help="lublin: jobs per workload (default: 5000); a trace: only its first N jobs, counted after "
+                         "--drop-invalid (default: all)")
+    sw.add_argument("--seed", type=integer(0), default=0, metavar="S",
+                    help="lublin: replication r draws with seed S+r; the bootstraps draw from S (default: "
+                         "%(default)s)")
+    sw.add_argument("--estimate-model", type=_estimate_spec, default="none", metavar="SPEC",
+                    help="draw the users' requested times for every replication: none, exact, f:F or modal, as "
+                         "lublin --estimates does; the policies believe them with --estimates requested "
+                         "(default: %(default)s, the trace's own; lublin has none)")
+    _machine_options(sw)
+    for action in sw._actions:  # the shared options, as a sweep reads them
+        if action.dest == "no_progress":
+            action.help = "no progress bar (default: a progress bar over the scenarios)"
+        elif action.dest == "procs":
+            action.help = "processors of the machine (default: the trace's MaxProcs, else MaxNodes; lublin: 128)"
+    where = sw.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=integer(1), metavar="N", help="local worker processes (default: one per core)")
+    where.add_argument("--dask", type=_dask_address, metavar="ADDRESS",
+                       help="run on a Dask scheduler instead, e.g. tcp://host:8786; needs "
+                            "pip install \"clustersched[dask]\" (default: local processes)")
+    sw.add_argument("--metrics", type=_name_list, metavar="M1,M2,...",
+                    help="the metrics drawn, one figure each, METRIC.png (default: avg_bounded_slowdown on a log "
+                         "axis, avg_wait, utilization, and the p90 metrics when there are some)")
+    sw.add_argument("--baseline", metavar="POLICY",
+                    help="one of --policies: also write relative.csv and METRIC_vs_POLICY.png, each policy's metric "
+                         "as a ratio to this one's on the same replication (paired; geometric mean and 95%% "
+                         "interval) (default: none)")
+    sw.add_argument("--out", required=True, metavar="DIR",
+                    help="folder for results.csv, summary.csv, the figures and campaign.sqlite, created if missing; "
+                         "rerunning with the same folder computes only what is missing (required)")
+    sw.set_defaults(run=sweep_command)
+
+
+def _loads(text: str) -> tuple[float, ...]:
+    """``--loads``: :func:`clustersched.batch.sweep.parse_loads`, its ValueError as argparse's message."""
+    from .sweep import parse_loads
+
+    try:
+        return parse_loads(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"invalid value {text!r}: {str(exc).split(': ', 1)[-1]}") from None
+
+
+def _name_list(text: str) -> list[str]:
+    names = list(dict.fromkeys(name.strip() for name in text.split(",") if name.strip()))
+    if not names:
+        raise argparse.ArgumentTypeError(f"invalid value {text!r}: name at least one")
+    return names
+
+
+def sweep_command(args: argparse.Namespace) -> int:
+    """The ``sweep`` handler: checks the options and the workload, runs the sweep, prints its summary."""
+    from ..reproduce._common import studies
+    from ..reproduce.cli import _check_out, _finished
+
+    lublin = args.workload == "lublin"
+    if lublin:
+        for option, value in (("--drop-invalid", args.drop_invalid or None), ("--window", args.window),
+                              ("--replicate", args.replicate)):
+            if value is not None:
+                raise InvalidOptionError(option, str(value), "applies to a trace; lublin replicates by seed")
+        if args.oversized != "error":
+            raise InvalidOptionError("--oversized", args.oversized, "applies to a trace; lublin jobs fit the machine")
+    else:
+        trace = check_input_file("TRACE", args.workload)
+    if args.window is not None and args.replicate not in (None, "windows"):
+        raise InvalidOptionError("--window", str(args.window), f"sizes the windows; --replicate {args.replicate} "
+                                                               "resamples the whole trace")
+    from .sweep import Lublin, check_figure_metrics, sweep
+
+    if args.metrics is not None:
+        try:
+            check_figure_metrics(args.metrics)
+        except ValueError as exc:
+            raise InvalidOptionError("--metrics", ",".join(args.metrics), str(exc).split(": ", 1)[1]) from None
+    if args.baseline is not None and args.baseline not in args.policies:
+        raise InvalidOptionError("--baseline", args.baseline, f"must be one of --policies {','.join(args.policies)}")
+    out = _check_out("--out", args.out, SWEEP_OUTPUTS + tuple(f"{m}.png" for m in args.metrics or ()))
+
+    if lublin:
+        workload: Any = Lublin(args.jobs or 5000, args.procs or 128)
+        procs = None
+        what = f"{workload.describe()}, seeds {args.seed}..{args.seed + args.replications - 1}"
+    else:
+        jobs, procs = _read(trace, args)
+        if args.jobs is not None and args.jobs < len(jobs):
+            jobs = jobs.select(slice(0, args.jobs))
+        workload = jobs
+        what = f"{args.workload}: {len(jobs)} jobs"
+    rows = []
+    with studies() as runs:
+        result = sweep(workload, args.policies, args.loads, replications=args.replications,
+                       replicate=args.replicate, window=args.window, procs=procs, estimates=args.estimates,
+                       estimate_model=None if args.estimate_model == "none" else args.estimate_model, oversized=args.oversized, seed=args.seed, out=out,
+                       figures=args.metrics, baseline=args.baseline, workers=args.workers, dask=args.dask, progress=not args.no_progress)
+    rows = result.summary
+    print(f"{what}; {len(result.policies)} policies x {len(result.loads)} loads x {result.replications} "
+          f"replication(s), {result.rows[0]['replicate']}; mean"
+          + (" +- half-width of the 95% confidence interval (Student t)" if result.replications > 1 else "")
+          + " (times in seconds)")
+    header = [("policy", "{}"), ("load", "{:.3f}"), ("runs", "{:d}")]
+    cells = []
+    for r in rows:
+        line = [fmt.format(r[key]) for key, fmt in (("policy", "{}"), ("load", "{:g}"), ("replications", "{:d}"))]
+        for _, key, fmt in SWEEP_COLUMNS:
+            mean, low, high = (r.get(f"{key}_{part}") for part in ("mean", "ci_low", "ci_high"))
+            text = "" if mean is None else fmt.format(mean)
+            if low is not None and high is not None and key != "achieved_load":
+                text += " +- " + fmt.format((high - low) / 2)
+            line.append(text)
+        cells.append(line)
+    names = [name for name, _ in header] + [name for name, _, _ in SWEEP_COLUMNS]
+    widths = [max(len(n), *(len(c[i]) for c in cells)) if cells else len(n) for i, n in enumerate(names)]
+    print("  ".join(n.rjust(w) for n, w in zip(names, widths)))
+    for c in cells:
+        print("  ".join(v.rjust(w) for v, w in zip(c, widths)))
+    for r in result.rows:
+        if r["status"] != "ok":
+            print(f"error: {r['policy']} at load {r['load']:g}, replication {r['replication']}: {r['error']}")
+    others = [p.name for p in result.files if p.name not in ("results.csv", "summary.csv")]
+    print(f"wrote {os.path.join(args.out, 'results.csv')}, summary.csv"
+          + (f", {', '.join(others)}" if others else "") + " and campaign.sqlite")
+    return _finished(runs, os.path.join(args.out, "results.csv"))

@@ -146,7 +146,11 @@ def run_campaign(
     # dict, not set: the scenarios are submitted in the given order
     todo = {key: scenario for key, scenario in zip(keys, scenarios) if key not in stored}
     if todo:
-        from tqdm.auto import tqdm
+        if progress:
+            from tqdm.auto import tqdm
+        else:
+            # not tqdm.auto: in a notebook without ipywidgets it warns on import, bar or no bar
+            from tqdm import tqdm
 
         # connected before the bar: an unreachable scheduler fails with one message
         with _dask_client(dask) as client, \
