@@ -239,6 +239,7 @@ def test_files_and_resume(tmp_path, monkeypatch):
     first = sweep(SMALL, ["fcfs", "easy"], [0.5, 0.8], replications=2, out=out, workers=2, progress=False)
     assert first.errors == 0
     assert sorted(p.name for p in out.iterdir()) == ["avg_bounded_slowdown.png", "avg_wait.png", "campaign.sqlite",
+                                                     "p90_bounded_slowdown.png", "p90_response.png", "p90_wait.png",
                                                      "results.csv", "summary.csv", "utilization.png"]
     assert [p.name for p in first.files][:2] == ["results.csv", "summary.csv"]
     lines = (out / "results.csv").read_text().splitlines()
