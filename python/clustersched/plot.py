@@ -141,7 +141,7 @@ def gantt(
     ax.set_ylim(0, schedule.total_procs)
     ax.set_xlabel(f"time since the trace start ({unit})")
     ax.set_ylabel("processor")
-    ax.set_title(title or f"{schedule.policy}: {len(shown)} jobs on {schedule.total_procs} processors")
+    ax.set_title(title or f"{schedule.policy}: {len(shown)} job{'' if len(shown) == 1 else 's'} on {schedule.total_procs} processors")
     if path is not None:
         fig.savefig(path, dpi=150)
     return fig
