@@ -95,6 +95,9 @@ PAPER = {
     "scrap_max_energy_vs_hcpa_0.8": 0.16,
 }
 CAMPAIGN = "scrap-v1"
+#: Scenarios per worker task: about a second of work (a scenario takes some 50 ms), so that sending the
+#: scenarios to the workers and committing their rows costs little beside them.
+CHUNK = 16
 #: The campaign's progress bar: the paper, and what it counts.
 LABEL = "SCRAP paper (PDCS 2007): scenarios (a platform and a DAG shape)"
 COLUMNS = (
@@ -349,7 +352,7 @@ def reproduce_scrap(out: str | os.PathLike[str], *, scale: str = "full", seed: i
     todo = scenarios(scale, seed=seed)
     out = Path(out)
     stored = run_study(out, CAMPAIGN, todo, run_scenario, workers=workers, dask=dask, progress=progress,
-                       label=LABEL)
+                       label=LABEL, chunk=CHUNK)
     cols, failed = load_columns(stored, seed)
     del stored
     _write_results(cols, failed, out / "results.csv", seed)
