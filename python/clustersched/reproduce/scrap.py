@@ -220,15 +220,20 @@ def run_scenario(s: dict[str, Any]) -> dict[str, Any]:
             .decode("ascii") for name, dtype in RUN_COLUMNS.items()}
 
 
+@lru_cache(maxsize=1)
+def _configs() -> tuple[dict[str, Any], ...]:
+    return tuple(ptg_configs())
+
+
 @lru_cache(maxsize=None)
 def _shape_configs(shape: int) -> tuple[dict[str, Any], ...]:
-    return tuple(c for c in ptg_configs() if c["shape"] == shape)
+    return tuple(c for c in _configs() if c["shape"] == shape)
 
 
 @lru_cache(maxsize=len(TASKS) * len(FAT) * len(REGULARITY) * len(DENSITY) * len(JUMP) * len(SCENARIOS) * SAMPLES)
 def _ptg(index: int, seed: int) -> PTG:
     """PTG ``index`` of ``seed``, generated once per process: each is scheduled on every platform."""
-    return make_ptg(ptg_configs()[index], seed)
+    return make_ptg(_configs()[index], seed)
 
 
 #: Run of :func:`clustersched.scrap.study.study_pair` (HCPA, SCRAP x β, SCRAP-MAX x β, MHEFT-MAX x β) behind
@@ -365,8 +370,16 @@ def reproduce_scrap(out: str | os.PathLike[str], *, scale: str = "full", seed: i
 
 
 def _write_results(cols: dict[str, np.ndarray], failed: list[dict[str, Any]], path: Path, seed: int) -> None:
-    """results.csv, one row per run (:data:`COLUMNS`), written in chunks; failed scenarios as error rows."""
-    names = [p.name for p in _platforms(seed)]
+    """results.csv, one row per run (:data:`COLUMNS`), written in chunks; failed scenarios as error rows.
+
+    The text is what :func:`csv.writer` writes (its default dialect: fields quoted only when they hold a
+    comma, a quote or a line break, lines ended by CRLF; floats as ``repr``), built a column at a time:
+    the full study has eight million rows.
+    """
+    platforms = [p.name for p in _platforms(seed)]
+    names = [_csv_field(name) for name in platforms]
+    scenarios = [_csv_field(x) for x in SCENARIOS]
+    algorithms = [_csv_field(x) for x in ALGORITHMS]
     with open(path, "w", newline="") as fh:
         writer = csv.writer(fh)
         writer.writerow(COLUMNS)
@@ -374,19 +387,25 @@ def _write_results(cols: dict[str, np.ndarray], failed: list[dict[str, Any]], pa
         step = 100_000
         for lo in range(0, n, step):
             c = {k: v[lo:lo + step].tolist() for k, v in cols.items()}
-            for i in range(len(c["ptg"])):
-                init = c["initial_violation"][i]
-                est = c["beta_estimate"][i]
-                writer.writerow((
-                    names[c["platform_index"][i]], c["clusters"][i], c["min_speed"][i], c["heterogeneity"][i],
-                    c["ptg"][i], c["tasks"][i], SCENARIOS[c["scenario_index"][i]], c["beta"][i],
-                    ALGORITHMS[c["algorithm"][i]], repr(c["makespan"][i]), repr(c["power_fraction"][i]),
-                    repr(c["peak_power_fraction"][i]), repr(c["energy"][i]), "" if est != est else repr(est),
-                    "" if init < 0 else bool(init), c["violation"][i], repr(c["deviation"][i]),
-                    repr(c["slowdown"][i]), repr(c["slowdown_vs_hcpa"][i]), "ok", "",
-                ))
+            fields = (
+                [names[k] for k in c["platform_index"]],
+                map(str, c["clusters"]), map(repr, c["min_speed"]), map(repr, c["heterogeneity"]),
+                map(str, c["ptg"]), map(str, c["tasks"]), [scenarios[k] for k in c["scenario_index"]],
+                map(repr, c["beta"]), [algorithms[a] for a in c["algorithm"]],
+                map(repr, c["makespan"]), map(repr, c["power_fraction"]), map(repr, c["peak_power_fraction"]),
+                map(repr, c["energy"]), ["" if e != e else repr(e) for e in c["beta_estimate"]],
+                ["" if i < 0 else str(bool(i)) for i in c["initial_violation"]], map(str, c["violation"]),
+                map(repr, c["deviation"]), map(repr, c["slowdown"]), map(repr, c["slowdown_vs_hcpa"]),
+            )
+            fh.write("".join([",".join(row) + ",ok,\r\n" for row in zip(*fields)]))
         for r in failed:
-            writer.writerow([names[r["platform"]]] + [""] * (len(COLUMNS) - 3) + [r["status"], r["error"]])
+            writer.writerow([platforms[r["platform"]]] + [""] * (len(COLUMNS) - 3) + [r["status"], r["error"]])
+
+
+def _csv_field(text: str) -> str:
+    """``text`` as :func:`csv.writer` writes a field of several (quoted when it holds a comma, a quote or a
+    line break)."""
+    return f'"{text.replace(chr(34), chr(34) * 2)}"' if any(ch in text for ch in ',"\r\n') else text
 
 
 def _hcpa_energy(cols: dict[str, np.ndarray]) -> np.ndarray:
