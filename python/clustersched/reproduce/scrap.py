@@ -288,7 +288,7 @@ def runs_one_by_one(config: dict[str, Any], ptg: PTG, platform: MultiCluster, *,
 
     cols: dict[str, list[Any]] = defaultdict(list)
     core = problem(ptg, platform)
-    runs = {("HCPA", None): run_scrap("HCPA", ptg, platform, beta=1.0, core=core)}
+    runs: dict[tuple[str, float | None], Any] = {("HCPA", None): run_scrap("HCPA", ptg, platform, beta=1.0, core=core)}
     for algorithm in CONSTRAINED:
         for beta in BETAS:
             runs[(algorithm, beta)] = run_scrap(algorithm, ptg, platform, beta=beta, core=core)
