@@ -214,7 +214,7 @@ def run_scenario(s: dict[str, Any]) -> dict[str, Any]:
     """
     platform = _platforms(s["seed"])[s["platform"]]
     validate = s["scale"] == "small"
-    parts = []
+    parts: list[dict[str, Any]] = []
     for config in _shape_configs(s["shape"]):
         ptg = _ptg(config["index"], s["seed"])
         try:
