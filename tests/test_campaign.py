@@ -241,6 +241,70 @@ def test_duplicate_scenarios_are_computed_once(tmp_path):
     assert stable(rows) == fresh(twice) and len(rows) == 2 and rows[0] == rows[1]
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("chunk", [2, 5, 100])
+def test_chunks_give_the_same_rows_and_errors_per_scenario(tmp_path, workers, chunk):
+    calls = tmp_path / "calls"
+    calls.mkdir()
+    with Store(tmp_path / "store.sqlite") as store:
+        rows = run_campaign("c", SCENARIOS, partial(record, calls=str(calls), error_at={2}), store=store,
+                            workers=workers, progress=False, chunk=chunk)
+        assert computed(calls) == ALL
+        # one row per scenario, each with its own status, in the given order
+        assert [(r["policy"], r["x"]) for r in rows] == [(s["policy"], s["x"]) for s in SCENARIOS]
+        assert [r["status"] for r in rows] == (["ok"] * 2 + ["error"] + ["ok"] * 3) * 2
+        assert all(r["error"] == "ValueError: x == 2 is unlucky" for r in rows if r["status"] == "error")
+        ok = [r for r in stable(rows) if r["status"] == "ok"]
+        assert ok == [r for r in fresh() if r["x"] != 2]
+        # resuming retries the two errors only, whatever the chunk
+        rows = run_campaign("c", SCENARIOS, partial(record, calls=str(calls)), store=store, workers=workers,
+                            progress=False, chunk=chunk)
+        assert computed(calls) == ["easy-2", "fcfs-2"]
+        assert stable(rows) == fresh()
+
+
+def test_a_crashed_chunk_is_not_stored_and_the_others_resume(tmp_path):
+    calls = tmp_path / "calls"
+    calls.mkdir()
+    with Store(tmp_path / "store.sqlite") as store:
+        with pytest.raises(BrokenProcessPool):
+            run_campaign("c", SCENARIOS, partial(record, calls=str(calls), exit_at={4}), store=store, workers=2,
+                         progress=False, chunk=3)
+        stored = {f"{s['policy']}-{s['x']}" for s in map(json.loads, store.done("c"))}
+        # fcfs-4 crashed its chunk (fcfs-3, fcfs-4, fcfs-5): none of the three was stored
+        assert not stored & {"fcfs-3", "fcfs-4", "fcfs-5"}
+        computed(calls)
+        rows = run_campaign("c", SCENARIOS, partial(record, calls=str(calls)), store=store, workers=2,
+                            progress=False, chunk=3)
+        assert computed(calls) == sorted(set(ALL) - stored)
+        assert stable(rows) == fresh()
+
+
+def test_an_interrupt_inside_a_chunk_keeps_the_chunks_before(tmp_path):
+    calls = tmp_path / "calls"
+    calls.mkdir()
+    with Store(tmp_path / "store.sqlite") as store:
+        with pytest.raises(KeyboardInterrupt):
+            run_campaign("c", SCENARIOS, partial(record, calls=str(calls), interrupt_at={4}), store=store,
+                         workers=1, progress=False, chunk=3)
+        # chunk fcfs-0..2 stored; chunk fcfs-3..5 interrupted at fcfs-4: nothing of it stored
+        assert {f"{s['policy']}-{s['x']}" for s in map(json.loads, store.done("c"))} == {"fcfs-0", "fcfs-1", "fcfs-2"}
+
+
+def test_put_many_stores_all_or_nothing():
+    with Store(":memory:") as store:
+        store.put_many("c", [({"x": 1}, {"result": {"y": 1}, "seconds": 0.5}), ({"x": 2}, {"error": "E: e"})])
+        assert [(r["x"], r["status"], r.get("y"), r["seconds"]) for r in store.results("c")] == [
+            (1, "ok", 1, 0.5), (2, "error", None, 0.0)]
+        with pytest.raises(ValueError, match="exactly one"):
+            store.put_many("c", [({"x": 3}, {"result": {"y": 3}}), ({"x": 4}, {})])
+        with pytest.raises(TypeError, match="not JSON-serializable"):
+            store.put_many("c", [({"x": 3}, {"result": {"y": 3}}), ({"x": 5}, {"result": {"y": object()}})])
+        assert len(store.results("c")) == 2
+        store.put_many("c", [])
+        assert len(store.results("c")) == 2
+
+
 def test_local_pool_and_dask_give_the_same_rows(tmp_path):
     distributed = pytest.importorskip("distributed")
     func = partial(record, calls=str(tmp_path), error_at={3})
@@ -291,6 +355,10 @@ def test_bad_arguments():
             run_campaign("c", [{"x": 1}, {"x": 1 + 2j}], compute, store=store)
         with pytest.raises(TypeError, match=r"cannot be sent to worker processes .* or pass workers=1"):
             run_campaign("c", SCENARIOS, lambda s: {}, store=store, workers=2)
+        with pytest.raises(ValueError, match=r"chunk == 0, must be >= 1"):
+            run_campaign("c", SCENARIOS, compute, store=store, chunk=0)
+        with pytest.raises(TypeError, match=r"chunk == 2.0, must be an int"):
+            run_campaign("c", SCENARIOS, compute, store=store, chunk=2.0)
         # nothing was computed by the refused calls
         assert store.results("c") == []
 

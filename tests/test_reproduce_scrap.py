@@ -82,6 +82,59 @@ def test_every_schedule_is_validated(monkeypatch, tmp_path):
     assert len(scrap._unpack(packed["ptg"], "<i4")) == 12 * 40
 
 
+@pytest.mark.parametrize("platform, shape", [(199, 107), (0, 0), (123, 77)])
+def test_batched_runs_are_the_runs_one_by_one(platform, shape):
+    """One Rust call per PTG gives the rows 31 run_scrap calls give, bit for bit (full-scale scenarios)."""
+    import numpy as np
+
+    p = scrap._platforms(0)[platform]
+    for config in scrap._shape_configs(shape)[::5]:
+        ptg = scrap._ptg(config["index"], 0)
+        batched = scrap._runs_batched(config, ptg, p, False)
+        single = scrap.runs_one_by_one(config, ptg, p, validate=False)
+        for name, dtype in scrap.RUN_COLUMNS.items():
+            assert np.asarray(batched[name], dtype=dtype).tobytes() == np.asarray(single[name], dtype=dtype).tobytes()
+
+
+def test_a_failing_batched_call_gives_the_error_of_a_single_run(monkeypatch):
+    import clustersched.scrap.algorithms as algorithms
+    import clustersched.scrap.study as study
+
+    s = {"platform": scrap._small_platforms()[0], "shape": scrap._small_shapes()[0], "seed": 0, "scale": "full"}
+    expected = scrap.run_scenario(s)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("batched call broken")
+
+    monkeypatch.setattr(study, "study_pair", broken)
+    assert scrap.run_scenario(s) == expected  # each PTG run one run at a time instead
+    real = algorithms.run_scrap
+
+    def failing(name, *args, **kwargs):
+        if name == "MHEFT-MAX" and kwargs["beta"] == 0.3:
+            raise ValueError("beta == 0.3 is unlucky")
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(algorithms, "run_scrap", failing)
+    with pytest.raises(ValueError, match="beta == 0.3 is unlucky"):
+        scrap.run_scenario(s)
+
+
+def test_a_store_of_the_per_run_code_resumes(tmp_path):
+    """Rows stored by the code before batching (runs_one_by_one) are the rows of now: a store resumes as it is."""
+    import base64
+
+    import numpy as np
+
+    s = {"platform": scrap._small_platforms()[1], "shape": scrap._small_shapes()[1], "seed": 0, "scale": "small"}
+    p = scrap._platforms(0)[s["platform"]]
+    parts = [scrap.runs_one_by_one(c, scrap._ptg(c["index"], 0), p, validate=False)
+             for c in scrap._shape_configs(s["shape"])]
+    old = {name: base64.b64encode(np.concatenate([np.asarray(x[name], dtype=dtype) for x in parts]).tobytes())
+           .decode("ascii") for name, dtype in scrap.RUN_COLUMNS.items()}
+    assert scrap.run_scenario(s) == old
+
+
 def test_resume_computes_nothing_twice(small_run, capsys):
     with Store(small_run / "campaign.sqlite") as store:
         before = {(k, r["finished_at"]) for k, r in store._rows(scrap.CAMPAIGN).items()}

@@ -212,6 +212,13 @@ class MultiClusterPtg:
     def beta_estimate(self, alloc: npt.NDArray[np.int64]) -> float: ...
     def place(self, alloc: npt.NDArray[np.int64], comms: bool) -> _ClusterColumns: ...
     def mheft_max(self, fraction: float, comms: bool) -> _ClusterColumns: ...
+    def study(
+        self, betas: npt.NDArray[np.float64], power: float, comms: bool, rule: str, schedules: bool = False
+    ) -> tuple[
+        npt.NDArray[np.float64],
+        npt.NDArray[np.int8],
+        list[tuple[_ClusterColumns, npt.NDArray[np.int64] | None]] | None,
+    ]: ...
     def check(
         self,
         task: npt.NDArray[np.int64],

@@ -46,11 +46,16 @@ def run_campaign(
     progress: bool = True,
     retry_errors: bool = True,
     label: str | None = None,
+    chunk: int = 1,
 ) -> list[dict[str, Any]]:
     """Computes ``func(scenario)`` for every scenario not yet in ``store``, and returns all the rows.
 
     Each result is stored (and committed) as soon as it arrives, so running the
     same campaign again after a crash or a Ctrl-C computes only what is missing.
+    With ``chunk > 1`` a worker computes that many scenarios in one task and
+    sends their outcomes back together, stored in one transaction (still one
+    row per scenario, each with its own status, so resuming and errors stay
+    per scenario).
     An exception raised by ``func`` is stored as that scenario's error (status
     ``"error"``, ``"ExceptionType: message"`` and the traceback) and the other
     scenarios go on.
@@ -87,6 +92,12 @@ def run_campaign(
     label : str, optional
         What the progress bar says it counts, such as ``"DPSA paper
         (Grudenic & Bogunovic): scenarios"`` (default: the campaign's name).
+    chunk : int, default 1
+        Scenarios per task sent to a worker (consecutive ones, in the given
+        order).  For scenarios of milliseconds, where sending each one to a
+        worker and committing its row would cost as much as computing it;
+        an interruption loses the chunks under way, so keep a chunk to
+        about a second of work.
 
     Returns
     -------
@@ -139,6 +150,10 @@ def run_campaign(
         check_dask_address(dask)
     if label is not None and not isinstance(label, str):
         raise TypeError(f"label == {label!r}, must be a str")
+    if not isinstance(chunk, int) or isinstance(chunk, bool):
+        raise TypeError(f"chunk == {chunk!r}, must be an int")
+    if chunk < 1:
+        raise ValueError(f"chunk == {chunk}, must be >= 1")
 
     scenarios = list(scenarios)
     keys = [_key(scenario, f"scenarios[{i}]") for i, scenario in enumerate(scenarios)]
@@ -157,22 +172,26 @@ def run_campaign(
                 tqdm(total=len(todo), desc=label or name, unit="scenario", disable=not progress) as bar:
             errors = 0
 
-            def record(outcome: _Outcome) -> None:
+            def record(outcomes: list[_Outcome]) -> None:
                 nonlocal errors
-                store.put(name, todo[outcome.key], result=outcome.result, error=outcome.error,
-                          traceback=outcome.traceback, seconds=outcome.seconds)
-                if outcome.error is not None:
-                    errors += 1
+                # one transaction: the chunk's rows are stored together or not at all
+                store.put_many(name, [(todo[o.key], {"result": o.result, "error": o.error, "traceback": o.traceback,
+                                                     "seconds": o.seconds}) for o in outcomes])
+                failed = sum(o.error is not None for o in outcomes)
+                if failed:
+                    errors += failed
                     bar.set_postfix(errors=errors)
-                bar.update()
+                bar.update(len(outcomes))
 
+            keys = list(todo)
+            chunks = [keys[i:i + chunk] for i in range(0, len(keys), chunk)]
             if client is not None:
-                _run_dask(client, func, list(todo), record)
+                _run_dask(client, func, chunks, record)
             elif workers == 1:
-                for key in todo:
-                    record(_execute(func, key))
+                for part in chunks:
+                    record(_execute_chunk(func, part))
             else:
-                _run_pool(workers, func, list(todo), record)
+                _run_pool(workers, func, chunks, record)
     return store.results(name, scenarios)
 
 
@@ -189,7 +208,13 @@ def _execute(func: ScenarioFunc, key: str) -> _Outcome:
     return _Outcome(key, result, None, None, time.perf_counter() - began)
 
 
-def _run_pool(workers: int | None, func: ScenarioFunc, keys: list[str], record: Callable[[_Outcome], None]) -> None:
+def _execute_chunk(func: ScenarioFunc, keys: list[str]) -> list[_Outcome]:
+    """Runs consecutive scenarios in one worker task, each with its own outcome."""
+    return [_execute(func, key) for key in keys]
+
+
+def _run_pool(workers: int | None, func: ScenarioFunc, chunks: list[list[str]],
+              record: Callable[[list[_Outcome]], None]) -> None:
     try:
         pickle.dumps(func)
     except Exception as exc:
@@ -202,7 +227,7 @@ def _run_pool(workers: int | None, func: ScenarioFunc, keys: list[str], record: 
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
                                initializer=_ignore_sigint)
     try:
-        futures = [pool.submit(_execute, func, key) for key in keys]
+        futures = [pool.submit(_execute_chunk, func, keys) for keys in chunks]
         for future in as_completed(futures):
             record(future.result())
     except BaseException:
@@ -267,10 +292,11 @@ def _dask_client(dask: Any) -> Iterator[Any]:
         yield client
 
 
-def _run_dask(dask: Any, func: ScenarioFunc, keys: list[str], record: Callable[[_Outcome], None]) -> None:
+def _run_dask(dask: Any, func: ScenarioFunc, chunks: list[list[str]],
+              record: Callable[[list[_Outcome]], None]) -> None:
     distributed = _distributed()
     # pure=False: each call is a fresh task, never a result cached on the cluster
-    futures = [dask.submit(_execute, func, key, pure=False) for key in keys]
+    futures = [dask.submit(_execute_chunk, func, keys, pure=False) for keys in chunks]
     try:
         # the client's loop: the default takes it from a global client, and ours need not be one
         for future in distributed.as_completed(futures, loop=dask.loop):

@@ -103,23 +103,27 @@ class Store:
         :data:`~clustersched.campaign.scenarios.RESERVED`) or ``error`` (status
         error: the message, with the ``traceback`` text when there is one).
         """
-        key = _key(scenario, "scenario")
-        if (result is None) == (error is None):
-            raise ValueError(f"result == {result!r} and error == {error!r}: give exactly one of them")
-        self._db.execute(
-            "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                campaign,
-                key,
-                dumps(scenario),
-                "ok" if error is None else "error",
-                None if result is None else dumps(plain_result(result, scenario)),
-                error,
-                traceback,
-                float(seconds),
-                datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
-            ),
-        )
+        self._db.execute(_INSERT, _row(campaign, scenario, result, error, traceback, seconds))
+
+    def put_many(self, campaign: str, outcomes: Iterable[tuple[Mapping[str, Any], Mapping[str, Any]]]) -> None:
+        """Stores several outcomes in one transaction: all of them, or (on any error) none.
+
+        ``outcomes`` holds ``(scenario, fields)`` pairs, ``fields`` the
+        keyword arguments of :meth:`put` (``result``, ``error``,
+        ``traceback``, ``seconds``).  One commit for many rows: the campaign
+        runner stores a worker's chunk of scenarios this way.
+
+        Examples
+        --------
+        >>> with Store(":memory:") as store:
+        ...     store.put_many("demo", [({"x": 1}, {"result": {"y": 2}}), ({"x": 2}, {"error": "ValueError: boom"})])
+        ...     [(r["x"], r["status"]) for r in store.results("demo")]
+        [(1, 'ok'), (2, 'error')]
+        """
+        rows = [_row(campaign, scenario, **fields) for scenario, fields in outcomes]
+        with self._db:  # BEGIN ... COMMIT, or ROLLBACK on an exception
+            self._db.execute("BEGIN")
+            self._db.executemany(_INSERT, rows)
 
     def results(self, campaign: str, scenarios: Iterable[Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:
         """One flat row per scenario of ``campaign`` (see Notes of :class:`Store`).
@@ -172,6 +176,28 @@ class Store:
             }
             for key, scenario, status, result, error, traceback, seconds, finished_at in rows
         }
+
+
+_INSERT = "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+
+
+def _row(campaign: str, scenario: Mapping[str, Any], result: Mapping[str, Any] | None = None,
+         error: str | None = None, traceback: str | None = None, seconds: float = 0.0) -> tuple[Any, ...]:
+    """The values of one results row (:meth:`Store.put`'s checks)."""
+    key = _key(scenario, "scenario")
+    if (result is None) == (error is None):
+        raise ValueError(f"result == {result!r} and error == {error!r}: give exactly one of them")
+    return (
+        campaign,
+        key,
+        dumps(scenario),
+        "ok" if error is None else "error",
+        None if result is None else dumps(plain_result(result, scenario)),
+        error,
+        traceback,
+        float(seconds),
+        datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
+    )
 
 
 def plain_result(result: Any, scenario: Mapping[str, Any]) -> dict[str, Any]:

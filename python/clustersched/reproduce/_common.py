@@ -85,11 +85,14 @@ def studies() -> Iterator[list[Study]]:
 
 
 def run_study(out: Path, campaign: str, todo: list[dict[str, Any]], scenario: Callable[[dict[str, Any]], Any], *,
-              workers: Any, dask: Any, progress: bool, label: str | None = None) -> list[dict[str, Any]]:
+              workers: Any, dask: Any, progress: bool, label: str | None = None,
+              chunk: int = 1) -> list[dict[str, Any]]:
     """Runs ``todo`` through :func:`clustersched.campaign.run_campaign`, stored in ``out/campaign.sqlite``
     (``out`` is created if missing; a rerun resumes), and returns the stored rows.  Never more local workers than scenarios: more would
     only start idle processes (spawned all at once).  ``label`` names the paper and what the progress bar
-    counts (``"DPSA paper (Grudenic & Bogunovic): scenarios"``).
+    counts (``"DPSA paper (Grudenic & Bogunovic): scenarios"``).  ``chunk`` scenarios go to a worker in
+    one task, their rows stored in one transaction (:func:`~clustersched.campaign.run_campaign`): for studies
+    of many scenarios of milliseconds.
 
     A run that finds scenarios already stored says so on one stderr line
     (``note: resuming: 40 of 96 scenarios already done in out/campaign.sqlite; computing the other 56``).
@@ -98,8 +101,9 @@ def run_study(out: Path, campaign: str, todo: list[dict[str, Any]], scenario: Ca
     from ..campaign import Store, run_campaign, scenario_key
 
     out.mkdir(parents=True, exist_ok=True)
-    if type(workers) is int and workers > len(todo):
-        workers = len(todo)
+    tasks = max(1, -(-len(todo) // chunk))
+    if type(workers) is int and workers > tasks:
+        workers = tasks
     path = out / "campaign.sqlite"
     with Store(path) as store:
         keys = {scenario_key(s) for s in todo}
@@ -111,7 +115,7 @@ def run_study(out: Path, campaign: str, todo: list[dict[str, Any]], scenario: Ca
                   + (f"; computing the other {left}" if left else "; nothing left to compute"), file=sys.stderr)
         try:
             rows = run_campaign(campaign, todo, scenario, store=store, workers=workers, dask=dask, progress=progress,
-                                label=label)
+                                label=label, chunk=chunk)
         except (KeyboardInterrupt, BrokenExecutor) as exc:
             # a Ctrl-C, a SIGTERM, a worker that died: the same exception, saying what is kept
             kept = len(keys & store.done(campaign, errors=True))

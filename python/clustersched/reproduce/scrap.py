@@ -37,7 +37,12 @@ One campaign scenario is (platform, DAG shape): the 12 PTGs of the shape
 (four complexity scenarios x 3 samples) x 31 runs, so ``full`` has 200 x 108
 = 21,600 scenarios and 8,035,200 runs.  ``small`` runs 8 platforms (one per
 cluster count, homogeneous and 5x heterogeneous) x 2 shapes of 10 and 20
-tasks (16 scenarios, 5,952 runs).
+tasks (16 scenarios, 5,952 runs).  The 31 runs of each PTG are one call to the Rust core
+(:func:`clustersched.scrap.study.study_pair`, the numbers of 31
+:func:`~clustersched.scrap.algorithms.run_scrap` calls bit for bit), each PTG
+is generated once per worker process, and a worker takes :data:`CHUNK`
+scenarios at a time (stored one row per scenario, so a rerun resumes
+scenario by scenario): the full study is some 16 CPU-minutes.
 """
 
 from __future__ import annotations
@@ -95,6 +100,9 @@ PAPER = {
     "scrap_max_energy_vs_hcpa_0.8": 0.16,
 }
 CAMPAIGN = "scrap-v1"
+#: Scenarios per worker task: about a second of work (a scenario takes some 50 ms), so that sending the
+#: scenarios to the workers and committing their rows costs little beside them.
+CHUNK = 16
 #: The campaign's progress bar: the paper, and what it counts.
 LABEL = "SCRAP paper (PDCS 2007): scenarios (a platform and a DAG shape)"
 COLUMNS = (
@@ -183,10 +191,6 @@ RUN_COLUMNS = {
 }
 
 
-def _pack(values: list[Any], dtype: str) -> str:
-    return base64.b64encode(np.asarray(values, dtype=dtype).tobytes()).decode("ascii")
-
-
 def _unpack(text: str, dtype: str) -> np.ndarray:
     return np.frombuffer(base64.b64decode(text), dtype=dtype)
 
@@ -200,45 +204,117 @@ def run_scenario(s: dict[str, Any]) -> dict[str, Any]:
     stays small and loads fast); ``algorithm`` is an index into
     :data:`ALGORITHMS`, ``initial_violation`` -1 for "not applicable", and
     ``beta_estimate`` NaN for MHEFT-MAX.
+
+    The 31 runs of each PTG are made in one call to the Rust core
+    (:func:`clustersched.scrap.study.study_pair`), which gives the numbers
+    of 31 :func:`~clustersched.scrap.algorithms.run_scrap` calls bit for
+    bit.  A PTG on which that call raises is run again one run at a time
+    (:func:`runs_one_by_one`), so that the scenario's error is the one a
+    single run raises.
     """
+    platform = _platforms(s["seed"])[s["platform"]]
+    validate = s["scale"] == "small"
+    parts: list[dict[str, Any]] = []
+    for config in _shape_configs(s["shape"]):
+        ptg = _ptg(config["index"], s["seed"])
+        try:
+            parts.append(_runs_batched(config, ptg, platform, validate))
+        except Exception:
+            parts.append(runs_one_by_one(config, ptg, platform, validate=validate))
+    return {name: base64.b64encode(np.concatenate([np.asarray(p[name], dtype=dtype) for p in parts]).tobytes())
+            .decode("ascii") for name, dtype in RUN_COLUMNS.items()}
+
+
+@lru_cache(maxsize=1)
+def _configs() -> tuple[dict[str, Any], ...]:
+    return tuple(ptg_configs())
+
+
+@lru_cache(maxsize=None)
+def _shape_configs(shape: int) -> tuple[dict[str, Any], ...]:
+    return tuple(c for c in _configs() if c["shape"] == shape)
+
+
+@lru_cache(maxsize=len(TASKS) * len(FAT) * len(REGULARITY) * len(DENSITY) * len(JUMP) * len(SCENARIOS) * SAMPLES)
+def _ptg(index: int, seed: int) -> PTG:
+    """PTG ``index`` of ``seed``, generated once per process: each is scheduled on every platform."""
+    return make_ptg(_configs()[index], seed)
+
+
+#: Run of :func:`clustersched.scrap.study.study_pair` (HCPA, SCRAP x β, SCRAP-MAX x β, MHEFT-MAX x β) behind
+#: each of a PTG's 40 rows (:data:`ALGORITHMS` x :data:`BETAS`), and behind its slowdown's reference (β = 1).
+_NB = len(BETAS)
+_FIRST = {"HCPA": 0, "SCRAP": 1, "SCRAP-MAX": 1 + _NB, "MHEFT-MAX": 1 + 2 * _NB}
+_ROW_RUN = np.array([_FIRST[a] + (i if a != "HCPA" else 0) for a in ALGORITHMS for i in range(_NB)])
+_ROW_FULL = np.array([_FIRST[a] + (BETAS.index(1.0) if a != "HCPA" else 0) for a in ALGORITHMS for _ in BETAS])
+
+
+def _runs_batched(config: dict[str, Any], ptg: PTG, platform: MultiCluster, validate: bool) -> dict[str, np.ndarray]:
+    """The 40 rows of one PTG from :func:`~clustersched.scrap.study.study_pair` (numbers of :func:`runs_one_by_one`)."""
+    from ..scrap.metrics import slowdown
+    from ..scrap.study import study_pair
+    from ..scrap.validate import validate_multicluster
+
+    st = study_pair(ptg, platform, BETAS, schedules=validate)
+    if st.schedules is not None:
+        for sch in st.schedules:
+            validate_multicluster(sch, ptg)
+    n = len(_ROW_RUN)
+    makespan = st.makespan[_ROW_RUN]
+    return {
+        "ptg": np.full(n, config["index"]),
+        "beta": np.tile(np.array(BETAS), len(ALGORITHMS)),
+        "algorithm": np.repeat(np.arange(len(ALGORITHMS)), _NB),
+        "makespan": makespan,
+        "power_fraction": st.power_fraction[_ROW_RUN],
+        "peak_power_fraction": st.peak_power_fraction[_ROW_RUN],
+        "energy": st.energy[_ROW_RUN],
+        "beta_estimate": st.beta_estimate[_ROW_RUN],
+        "initial_violation": st.initial_violation[_ROW_RUN],
+        "slowdown": slowdown(st.makespan[_ROW_FULL], makespan),
+        "slowdown_vs_hcpa": slowdown(np.full(n, st.makespan[_FIRST["HCPA"]]), makespan),
+    }
+
+
+def runs_one_by_one(config: dict[str, Any], ptg: PTG, platform: MultiCluster, *,
+                    validate: bool) -> dict[str, list[Any]]:
+    """The 40 rows of one PTG from 31 :func:`~clustersched.scrap.algorithms.run_scrap` calls, each schedule
+    checked by the Rust checker (and by the Python validator with ``validate``): the reference of the
+    batched path."""
+    from ..scrap.algorithms import run_scrap
     from ..scrap.metrics import slowdown
     from ..scrap.model import problem
     from ..scrap.validate import validate_multicluster
-    from ..scrap.algorithms import run_scrap
 
-    platform = _platforms(s["seed"])[s["platform"]]
-    configs = [c for c in ptg_configs() if c["shape"] == s["shape"]]
     cols: dict[str, list[Any]] = defaultdict(list)
-    for config in configs:
-        ptg = make_ptg(config, s["seed"])
-        core = problem(ptg, platform)
-        runs = {("HCPA", None): run_scrap("HCPA", ptg, platform, beta=1.0, core=core)}
-        for algorithm in CONSTRAINED:
-            for beta in BETAS:
-                runs[(algorithm, beta)] = run_scrap(algorithm, ptg, platform, beta=beta, core=core)
-        for run in runs.values():
-            sch = run.schedule
-            core.check(*sch.columns(), sch.alloc, sch.comms)
-            if s["scale"] == "small":
-                validate_multicluster(sch, ptg)
-        hcpa = runs[("HCPA", None)]
-        for algorithm in ALGORITHMS:
-            for beta in BETAS:
-                run = hcpa if algorithm == "HCPA" else runs[(algorithm, beta)]
-                full = hcpa if algorithm == "HCPA" else runs[(algorithm, 1.0)]
-                m = run.metrics
-                cols["ptg"].append(config["index"])
-                cols["beta"].append(beta)
-                cols["algorithm"].append(ALGORITHMS.index(algorithm))
-                cols["makespan"].append(m.makespan)
-                cols["power_fraction"].append(m.power_fraction)
-                cols["peak_power_fraction"].append(m.peak_power_fraction)
-                cols["energy"].append(m.energy)
-                cols["beta_estimate"].append(np.nan if run.beta_estimate is None else run.beta_estimate)
-                cols["initial_violation"].append(-1 if run.initial_violation is None else int(run.initial_violation))
-                cols["slowdown"].append(slowdown(full.metrics.makespan, m.makespan))
-                cols["slowdown_vs_hcpa"].append(slowdown(hcpa.metrics.makespan, m.makespan))
-    return {name: _pack(cols[name], dtype) for name, dtype in RUN_COLUMNS.items()}
+    core = problem(ptg, platform)
+    runs: dict[tuple[str, float | None], Any] = {("HCPA", None): run_scrap("HCPA", ptg, platform, beta=1.0, core=core)}
+    for algorithm in CONSTRAINED:
+        for beta in BETAS:
+            runs[(algorithm, beta)] = run_scrap(algorithm, ptg, platform, beta=beta, core=core)
+    for run in runs.values():
+        sch = run.schedule
+        core.check(*sch.columns(), sch.alloc, sch.comms)
+        if validate:
+            validate_multicluster(sch, ptg)
+    hcpa = runs[("HCPA", None)]
+    for algorithm in ALGORITHMS:
+        for beta in BETAS:
+            run = hcpa if algorithm == "HCPA" else runs[(algorithm, beta)]
+            full = hcpa if algorithm == "HCPA" else runs[(algorithm, 1.0)]
+            m = run.metrics
+            cols["ptg"].append(config["index"])
+            cols["beta"].append(beta)
+            cols["algorithm"].append(ALGORITHMS.index(algorithm))
+            cols["makespan"].append(m.makespan)
+            cols["power_fraction"].append(m.power_fraction)
+            cols["peak_power_fraction"].append(m.peak_power_fraction)
+            cols["energy"].append(m.energy)
+            cols["beta_estimate"].append(np.nan if run.beta_estimate is None else run.beta_estimate)
+            cols["initial_violation"].append(-1 if run.initial_violation is None else int(run.initial_violation))
+            cols["slowdown"].append(slowdown(full.metrics.makespan, m.makespan))
+            cols["slowdown_vs_hcpa"].append(slowdown(hcpa.metrics.makespan, m.makespan))
+    return cols
 
 
 def load_columns(stored: list[dict[str, Any]], seed: int) -> tuple[dict[str, np.ndarray], list[dict[str, Any]]]:
@@ -286,7 +362,7 @@ def reproduce_scrap(out: str | os.PathLike[str], *, scale: str = "full", seed: i
     todo = scenarios(scale, seed=seed)
     out = Path(out)
     stored = run_study(out, CAMPAIGN, todo, run_scenario, workers=workers, dask=dask, progress=progress,
-                       label=LABEL)
+                       label=LABEL, chunk=CHUNK)
     cols, failed = load_columns(stored, seed)
     del stored
     _write_results(cols, failed, out / "results.csv", seed)
@@ -299,8 +375,16 @@ def reproduce_scrap(out: str | os.PathLike[str], *, scale: str = "full", seed: i
 
 
 def _write_results(cols: dict[str, np.ndarray], failed: list[dict[str, Any]], path: Path, seed: int) -> None:
-    """results.csv, one row per run (:data:`COLUMNS`), written in chunks; failed scenarios as error rows."""
-    names = [p.name for p in _platforms(seed)]
+    """results.csv, one row per run (:data:`COLUMNS`), written in chunks; failed scenarios as error rows.
+
+    The text is what :func:`csv.writer` writes (its default dialect: fields quoted only when they hold a
+    comma, a quote or a line break, lines ended by CRLF; floats as ``repr``), built a column at a time:
+    the full study has eight million rows.
+    """
+    platforms = [p.name for p in _platforms(seed)]
+    names = [_csv_field(name) for name in platforms]
+    scenarios = [_csv_field(x) for x in SCENARIOS]
+    algorithms = [_csv_field(x) for x in ALGORITHMS]
     with open(path, "w", newline="") as fh:
         writer = csv.writer(fh)
         writer.writerow(COLUMNS)
@@ -308,19 +392,25 @@ def _write_results(cols: dict[str, np.ndarray], failed: list[dict[str, Any]], pa
         step = 100_000
         for lo in range(0, n, step):
             c = {k: v[lo:lo + step].tolist() for k, v in cols.items()}
-            for i in range(len(c["ptg"])):
-                init = c["initial_violation"][i]
-                est = c["beta_estimate"][i]
-                writer.writerow((
-                    names[c["platform_index"][i]], c["clusters"][i], c["min_speed"][i], c["heterogeneity"][i],
-                    c["ptg"][i], c["tasks"][i], SCENARIOS[c["scenario_index"][i]], c["beta"][i],
-                    ALGORITHMS[c["algorithm"][i]], repr(c["makespan"][i]), repr(c["power_fraction"][i]),
-                    repr(c["peak_power_fraction"][i]), repr(c["energy"][i]), "" if est != est else repr(est),
-                    "" if init < 0 else bool(init), c["violation"][i], repr(c["deviation"][i]),
-                    repr(c["slowdown"][i]), repr(c["slowdown_vs_hcpa"][i]), "ok", "",
-                ))
+            fields = (
+                [names[k] for k in c["platform_index"]],
+                map(str, c["clusters"]), map(repr, c["min_speed"]), map(repr, c["heterogeneity"]),
+                map(str, c["ptg"]), map(str, c["tasks"]), [scenarios[k] for k in c["scenario_index"]],
+                map(repr, c["beta"]), [algorithms[a] for a in c["algorithm"]],
+                map(repr, c["makespan"]), map(repr, c["power_fraction"]), map(repr, c["peak_power_fraction"]),
+                map(repr, c["energy"]), ["" if e != e else repr(e) for e in c["beta_estimate"]],
+                ["" if i < 0 else str(bool(i)) for i in c["initial_violation"]], map(str, c["violation"]),
+                map(repr, c["deviation"]), map(repr, c["slowdown"]), map(repr, c["slowdown_vs_hcpa"]),
+            )
+            fh.write("".join([",".join(row) + ",ok,\r\n" for row in zip(*fields)]))
         for r in failed:
-            writer.writerow([names[r["platform"]]] + [""] * (len(COLUMNS) - 3) + [r["status"], r["error"]])
+            writer.writerow([platforms[r["platform"]]] + [""] * (len(COLUMNS) - 3) + [r["status"], r["error"]])
+
+
+def _csv_field(text: str) -> str:
+    """``text`` as :func:`csv.writer` writes a field of several (quoted when it holds a comma, a quote or a
+    line break)."""
+    return f'"{text.replace(chr(34), chr(34) * 2)}"' if any(ch in text for ch in ',"\r\n') else text
 
 
 def _hcpa_energy(cols: dict[str, np.ndarray]) -> np.ndarray:

@@ -241,16 +241,18 @@ def _same_platform(a: MultiCluster, b: MultiCluster) -> bool:
 
 def check_alloc(ptg: PTG, alloc: Any) -> np.ndarray:
     """``alloc`` as one int64 count ``>= 1`` per task of ``ptg``, else TypeError/ValueError naming the entry."""
-    bad = TypeError(f"alloc == {short_repr(alloc)}, must be a sequence of integers (one per task)")
+    def bad() -> TypeError:  # built only when raised: formatting the array costs more than the check
+        return TypeError(f"alloc == {short_repr(alloc)}, must be a sequence of integers (one per task)")
+
     try:
         raw = np.asarray(alloc)
     except (TypeError, ValueError, OverflowError):
-        raise bad from None
+        raise bad() from None
     if raw.dtype.kind not in "iuf":
-        raise bad
+        raise bad()
     with np.errstate(invalid="ignore", over="ignore"):
         if raw.dtype.kind == "f" and not (np.isfinite(raw).all() and (raw == np.floor(raw)).all()):
-            raise bad
+            raise bad()
         if raw.size and raw.max() > 2**32:  # far above any processor count; int64 holds it
             k = np.unravel_index(int(np.argmax(raw)), raw.shape)
             raise ValueError(f"alloc[{', '.join(map(str, k))}] == {raw[k]}, must be <= {2**32 - 1}")

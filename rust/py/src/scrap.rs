@@ -163,6 +163,38 @@ impl MultiClusterPtg {
         Ok(columns(py, s))
     }
 
+    /// Every run of PDCS 2007 §4 on this pair (`scrap::study`): HCPA, then SCRAP, SCRAP-MAX and MHEFT-MAX at
+    /// each of `betas`, each schedule checked. Returns per run (makespan, energy, power_fraction,
+    /// peak_power_fraction, beta_estimate (NaN: none), initial_violation (-1: none, 0, 1)) and, with
+    /// `schedules`, a list of (columns, alloc or None) per run.
+    #[pyo3(signature = (betas, power, comms, rule, schedules=false))]
+    #[allow(clippy::type_complexity)]
+    fn study<'py>(
+        &self,
+        py: Python<'py>,
+        betas: PyReadonlyArray1<'py, f64>,
+        power: f64,
+        comms: bool,
+        rule: &str,
+        schedules: bool,
+    ) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<i8>>, Option<Vec<(Columns<'py>, Option<Bound<'py, PyArray1<i64>>>)>>)> {
+        let betas = owned("betas", &betas)?;
+        let rule = HcpaRule::from_name(rule).map_err(to_py)?;
+        let comms = self.comms(comms)?;
+        let runs = py.detach(|| scrap::study(&self.g, &self.platform, power, comms, &betas, rule)).map_err(to_py)?;
+        let mut floats = Vec::with_capacity(6 * runs.len());
+        let mut initial = Vec::with_capacity(runs.len());
+        for r in &runs {
+            let m = r.metrics;
+            floats.extend([m.makespan, m.energy, m.power_fraction, m.peak_power_fraction, r.beta_estimate.unwrap_or(f64::NAN)]);
+            initial.push(r.initial_violation.map_or(-1, i8::from));
+        }
+        let out = schedules.then(|| {
+            runs.into_iter().map(|r| (columns(py, r.schedule), r.alloc.map(|a| int64s(&a).into_pyarray(py)))).collect()
+        });
+        Ok((floats.into_pyarray(py), initial.into_pyarray(py), out))
+    }
+
     /// Checks a schedule (columns as `place` returns them); raises InfeasibleError.
     #[pyo3(signature = (task, cluster, start, end, proc_offsets, proc_ids, alloc, comms))]
     #[allow(clippy::too_many_arguments)]

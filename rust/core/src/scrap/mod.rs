@@ -21,7 +21,10 @@
 //! * `mheft.rs`: [`mheft_max`], M-HEFT with capped allocations (the other
 //!   baseline, §2);
 //! * `schedule.rs`: [`ClusterSchedule`] and [`check_cluster_schedule`], the
-//!   independent feasibility check of any schedule.
+//!   independent feasibility check of any schedule;
+//! * `study.rs`: [`study`], every run of §4 on one pair in one call (the
+//!   campaign's batched path), and [`metrics`], the schedule metrics of
+//!   `clustersched.scrap.metrics` bit for bit.
 //!
 //! Each follows, rule for rule, the slow reference in
 //! `tests/reference/scrap.py` (differential tests compare results).
@@ -31,9 +34,11 @@ mod mheft;
 mod placement;
 mod platform;
 mod schedule;
+mod study;
 
 pub use allocation::{beta_estimate, hcpa_reference_allocation, scrap_allocation, Scrap};
 pub use mheft::mheft_max;
 pub use placement::place_reference;
 pub use platform::{check_bytes, check_problem, Comms, MultiCluster, Network, MAX_POWER, MAX_PROCS, MAX_REF_PROCS, MAX_SECONDS, MAX_SIZE};
 pub use schedule::{check_cluster_schedule, ClusterSchedule};
+pub use study::{metrics, numpy_sum, study, Metrics, StudyRun};
