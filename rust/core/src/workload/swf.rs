@@ -34,6 +34,7 @@
 //! a line of a million fields or a number of a million digits is a finding.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Range;
 
 /// Number of fields of an SWF data line.
@@ -194,18 +195,46 @@ impl Scan {
     }
 }
 
+/// Byte classes: an ordinary byte, a one-byte space, or the lead byte of a
+/// multi-byte character that may be a space.
+const ORDINARY: u8 = 0;
+const SPACE: u8 = 1;
+const MAYBE: u8 = 2;
+
+const CLASS: [u8; 256] = {
+    let mut class = [ORDINARY; 256];
+    let mut b = 9;
+    while b <= 13 {
+        class[b] = SPACE;
+        b += 1;
+    }
+    let mut b = 28;
+    while b <= 32 {
+        class[b] = SPACE;
+        b += 1;
+    }
+    class[0xC2] = MAYBE;
+    class[0xE1] = MAYBE;
+    class[0xE2] = MAYBE;
+    class[0xE3] = MAYBE;
+    class
+};
+
 /// The length of the whitespace character at the start of `s` (0 when it
 /// does not start with one). Only lead bytes of UTF-8 begin a match, so a
 /// match is a character of the decoded text, whatever bytes precede it.
 #[inline]
 fn space_len(s: &[u8]) -> usize {
-    match s {
-        [9..=13 | 28..=32, ..] => 1,
-        [0xC2, 0x85 | 0xA0, ..] => 2,
-        [0xE1, 0x9A, 0x80, ..]
-        | [0xE2, 0x80, 0x80..=0x8A | 0xA8 | 0xA9 | 0xAF, ..]
-        | [0xE2, 0x81, 0x9F, ..]
-        | [0xE3, 0x80, 0x80, ..] => 3,
+    match s.first().map(|&b| CLASS[usize::from(b)]) {
+        Some(SPACE) => 1,
+        Some(MAYBE) => match s {
+            [0xC2, 0x85 | 0xA0, ..] => 2,
+            [0xE1, 0x9A, 0x80, ..]
+            | [0xE2, 0x80, 0x80..=0x8A | 0xA8 | 0xA9 | 0xAF, ..]
+            | [0xE2, 0x81, 0x9F, ..]
+            | [0xE3, 0x80, 0x80, ..] => 3,
+            _ => 0,
+        },
         _ => 0,
     }
 }
@@ -235,7 +264,11 @@ impl Iterator for Tokens<'_> {
         let start = self.at;
         // A space's first byte is never a UTF-8 continuation byte, so stepping
         // one byte at a time cannot miss one.
-        while self.at < line.len() && space_len(&line[self.at..]) == 0 {
+        while let Some(&b) = line.get(self.at) {
+            let class = CLASS[usize::from(b)];
+            if class == SPACE || (class == MAYBE && space_len(&line[self.at..]) != 0) {
+                break;
+            }
             self.at += 1;
         }
         Some(start..self.at)
@@ -298,6 +331,36 @@ fn classify(t: &[u8]) -> Token {
     }
 }
 
+/// What `t` is and, unless [`Token::Other`], its value (correctly rounded).
+#[inline]
+fn parse(t: &[u8]) -> (Token, Option<f64>) {
+    // The common case, a short integer, in one pass.
+    let (negative, body) = match t {
+        [b'-', rest @ ..] => (true, rest),
+        [b'+', rest @ ..] => (false, rest),
+        _ => (false, t),
+    };
+    if !body.is_empty() && body.len() <= 18 {
+        let mut n = 0u64;
+        if body.iter().all(|&b| {
+            let d = b.wrapping_sub(b'0');
+            n = n * 10 + u64::from(d);
+            d <= 9
+        }) {
+            // Below 10**18 < 2**63: exact as an integer, rounded once by the cast (to nearest, as strtod).
+            let x = n as f64;
+            return (Token::Decimal, Some(if negative { -x } else { x }));
+        }
+    }
+    match classify(t) {
+        Token::Other => (Token::Other, None),
+        kind => match value_of(t) {
+            Some(x) => (kind, Some(x)),
+            None => (Token::Other, None),
+        },
+    }
+}
+
 /// The value of a [`Token::Decimal`] or [`Token::InfNan`] token, correctly rounded.
 fn value_of(t: &[u8]) -> Option<f64> {
     let (negative, body) = match t {
@@ -340,13 +403,8 @@ pub fn scan(raw: &[u8]) -> Scan {
         let mut other = false;
         for t in tokens(line) {
             if count < NFIELDS {
-                let token = &line[t];
-                let kind = classify(token);
-                let value = match kind {
-                    Token::Other => None,
-                    _ => value_of(token),
-                };
-                if kind != Token::Decimal || value.is_none() {
+                let (kind, value) = parse(&line[t]);
+                if kind != Token::Decimal {
                     first.get_or_insert(count);
                 }
                 match value {
@@ -397,7 +455,8 @@ pub fn scan(raw: &[u8]) -> Scan {
         }
     }
     // Job numbers of valid lines: integers within +-2**53, so exact as i64.
-    let mut owner: HashMap<i64, usize> = HashMap::with_capacity(rows);
+    let mut owner: HashMap<i64, usize, BuildHasherDefault<JobHasher>> =
+        HashMap::with_capacity_and_hasher(rows, BuildHasherDefault::default());
     let before = problems.len();
     for i in 0..rows {
         if bad[i] {
@@ -423,6 +482,32 @@ pub fn scan(raw: &[u8]) -> Scan {
         }
     }
     Scan { header, lines, columns, problems }
+}
+
+/// A fast hash of job numbers (Fx's multiply-rotate; the keys come from one
+/// file and the table lives for one scan, so no defence against chosen keys
+/// is needed beyond what a duplicate-heavy trace costs anyway).
+#[derive(Default)]
+struct JobHasher(u64);
+
+impl Hasher for JobHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_i64(&mut self, x: i64) {
+        self.write_u64(x as u64);
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
 }
 
 /// The absolute byte range of token `k` of the data line at `line` (which has it).
