@@ -457,7 +457,6 @@ pub fn scan(raw: &[u8]) -> Scan {
     // Job numbers of valid lines: integers within +-2**53, so exact as i64.
     let mut owner: HashMap<i64, usize, BuildHasherDefault<JobHasher>> =
         HashMap::with_capacity_and_hasher(rows, BuildHasherDefault::default());
-    let before = problems.len();
     for i in 0..rows {
         if bad[i] {
             continue;
@@ -473,9 +472,8 @@ pub fn scan(raw: &[u8]) -> Scan {
             owner.insert(job, i);
         }
     }
-    if problems.len() > before {
-        problems.sort_by_key(|p| p.row);
-    }
+    // Findings of the three kinds interleave: by row, as the reader reports them.
+    problems.sort_by_key(|p| p.row);
     for p in &problems {
         for j in 0..NFIELDS {
             columns[j * rows + p.row] = 0.0;
@@ -615,6 +613,12 @@ mod tests {
         assert!(matches!(found[0], (1, Finding::Broken { field: 3, rule: Rule::Negative, .. })));
         assert_eq!(found[1], (2, Finding::Duplicate { job: 1, first_line: 1 }));
         assert!(matches!(found[2], (3, Finding::Broken { field: 4, rule: Rule::NotInteger, .. })));
+    }
+
+    #[test]
+    fn problems_are_in_line_order_whatever_their_kind() {
+        let s = scan(format!("{}\n{GOOD} 1\n", GOOD.replacen("1", "1.5", 1)).as_bytes());
+        assert_eq!(s.problems.iter().map(|p| p.row).collect::<Vec<_>>(), vec![0, 1]);
     }
 
     #[test]
