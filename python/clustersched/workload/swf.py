@@ -38,6 +38,11 @@ What the reader accepts and rejects, beyond the 18 numeric fields:
 
 :func:`write_swf` applies the same rules before writing anything, so every
 file it writes can be read back.
+
+Reading is done by the Rust core (``rust/core/src/workload/swf.rs``), on the
+file's bytes after gzip decompression (Python's zlib); it finds every malformed
+line, and this module words the errors.  The all-Python reader it replaced is
+kept as the reference of the differential tests (``tests/reference/swf.py``).
 """
 
 from __future__ import annotations
