@@ -218,3 +218,35 @@ def test_nothing_grows_worse_than_linearly(tmp_path: Path) -> None:
         with pytest.raises(ValueError):
             read_swf(path)
         assert time.perf_counter() - began < 5
+
+
+# Byte-level: separators that are Unicode spaces in UTF-8, parts of them, and bytes
+# that are not UTF-8 at all, next to and inside the fields.
+BYTE_SEPARATORS = [
+    b" ", b"\t", b"\xc2\xa0", b"\xc2\x85", b"\xe1\x9a\x80", b"\xe2\x80\x80", b"\xe2\x80\x8a", b"\xe2\x80\xa8",
+    b"\xe2\x80\xaf", b"\xe2\x81\x9f", b"\xe3\x80\x80", b"\xe2\x80\x8b", b"\xc2\xa1", b" \xe2\x80 ", b"\xc2 ",
+]
+BYTE_FIELDS = [b"0", b"1", b"-1", b"12", b"nan", b"inf", b"1e400", b"\xe2", b"\x80", b"\xc2", b"\xff", b"\xef\xbb\xbf"]
+
+
+@st.composite
+def swf_bytes(draw: st.DrawFn) -> bytes:
+    lines = []
+    for _ in range(draw(st.integers(1, 5))):
+        if draw(st.integers(0, 5)) == 0:
+            lines.append(draw(st.sampled_from(BYTE_SEPARATORS)) + b"; MaxProcs: 4" + draw(st.sampled_from(BYTE_FIELDS)))
+            continue
+        fields = [str(len(lines) + 1).encode()] + [b"1"] * 17
+        for _ in range(draw(st.integers(0, 3))):
+            k = draw(st.integers(0, 17))
+            fields[k] = draw(st.sampled_from([b"", fields[k]])) + draw(st.sampled_from(BYTE_FIELDS))
+        seps = [draw(st.sampled_from(BYTE_SEPARATORS)) if draw(st.integers(0, 3)) == 0 else b" " for _ in range(17)]
+        line = fields[0] + b"".join(s + f for s, f in zip(seps, fields[1:]))
+        lines.append(draw(st.sampled_from([b"", b"\xc2\xa0", b"\xe2\x80"])) + line)
+    return draw(st.sampled_from([b"\n", b"\r\n", b"\r"])).join(lines)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=swf_bytes())
+def test_generated_bytes(tmp_path: Path, data: bytes) -> None:
+    assert_same(write(tmp_path, data))
