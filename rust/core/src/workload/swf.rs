@@ -361,6 +361,59 @@ fn parse(t: &[u8]) -> (Token, Option<f64>) {
     }
 }
 
+/// Whether a space starts at `line[at..]`.
+#[inline]
+fn space_at(line: &[u8], at: usize) -> bool {
+    match CLASS[usize::from(line[at])] {
+        SPACE => true,
+        MAYBE => space_len(&line[at..]) != 0,
+        _ => false,
+    }
+}
+
+/// The next token of `line` from `*at` on, parsed, and `*at` moved past it:
+/// [`tokens`] and [`parse`] in one pass for the common short integer.
+#[inline]
+fn next_field(line: &[u8], at: &mut usize) -> Option<(Token, Option<f64>)> {
+    let mut p = *at;
+    loop {
+        if p == line.len() {
+            *at = p;
+            return None;
+        }
+        match CLASS[usize::from(line[p])] {
+            SPACE => p += 1,
+            MAYBE => match space_len(&line[p..]) {
+                0 => break,
+                n => p += n,
+            },
+            _ => break,
+        }
+    }
+    let start = p;
+    let negative = line[p] == b'-';
+    if negative || line[p] == b'+' {
+        p += 1;
+    }
+    let digits_start = p;
+    let mut n = 0u64;
+    while p < line.len() && p - digits_start < 18 && line[p].is_ascii_digit() {
+        n = n * 10 + u64::from(line[p] - b'0');
+        p += 1;
+    }
+    if p > digits_start && (p == line.len() || space_at(line, p)) {
+        *at = p;
+        // Below 10**18 < 2**63: exact as an integer, rounded once by the cast (to nearest, as strtod).
+        let x = n as f64;
+        return Some((Token::Decimal, Some(if negative { -x } else { x })));
+    }
+    while p < line.len() && !space_at(line, p) {
+        p += 1;
+    }
+    *at = p;
+    Some(parse(&line[start..p]))
+}
+
 /// The value of a [`Token::Decimal`] or [`Token::InfNan`] token, correctly rounded.
 fn value_of(t: &[u8]) -> Option<f64> {
     let (negative, body) = match t {
@@ -395,20 +448,23 @@ pub fn scan(raw: &[u8]) -> Scan {
     let mut columns = vec![0.0; NFIELDS * rows];
     let mut lines = Vec::with_capacity(rows);
     let mut odd: Vec<(usize, Line)> = Vec::new();
+    // Lines of 18 numbers with a value breaking a rule: (row, field, rule).
+    let mut broken: Vec<(usize, usize, Rule)> = Vec::new();
+    let mut values = [0.0; NFIELDS];
     for (i, (range, number)) in data.iter().enumerate() {
         lines.push(*number);
         let line = &raw[range.clone()];
         let mut count = 0;
         let mut first = None;
         let mut other = false;
-        for t in tokens(line) {
+        let mut at = 0;
+        while let Some((kind, value)) = next_field(line, &mut at) {
             if count < NFIELDS {
-                let (kind, value) = parse(&line[t]);
                 if kind != Token::Decimal {
                     first.get_or_insert(count);
                 }
                 match value {
-                    Some(x) => columns[count * rows + i] = x,
+                    Some(x) => values[count] = x,
                     None => other = true,
                 }
             }
@@ -416,8 +472,19 @@ pub fn scan(raw: &[u8]) -> Scan {
         }
         if count != NFIELDS {
             odd.push((i, Line::Count(count)));
-        } else if let Some(first) = first {
+            continue;
+        }
+        for (j, &x) in values.iter().enumerate() {
+            columns[j * rows + i] = x;
+        }
+        if let Some(first) = first {
             odd.push((i, Line::NotDecimal { first, other }));
+            if other {
+                continue;
+            }
+        }
+        if let Some((j, rule)) = values.iter().enumerate().find_map(|(j, &x)| Rule::first_broken(j, x).map(|r| (j, r))) {
+            broken.push((i, j, rule));
         }
     }
     // The old reader parsed the whole file at once with numpy's loader, which
@@ -439,20 +506,14 @@ pub fn scan(raw: &[u8]) -> Scan {
             problems.push(Problem { row: i, line: data[i].1, job: job_number(&raw[data[i].0.clone()]), finding });
         }
     }
-    for i in 0..rows {
+    for (i, j, rule) in broken {
         if bad[i] {
             continue;
         }
-        for j in 0..NFIELDS {
-            let value = columns[j * rows + i];
-            if let Some(rule) = Rule::first_broken(j, value) {
-                let token = token_range(raw, &data[i].0, j);
-                bad[i] = true;
-                let finding = Finding::Broken { field: j, rule, token, value };
-                problems.push(Problem { row: i, line: data[i].1, job: job_number(&raw[data[i].0.clone()]), finding });
-                break;
-            }
-        }
+        bad[i] = true;
+        let token = token_range(raw, &data[i].0, j);
+        let finding = Finding::Broken { field: j, rule, token, value: columns[j * rows + i] };
+        problems.push(Problem { row: i, line: data[i].1, job: job_number(&raw[data[i].0.clone()]), finding });
     }
     // Job numbers of valid lines: integers within +-2**53, so exact as i64.
     let mut owner: HashMap<i64, usize, BuildHasherDefault<JobHasher>> =
