@@ -21,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from clustersched import _core
 from clustersched.workload.jobs import FIELD_NAMES
 from clustersched.workload.swf import read_swf
 from reference.swf import read_swf_reference
@@ -250,3 +251,30 @@ def swf_bytes(draw: st.DrawFn) -> bytes:
 @given(data=swf_bytes())
 def test_generated_bytes(tmp_path: Path, data: bytes) -> None:
     assert_same(write(tmp_path, data))
+
+
+def test_numbers_are_parsed_as_python_parses_them() -> None:
+    """Long mantissas, extreme and zero-padded exponents, subnormals, rounding ties: bit for bit."""
+    rng = np.random.default_rng(7)
+    tokens = [
+        "1e0000000000000000000005", "0.0000000000000000000000000001e28", "123456789012345678901234567890e-20",
+        "4.9e-324", "2.4703282292062328e-324", "2.4703282292062329e-324", "1.7976931348623158e308",
+        "1.7976931348623159e308", "9007199254740993", "9007199254740993.0000000001", "0e99999999999999999999",
+    ]
+    for _ in range(3000):
+        mantissa = "".join(rng.choice(list("0123456789"), size=int(rng.integers(1, 26))))
+        k = int(rng.integers(len(mantissa) + 1))
+        if rng.random() < 0.5:
+            mantissa = mantissa[:k] + "." + mantissa[k:]
+        exponent = ["", f"e{int(rng.integers(-330, 331))}", f"E+{int(rng.integers(0, 31))}"][int(rng.integers(3))]
+        tokens.append(["", "-", "+"][int(rng.integers(3))] + mantissa + exponent)
+    # In the cpu_time field (the value of a line that breaks a time rule is the error's value).
+    lines = [" ".join([str(i + 1)] + ["1"] * 4 + [token] + ["1"] * 12) for i, token in enumerate(tokens)]
+    _, _, columns, found = _core.scan_swf("\n".join(lines).encode())
+    got = columns.reshape(18, -1)[5].copy()
+    for f in found:
+        if f[3] == "rule":
+            got[f[0]] = f[7]
+    assert {f[3] for f in found} <= {"rule"}
+    want = np.array([float(t) for t in tokens])
+    assert got.tobytes() == want.tobytes() == np.loadtxt(lines, comments=None, ndmin=2)[:, 5].tobytes()
