@@ -27,6 +27,7 @@ __all__ = [
     "qlse_map",
     "qlse_step",
     "qlse_task_order",
+    "scan_swf",
 ]
 
 __version__: str
@@ -378,3 +379,12 @@ class DfrsState:
     def max_min_stretch(
         self, flow: npt.NDArray[np.float64], virt: npt.NDArray[np.float64], period: float
     ) -> tuple[_I64, npt.NDArray[np.float64]]: ...
+
+# -- workload: the SWF scanner behind clustersched.read_swf -------------------
+
+# (row, line, job number or None, kind, field or None, token start, token end, value or None, extra)
+_SwfProblem = tuple[int, int, int | None, str, int | None, int, int, float | None, int]
+
+def scan_swf(
+    raw: bytes,
+) -> tuple[list[tuple[int, int, int]], npt.NDArray[np.int64], npt.NDArray[np.float64], list[_SwfProblem]]: ...

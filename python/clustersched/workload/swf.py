@@ -38,6 +38,11 @@ What the reader accepts and rejects, beyond the 18 numeric fields:
 
 :func:`write_swf` applies the same rules before writing anything, so every
 file it writes can be read back.
+
+Reading is done by the Rust core (``rust/core/src/workload/swf.rs``), on the
+file's bytes after gzip decompression (Python's zlib); it finds every malformed
+line, and this module words the errors.  The all-Python reader it replaced is
+kept as the reference of the differential tests (``tests/reference/swf.py``).
 """
 
 from __future__ import annotations
@@ -50,6 +55,7 @@ from typing import Callable, Literal, NamedTuple, TypeVar
 
 import numpy as np
 
+from .. import _core
 from .._checks import check_choice
 from ..errors import InvalidWorkloadError
 from .jobs import MACHINE_SIZE_KEYS, SWF_FIELDS, Dropped, JobTable, parse_machine_size
@@ -80,7 +86,9 @@ _MAX_INT = 2**53
 #: sums of times lose whole seconds.
 MAX_TIME = 10**10
 
-#: Checks applied to parsed values, in order: (columns, is_bad, what, why).
+#: Checks applied to parsed values, in order: (columns, is_bad, what, why).  The Rust
+#: core applies the same rules in the same order (``Rule`` in rust/core/src/workload/swf.rs)
+#: and reports a broken one by its index here.
 _RULES = (
     (list(range(_NFIELDS)), lambda v: ~np.isfinite(v), "is not a finite number", ""),
     (_INT_COLUMNS, lambda v: v != np.trunc(v), "is not an integer", ""),
@@ -96,10 +104,6 @@ _KEY = r"[A-Za-z][A-Za-z0-9_]*"
 # `; Key: value`; the colon must be followed by whitespace so that a continuation
 # line holding a URL (`;   http://...`) is not taken for a key.
 _KEY_VALUE = re.compile(rf"\s*({_KEY}):(?:\s(.*))?")
-# A decimal number; [0-9] rather than \d, which would admit other scripts' digits.
-_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-# \s matches exactly what str.split() splits on; atomic groups keep failures linear.
-_ROW = re.compile(rf"\s*(?>{_NUMBER.pattern})(?:\s+(?>{_NUMBER.pattern})){{{_NFIELDS - 1}}}\s*")
 _TEXT = np.dtypes.StringDType()
 
 
@@ -163,28 +167,29 @@ def read_swf(
     source = os.fspath(path)
     if not isinstance(source, str):
         raise TypeError(f"path == {path!r}, must be a file name (str or os.PathLike)")
-    header, header_numbers, data, line_numbers = _split_lines(_read_text(path, source))
-    _check_header(header, header_numbers, source)
-    if not data:
+    raw = _read_bytes(path, source)
+    # The Rust core splits the lines, parses the fields and finds every malformed line
+    # (rust/core/src/workload/swf.rs); the messages are worded here.
+    spans, line_numbers, columns, found = _core.scan_swf(raw)
+    header = [raw[start:end].decode("utf-8", "surrogateescape") for _, start, end in spans]
+    _check_header(header, [line for line, _, _ in spans], source)
+    if not len(line_numbers):
         raise InvalidWorkloadError("contains no jobs", path=source)
-    values, problems = _parse(data)
-    problems.update(_check(values, lambda i, j: data[i].split()[j]))
-    problems.update(_duplicate_ids(values, problems, line_numbers))
+    values = columns.reshape(_NFIELDS, -1).T  # (rows, 18), each column contiguous
     dropped: list[Dropped] = []
-    if problems:
+    if found:
         if on_invalid == "raise":
-            row = min(problems)
-            p = problems[row]
+            p = _problem(found[0], raw)
             raise InvalidWorkloadError(
-                p.message, path=source, line=line_numbers[row], field=p.field, value=p.value
+                p.message, path=source, line=found[0][1], field=p.field, value=p.value
             )
-        rows = sorted(problems)
-        dropped = [Dropped(problems[i].reason, _job_id(data[i]), line_numbers[i]) for i in rows]
-        values = np.delete(values, rows, axis=0)
+        problems = [_problem(f, raw) for f in found]
+        dropped = [Dropped(p.reason, f[2], f[1]) for f, p in zip(found, problems)]
+        values = np.delete(values, [f[0] for f in found], axis=0)
         if not len(values):
             raise InvalidWorkloadError(
-                f"contains no valid jobs (all {len(rows)} data lines are invalid, "
-                f"the first at line {line_numbers[rows[0]]}: {problems[rows[0]].message})",
+                f"contains no valid jobs (all {len(found)} data lines are invalid, "
+                f"the first at line {found[0][1]}: {problems[0].message})",
                 path=source,
             )
     return JobTable(
@@ -241,16 +246,12 @@ def write_swf(table: JobTable, path: _P) -> _P:
 # -- reading ---------------------------------------------------------------
 
 
-def _read_text(path: str | os.PathLike[str], source: str) -> str:
+def _read_bytes(path: str | os.PathLike[str], source: str) -> bytes:
     with open(path, "rb") as f:
         raw = f.read()
     if raw[:2] == b"\x1f\x8b":
         raw = _gunzip(raw, source)
-    # surrogateescape keeps stray non-UTF-8 header bytes, and write_swf restores them.
-    text = raw.decode("utf-8", "surrogateescape").removeprefix("\ufeff")  # a UTF-8 BOM
-    if "\r" in text:  # Windows (CR LF) or old Mac (CR) line ends
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text
+    return raw
 
 
 def _gunzip(raw: bytes, source: str) -> bytes:
@@ -271,23 +272,6 @@ def _gunzip(raw: bytes, source: str) -> bytes:
         # Like gzip itself, accept zero padding after the last member.
         raw = member.unused_data.lstrip(b"\0")
     return b"".join(parts)
-
-
-def _split_lines(text: str) -> tuple[list[str], list[int], list[str], list[int]]:
-    """Split into header lines (text after ';'), data lines, and the 1-based line numbers of each."""
-    header: list[str] = []
-    header_numbers: list[int] = []
-    data: list[str] = []
-    numbers: list[int] = []
-    for number, line in enumerate(text.split("\n"), 1):
-        stripped = line.lstrip()
-        if stripped.startswith(";"):
-            header.append(stripped[1:])
-            header_numbers.append(number)
-        elif stripped:
-            data.append(line)
-            numbers.append(number)
-    return header, header_numbers, data, numbers
 
 
 def _check_header(header: list[str], numbers: list[int], source: str) -> None:
@@ -320,37 +304,20 @@ def _metadata(header: list[str]) -> dict[str, str]:
     return metadata
 
 
-def _parse(data: list[str]) -> tuple[np.ndarray, dict[int, _Problem]]:
-    """Parse data lines into an (n, 18) array, and find the malformed lines.
-
-    numpy's C parser reads a well-formed file in one call; only when it fails
-    is each line matched against the grammar to find the malformed ones.
-    """
-    try:
-        values = np.loadtxt(data, dtype=np.float64, comments=None, ndmin=2)
-        if values.shape[1] == _NFIELDS:
-            return values, {}
-    except ValueError:
-        pass
-    problems = {i: _line_problem(line) for i, line in enumerate(data) if not _ROW.fullmatch(line)}
-    # A malformed line becomes a row of zeros (which passes every rule) to keep rows aligned.
-    zeros = " ".join("0" * _NFIELDS)
-    text = " ".join(zeros if i in problems else line for i, line in enumerate(data))
-    return np.array(text.split(), dtype=np.float64).reshape(-1, _NFIELDS), problems
-
-
-def _line_problem(line: str) -> _Problem:
-    """What is wrong with a line that does not match _ROW."""
-    tokens = line.split()
-    if len(tokens) != _NFIELDS:
-        return _Problem(
-            f"line has {len(tokens)} fields, expected {_NFIELDS}", "wrong number of fields"
-        )
-    j = next(j for j, token in enumerate(tokens) if not _NUMBER.fullmatch(token))
+def _problem(found: tuple, raw: bytes) -> _Problem:
+    """The message, reason, field and value of one problem the core found (see ``_core.scan_swf``)."""
+    _, _, _, kind, j, start, end, value, extra = found
+    if kind == "fields":
+        return _Problem(f"line has {extra} fields, expected {_NFIELDS}", "wrong number of fields")
     name = _NAMES[j]
-    return _Problem(
-        f"value {tokens[j]!r} is not a number", f"field {name!r} is not a number", name, tokens[j]
-    )
+    if kind == "duplicate":
+        job = found[2]
+        return _Problem(f"job number {job} is already used at line {extra}", "duplicate job number", name, job)
+    token = raw[start:end].decode("utf-8", "surrogateescape")
+    if kind == "number":
+        return _Problem(f"value {token!r} is not a number", f"field {name!r} is not a number", name, token)
+    _, _, what, why = _RULES[extra]
+    return _Problem(f"value {token} {what}" + (f" ({why})" if why else ""), f"field {name!r} {what}", name, value)
 
 
 def _check(values: np.ndarray, token: Callable[[int, int], str]) -> dict[int, _Problem]:
@@ -384,33 +351,6 @@ def _repeats(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     owner = known[first[inverse.reshape(-1)]]
     later = owner != known
     return known[later], owner[later]
-
-
-def _duplicate_ids(
-    values: np.ndarray, problems: dict[int, _Problem], line_numbers: list[int]
-) -> dict[int, _Problem]:
-    """Lines whose job number an earlier valid line already has (the first one is kept)."""
-    rows = np.setdiff1d(np.arange(len(values)), np.fromiter(problems, dtype=np.int64, count=len(problems)))
-    later, owner = _repeats(values[rows, 0])
-    found = {}
-    for k, o in zip(later.tolist(), owner.tolist()):
-        job = int(values[rows[k], 0])
-        found[int(rows[k])] = _Problem(
-            f"job number {job} is already used at line {line_numbers[int(rows[o])]}",
-            "duplicate job number",
-            "job_id",
-            job,
-        )
-    return found
-
-
-def _job_id(line: str) -> int | None:
-    """The job number at the start of a (non-blank) data line, if it is one."""
-    first = line.split()[0]
-    if not _NUMBER.fullmatch(first):
-        return None
-    value = float(first)
-    return int(value) if value.is_integer() and abs(value) <= _MAX_INT else None
 
 
 # -- writing ---------------------------------------------------------------

@@ -11,6 +11,7 @@ pub mod grid;
 pub mod ptg;
 pub mod scrap;
 pub mod time;
+pub mod workload;
 
 pub use error::{Error, Result};
 pub use time::Time;

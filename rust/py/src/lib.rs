@@ -15,6 +15,7 @@ mod errors;
 mod grid;
 mod ptg;
 mod scrap;
+mod workload;
 
 /// A contiguous 1-D array copied into owned data (so the GIL can be released).
 fn owned<T: numpy::Element + Copy>(name: &str, a: &PyReadonlyArray1<'_, T>) -> PyResult<Vec<T>> {
@@ -62,6 +63,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     dfrs::register(m)?;
     dfrs_bound::register(m)?;
     grid::register(m)?;
+    workload::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

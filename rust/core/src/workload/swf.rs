@@ -1,0 +1,697 @@
+//! The scanner behind `clustersched.read_swf`: the bytes of a Standard
+//! Workload Format trace in, its header lines, its 18 numeric columns and a
+//! finding for every malformed data line out.
+//!
+//! It reproduces, rule for rule, the reader it replaced (kept as the slow
+//! reference in `tests/reference/swf.py`; a differential test compares the
+//! two on every shared trace and on fuzzed files):
+//!
+//! * The bytes are UTF-8 text (undecodable bytes are kept as they are, like
+//!   Python's `surrogateescape`); a leading byte order mark is skipped. Lines
+//!   end at LF, CR LF or CR, and are numbered from 1 as an editor shows them.
+//! * "Whitespace" is Python's (`str.isspace`): ASCII `\t \v \f` space and
+//!   `\x1c..\x1f`, and the Unicode spaces U+0085, U+00A0, U+1680,
+//!   U+2000..U+200A, U+2028, U+2029, U+202F, U+205F, U+3000.
+//! * A line whose first non-blank character is `;` is a header (comment)
+//!   line: its text after the `;` is returned as a byte range. Any other
+//!   non-blank line is a data line.
+//! * A data line holds whitespace-separated tokens. When *every* data line
+//!   has 18 tokens, each a decimal number or an `inf`/`infinity`/`nan`
+//!   spelling (numpy's text loader, the old reader's fast path, accepts
+//!   those), all rows are numbers and only the value rules apply, so a `nan`
+//!   is "not a finite number". Otherwise (the old reader's slow path) a line
+//!   with other than 18 tokens has the wrong number of fields, and a line
+//!   whose tokens are not all decimal numbers (`[+-]?(D+(.D*)?|.D+)([eE][+-]?D+)?`,
+//!   `D` an ASCII digit) is reported at its first token that is not one.
+//! * Value rules ([`Rule`]), in order, each for its columns; a row is
+//!   reported at its first bad field, for that field's first broken rule.
+//! * A job number (other than -1) equal to that of an earlier valid line is
+//!   a duplicate; the earlier line is kept.
+//!
+//! Numbers are parsed correctly rounded (Rust's `f64::from_str`, with an
+//! exact shortcut for integers of up to 18 digits), as Python and numpy parse
+//! them. Nothing here panics or grows worse than linearly with the input:
+//! a line of a million fields or a number of a million digits is a finding.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::ops::Range;
+
+/// Number of fields of an SWF data line.
+pub const NFIELDS: usize = 18;
+
+/// The SWF fields, in file order (the names of `clustersched.workload.jobs.SWF_FIELDS`).
+pub const FIELD_NAMES: [&str; NFIELDS] = [
+    "job_id",
+    "submit",
+    "wait",
+    "runtime",
+    "procs",
+    "cpu_time",
+    "mem_used",
+    "procs_requested",
+    "time_requested",
+    "mem_requested",
+    "status",
+    "user_id",
+    "group_id",
+    "executable",
+    "queue",
+    "partition",
+    "preceding_job",
+    "think_time",
+];
+
+/// Ids and counts must be integers within +-2**53 (beyond it a float64 no
+/// longer holds every integer); memory too.
+pub const MAX_INT: f64 = 9_007_199_254_740_992.0;
+/// Times must lie within +-10**10 s (`clustersched.workload.swf.MAX_TIME`).
+pub const MAX_TIME: f64 = 1e10;
+
+const INT: u8 = 1;
+const MEMORY: u8 = 2;
+const TIME: u8 = 4;
+const NONNEGATIVE: u8 = 8;
+
+/// What each field is (`INT | MEMORY | TIME | NONNEGATIVE` bits), in file order.
+const KINDS: [u8; NFIELDS] = [
+    INT,                      // job_id
+    TIME | NONNEGATIVE,       // submit
+    TIME | NONNEGATIVE,       // wait
+    TIME | NONNEGATIVE,       // runtime
+    INT | NONNEGATIVE,        // procs
+    TIME,                     // cpu_time
+    MEMORY | NONNEGATIVE,     // mem_used
+    INT | NONNEGATIVE,        // procs_requested
+    TIME | NONNEGATIVE,       // time_requested
+    MEMORY | NONNEGATIVE,     // mem_requested
+    INT,                      // status
+    INT,                      // user_id
+    INT,                      // group_id
+    INT,                      // executable
+    INT,                      // queue
+    INT,                      // partition
+    INT,                      // preceding_job
+    TIME,                     // think_time
+];
+
+/// A rule a parsed value breaks, in the order they are applied (the index is
+/// that of `_RULES` in `clustersched.workload.swf`, which words the message).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rule {
+    /// NaN or infinite (any field).
+    NotFinite = 0,
+    /// An id or count with a fraction.
+    NotInteger = 1,
+    /// An id, count or memory beyond +-[`MAX_INT`].
+    TooLarge = 2,
+    /// A time beyond +-[`MAX_TIME`].
+    TimeTooLarge = 3,
+    /// Negative other than -1 in a time, processor or memory field that must be >= 0.
+    Negative = 4,
+}
+
+impl Rule {
+    /// The first rule that `value` of field `field` breaks.
+    #[must_use]
+    pub fn first_broken(field: usize, value: f64) -> Option<Rule> {
+        let kind = KINDS[field];
+        if !value.is_finite() {
+            Some(Rule::NotFinite)
+        } else if kind & INT != 0 && value.trunc() != value {
+            Some(Rule::NotInteger)
+        } else if kind & (INT | MEMORY) != 0 && value.abs() > MAX_INT {
+            Some(Rule::TooLarge)
+        } else if kind & TIME != 0 && value.abs() > MAX_TIME {
+            Some(Rule::TimeTooLarge)
+        } else if kind & NONNEGATIVE != 0 && value < 0.0 && value != -1.0 {
+            Some(Rule::Negative)
+        } else {
+            None
+        }
+    }
+}
+
+/// What is wrong with a data line. Token ranges are byte offsets into the
+/// scanned bytes (the token's text, for the message).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Finding {
+    /// The line has this many fields instead of [`NFIELDS`].
+    FieldCount(usize),
+    /// Field `field`'s token is not a decimal number.
+    NotANumber { field: usize, token: Range<usize> },
+    /// Field `field`'s value breaks `rule`.
+    Broken { field: usize, rule: Rule, token: Range<usize>, value: f64 },
+    /// The job number `job` is already that of the valid line `first_line`.
+    Duplicate { job: i64, first_line: usize },
+}
+
+/// A malformed data line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Problem {
+    /// The 0-based position of the line among the data lines.
+    pub row: usize,
+    /// Its 1-based line number.
+    pub line: usize,
+    /// The job number at the start of the line, when it is one (a decimal
+    /// integer within +-2**53).
+    pub job: Option<i64>,
+    pub finding: Finding,
+}
+
+/// A header (comment) line: its 1-based number and the byte range of its
+/// text after the `;`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeaderLine {
+    pub line: usize,
+    pub text: Range<usize>,
+}
+
+/// The scanned trace.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scan {
+    /// Every header line, in file order.
+    pub header: Vec<HeaderLine>,
+    /// The 1-based line number of each data line.
+    pub lines: Vec<usize>,
+    /// The 18 columns one after another (column-major: field `j` of data line
+    /// `i` at `j * rows + i`); a line with a problem holds zeros.
+    pub columns: Vec<f64>,
+    /// One per malformed data line, by row.
+    pub problems: Vec<Problem>,
+}
+
+impl Scan {
+    /// Number of data lines.
+    #[must_use]
+    pub fn rows(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// Field `field` of data line `row`.
+    #[must_use]
+    pub fn value(&self, row: usize, field: usize) -> f64 {
+        self.columns[field * self.rows() + row]
+    }
+}
+
+/// Byte classes: an ordinary byte, a one-byte space, or the lead byte of a
+/// multi-byte character that may be a space.
+const ORDINARY: u8 = 0;
+const SPACE: u8 = 1;
+const MAYBE: u8 = 2;
+
+const CLASS: [u8; 256] = {
+    let mut class = [ORDINARY; 256];
+    let mut b = 9;
+    while b <= 13 {
+        class[b] = SPACE;
+        b += 1;
+    }
+    let mut b = 28;
+    while b <= 32 {
+        class[b] = SPACE;
+        b += 1;
+    }
+    class[0xC2] = MAYBE;
+    class[0xE1] = MAYBE;
+    class[0xE2] = MAYBE;
+    class[0xE3] = MAYBE;
+    class
+};
+
+/// The length of the whitespace character at the start of `s` (0 when it
+/// does not start with one). Only lead bytes of UTF-8 begin a match, so a
+/// match is a character of the decoded text, whatever bytes precede it.
+#[inline]
+fn space_len(s: &[u8]) -> usize {
+    match s.first().map(|&b| CLASS[usize::from(b)]) {
+        Some(SPACE) => 1,
+        Some(MAYBE) => match s {
+            [0xC2, 0x85 | 0xA0, ..] => 2,
+            [0xE1, 0x9A, 0x80, ..]
+            | [0xE2, 0x80, 0x80..=0x8A | 0xA8 | 0xA9 | 0xAF, ..]
+            | [0xE2, 0x81, 0x9F, ..]
+            | [0xE3, 0x80, 0x80, ..] => 3,
+            _ => 0,
+        },
+        _ => 0,
+    }
+}
+
+/// The whitespace-separated tokens of a line, as ranges into it.
+struct Tokens<'a> {
+    line: &'a [u8],
+    at: usize,
+}
+
+impl Iterator for Tokens<'_> {
+    type Item = Range<usize>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Range<usize>> {
+        let line = self.line;
+        loop {
+            let n = space_len(&line[self.at..]);
+            if n == 0 {
+                break;
+            }
+            self.at += n;
+        }
+        if self.at == line.len() {
+            return None;
+        }
+        let start = self.at;
+        // A space's first byte is never a UTF-8 continuation byte, so stepping
+        // one byte at a time cannot miss one.
+        while let Some(&b) = line.get(self.at) {
+            let class = CLASS[usize::from(b)];
+            if class == SPACE || (class == MAYBE && space_len(&line[self.at..]) != 0) {
+                break;
+            }
+            self.at += 1;
+        }
+        Some(start..self.at)
+    }
+}
+
+fn tokens(line: &[u8]) -> Tokens<'_> {
+    Tokens { line, at: 0 }
+}
+
+/// What a token is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Token {
+    /// A decimal number (the old reader's `_NUMBER`).
+    Decimal,
+    /// `inf`, `infinity` or `nan` in any case, with an optional sign.
+    InfNan,
+    Other,
+}
+
+fn digits(s: &[u8]) -> usize {
+    s.iter().take_while(|b| b.is_ascii_digit()).count()
+}
+
+fn classify(t: &[u8]) -> Token {
+    let body = match t {
+        [b'+' | b'-', rest @ ..] => rest,
+        _ => t,
+    };
+    let whole = digits(body);
+    let mut at = whole;
+    let mut mantissa = whole;
+    if body.get(at) == Some(&b'.') {
+        let fraction = digits(&body[at + 1..]);
+        at += 1 + fraction;
+        mantissa += fraction;
+    }
+    if mantissa == 0 {
+        return if [&b"inf"[..], b"infinity", b"nan"].iter().any(|w| body.eq_ignore_ascii_case(w)) {
+            Token::InfNan
+        } else {
+            Token::Other
+        };
+    }
+    if matches!(body.get(at), Some(b'e' | b'E')) {
+        let mut e = at + 1;
+        if matches!(body.get(e), Some(b'+' | b'-')) {
+            e += 1;
+        }
+        let n = digits(&body[e.min(body.len())..]);
+        if n == 0 {
+            return Token::Other;
+        }
+        at = e + n;
+    }
+    if at == body.len() {
+        Token::Decimal
+    } else {
+        Token::Other
+    }
+}
+
+/// What `t` is and, unless [`Token::Other`], its value (correctly rounded).
+#[inline]
+fn parse(t: &[u8]) -> (Token, Option<f64>) {
+    // The common case, a short integer, in one pass.
+    let (negative, body) = match t {
+        [b'-', rest @ ..] => (true, rest),
+        [b'+', rest @ ..] => (false, rest),
+        _ => (false, t),
+    };
+    if !body.is_empty() && body.len() <= 18 {
+        let mut n = 0u64;
+        if body.iter().all(|&b| {
+            let d = b.wrapping_sub(b'0');
+            n = n * 10 + u64::from(d);
+            d <= 9
+        }) {
+            // Below 10**18 < 2**63: exact as an integer, rounded once by the cast (to nearest, as strtod).
+            let x = n as f64;
+            return (Token::Decimal, Some(if negative { -x } else { x }));
+        }
+    }
+    match classify(t) {
+        Token::Other => (Token::Other, None),
+        kind => match value_of(t) {
+            Some(x) => (kind, Some(x)),
+            None => (Token::Other, None),
+        },
+    }
+}
+
+/// Whether a space starts at `line[at..]`.
+#[inline]
+fn space_at(line: &[u8], at: usize) -> bool {
+    match CLASS[usize::from(line[at])] {
+        SPACE => true,
+        MAYBE => space_len(&line[at..]) != 0,
+        _ => false,
+    }
+}
+
+/// The next token of `line` from `*at` on, parsed, and `*at` moved past it:
+/// [`tokens`] and [`parse`] in one pass for the common short integer.
+#[inline]
+fn next_field(line: &[u8], at: &mut usize) -> Option<(Token, Option<f64>)> {
+    let mut p = *at;
+    loop {
+        if p == line.len() {
+            *at = p;
+            return None;
+        }
+        match CLASS[usize::from(line[p])] {
+            SPACE => p += 1,
+            MAYBE => match space_len(&line[p..]) {
+                0 => break,
+                n => p += n,
+            },
+            _ => break,
+        }
+    }
+    let start = p;
+    let negative = line[p] == b'-';
+    if negative || line[p] == b'+' {
+        p += 1;
+    }
+    let digits_start = p;
+    let mut n = 0u64;
+    while p < line.len() && p - digits_start < 18 && line[p].is_ascii_digit() {
+        n = n * 10 + u64::from(line[p] - b'0');
+        p += 1;
+    }
+    if p > digits_start && (p == line.len() || space_at(line, p)) {
+        *at = p;
+        // Below 10**18 < 2**63: exact as an integer, rounded once by the cast (to nearest, as strtod).
+        let x = n as f64;
+        return Some((Token::Decimal, Some(if negative { -x } else { x })));
+    }
+    while p < line.len() && !space_at(line, p) {
+        p += 1;
+    }
+    *at = p;
+    Some(parse(&line[start..p]))
+}
+
+/// The value of a [`Token::Decimal`] or [`Token::InfNan`] token, correctly rounded.
+fn value_of(t: &[u8]) -> Option<f64> {
+    let (negative, body) = match t {
+        [b'-', rest @ ..] => (true, rest),
+        [b'+', rest @ ..] => (false, rest),
+        _ => (false, t),
+    };
+    if !body.is_empty() && body.len() <= 18 && body.iter().all(u8::is_ascii_digit) {
+        // Below 10**18 < 2**63: exact as an integer, rounded once by the cast (to nearest, as strtod).
+        let n = body.iter().fold(0u64, |n, &d| n * 10 + u64::from(d - b'0'));
+        let x = n as f64;
+        return Some(if negative { -x } else { x });
+    }
+    std::str::from_utf8(t).ok()?.parse::<f64>().ok()
+}
+
+/// What the tokens of one data line say, before the file-wide decision.
+enum Line {
+    /// Not 18 tokens.
+    Count(usize),
+    /// 18 tokens; `first` is the first that is not a decimal number, `other`
+    /// whether one of them is not even `inf`/`nan`.
+    NotDecimal { first: usize, other: bool },
+}
+
+/// Split `raw` into header and data lines, parse every data line and find
+/// every malformed one (module docs).
+#[must_use]
+pub fn scan(raw: &[u8]) -> Scan {
+    let (header, data) = split_lines(raw);
+    let rows = data.len();
+    let mut columns = vec![0.0; NFIELDS * rows];
+    let mut lines = Vec::with_capacity(rows);
+    let mut odd: Vec<(usize, Line)> = Vec::new();
+    // Lines of 18 numbers with a value breaking a rule: (row, field, rule).
+    let mut broken: Vec<(usize, usize, Rule)> = Vec::new();
+    let mut values = [0.0; NFIELDS];
+    for (i, (range, number)) in data.iter().enumerate() {
+        lines.push(*number);
+        let line = &raw[range.clone()];
+        let mut count = 0;
+        let mut first = None;
+        let mut other = false;
+        let mut at = 0;
+        while let Some((kind, value)) = next_field(line, &mut at) {
+            if count < NFIELDS {
+                if kind != Token::Decimal {
+                    first.get_or_insert(count);
+                }
+                match value {
+                    Some(x) => values[count] = x,
+                    None => other = true,
+                }
+            }
+            count += 1;
+        }
+        if count != NFIELDS {
+            odd.push((i, Line::Count(count)));
+            continue;
+        }
+        for (j, &x) in values.iter().enumerate() {
+            columns[j * rows + i] = x;
+        }
+        if let Some(first) = first {
+            odd.push((i, Line::NotDecimal { first, other }));
+            if other {
+                continue;
+            }
+        }
+        if let Some((j, rule)) = values.iter().enumerate().find_map(|(j, &x)| Rule::first_broken(j, x).map(|r| (j, r))) {
+            broken.push((i, j, rule));
+        }
+    }
+    // The old reader parsed the whole file at once with numpy's loader, which
+    // takes inf and nan, and only when that failed matched each line against
+    // the decimal grammar.
+    let all_numbers = odd.iter().all(|(_, l)| matches!(l, Line::NotDecimal { other: false, .. }));
+    let mut bad = vec![false; rows];
+    let mut problems = Vec::new();
+    if !all_numbers {
+        for (i, l) in odd {
+            let finding = match l {
+                Line::Count(n) => Finding::FieldCount(n),
+                Line::NotDecimal { first, .. } => {
+                    let t = token_range(raw, &data[i].0, first);
+                    Finding::NotANumber { field: first, token: t }
+                }
+            };
+            bad[i] = true;
+            problems.push(Problem { row: i, line: data[i].1, job: job_number(&raw[data[i].0.clone()]), finding });
+        }
+    }
+    for (i, j, rule) in broken {
+        if bad[i] {
+            continue;
+        }
+        bad[i] = true;
+        let token = token_range(raw, &data[i].0, j);
+        let finding = Finding::Broken { field: j, rule, token, value: columns[j * rows + i] };
+        problems.push(Problem { row: i, line: data[i].1, job: job_number(&raw[data[i].0.clone()]), finding });
+    }
+    // Job numbers of valid lines: integers within +-2**53, so exact as i64.
+    let mut owner: HashMap<i64, usize, BuildHasherDefault<JobHasher>> =
+        HashMap::with_capacity_and_hasher(rows, BuildHasherDefault::default());
+    for i in 0..rows {
+        if bad[i] {
+            continue;
+        }
+        let job = columns[i] as i64;
+        if job == -1 {
+            continue;
+        }
+        if let Some(&first) = owner.get(&job) {
+            let finding = Finding::Duplicate { job, first_line: data[first].1 };
+            problems.push(Problem { row: i, line: data[i].1, job: Some(job), finding });
+        } else {
+            owner.insert(job, i);
+        }
+    }
+    // Findings of the three kinds interleave: by row, as the reader reports them.
+    problems.sort_by_key(|p| p.row);
+    for p in &problems {
+        for j in 0..NFIELDS {
+            columns[j * rows + p.row] = 0.0;
+        }
+    }
+    Scan { header, lines, columns, problems }
+}
+
+/// A fast hash of job numbers (Fx's multiply-rotate; the keys come from one
+/// file and the table lives for one scan, so no defence against chosen keys
+/// is needed beyond what a duplicate-heavy trace costs anyway).
+#[derive(Default)]
+struct JobHasher(u64);
+
+impl Hasher for JobHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_i64(&mut self, x: i64) {
+        self.write_u64(x as u64);
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+/// The absolute byte range of token `k` of the data line at `line` (which has it).
+fn token_range(raw: &[u8], line: &Range<usize>, k: usize) -> Range<usize> {
+    let t = tokens(&raw[line.clone()]).nth(k).unwrap_or(0..0);
+    line.start + t.start..line.start + t.end
+}
+
+/// The job number a (non-blank) data line starts with, when it is a decimal
+/// integer within +-2**53.
+fn job_number(line: &[u8]) -> Option<i64> {
+    let t = tokens(line).next()?;
+    let token = &line[t];
+    if classify(token) != Token::Decimal {
+        return None;
+    }
+    let x = value_of(token)?;
+    (x.trunc() == x && x.abs() <= MAX_INT).then_some(x as i64)
+}
+
+/// Header lines, and data lines as (byte range, line number).
+fn split_lines(raw: &[u8]) -> (Vec<HeaderLine>, Vec<(Range<usize>, usize)>) {
+    let mut header = Vec::new();
+    let mut data = Vec::new();
+    let mut at = if raw.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+    let mut number = 1;
+    loop {
+        let end = raw[at..].iter().position(|&b| b == b'\n' || b == b'\r').map_or(raw.len(), |k| at + k);
+        let mut p = at;
+        loop {
+            let n = space_len(&raw[p..end]);
+            if n == 0 {
+                break;
+            }
+            p += n;
+        }
+        if p < end {
+            if raw[p] == b';' {
+                header.push(HeaderLine { line: number, text: p + 1..end });
+            } else {
+                data.push((at..end, number));
+            }
+        }
+        if end == raw.len() {
+            break;
+        }
+        at = end + if raw[end] == b'\r' && raw.get(end + 1) == Some(&b'\n') { 2 } else { 1 };
+        number += 1;
+    }
+    (header, data)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = "1 0 5 100 4 -1 -1 4 200 -1 1 3 1 -1 -1 -1 -1 -1";
+
+    #[test]
+    fn header_and_data_lines_with_every_line_end() {
+        let text = format!("\u{feff}; MaxProcs: 8\r\n\r{GOOD}\n \u{3000}; note\r2 0 5 100 4 -1 -1 4 200 -1 1 3 1 -1 -1 -1 -1 -1");
+        let s = scan(text.as_bytes());
+        assert_eq!(s.header.iter().map(|h| h.line).collect::<Vec<_>>(), vec![1, 4]);
+        assert_eq!(&text.as_bytes()[s.header[0].text.clone()], b" MaxProcs: 8");
+        assert_eq!(&text.as_bytes()[s.header[1].text.clone()], b" note");
+        assert_eq!(s.lines, vec![3, 5]);
+        assert!(s.problems.is_empty());
+        assert_eq!(s.value(1, 0), 2.0);
+        assert_eq!(s.value(0, 8), 200.0);
+    }
+
+    #[test]
+    fn tokens_classify_as_python_does() {
+        for t in ["1", "+3", "-0", "1.5", "2.", ".5", "1e5", "1.E-5", "9".repeat(40).as_str()] {
+            assert_eq!(classify(t.as_bytes()), Token::Decimal, "{t}");
+        }
+        for t in ["nan", "-NaN", "+inf", "Infinity", "-INFINITY"] {
+            assert_eq!(classify(t.as_bytes()), Token::InfNan, "{t}");
+        }
+        for t in ["", ".", "+", "e5", ".e5", "1e", "1e+", "0x10", "1_000", "--1", "infinit", "nan(1)", "١", "1d5"] {
+            assert_eq!(classify(t.as_bytes()), Token::Other, "{t}");
+        }
+        assert_eq!(value_of(b"-0").map(f64::to_bits), Some((-0.0f64).to_bits()));
+        assert_eq!(value_of(b"1e400"), Some(f64::INFINITY));
+        assert_eq!(value_of(b"0.1"), Some(0.1));
+        assert_eq!(value_of(b"999999999999999999"), Some(999_999_999_999_999_999.0));
+    }
+
+    #[test]
+    fn inf_and_nan_are_numbers_only_when_every_line_is() {
+        let nan = GOOD.replacen("100", "nan", 1);
+        let s = scan(format!("{nan}\n{GOOD}\n").as_bytes());
+        assert!(matches!(s.problems[0].finding, Finding::Broken { field: 3, rule: Rule::NotFinite, .. }));
+        // the line with the nan is not valid, so job 1 is not a duplicate
+        assert_eq!(s.problems.len(), 1);
+        let s = scan(format!("{nan}\n1 2\n").as_bytes());
+        assert!(matches!(s.problems[0].finding, Finding::NotANumber { field: 3, .. }));
+        assert_eq!(s.problems[1].finding, Finding::FieldCount(2));
+    }
+
+    #[test]
+    fn rules_and_duplicates() {
+        let s = scan(format!("{GOOD}\n{}\n{GOOD}\n{}\n", GOOD.replacen("100", "-7", 1), GOOD.replacen("4", "4.5", 1)).as_bytes());
+        let found: Vec<_> = s.problems.iter().map(|p| (p.row, p.finding.clone())).collect();
+        assert!(matches!(found[0], (1, Finding::Broken { field: 3, rule: Rule::Negative, .. })));
+        assert_eq!(found[1], (2, Finding::Duplicate { job: 1, first_line: 1 }));
+        assert!(matches!(found[2], (3, Finding::Broken { field: 4, rule: Rule::NotInteger, .. })));
+    }
+
+    #[test]
+    fn problems_are_in_line_order_whatever_their_kind() {
+        let s = scan(format!("{}\n{GOOD} 1\n", GOOD.replacen("1", "1.5", 1)).as_bytes());
+        assert_eq!(s.problems.iter().map(|p| p.row).collect::<Vec<_>>(), vec![0, 1]);
+    }
+
+    #[test]
+    fn huge_inputs_are_findings() {
+        let wide = vec!["1"; 1_000_000].join(" ");
+        let s = scan(wide.as_bytes());
+        assert_eq!(s.problems[0].finding, Finding::FieldCount(1_000_000));
+        let long = GOOD.replacen("100", &"9".repeat(1_000_000), 1);
+        let s = scan(long.as_bytes());
+        assert!(matches!(s.problems[0].finding, Finding::Broken { field: 3, rule: Rule::NotFinite, .. }));
+        let s = scan(b"\xff\xfe 1 2\n\xe2\x80");
+        assert_eq!(s.problems.len(), 2);
+        assert!(scan(b"").lines.is_empty() && scan(b"; only\n").lines.is_empty());
+    }
+}
