@@ -27,7 +27,7 @@ from pathlib import Path
 
 from clustersched.campaign import Store, run_campaign
 from clustersched.reproduce import dfrs
-from clustersched.reproduce._common import write_csv
+from clustersched.campaign.study import write_csv
 
 ALGORITHMS = (
     "FCFS", "EASY", dfrs.BEST,

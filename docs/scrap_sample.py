@@ -19,7 +19,7 @@ from pathlib import Path
 
 from clustersched.campaign import Store, run_campaign
 from clustersched.reproduce import scrap
-from clustersched.reproduce._common import write_csv
+from clustersched.campaign.study import write_csv
 
 #: Scenarios of the sample that ``--scale small`` computes.
 SMALL = 3

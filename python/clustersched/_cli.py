@@ -20,10 +20,15 @@ import argparse
 import importlib
 import math
 import os
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import InvalidOptionError
+
+if TYPE_CHECKING:
+    from .campaign.study import Study
 
 __all__ = [
     "MAX_PROCS",
@@ -278,3 +283,40 @@ def _try_to_write(option: str, value: str, path: Path) -> None:
         raise InvalidOptionError(option, value, f"cannot be written ({exc.strerror or exc})") from None
     if not existed:
         path.unlink()
+
+
+def dask_address(text: str) -> str:
+    """``--dask``: a scheduler address (:func:`clustersched.campaign.runner.check_dask_address`), checked when
+    the option is given (it imports Dask, so never while the parser is built)."""
+    try:
+        from .campaign.runner import check_dask_address
+
+        return check_dask_address(text)
+    except ImportError:
+        raise argparse.ArgumentTypeError(
+            f"invalid value {text!r}: running on Dask needs Dask distributed, which is not installed: "
+            'pip install "clustersched[dask]"') from None
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"invalid value {text!r}: {str(exc).split(', ', 1)[-1]}") from None
+
+
+def check_out_folder(option: str, value: str, outputs: tuple[str, ...]) -> Path:
+    """A campaign's output folder, checked (see :func:`check_output_folder`), none of whose output files
+    may be a folder."""
+    out = check_output_folder(option, value)
+    for name in outputs:
+        if (out / name).is_dir():
+            raise InvalidOptionError(option, os.fspath(value), f"holds a folder named {name}, an output file")
+    return out
+
+
+def campaign_status(runs: Sequence[Study], where: str) -> int:
+    """The status of a campaign's command (a reproduction, a sweep): 1, with the count on stderr, when
+    scenarios ended in an error, else 0."""
+    failed = sum(r.errors for r in runs)
+    if not failed:
+        return 0
+    total = sum(r.scenarios for r in runs)
+    print(f"clustersched: {failed} of {total} scenarios failed: see the status and error columns of {where} "
+          "(the same command retries them)", file=sys.stderr)
+    return 1

@@ -80,7 +80,7 @@ def _run(argv: Sequence[str] | None) -> int:
     except BrokenPipeError:
         raise
     except KeyboardInterrupt as exc:
-        # str(exc): what a campaign kept (reproduce._common.run_study), else nothing
+        # str(exc): what a campaign kept (campaign.study.run_study), else nothing
         why = "interrupted by SIGTERM" if _by_sigterm(exc) else "interrupted"
         _say(f"clustersched: {why}" + (f": {exc}" if str(exc) else ""))
         return EXIT_INTERRUPTED

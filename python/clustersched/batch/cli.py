@@ -55,9 +55,12 @@ from .._cli import (
     MAX_PROCS,
     SAMPLE,
     LazyChoices,
+    campaign_status,
     check_image_file,
     check_input_file,
+    check_out_folder,
     check_output_files,
+    dask_address,
     integer,
     library_bound,
     report_dropped,
@@ -394,8 +397,6 @@ SWEEP_OUTPUTS = ("results.csv", "summary.csv", "relative.csv", "campaign.sqlite"
 
 def _add_sweep_parser(subparsers: Any) -> None:
     """``sweep``: policies x offered loads x replications on a trace or on Lublin-Feitelson workloads."""
-    from ..reproduce.cli import _dask_address
-
     sw = subparsers.add_parser(
         "sweep", help="sweep the offered load: policies x loads x replications, with 95%% confidence intervals",
         description="Scale a workload to each offered load (inter-arrival times scaled; runtimes and widths "
@@ -437,7 +438,7 @@ def _add_sweep_parser(subparsers: Any) -> None:
             action.help = "processors of the machine (default: the trace's MaxProcs, else MaxNodes; lublin: 128)"
     where = sw.add_mutually_exclusive_group()
     where.add_argument("--workers", type=integer(1), metavar="N", help="local worker processes (default: one per core)")
-    where.add_argument("--dask", type=_dask_address, metavar="ADDRESS",
+    where.add_argument("--dask", type=dask_address, metavar="ADDRESS",
                        help="run on a Dask scheduler instead, e.g. tcp://host:8786; needs "
                             "pip install \"clustersched[dask]\" (default: local processes)")
     sw.add_argument("--metrics", type=_name_list, metavar="M1,M2,...",
@@ -472,8 +473,7 @@ def _name_list(text: str) -> list[str]:
 
 def sweep_command(args: argparse.Namespace) -> int:
     """The ``sweep`` handler: checks the options and the workload, runs the sweep, prints its summary."""
-    from ..reproduce._common import studies
-    from ..reproduce.cli import _check_out, _finished
+    from ..campaign.study import studies
 
     lublin = args.workload == "lublin"
     if lublin:
@@ -497,7 +497,7 @@ def sweep_command(args: argparse.Namespace) -> int:
             raise InvalidOptionError("--metrics", ",".join(args.metrics), str(exc).split(": ", 1)[1]) from None
     if args.baseline is not None and args.baseline not in args.policies:
         raise InvalidOptionError("--baseline", args.baseline, f"must be one of --policies {','.join(args.policies)}")
-    out = _check_out("--out", args.out, SWEEP_OUTPUTS + tuple(f"{m}.png" for m in args.metrics or ()))
+    out = check_out_folder("--out", args.out, SWEEP_OUTPUTS + tuple(f"{m}.png" for m in args.metrics or ()))
 
     if lublin:
         workload: Any = Lublin(args.jobs or 5000, args.procs or 128)
@@ -542,4 +542,4 @@ def sweep_command(args: argparse.Namespace) -> int:
     others = [p.name for p in result.files if p.name not in ("results.csv", "summary.csv")]
     print(f"wrote {os.path.join(args.out, 'results.csv')}, summary.csv"
           + (f", {', '.join(others)}" if others else "") + " and campaign.sqlite")
-    return _finished(runs, os.path.join(args.out, "results.csv"))
+    return campaign_status(runs, os.path.join(args.out, "results.csv"))

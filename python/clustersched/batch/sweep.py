@@ -876,7 +876,7 @@ def sweep(
                                 progress=progress, label=label)
         result_out = None
     else:
-        from ..reproduce._common import run_study
+        from ..campaign.study import run_study
 
         result_out = Path(out)
         rows = run_study(result_out, CAMPAIGN, scenarios, func, workers=workers, dask=dask, progress=progress,
@@ -891,7 +891,7 @@ def sweep(
 
 def _write(result: SweepResult, figures: Sequence[str] | None, baseline: str | None) -> tuple[Path, ...]:
     """results.csv, summary.csv, the figures (and relative.csv with the ratio figures), in ``result.out``."""
-    from ..reproduce._common import write_csv
+    from ..campaign.study import write_csv
 
     assert result.out is not None
     out = result.out

@@ -12,6 +12,9 @@ stopped and returns exactly what an uninterrupted one would::
         rows = run_campaign("hpc2n-v1", grid(policy=["fcfs", "easy"], seed=range(10)),
                             my_experiment, store=store)
     to_pandas(rows)          # a DataFrame (clustersched.campaign.to_pandas)
+
+:mod:`clustersched.campaign.study` runs a campaign whose store lives in an
+output folder beside its tables, as the reproductions and the load sweeps do.
 """
 
 from .frame import to_pandas

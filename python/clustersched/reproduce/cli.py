@@ -27,13 +27,10 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .._cli import LazyChoices, check_output_folder, integer
+from .._cli import LazyChoices, campaign_status, check_out_folder, dask_address, integer
 from ..errors import InvalidOptionError
-
-if TYPE_CHECKING:
-    from ._common import Study
 
 __all__ = ["add_parser"]
 
@@ -133,7 +130,7 @@ def _add_run_options(parser: argparse.ArgumentParser, files: str) -> None:
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--workers", type=integer(1), metavar="N",
                        help="local worker processes (default: one per core)")
-    where.add_argument("--dask", type=_dask_address, metavar="ADDRESS",
+    where.add_argument("--dask", type=dask_address, metavar="ADDRESS",
                        help="run on a Dask scheduler instead, e.g. tcp://host:8786; needs "
                             "pip install \"clustersched[dask]\" (default: local processes)")
     parser.add_argument("--out", required=True, metavar="DIR",
@@ -142,45 +139,10 @@ def _add_run_options(parser: argparse.ArgumentParser, files: str) -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress bar (default: a progress bar)")
 
 
-def _dask_address(text: str) -> str:
-    """``--dask``: a scheduler address (:func:`clustersched.campaign.runner.check_dask_address`), checked when
-    the option is given (it imports Dask, so never while the parser is built)."""
-    try:
-        from ..campaign.runner import check_dask_address
-
-        return check_dask_address(text)
-    except ImportError:
-        raise argparse.ArgumentTypeError(
-            f"invalid value {text!r}: running on Dask needs Dask distributed, which is not installed: "
-            'pip install "clustersched[dask]"') from None
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"invalid value {text!r}: {str(exc).split(', ', 1)[-1]}") from None
-
-
-def _finished(runs: list[Study], where: str) -> int:
-    """The status of a paper's command: 1, with the count on stderr, when scenarios ended in an error, else 0."""
-    failed = sum(r.errors for r in runs)
-    if not failed:
-        return 0
-    total = sum(r.scenarios for r in runs)
-    print(f"clustersched: {failed} of {total} scenarios failed: see the status and error columns of {where} "
-          "(the same command retries them)", file=sys.stderr)
-    return 1
-
-
-def _check_out(option: str, value: str, outputs: tuple[str, ...]) -> Path:
-    """The output folder, checked (see check_output_folder), none of whose output files may be a folder."""
-    out = check_output_folder(option, value)
-    for name in outputs:
-        if (out / name).is_dir():
-            raise InvalidOptionError(option, os.fspath(value), f"holds a folder named {name}, an output file")
-    return out
-
-
 def dpsa_command(args: argparse.Namespace) -> int:
     """The ``reproduce dpsa`` handler: checks the folders, runs the study, prints its summary."""
     from . import dpsa
-    from ._common import studies
+    from ..campaign.study import studies
 
     env = os.environ.get("CLUSTERSCHED_TRACES")
     if args.traces is not None:
@@ -192,7 +154,7 @@ def dpsa_command(args: argparse.Namespace) -> int:
         if dpsa.is_bundled(traces):
             print("note: no trace folder found (--traces, $CLUSTERSCHED_TRACES, shared/data/swf); "
                   "using the one week of HPC2N bundled with the package", file=sys.stderr)
-    out = _check_out("--out", args.out, ("summary.csv", "fig3.png", "fig4.png", "campaign.sqlite"))
+    out = check_out_folder("--out", args.out, ("summary.csv", "fig3.png", "fig4.png", "campaign.sqlite"))
     with studies() as runs:
         rows = dpsa.reproduce_dpsa(out, traces=traces, scale=args.scale, estimates=args.estimates,
                                    workers=args.workers, dask=args.dask, progress=not args.no_progress)
@@ -211,15 +173,16 @@ def dpsa_command(args: argparse.Namespace) -> int:
         print(f"{r['trace']:<28} {r['policy']:<7} {r['jobs']:>7} {r['avg_bounded_slowdown']:>10.2f} "
               f"{r['avg_wait']:>12.0f} {r['utilization']:>6.3f} {change:>8}")
     print(f"wrote {os.path.join(args.out, 'summary.csv')}, fig3.png, fig4.png")
-    return _finished(runs, os.path.join(args.out, "summary.csv"))
+    return campaign_status(runs, os.path.join(args.out, "summary.csv"))
 
 
 def ptg_command(args: argparse.Namespace) -> int:
     """The ``reproduce ptg`` handler: checks the folder, runs the study, prints the headline numbers."""
     from . import ptg
-    from ._common import cell, studies
+    from ..campaign.study import studies
+    from ._common import cell
 
-    out = _check_out("--out", args.out, ptg.OUTPUTS)
+    out = check_out_folder("--out", args.out, ptg.OUTPUTS)
     missing = ptg.missing_algorithms()
     if missing:
         print(f"note: not in clustersched.ptg.ALGORITHMS yet, so not run: {', '.join(missing)}", file=sys.stderr)
@@ -234,30 +197,30 @@ def ptg_command(args: argparse.Namespace) -> int:
         print(f"{s['algorithm']:<18} {s['runs']:>5} {s['average_stretch_median']:>11.2f} "
               f"{s['makespan_median']:>12.1f} {s['max_stretch_median']:>11.2f} {makespan:>12} {stretch:>11}")
     print(f"wrote {os.path.join(args.out, 'results.csv')}, report.md, the figures and tables")
-    return _finished(runs, os.path.join(args.out, "results.csv"))
+    return campaign_status(runs, os.path.join(args.out, "results.csv"))
 
 
 def scrap_command(args: argparse.Namespace) -> int:
     """The ``reproduce scrap`` handler: checks the folder, runs the study, prints the paper's findings next to ours."""
     from . import scrap
-    from ._common import studies
+    from ..campaign.study import studies
 
-    out = _check_out("--out", args.out, scrap.OUTPUTS)
+    out = check_out_folder("--out", args.out, scrap.OUTPUTS)
     with studies() as runs:
         scrap.reproduce_scrap(out, scale=args.scale, seed=args.seed, workers=args.workers, dask=args.dask,
                               progress=not args.no_progress)
     report = (out / "report.md").read_text()
     print(report[report.index("## The paper's findings"):].rstrip())
     print(f"wrote {os.path.join(args.out, 'results.csv')}, report.md, summary.csv and Figs. 1-4")
-    return _finished(runs, os.path.join(args.out, "results.csv"))
+    return campaign_status(runs, os.path.join(args.out, "results.csv"))
 
 
 def qlse_command(args: argparse.Namespace) -> int:
     """The ``reproduce qlse`` handler: checks the folder, runs the study, prints failures and ratios."""
     from . import qlse
-    from ._common import studies
+    from ..campaign.study import studies
 
-    out = _check_out("--out", args.out, qlse.OUTPUTS)
+    out = check_out_folder("--out", args.out, qlse.OUTPUTS)
     models = ("shared", "dedicated") if args.bandwidth == "both" else (args.bandwidth,)
     with studies() as runs:
         rows = qlse.reproduce_qlse(out, scale=args.scale, seed=args.seed, bandwidths=models, workers=args.workers,
@@ -270,7 +233,7 @@ def qlse_command(args: argparse.Namespace) -> int:
             print(f"{s['bandwidth']:<10} {s['algorithm']:<7} {s['cases']:>6} {s['failure_pct']:>8.1f}% {hit:>8} "
                   f"{ratio:>13}")
     print(f"wrote {os.path.join(args.out, 'results.csv')}, report.md, summary.csv and the figures")
-    return _finished(runs, os.path.join(args.out, "results.csv"))
+    return campaign_status(runs, os.path.join(args.out, "results.csv"))
 
 
 def _dfrs_algorithms(text: str) -> list[str]:
@@ -290,13 +253,13 @@ def _dfrs_algorithms(text: str) -> list[str]:
 def dfrs_command(args: argparse.Namespace) -> int:
     """The ``reproduce dfrs`` handler: checks the folders, runs the study, prints Table 2 and the headline."""
     from . import dfrs
-    from ._common import studies
+    from ..campaign.study import studies
 
     if args.traces is not None:
         if not Path(args.traces).is_dir():
             raise InvalidOptionError("--traces", args.traces, "no such folder")
         dfrs.hpc2n_path(args.traces)  # a folder asked for by name must hold the trace (InvalidOptionError)
-    out = _check_out("--out", args.out, dfrs.OUTPUTS)
+    out = check_out_folder("--out", args.out, dfrs.OUTPUTS)
     if args.scale == "small" and args.traces is not None:
         print("note: --scale small runs on the bundled HPC2N week; --traces is for medium and full",
               file=sys.stderr)
@@ -313,7 +276,7 @@ def dfrs_command(args: argparse.Namespace) -> int:
     for check, trace_set, holds, numbers in dfrs.headline(table2):
         print(f"{'holds' if holds else 'FAILS'}: {check} ({trace_set}: {numbers})")
     print(f"wrote {os.path.join(args.out, 'table2.csv')}, table3.csv, table4.csv, the figures and report.md")
-    return _finished(runs, os.path.join(args.out, "results.csv"))
+    return campaign_status(runs, os.path.join(args.out, "results.csv"))
 
 
 def _trace_folder(option: str, value: str) -> Path:

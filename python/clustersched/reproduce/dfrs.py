@@ -70,7 +70,8 @@ from typing import Any
 import numpy as np
 
 from ..dfrs.algorithms import DEFAULT_PENALTY, DEFAULT_PERIOD
-from ._common import cell, run_study, write_csv
+from ..campaign.study import run_study, write_csv
+from ._common import cell
 
 __all__ = [
     "BEST",

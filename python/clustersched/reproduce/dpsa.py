@@ -38,7 +38,7 @@ from ..batch.metrics import batch_metrics
 from ..plot import figure
 from ..workload.swf import read_swf
 from ..workload.transform import drop_invalid, offered_load
-from ._common import run_study, write_csv
+from ..campaign.study import run_study, write_csv
 
 __all__ = ["POLICIES", "SCALES", "SMALL_JOBS", "default_traces", "dropped_by_reason", "plot_fig3", "plot_fig4",
            "reproduce_dpsa", "run_scenario", "trace_files"]

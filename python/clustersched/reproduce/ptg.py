@@ -52,7 +52,8 @@ from ..campaign import grid
 from ..platform import CLUSTERS, cluster
 from ..workload.ptg import PTG
 from ..workload.ptg_generators import POPULATIONS, ptg_population
-from ._common import cell, run_study, write_csv
+from ..campaign.study import run_study, write_csv
+from ._common import cell
 
 __all__ = [
     "FIG8_ALGORITHMS",

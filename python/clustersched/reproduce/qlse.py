@@ -48,7 +48,8 @@ from typing import Any, Iterable
 import numpy as np
 
 from ..campaign import grid
-from ._common import cell, run_study, write_csv
+from ..campaign.study import run_study, write_csv
+from ._common import cell
 
 __all__ = [
     "COLUMNS",

@@ -61,7 +61,8 @@ import numpy as np
 from ..platform import MultiCluster, scrap_platform_configs, scrap_platforms
 from ..workload.ptg import PTG
 from ..workload.ptg_generators import SCENARIOS, random_ptg
-from ._common import cell, run_study, write_csv
+from ..campaign.study import run_study, write_csv
+from ._common import cell
 
 __all__ = [
     "BETAS",
