@@ -9,6 +9,7 @@ output or a silent drop.
 from __future__ import annotations
 
 import gzip
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -629,18 +630,23 @@ def _damage_gzip(data: bytes, rng: np.random.Generator) -> bytes:
     return packed
 
 
-def test_swf_mutation_fuzz(tmp_path: Path) -> None:
-    """Corrupted variants of a real trace slice: a valid table or an InvalidWorkloadError, nothing else."""
-    rng = np.random.default_rng(20240518)
+def mutated_slices(seed: int, count: int) -> Iterator[bytes]:
+    """``count`` corrupted variants of a real trace slice: one to three mutations each, the gzip damaged when
+    one of them compressed it (the SWF mutation corpus, also read by tests/test_swf_rust.py)."""
+    rng = np.random.default_rng(seed)
     original = _slice_of_real_trace()
-    outcomes = {"table": 0, "error": 0}
-    for n in range(400):
+    for _ in range(count):
         data, packed = original, False
         for _ in range(int(rng.integers(1, 4))):
             data, want_gzip = _mutate(data, rng)
             packed = packed or want_gzip
-        if packed:
-            data = _damage_gzip(data, rng)
+        yield _damage_gzip(data, rng) if packed else data
+
+
+def test_swf_mutation_fuzz(tmp_path: Path) -> None:
+    """Corrupted variants of a real trace slice: a valid table or an InvalidWorkloadError, nothing else."""
+    outcomes = {"table": 0, "error": 0}
+    for n, data in enumerate(mutated_slices(20240518, 400)):
         path = tmp_path / f"m{n}.swf"
         path.write_bytes(data)
         for mode in ("raise", "skip"):

@@ -26,7 +26,7 @@ from clustersched.workload.jobs import FIELD_NAMES
 from clustersched.workload.swf import read_swf
 from reference.swf import read_swf_reference
 from support import SWF_DIR
-from test_bad_input import _damage_gzip, _mutate, _slice_of_real_trace
+from test_bad_input import mutated_slices
 
 ATTRIBUTES = ("path", "line", "field", "job", "ptg", "task", "value", "detail")
 GOOD = "1 0 5 100 4 -1 -1 4 200 -1 1 3 1 -1 -1 -1 -1 -1"
@@ -90,16 +90,8 @@ def test_every_shared_trace_reads_as_the_reference_reads_it() -> None:
 
 
 def test_mutated_trace_slices(tmp_path: Path) -> None:
-    rng = np.random.default_rng(20251125)
-    original = _slice_of_real_trace()
     kinds = {"table": 0, "error": 0}
-    for n in range(300):
-        data, packed = original, False
-        for _ in range(int(rng.integers(1, 4))):
-            data, want_gzip = _mutate(data, rng)
-            packed = packed or want_gzip
-        if packed:
-            data = _damage_gzip(data, rng)
+    for n, data in enumerate(mutated_slices(20251125, 300)):
         kinds[assert_same(write(tmp_path, data, f"m{n}.swf"))] += 1
     assert kinds["table"] > 50 and kinds["error"] > 50, kinds
 
