@@ -704,4 +704,61 @@ mod tests {
         assert!(mcb8(&jobs, 1, &bad, Target::Yield, ACCURACY).is_err());
         assert!(mcb8(&jobs, 1, &free(&[0]), Target::Yield, 0.0).is_err());
     }
+
+    mod differential {
+        use super::super::reference;
+        use super::*;
+        use proptest::prelude::*;
+
+        /// Needs from a few values (ties on every key) or anywhere in 1..=UNIT.
+        fn need() -> impl Strategy<Value = u64> {
+            prop_oneof![
+                prop::sample::select(vec![UNIT / 10, UNIT / 4, UNIT / 3, UNIT / 2, UNIT, 3 * UNIT / 10 + 1]),
+                1..=UNIT,
+            ]
+        }
+
+        fn case() -> impl Strategy<Value = (Jobs, u32, Vec<Candidate>, Vec<f64>, Vec<f64>, f64, bool)> {
+            (1u32..7, prop::collection::vec((1u32..6, need(), need(), any::<bool>(), any::<u64>()), 1..24)).prop_flat_map(
+                |(nodes, rows)| {
+                    let n = rows.len();
+                    let tasks: Vec<u32> = rows.iter().map(|r| r.0).collect();
+                    let jobs = Jobs::new(tasks.clone(), rows.iter().map(|r| r.1).collect(), rows.iter().map(|r| r.2).collect())
+                        .unwrap();
+                    // fixed candidates on pseudo-random nodes (they may overload a node: that level fails)
+                    let cands: Vec<Candidate> = rows
+                        .iter()
+                        .enumerate()
+                        .map(|(j, r)| Candidate {
+                            job: j as u32,
+                            fixed: r.3.then(|| (0..r.0).map(|t| ((r.4 >> (3 * t)) % u64::from(nodes)) as u32).collect()),
+                        })
+                        .collect();
+                    (
+                        Just(jobs),
+                        Just(nodes),
+                        Just(cands).prop_shuffle(),
+                        prop::collection::vec(0.0f64..5000.0, n),
+                        prop::collection::vec(0.0f64..5000.0, n),
+                        1.0f64..2000.0,
+                        any::<bool>(),
+                    )
+                },
+            )
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(2000))]
+            /// The packer gives the plain packing's result, probe for probe.
+            #[test]
+            fn packer_is_the_plain_packing((jobs, nodes, cands, flow, virt, period, stretch) in case()) {
+                let target = if stretch {
+                    Target::Stretch { flow: &flow, virt: &virt, period }
+                } else {
+                    Target::Yield
+                };
+                prop_assert_eq!(mcb8(&jobs, nodes, &cands, target, ACCURACY), reference::mcb8(&jobs, nodes, &cands, target, ACCURACY));
+            }
+        }
+    }
 }
