@@ -151,6 +151,9 @@ struct Packer<'a> {
     /// End of the run of equal first keys holding each position of each list.
     run_c: Vec<u32>,
     run_m: Vec<u32>,
+    /// Free memory and CPU of the nodes from each node on, after the fixed tasks.
+    room_m: Vec<u128>,
+    room_c: Vec<u128>,
     /// (candidate, node) of every task placed by the packing under way, and by the best one kept.
     assign: Vec<(u32, u32)>,
     best: Vec<(u32, u32)>,
@@ -179,6 +182,8 @@ impl<'a> Packer<'a> {
             next_m: Vec::with_capacity(n + 1),
             run_c: Vec::with_capacity(n),
             run_m: Vec::with_capacity(n),
+            room_m: vec![0; nodes as usize + 1],
+            room_c: vec![0; nodes as usize + 1],
             assign: Vec::new(),
             best: Vec::new(),
         }
@@ -244,9 +249,24 @@ impl<'a> Packer<'a> {
         self.next_m.extend(0..=self.mem_heavy.len() as u32);
         runs(&self.cpu_heavy, |k| req[k], &mut self.run_c);
         runs(&self.mem_heavy, |k| mem_of[k], &mut self.run_m);
+        // What the tasks left need, against the room of the nodes not filled yet: when it exceeds
+        // it, no node order can place them all, and the packing fails now rather than at the end.
+        let (mut need_m, mut need_c) = (0u128, 0u128);
+        for &k in self.cpu_heavy.iter().chain(&self.mem_heavy) {
+            let k = k as usize;
+            need_m += u128::from(self.tasks_of[k]) * u128::from(self.mem_of[k]);
+            need_c += u128::from(self.tasks_of[k]) * u128::from(self.req[k]);
+        }
+        for i in (0..self.nodes).rev() {
+            self.room_m[i] = self.room_m[i + 1] + u128::from(UNIT - self.mem[i]);
+            self.room_c[i] = self.room_c[i + 1] + u128::from(UNIT - self.cpu[i]);
+        }
         for node in 0..self.nodes {
             if tasks_left == 0 {
                 break;
+            }
+            if need_m > self.room_m[node] || need_c > self.room_c[node] {
+                return false;
             }
             let (mut pc, mut pm) = (0usize, 0usize);
             loop {
@@ -259,6 +279,8 @@ impl<'a> Packer<'a> {
                 self.mem[node] += self.mem_of[k];
                 self.cpu[node] += self.req[k];
                 self.left[k] -= 1;
+                need_m -= u128::from(self.mem_of[k]);
+                need_c -= u128::from(self.req[k]);
                 self.assign.push((k as u32, node as u32));
                 if self.left[k] == 0 {
                     let i = self.pos[k] as usize;
