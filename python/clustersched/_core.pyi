@@ -325,13 +325,17 @@ def qlse_step(
 ]: ...
 
 # DFRS node state and packing (rust/py/src/dfrs.rs; public interface: clustersched.dfrs)
-__all__ += ["DFRS_MAX_NODES", "DFRS_MAX_TASKS", "DFRS_MAX_TOTAL_TASKS", "DFRS_UNIT", "DfrsState", "MCB8_ACCURACY"]
+__all__ += ["DFRS_MAX_NODES", "DFRS_MAX_TASKS", "DFRS_MAX_TOTAL_TASKS", "DFRS_UNIT", "DfrsState", "MCB8_ACCURACY",
+            "dfrs_completion_time", "dfrs_progress"]
 
 DFRS_UNIT: int
 DFRS_MAX_NODES: int
 DFRS_MAX_TASKS: int
 DFRS_MAX_TOTAL_TASKS: int
 MCB8_ACCURACY: float
+
+def dfrs_progress(y: float, start: float, end: float, pen_end: float) -> float: ...
+def dfrs_completion_time(t: float, pen_end: float, remaining: float, y: float) -> float: ...
 
 _I64 = npt.NDArray[np.int64]
 

@@ -1,12 +1,17 @@
 """Event-driven simulation of DFRS (RR-7659 §4 and §5.1).
 
-The event loop is here, in Python; the node state (which tasks are where,
-memory and CPU loads) and the packing decisions (Greedy, GreedyP, GreedyPM,
-MCB8, MCB8-stretch, max-min allocations) run in the Rust core
-(``clustersched._core.DfrsState``), updated in place at each event; the
-segments of the schedule are written down by a
-:class:`~clustersched.dfrs.recording.SegmentRecorder`, which the loop tells
-what it does.
+The event loop is here, in Python (:meth:`_Simulation.run` reads as the
+semantics below); the state it works on lives in the Rust core
+(``clustersched._core.DfrsState``, ``clustersched_core::dfrs::sim``): the
+nodes (which tasks are where, memory and CPU loads), the dynamic state of
+every job (virtual time, yield, penalty, completion estimate, priority), the
+packing decisions (Greedy, GreedyP, GreedyPM, MCB8, MCB8-stretch, max-min
+allocations) and the segments of the schedule, updated in place.  The loop
+makes one call per step of an event (advance, complete, arrive, act, commit,
+share the CPU), never one per job, and the core evaluates time with the one
+rounding rule of :mod:`~clustersched.dfrs.model` (:func:`~clustersched.dfrs.model.progress`,
+:func:`~clustersched.dfrs.model.completion_time`); the schedule is assembled
+at the end by :func:`~clustersched.dfrs.recording.schedule_from_segments`.
 
 Semantics (the choices the paper leaves open, named and documented):
 

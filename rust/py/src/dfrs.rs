@@ -4,7 +4,7 @@
 //! run Greedy, GreedyP/PM, MCB8 and the allocations in place.
 //! `clustersched.dfrs` is the public interface.
 
-use clustersched_core::dfrs::sim::{Keep, OnSubmit, Simulation};
+use clustersched_core::dfrs::sim::{self, Keep, OnSubmit, Simulation};
 use clustersched_core::dfrs::{self, alloc, greedy, mcb8, Jobs};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
@@ -81,16 +81,7 @@ impl DfrsState {
     /// The submission action `policy` ("Greedy", "GreedyP" or "GreedyPM") at
     /// `t` for the jobs of rows `first..last`, in row order.
     fn submit(&mut self, t: f64, first: i64, last: i64, policy: &str) -> PyResult<()> {
-        let policy = match policy {
-            "Greedy" => OnSubmit::Greedy,
-            "GreedyP" => OnSubmit::GreedyP,
-            "GreedyPM" => OnSubmit::GreedyPM,
-            _ => {
-                return Err(PyValueError::new_err(format!(
-                    "policy == {policy:?}, must be 'Greedy', 'GreedyP' or 'GreedyPM'"
-                )))
-            }
-        };
+        let policy = OnSubmit::from_name(policy).map_err(to_py)?;
         let (first, last) = job_range(first, last)?;
         self.inner.submit(t, first, last, policy).map_err(to_py)
     }
@@ -114,12 +105,7 @@ impl DfrsState {
         period: Option<f64>,
         accuracy: f64,
     ) -> PyResult<usize> {
-        let keep = match (minvt, minft) {
-            (Some(b), None) => Keep::MinVt(b),
-            (None, Some(b)) => Keep::MinFt(b),
-            (None, None) => Keep::Nothing,
-            _ => return Err(PyValueError::new_err("give minvt or minft, not both")),
-        };
+        let keep = Keep::from_bounds(minvt, minft).map_err(to_py)?;
         let inner = &mut self.inner;
         let call = py.detach(|| inner.mcb8(t, keep, period, accuracy)).map_err(to_py)?;
         Ok(call.map_or(0, |c| c.jobs))
@@ -396,8 +382,22 @@ impl DfrsState {
     }
 }
 
+/// The core's `progress` (`clustersched.dfrs.model.progress`'s rule, one job).
+#[pyfunction]
+fn dfrs_progress(y: f64, start: f64, end: f64, pen_end: f64) -> f64 {
+    sim::progress(y, start, end, pen_end)
+}
+
+/// The core's `completion_time` (`clustersched.dfrs.model.completion_time`'s rule, one job).
+#[pyfunction]
+fn dfrs_completion_time(t: f64, pen_end: f64, remaining: f64, y: f64) -> f64 {
+    sim::completion_time(t, pen_end, remaining, y)
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<DfrsState>()?;
+    m.add_function(wrap_pyfunction!(dfrs_progress, m)?)?;
+    m.add_function(wrap_pyfunction!(dfrs_completion_time, m)?)?;
     m.add("DFRS_UNIT", dfrs::UNIT)?;
     m.add("DFRS_MAX_NODES", dfrs::MAX_NODES)?;
     m.add("DFRS_MAX_TASKS", dfrs::MAX_TASKS)?;

@@ -44,6 +44,20 @@ pub enum OnSubmit {
     GreedyPM,
 }
 
+impl OnSubmit {
+    /// The policy named `name` (`"Greedy"`, `"GreedyP"` or `"GreedyPM"`, as in an algorithm's name).
+    pub fn from_name(name: &str) -> Result<Self> {
+        match name {
+            "Greedy" => Ok(OnSubmit::Greedy),
+            "GreedyP" => Ok(OnSubmit::GreedyP),
+            "GreedyPM" => Ok(OnSubmit::GreedyPM),
+            _ => Err(Error::InvalidArgument(format!(
+                "policy == '{name}', must be 'Greedy', 'GreedyP' or 'GreedyPM'"
+            ))),
+        }
+    }
+}
+
 /// Which running jobs MCB8 keeps on their nodes (§4.3).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Keep {
@@ -53,6 +67,18 @@ pub enum Keep {
     MinVt(f64),
     /// Jobs placed at the start of the time stamp with flow time below the bound.
     MinFt(f64),
+}
+
+impl Keep {
+    /// The rule of an algorithm's `minvt=` / `minft=` option (at most one of them).
+    pub fn from_bounds(minvt: Option<f64>, minft: Option<f64>) -> Result<Self> {
+        match (minvt, minft) {
+            (Some(b), None) => Ok(Keep::MinVt(b)),
+            (None, Some(b)) => Ok(Keep::MinFt(b)),
+            (None, None) => Ok(Keep::Nothing),
+            (Some(_), Some(_)) => Err(Error::InvalidArgument("minft and minvt cannot both be set".into())),
+        }
+    }
 }
 
 /// The segments of a run, sorted by job then start (see [`Simulation::segments`]).
@@ -620,6 +646,8 @@ mod tests {
         assert!(s.arrive(0, 3).is_err());
         assert!(s.submit(0.0, 0, 1, OnSubmit::Greedy).is_err());
         assert!(s.share(0.0, &[0], &[1.0]).is_err());
+        assert!(OnSubmit::from_name("greedy").is_err());
+        assert!(Keep::from_bounds(Some(1.0), Some(1.0)).is_err());
         let jobs = Jobs::new(vec![1], vec![UNIT], vec![UNIT]).unwrap();
         assert!(Simulation::new(jobs.clone(), 1, vec![f64::NAN], vec![1.0], 0.0).is_err());
         assert!(Simulation::new(jobs, 1, vec![0.0], vec![1.0, 2.0], 0.0).is_err());
