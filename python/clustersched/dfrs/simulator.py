@@ -1,12 +1,17 @@
 """Event-driven simulation of DFRS (RR-7659 §4 and §5.1).
 
-The event loop is here, in Python; the node state (which tasks are where,
-memory and CPU loads) and the packing decisions (Greedy, GreedyP, GreedyPM,
-MCB8, MCB8-stretch, max-min allocations) run in the Rust core
-(``clustersched._core.DfrsState``), updated in place at each event; the
-segments of the schedule are written down by a
-:class:`~clustersched.dfrs.recording.SegmentRecorder`, which the loop tells
-what it does.
+The event loop is here, in Python (:meth:`_Simulation.run` reads as the
+semantics below); the state it works on lives in the Rust core
+(``clustersched._core.DfrsState``, ``clustersched_core::dfrs::sim``): the
+nodes (which tasks are where, memory and CPU loads), the dynamic state of
+every job (virtual time, yield, penalty, completion estimate, priority), the
+packing decisions (Greedy, GreedyP, GreedyPM, MCB8, MCB8-stretch, max-min
+allocations) and the segments of the schedule, updated in place.  The loop
+makes one call per step of an event (advance, complete, arrive, act, commit,
+share the CPU), never one per job, and the core evaluates time with the one
+rounding rule of :mod:`~clustersched.dfrs.model` (:func:`~clustersched.dfrs.model.progress`,
+:func:`~clustersched.dfrs.model.completion_time`); the schedule is assembled
+at the end by :func:`~clustersched.dfrs.recording.schedule_from_segments`.
 
 Semantics (the choices the paper leaves open, named and documented):
 
@@ -81,8 +86,8 @@ from ..errors import InfeasibleError, LimitError
 from .algorithms import BASELINES, DEFAULT_PENALTY, DEFAULT_PERIOD, DfrsAlgorithm, parse_algorithm
 from .baselines import simulate_batch
 from .limits import MAX_PERIODIC_EVENTS, MAX_PERIODIC_TASKS, MAX_TIME, MIN_PERIOD, check_limit
-from .model import DfrsJobs, DfrsPlatform, completion_time, progress
-from .recording import SegmentRecorder
+from .model import DfrsJobs, DfrsPlatform
+from .recording import schedule_from_segments
 from .run import DfrsResult, DfrsRun
 
 __all__ = ["DEFAULT_PENALTY", "DEFAULT_PERIOD", "DfrsResult", "DfrsRun", "busy_time", "periodic_tasks",
@@ -320,7 +325,16 @@ def _check_periodic_work(jobs: DfrsJobs, platform: DfrsPlatform, penalty: float,
 
 
 class _Simulation:
-    """One run: the dynamic job state in numpy arrays, the node state in Rust, the segments in a recorder."""
+    """One run: the loop here, the state of the nodes and jobs (and the segments) in Rust.
+
+    ``self.state`` (``clustersched._core.DfrsState``, the core's
+    ``clustersched_core::dfrs::sim::Simulation``) holds what changes with
+    every job: virtual times, yields, penalties, completion estimates,
+    priorities, the placements and the schedule's segments.  The loop asks it
+    for one step of an event at a time (one call per step, whatever the
+    number of jobs): :meth:`run` reads as the semantics of the module
+    docstring.
+    """
 
     def __init__(self, jobs: DfrsJobs, platform: DfrsPlatform, algo: DfrsAlgorithm, penalty: float,
                  period: float, max_ticks: int = MAX_PERIODIC_EVENTS,
@@ -330,21 +344,13 @@ class _Simulation:
         self.penalty, self.period = penalty, period
         n = len(jobs)
         self.n = n
-        self.rows = np.arange(n)
-        self.p = jobs.processing_time
         self.submit = jobs.submit
+        self.tasks = jobs.tasks
         self.cpu = jobs.cpu_need
-        self.state = _core.DfrsState(jobs.tasks, jobs.cpu_units(), jobs.mem_units(), platform.nodes)
-        self.done = np.zeros(n)  # virtual time (progress), s
-        self.y = np.zeros(n)  # current yield (0 when not placed)
-        self.pen_end = np.full(n, -math.inf)
-        self.est = np.full(n, math.inf)  # completion time estimate of running jobs
-        self.active = np.zeros(n, bool)  # submitted, not completed
-        self.running = np.zeros(n, bool)
-        self.mark = np.zeros(n, bool)  # scratch
-        self.run_idx = np.zeros(0, np.int64)
-        self.completion = np.full(n, math.nan)
-        self.record = SegmentRecorder(n)  # the segments, and which jobs are placed
+        self.state = _core.DfrsState(jobs.tasks, jobs.cpu_units(), jobs.mem_units(), platform.nodes,
+                                     submit=np.ascontiguousarray(jobs.submit, dtype=np.float64),
+                                     processing_time=np.ascontiguousarray(jobs.processing_time, dtype=np.float64),
+                                     penalty=penalty)
         self.mcb8_jobs: list[int] = []
         self.mcb8_seconds: list[float] = []
         self.events = 0
@@ -353,106 +359,81 @@ class _Simulation:
         self.packed = 0  # tasks of the jobs in the system, summed over the periodic events processed
         self.max_packed = max_tasks
         self.active_tasks = 0  # tasks of the jobs in the system
+        self.arrived = 0
         self.finished = 0
         self.origin = 0.0
         self.k = 1
 
-    # -- priorities ------------------------------------------------------------------------------
-    def _priority(self, t: float, rows: np.ndarray) -> np.ndarray:
-        vt = self.done[rows]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.where(vt > 0, (t - self.submit[rows]) / (vt * vt), math.inf)
+    def _in_system(self) -> int:
+        """How many jobs are in the system (arrived, not completed)."""
+        return self.arrived - self.finished
 
-    def _by_priority(self, t: float, rows: np.ndarray) -> np.ndarray:
-        """``rows`` in decreasing priority, ties by submission order (row)."""
-        return rows[np.lexsort((rows, -self._priority(t, rows)))]
-
-    # -- actions ---------------------------------------------------------------------------------
-    def _greedy_waiting(self, t: float) -> None:
-        waiting = self.rows[self.active & ~self.running]
-        for j in self._by_priority(t, waiting).tolist():
-            if self.state.greedy(j):
-                self.running[j] = True
-
-    def _submit_greedy(self, t: float, arrivals: range) -> None:
-        policy = self.algo.on_submit
-        for j in arrivals:
-            if policy == "Greedy":
-                self.running[j] = self.state.greedy(j)
-                continue
-            run = self.rows[self.running]
-            pri = self._priority(t, run)
-            pj = self._priority(t, np.array([j]))[0]
-            lower = (pri < pj) | ((pri == pj) & (run > j))
-            run, pri = run[lower], pri[lower]
-            victims = run[np.lexsort((-run, pri))]  # lowest priority first
-            placed, paused, _ = self.state.greedy_preempt(j, victims, policy == "GreedyPM")
-            self.running[j] = placed
-            self.running[paused] = False
-
+    # -- actions (each one call: the state orders the jobs by priority itself) --------------------
     def _mcb8(self, t: float, stretch: bool) -> None:
-        order = self._by_priority(t, self.rows[self.active])
-        if len(order) == 0:
-            return
-        fixed = self.record.placed(order)  # placed at the start of this time stamp
-        if self.algo.minvt is not None:
-            fixed &= self.done[order] < self.algo.minvt
-        elif self.algo.minft is not None:
-            fixed &= (t - self.submit[order]) < self.algo.minft
-        else:
-            fixed[:] = False
+        """MCB8 on every job in the system, in decreasing priority (minvt / minft keep jobs in place)."""
         began = time.perf_counter()
-        if stretch:
-            self.state.mcb8_stretch(order, fixed, t - self.submit[order], self.done[order], self.period)
-        else:
-            self.state.mcb8(order, fixed)
-        self.mcb8_seconds.append(time.perf_counter() - began)
-        self.mcb8_jobs.append(len(order))
-        self.running[:] = False
-        self.running[self.state.running()] = True
+        count = self.state.mcb8_active(t, minvt=self.algo.minvt, minft=self.algo.minft,
+                                       period=self.period if stretch else None)
+        if count:
+            self.mcb8_seconds.append(time.perf_counter() - began)
+            self.mcb8_jobs.append(count)
 
-    # -- allocation ------------------------------------------------------------------------------
-    def _allocate(self, t: float, next_tick: float) -> tuple[np.ndarray, np.ndarray]:
-        algo = self.algo
+    def _complete(self, t: float) -> int:
+        """Completes the running jobs due at or before ``t``; returns how many."""
+        completed = self.state.complete_due(t)
+        if len(completed):
+            self.finished += len(completed)
+            self.active_tasks -= int(self.tasks[completed].sum())
+        return len(completed)
+
+    def _commit(self, t: float, next_tick: float) -> None:
+        """Writes down what the actions changed, then shares the CPU (§4.6, §4.7) from ``t``."""
+        state, algo = self.state, self.algo
+        state.record_commit(t)
         if algo.periodic == "MCB8-stretch":
             horizon = next_tick - t if math.isfinite(next_tick) and next_tick > t else self.period
-            flow = np.ascontiguousarray(t - self.submit)
-            jobs, ys = self.state.max_min_stretch(flow, self.done, horizon)
-            if algo.opt == "avg" and len(jobs):
+            if algo.opt != "avg":
+                state.share_stretch(t, horizon)
+                return
+            jobs, ys = state.stretch_yields(t, horizon)
+            if len(jobs):
                 from .allocation import average_stretch_yields
 
-                node, job, count = self.state.node_tasks()
-                ys = average_stretch_yields(node, job, count, self.cpu, jobs, ys, flow, self.done, horizon)
-            return jobs, ys
-        jobs, ys = self.state.max_min_yields()
-        if algo.opt == "avg" and len(jobs):
-            from .allocation import average_yields
+                flow = np.ascontiguousarray(t - self.submit)
+                node, job, count = state.node_tasks()
+                ys = average_stretch_yields(node, job, count, self.cpu, jobs, ys, flow, state.virtual_times(),
+                                            horizon)
+            state.share(t, jobs, np.ascontiguousarray(ys, dtype=np.float64))
+        elif algo.opt != "avg":
+            state.share_max_min(t)
+        else:
+            jobs, ys = state.max_min_yields()
+            if len(jobs):
+                from .allocation import average_yields
 
-            node, job, count = self.state.node_tasks()
-            ys = average_yields(node, job, count, self.cpu, jobs)
-        return jobs, ys
+                node, job, count = state.node_tasks()
+                ys = average_yields(node, job, count, self.cpu, jobs)
+            state.share(t, jobs, np.ascontiguousarray(ys, dtype=np.float64))
 
     # -- the loop --------------------------------------------------------------------------------
     def run(self) -> DfrsRun:
-        algo, n = self.algo, self.n
+        algo, n, state = self.algo, self.n, self.state
         periodic = algo.periodic is not None
         self.origin = float(self.submit[0])
         self.k = 1  # the next periodic event is tick(k) = t0 + k * period; k only grows
         t = -math.inf  # the time stamp processed last
-        arrived = 0
-        self.finished = 0
         while self.finished < n:
-            t_arr = float(self.submit[arrived]) if arrived < n else math.inf
-            t_comp = float(self.est[self.run_idx].min()) if len(self.run_idx) else math.inf
+            t_arr = float(self.submit[self.arrived]) if self.arrived < n else math.inf
+            t_comp = state.next_completion()
             t_tick = math.inf
             if periodic:
-                if not self.active.any() and math.isfinite(t_arr):
+                if not self._in_system() and math.isfinite(t_arr):
                     self._skip_idle_ticks(t_arr)  # no job in the system: no periodic event before t_arr
-                if self.active.any() or math.isfinite(t_arr):
+                if self._in_system() or math.isfinite(t_arr):
                     t_tick = self._tick(self.k)
             t_next = min(t_arr, t_comp, t_tick)
             if not math.isfinite(t_next):
-                stuck = self.rows[self.active]
+                stuck = state.active()
                 raise InfeasibleError(
                     f"algorithm {algo.name!r} left {len(stuck)} job(s) waiting with no event left "
                     f"(first: job id {self.jobs.job_id[stuck[0]]})"
@@ -465,30 +446,30 @@ class _Simulation:
                     f"time stamp {t!r} just processed (arrival {t_arr!r}, completion {t_comp!r}, periodic "
                     f"event {t_tick!r}); please report it"
                 )
-            self._advance(t, t_next)
+            state.advance(t, t_next)  # the running jobs progress at their yields (model.progress)
             t = t_next
             self.events += 1
             completed = self._complete(t)
             # arrivals
-            first = arrived
-            while arrived < n and self.submit[arrived] <= t:
-                arrived += 1
-            arrivals = range(first, arrived)
-            self.active[first:arrived] = True
-            self.active_tasks += int(self.jobs.tasks[first:arrived].sum())
+            first = self.arrived
+            while self.arrived < n and self.submit[self.arrived] <= t:
+                self.arrived += 1
+            arrivals = self.arrived - first
+            if arrivals:
+                state.arrive(first, self.arrived)
+                self.active_tasks += int(self.tasks[first:self.arrived].sum())
             tick = periodic and t >= self._tick(self.k)
             if tick:
                 self._next_tick(t)
             # actions
-            mcb8_now = (len(arrivals) and algo.on_submit == "MCB8") or (
-                len(completed) and algo.on_completion == "MCB8")
+            mcb8_now = (arrivals and algo.on_submit == "MCB8") or (completed and algo.on_completion == "MCB8")
             if mcb8_now:
                 self._mcb8(t, stretch=False)
             else:
-                if len(arrivals) and algo.on_submit is not None:
-                    self._submit_greedy(t, arrivals)
-                if len(completed) and algo.on_completion == "Greedy":
-                    self._greedy_waiting(t)
+                if arrivals and algo.on_submit is not None:
+                    state.submit(t, first, self.arrived, algo.on_submit)  # each in row order, new jobs first
+                if completed and algo.on_completion == "Greedy":
+                    state.greedy_waiting(t)  # the waiting jobs in decreasing priority
             if tick:
                 self._mcb8(t, stretch=algo.periodic == "MCB8-stretch")
             next_tick = self._tick(self.k) if periodic else math.inf
@@ -496,18 +477,18 @@ class _Simulation:
             # Completions due at t itself (a processing time of 0, or remaining work below float64's
             # resolution at t): handled at this time stamp, each round completing at least one job.
             rounds = 0
-            while len(self.run_idx) and self.est[self.run_idx].min() <= t:
+            while state.next_completion() <= t:
                 rounds += 1
                 if rounds > n:
                     raise RuntimeError(
                         f"internal error in the DFRS simulator: {rounds} rounds of completions at time {t!r} "
                         f"with {n} jobs; please report it"
                     )
-                completed = self._complete(t)
+                self._complete(t)
                 if algo.on_completion == "MCB8":
                     self._mcb8(t, stretch=False)
                 elif algo.on_completion == "Greedy":
-                    self._greedy_waiting(t)
+                    state.greedy_waiting(t)
                 self._commit(t, next_tick)
         return self._result()
 
@@ -527,7 +508,7 @@ class _Simulation:
         """
         self.packed += self.active_tasks
         if self.packed > self.max_packed:
-            stuck = self.rows[self.active]
+            stuck = self.state.active()
             raise LimitError(
                 f"the simulation's periodic events need to pack more than max_periodic_tasks == {self.max_packed} "
                 f"tasks (at time {t!r}, {len(stuck)} job(s) with {self.active_tasks} tasks in the system): "
@@ -539,7 +520,7 @@ class _Simulation:
             self.k += 1
             self.ticks += 1
             if self.ticks > self.max_ticks:
-                stuck = self.rows[self.active]
+                stuck = self.state.active()
                 first = f" (first: job id {self.jobs.job_id[stuck[0]]})" if len(stuck) else ""
                 raise LimitError(
                     f"the simulation needs more than max_periodic_events == {self.max_ticks} periodic events (at "
@@ -574,60 +555,10 @@ class _Simulation:
             f"(t0 == {self.origin!r}, period == {self.period!r}); please report it"
         )
 
-    def _complete(self, t: float) -> np.ndarray:
-        """Completes the running jobs whose completion time is at or before ``t``; returns them."""
-        completed = self.run_idx[self.est[self.run_idx] <= t]
-        for j in completed.tolist():
-            self.done[j] = self.p[j]
-            self.record.stop(j, t)
-            self.state.complete(j)
-            self.completion[j] = t
-            self.active[j] = self.running[j] = False
-            self.y[j] = 0.0
-            self.est[j] = math.inf
-        self.finished += len(completed)
-        self.active_tasks -= int(self.jobs.tasks[completed].sum())
-        return completed
-
-    def _advance(self, t: float, t_next: float) -> None:
-        run = self.run_idx
-        if len(run) and t_next > t:
-            self.done[run] += progress(self.y[run], t, t_next, self.pen_end[run])
-
-    def _commit(self, t: float, next_tick: float) -> None:
-        started, stopped, moved = self.state.commit()
-        for j in stopped.tolist():
-            self.record.stop(j, t)
-            self.y[j] = 0.0
-            self.est[j] = math.inf
-        placed_now = np.concatenate([started, moved])
-        for j in started.tolist():
-            resumed = self.record.place(j, *self.state.placement_runs(j), t)
-            if resumed:  # paused before, and not placed again at this instant on the same nodes
-                self.pen_end[j] = t + self.penalty
-        for j in moved.tolist():
-            self.record.place(j, *self.state.placement_runs(j), t)
-            self.pen_end[j] = t + self.penalty  # a migration
-        jobs, ys = self._allocate(t, next_tick)
-        changed = ys != self.y[jobs]
-        if len(placed_now):
-            self.mark[placed_now] = True
-            changed |= self.mark[jobs]
-            self.mark[placed_now] = False
-        self.y[jobs] = ys
-        for j in jobs[changed].tolist():  # a new placement or yield: a new segment
-            self.record.close(j, t)
-            self.record.open(j, t, self.y[j])
-        self.run_idx = jobs
-        if len(jobs):
-            remaining = self.p[jobs] - self.done[jobs]
-            with np.errstate(divide="ignore"):
-                self.est[jobs] = np.where(ys > 0, completion_time(t, self.pen_end[jobs], remaining, ys), math.inf)
-
     def _result(self) -> DfrsRun:
-        schedule = self.record.schedule(
-            self.jobs, self.completion.copy(), nodes=self.platform.nodes, penalty=self.penalty,
-            algorithm=self.algo.name, options={"period": repr(self.period)},
+        schedule = schedule_from_segments(
+            self.state.segments(), self.jobs, self.state.completions(), nodes=self.platform.nodes,
+            penalty=self.penalty, algorithm=self.algo.name, options={"period": repr(self.period)},
         )
         return DfrsRun(
             schedule=schedule,

@@ -155,20 +155,57 @@ pub fn max_min_stretch(cluster: &Cluster, flow: &[f64], virt: &[f64], period: f6
     let mut frozen = vec![false; r];
     let mut yields = vec![0.0f64; r];
     let mut rising = r;
-    let load = |x: f64, frozen: &[bool], used: &[f64]| -> Vec<f64> {
-        let mut l = used.to_vec();
-        for (k, _) in frozen.iter().enumerate().filter(|(_, &f)| !f) {
-            let y = y_at(k, x);
-            for &(node, count) in &m.entries[m.start[k]..m.start[k + 1]] {
-                l[node] += count * m.cpu[k] * y;
-            }
+    // The rising jobs of each node, ascending, with the CPU of their tasks there (count * need):
+    // a node's load at x is used[node] + the sum of coef * y(x) in that order, the order of a
+    // job-by-job accumulation, so every load has the same bits whichever way it is computed.
+    let mut on_node: Vec<Vec<(usize, f64)>> = vec![Vec::new(); nodes];
+    for k in 0..r {
+        for &(node, count) in &m.entries[m.start[k]..m.start[k + 1]] {
+            on_node[node].push((k, count * m.cpu[k]));
+        }
+    }
+    let load_on = |i: usize, x: f64, on_node: &[Vec<(usize, f64)>], used: &[f64]| -> f64 {
+        let mut l = used[i];
+        for &(k, coef) in &on_node[i] {
+            l += coef * y_at(k, x);
         }
         l
     };
+    // Whether no node is above 1 at x. A node's load is non-decreasing in x (each term is, and
+    // float64 rounding keeps it so), so a node seen within 1 at some x is within 1 at every x
+    // below it (`ok_up_to`), and one within 1 with every yield at 1 (`check` false) always is.
+    // Every node still in doubt is evaluated, also once one is found above 1: a failed probe
+    // at x bounds every later probe of the round (they lie below x), so the nodes it finds
+    // within 1 are settled for the rest of the round and only the binding ones are evaluated
+    // again.
+    let mut ok_up_to = vec![f64::NEG_INFINITY; nodes];
+    let mut check = vec![true; nodes];
+    let fits = |x: f64, on_node: &[Vec<(usize, f64)>], used: &[f64], check: &[bool], ok_up_to: &mut [f64]| -> bool {
+        let mut all = true;
+        for i in 0..nodes {
+            if !check[i] || x <= ok_up_to[i] {
+                continue;
+            }
+            if load_on(i, x, on_node, used) > 1.0 {
+                all = false;
+            } else {
+                ok_up_to[i] = x;
+            }
+        }
+        all
+    };
     let mut lo = 0.0f64;
     while rising > 0 {
+        for i in 0..nodes {
+            let mut l = used[i];
+            for &(_, coef) in &on_node[i] {
+                l += coef * 1.0;
+            }
+            check[i] = l > 1.0;
+            ok_up_to[i] = f64::NEG_INFINITY;
+        }
         let hi_cap = (0..r).filter(|&k| !frozen[k]).map(|k| (1.0 + offset[k]) / slope[k]).fold(lo, f64::max);
-        if load(hi_cap, &frozen, &used).iter().all(|&l| l <= 1.0) {
+        if fits(hi_cap, &on_node, &used, &check, &mut ok_up_to) {
             for k in 0..r {
                 if !frozen[k] {
                     yields[k] = 1.0;
@@ -182,19 +219,19 @@ pub fn max_min_stretch(cluster: &Cluster, flow: &[f64], virt: &[f64], period: f6
             if mid <= lo || mid >= hi {
                 break;
             }
-            if load(mid, &frozen, &used).iter().all(|&l| l <= 1.0) {
+            if fits(mid, &on_node, &used, &check, &mut ok_up_to) {
                 lo = mid;
             } else {
                 hi = mid;
             }
         }
-        let over = load(hi, &frozen, &used);
+        let over: Vec<bool> = (0..nodes).map(|i| load_on(i, hi, &on_node, &used) > 1.0).collect();
         let mut changed = false;
         for k in 0..r {
             if frozen[k] {
                 continue;
             }
-            let saturated = m.entries[m.start[k]..m.start[k + 1]].iter().any(|&(node, _)| over[node] > 1.0);
+            let saturated = m.entries[m.start[k]..m.start[k + 1]].iter().any(|&(node, _)| over[node]);
             if saturated || y_at(k, lo) >= 1.0 {
                 frozen[k] = true;
                 changed = true;
@@ -213,6 +250,9 @@ pub fn max_min_stretch(cluster: &Cluster, flow: &[f64], virt: &[f64], period: f6
                 }
             }
             break;
+        }
+        for list in &mut on_node {
+            list.retain(|&(k, _)| !frozen[k]);
         }
     }
     Ok((m.jobs, yields))

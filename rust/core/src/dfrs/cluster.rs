@@ -41,6 +41,7 @@ pub struct Cluster {
     committed: Vec<Vec<u32>>,
     touched: Vec<u32>,
     is_touched: Vec<bool>,
+    version: u64,
 }
 
 /// `nodes` if it is in `1..=MAX_NODES`, else the error every DFRS kernel gives.
@@ -69,6 +70,7 @@ impl Cluster {
             committed: vec![Vec::new(); n],
             touched: Vec::new(),
             is_touched: vec![false; n],
+            version: 0,
         })
     }
 
@@ -95,6 +97,12 @@ impl Cluster {
     /// Running (placed) jobs, ascending.
     pub fn running(&self) -> impl Iterator<Item = u32> + '_ {
         self.running.iter().copied()
+    }
+
+    /// A counter that changes whenever a job is placed or removed: two equal
+    /// versions of one cluster hold the same mapping (what an allocation reads).
+    pub fn version(&self) -> u64 {
+        self.version
     }
 
     /// Number of running jobs.
@@ -184,6 +192,7 @@ impl Cluster {
         self.placement[j] = nodes;
         self.running.insert(job);
         self.touch(job);
+        self.version += 1;
         Ok(())
     }
 
@@ -201,6 +210,7 @@ impl Cluster {
             self.cpu_load[node as usize] -= cpu;
         }
         self.touch(job);
+        self.version += 1;
         Ok(nodes)
     }
 

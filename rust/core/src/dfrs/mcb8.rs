@@ -77,9 +77,435 @@ pub struct Packing {
     pub attempts: u32,
 }
 
+/// The CPU requirement of a task of candidate `k` (CPU need `cpu`) at
+/// `level`, or None when the level is out of reach (MCB8-stretch: a yield
+/// above 1).
+fn requirement(target: Target<'_>, k: usize, cpu: u64, level: f64) -> Option<u64> {
+    let y = match target {
+        Target::Yield => level,
+        Target::Stretch { flow, virt, period } => {
+            let y = ((flow[k] + period) * level - virt[k]) / period;
+            if y > 1.0 {
+                return None;
+            }
+            y.max(0.0)
+        }
+    };
+    Some(((y * cpu as f64).ceil() as u64).min(cpu))
+}
+
+/// The first live position at or after `i` in a list whose exhausted
+/// positions point past themselves (`next[i] == i` when live; `next[len] ==
+/// len`), halving the paths it walks.
+fn live(next: &mut [u32], mut i: usize) -> usize {
+    while next[i] as usize != i {
+        let skip = next[next[i] as usize];
+        next[i] = skip;
+        i = skip as usize;
+    }
+    i
+}
+
+/// For each position of `list`, the end of the run of equal `key` around it.
+fn runs(list: &[u32], key: impl Fn(usize) -> u64, out: &mut Vec<u32>) {
+    out.clear();
+    out.resize(list.len(), 0);
+    let mut end = list.len();
+    for i in (0..list.len()).rev() {
+        if i + 1 < list.len() && key(list[i] as usize) != key(list[i + 1] as usize) {
+            end = i + 1;
+        }
+        out[i] = end as u32;
+    }
+}
+
+/// The two-list packing (see the module notes) of one MCB8 call, with its
+/// buffers reused by every level and candidate count the search tries.
+///
+/// Each list is sorted by its first key (descending), so the jobs whose
+/// first requirement fits the free room of a node form a suffix found by
+/// binary search, and exhausted jobs are skipped through `next` pointers:
+/// the first job that fits is the one the plain scan of the module notes
+/// finds, at a cost of a search per task placed instead of a scan of the
+/// list per node.
+struct Packer<'a> {
+    nodes: usize,
+    cands: &'a [Candidate],
+    target: Target<'a>,
+    /// Per candidate: job index, memory need, CPU need, tasks.
+    job: Vec<u32>,
+    mem_of: Vec<u64>,
+    cpu_of: Vec<u64>,
+    tasks_of: Vec<u32>,
+    /// Per candidate, at the level of the packing under way.
+    req: Vec<u64>,
+    left: Vec<u32>,
+    pos: Vec<u32>,
+    /// Node loads (units).
+    mem: Vec<u64>,
+    cpu: Vec<u64>,
+    cpu_heavy: Vec<u32>,
+    mem_heavy: Vec<u32>,
+    next_c: Vec<u32>,
+    next_m: Vec<u32>,
+    /// End of the run of equal first keys holding each position of each list.
+    run_c: Vec<u32>,
+    run_m: Vec<u32>,
+    /// Free memory and CPU of the nodes from each node on, after the fixed tasks.
+    room_m: Vec<u128>,
+    room_c: Vec<u128>,
+    /// (candidate, node) of every task placed by the packing under way, and by the best one kept.
+    assign: Vec<(u32, u32)>,
+    best: Vec<(u32, u32)>,
+}
+
+impl<'a> Packer<'a> {
+    fn new(jobs: &Jobs, nodes: u32, cands: &'a [Candidate], target: Target<'a>) -> Self {
+        let n = cands.len();
+        let job: Vec<u32> = cands.iter().map(|c| c.job).collect();
+        Packer {
+            nodes: nodes as usize,
+            cands,
+            target,
+            mem_of: job.iter().map(|&j| jobs.mem[j as usize]).collect(),
+            cpu_of: job.iter().map(|&j| jobs.cpu[j as usize]).collect(),
+            tasks_of: job.iter().map(|&j| jobs.tasks[j as usize]).collect(),
+            job,
+            req: vec![0; n],
+            left: vec![0; n],
+            pos: vec![0; n],
+            mem: vec![0; nodes as usize],
+            cpu: vec![0; nodes as usize],
+            cpu_heavy: Vec::with_capacity(n),
+            mem_heavy: Vec::with_capacity(n),
+            next_c: Vec::with_capacity(n + 1),
+            next_m: Vec::with_capacity(n + 1),
+            run_c: Vec::with_capacity(n),
+            run_m: Vec::with_capacity(n),
+            room_m: vec![0; nodes as usize + 1],
+            room_c: vec![0; nodes as usize + 1],
+            assign: Vec::new(),
+            best: Vec::new(),
+        }
+    }
+
+    /// Packs the first `kept` candidates at `level`; true when every task
+    /// found a node (its tasks are then in `assign`).
+    fn pack(&mut self, kept: usize, level: f64) -> bool {
+        for k in 0..kept {
+            match requirement(self.target, k, self.cpu_of[k], level) {
+                Some(r) => self.req[k] = r,
+                None => return false,
+            }
+        }
+        self.mem.iter_mut().for_each(|x| *x = 0);
+        self.cpu.iter_mut().for_each(|x| *x = 0);
+        self.assign.clear();
+        self.cpu_heavy.clear();
+        self.mem_heavy.clear();
+        let mut tasks_left: u64 = 0;
+        for k in 0..kept {
+            let m = self.mem_of[k];
+            match &self.cands[k].fixed {
+                Some(fixed) => {
+                    for &node in fixed {
+                        let i = node as usize;
+                        self.mem[i] += m;
+                        self.cpu[i] += self.req[k];
+                        if self.mem[i] > UNIT || self.cpu[i] > UNIT {
+                            return false;
+                        }
+                    }
+                }
+                None => {
+                    self.left[k] = self.tasks_of[k];
+                    tasks_left += u64::from(self.tasks_of[k]);
+                    if self.req[k] > m {
+                        self.cpu_heavy.push(k as u32);
+                    } else {
+                        self.mem_heavy.push(k as u32);
+                    }
+                }
+            }
+        }
+        let (req, mem_of, job) = (&self.req, &self.mem_of, &self.job);
+        self.cpu_heavy.sort_unstable_by_key(|&k| {
+            let k = k as usize;
+            std::cmp::Reverse((req[k], mem_of[k], job[k]))
+        });
+        self.mem_heavy.sort_unstable_by_key(|&k| {
+            let k = k as usize;
+            std::cmp::Reverse((mem_of[k], req[k], job[k]))
+        });
+        for (i, &k) in self.cpu_heavy.iter().enumerate() {
+            self.pos[k as usize] = i as u32;
+        }
+        for (i, &k) in self.mem_heavy.iter().enumerate() {
+            self.pos[k as usize] = i as u32;
+        }
+        self.next_c.clear();
+        self.next_c.extend(0..=self.cpu_heavy.len() as u32);
+        self.next_m.clear();
+        self.next_m.extend(0..=self.mem_heavy.len() as u32);
+        runs(&self.cpu_heavy, |k| req[k], &mut self.run_c);
+        runs(&self.mem_heavy, |k| mem_of[k], &mut self.run_m);
+        // What the tasks left need, against the room of the nodes not filled yet: when it exceeds
+        // it, no node order can place them all, and the packing fails now rather than at the end.
+        let (mut need_m, mut need_c) = (0u128, 0u128);
+        for &k in self.cpu_heavy.iter().chain(&self.mem_heavy) {
+            let k = k as usize;
+            need_m += u128::from(self.tasks_of[k]) * u128::from(self.mem_of[k]);
+            need_c += u128::from(self.tasks_of[k]) * u128::from(self.req[k]);
+        }
+        for i in (0..self.nodes).rev() {
+            self.room_m[i] = self.room_m[i + 1] + u128::from(UNIT - self.mem[i]);
+            self.room_c[i] = self.room_c[i + 1] + u128::from(UNIT - self.cpu[i]);
+        }
+        for node in 0..self.nodes {
+            if tasks_left == 0 {
+                break;
+            }
+            if need_m > self.room_m[node] || need_c > self.room_c[node] {
+                return false;
+            }
+            let (mut pc, mut pm) = (0usize, 0usize);
+            loop {
+                let found = if self.cpu[node] <= self.mem[node] {
+                    self.first_fit(node, true, &mut pc).or_else(|| self.first_fit(node, false, &mut pm))
+                } else {
+                    self.first_fit(node, false, &mut pm).or_else(|| self.first_fit(node, true, &mut pc))
+                };
+                let Some(k) = found else { break };
+                self.mem[node] += self.mem_of[k];
+                self.cpu[node] += self.req[k];
+                self.left[k] -= 1;
+                need_m -= u128::from(self.mem_of[k]);
+                need_c -= u128::from(self.req[k]);
+                self.assign.push((k as u32, node as u32));
+                if self.left[k] == 0 {
+                    let i = self.pos[k] as usize;
+                    let next = if self.req[k] > self.mem_of[k] { &mut self.next_c } else { &mut self.next_m };
+                    next[i] = i as u32 + 1;
+                }
+                tasks_left -= 1;
+                if tasks_left == 0 {
+                    break;
+                }
+            }
+        }
+        tasks_left == 0
+    }
+
+    /// The first job of the CPU-heavy (`cpu_list`) or memory-heavy list,
+    /// from position `*at`, with a task left that fits on `node`; `*at`
+    /// moves to it (the jobs before it do not fit now, so never will on
+    /// this node: its loads only grow).
+    fn first_fit(&mut self, node: usize, cpu_list: bool, at: &mut usize) -> Option<usize> {
+        let (free_m, free_c) = (UNIT - self.mem[node], UNIT - self.cpu[node]);
+        let (list, next, run) = if cpu_list {
+            (&self.cpu_heavy, &mut self.next_c, &self.run_c)
+        } else {
+            (&self.mem_heavy, &mut self.next_m, &self.run_m)
+        };
+        let (req, mem_of) = (&self.req, &self.mem_of);
+        // The jobs whose first key fits are a suffix of the list (sorted on it, descending): from
+        // `*at`, often already in it (the job just placed fits again), else found by bisection.
+        let first_misses = |k: u32| {
+            if cpu_list {
+                req[k as usize] > free_c
+            } else {
+                mem_of[k as usize] > free_m
+            }
+        };
+        let mut i = *at;
+        if i < list.len() && first_misses(list[i]) {
+            i += list[i..].partition_point(|&k| first_misses(k));
+        }
+        loop {
+            i = live(next, i);
+            if i >= list.len() {
+                *at = list.len();
+                return None;
+            }
+            let k = list[i] as usize;
+            if mem_of[k] <= free_m && req[k] <= free_c {
+                *at = i;
+                return Some(k);
+            }
+            // Its first key fits (i >= start), its second does not: within its run of equal first
+            // keys the second is sorted too (descending), so the jobs of the run up to the first
+            // whose second key fits do not fit either.
+            let end = run[i] as usize;
+            i += if cpu_list {
+                list[i..end].partition_point(|&k| mem_of[k as usize] > free_m)
+            } else {
+                list[i..end].partition_point(|&k| req[k as usize] > free_c)
+            };
+        }
+    }
+
+    /// The packing under way becomes the best one.
+    fn keep(&mut self) {
+        std::mem::swap(&mut self.assign, &mut self.best);
+    }
+
+    /// Nodes of the tasks of each of the first `kept` candidates (sorted), from the best packing.
+    fn placements(&self, kept: usize) -> Vec<Vec<u32>> {
+        let mut out: Vec<Vec<u32>> = self.cands[..kept].iter().map(|c| c.fixed.clone().unwrap_or_default()).collect();
+        for &(k, node) in &self.best {
+            out[k as usize].push(node);
+        }
+        for p in &mut out {
+            p.sort_unstable();
+        }
+        out
+    }
+}
+
+fn check(jobs: &Jobs, nodes: u32, cands: &[Candidate], target: Target<'_>, accuracy: f64) -> Result<()> {
+    check_nodes(nodes)?;
+    if !(accuracy > 0.0 && accuracy < 1.0) {
+        return Err(Error::InvalidArgument(format!("accuracy == {accuracy}, must be in (0, 1)")));
+    }
+    let mut seen = vec![false; jobs.len()];
+    for c in cands {
+        let j = c.job as usize;
+        if j >= jobs.len() || std::mem::replace(&mut seen[j], true) {
+            return Err(Error::InvalidArgument(format!(
+                "candidate job index {} does not exist or is listed twice",
+                c.job
+            )));
+        }
+        if let Some(fixed) = &c.fixed {
+            if fixed.len() != jobs.tasks[j] as usize || fixed.iter().any(|&i| i >= nodes) {
+                return Err(Error::InvalidArgument(format!(
+                    "job index {}: fixed nodes {fixed:?} must name one node in 0..{nodes} per task ({})",
+                    c.job, jobs.tasks[j]
+                )));
+            }
+        }
+    }
+    if let Target::Stretch { flow, virt, period } = target {
+        if flow.len() != cands.len() || virt.len() != cands.len() {
+            return Err(Error::InvalidArgument(format!(
+                "flow and virtual times must have one entry per candidate ({}): {} and {}",
+                cands.len(),
+                flow.len(),
+                virt.len()
+            )));
+        }
+        if !(period.is_finite() && period > 0.0) {
+            return Err(Error::InvalidArgument(format!("period == {period}, must be finite and > 0")));
+        }
+        for (k, (&f, &v)) in flow.iter().zip(virt).enumerate() {
+            if !(f.is_finite() && v.is_finite() && f >= 0.0 && v >= 0.0) {
+                return Err(Error::invalid_item(
+                    Item::Job(cands[k].job as usize),
+                    format!("flow time {f} and virtual time {v} must be finite and >= 0"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// MCB8 (or MCB8-stretch) on `cands`, given in decreasing priority order.
+pub fn mcb8(jobs: &Jobs, nodes: u32, cands: &[Candidate], target: Target<'_>, accuracy: f64) -> Result<Packing> {
+    check(jobs, nodes, cands, target, accuracy)?;
+    let capacity = nodes as u128 * UNIT as u128;
+    let mut kept = cands.len();
+    let mut total: u128 = cands.iter().map(|c| jobs.total_mem(c.job as usize)).sum();
+    while kept > 0 && total > capacity {
+        kept -= 1;
+        total -= jobs.total_mem(cands[kept].job as usize);
+    }
+    let mut attempts = 0u32;
+    let mut packer = Packer::new(jobs, nodes, cands, target);
+    let mut try_level = |packer: &mut Packer<'_>, kept: usize, level: f64| -> bool {
+        attempts += 1;
+        packer.pack(kept, level)
+    };
+    while kept > 0 {
+        if try_level(&mut packer, kept, 1.0) {
+            packer.keep();
+            return Ok(Packing { level: 1.0, kept, placements: packer.placements(kept), attempts });
+        }
+        if !try_level(&mut packer, kept, 0.0) {
+            kept -= 1;
+            continue;
+        }
+        packer.keep();
+        let (mut lo, mut hi) = (0.0f64, 1.0f64);
+        while hi - lo > accuracy {
+            let mid = 0.5 * (lo + hi);
+            if try_level(&mut packer, kept, mid) {
+                lo = mid;
+                packer.keep();
+            } else {
+                hi = mid;
+            }
+        }
+        return Ok(Packing { level: lo, kept, placements: packer.placements(kept), attempts });
+    }
+    Ok(Packing { level: 0.0, kept: 0, placements: Vec::new(), attempts })
+}
+
+/// Runs [`mcb8`] on the active jobs `order` (decreasing priority; every
+/// running job must be among them) and applies the result to `cluster`:
+/// dropped jobs leave their nodes, kept ones take their new nodes. `fixed[k]`
+/// keeps `order[k]` on the nodes it had at the last commit (the start of the
+/// current event; it must have been placed then) if it is kept, even when an
+/// earlier action of the same event paused it.
+/// `flow`/`virt` are per job of `order` and used only by MCB8-stretch.
+pub fn apply(
+    cluster: &mut Cluster,
+    order: &[u32],
+    fixed: &[bool],
+    target: Target<'_>,
+    accuracy: f64,
+) -> Result<Packing> {
+    if fixed.len() != order.len() {
+        return Err(Error::InvalidArgument(format!(
+            "fixed has {} entries for {} jobs",
+            fixed.len(),
+            order.len()
+        )));
+    }
+    let mut cands = Vec::with_capacity(order.len());
+    for (&job, &keep) in order.iter().zip(fixed) {
+        cluster.check_job(job)?;
+        if keep && cluster.committed(job).is_empty() {
+            return Err(Error::InvalidArgument(format!(
+                "job index {job} is fixed but was not placed at the last commit"
+            )));
+        }
+        cands.push(Candidate { job, fixed: keep.then(|| cluster.committed(job).to_vec()) });
+    }
+    let listed: std::collections::HashSet<u32> = order.iter().copied().collect();
+    if let Some(missing) = cluster.running().find(|j| !listed.contains(j)) {
+        return Err(Error::InvalidArgument(format!(
+            "running job index {missing} must be among the jobs MCB8 packs"
+        )));
+    }
+    let packing = mcb8(cluster.jobs(), cluster.nodes(), &cands, target, accuracy)?;
+    for &job in order {
+        cluster.remove(job)?;
+    }
+    for (c, nodes) in cands.iter().zip(&packing.placements) {
+        cluster.place(c.job, nodes.clone())?;
+    }
+    Ok(packing)
+}
+
+#[cfg(test)]
+mod reference {
+    //! The plain packing (a scan of both lists per node, fresh buffers per level): the
+    //! oracle of the packer's tests.
+    use super::*;
+
 /// The CPU requirement of each of the first `kept` candidates at `level`,
 /// or None when the level is out of reach (MCB8-stretch: a yield above 1).
-fn requirements(jobs: &Jobs, cands: &[Candidate], kept: usize, target: Target<'_>, level: f64) -> Option<Vec<u64>> {
+pub(super) fn requirements(jobs: &Jobs, cands: &[Candidate], kept: usize, target: Target<'_>, level: f64) -> Option<Vec<u64>> {
     cands[..kept]
         .iter()
         .enumerate()
@@ -103,7 +529,7 @@ fn requirements(jobs: &Jobs, cands: &[Candidate], kept: usize, target: Target<'_
 /// The two-list packing at fixed requirements (see the module notes);
 /// None when some task finds no node. Called by [`mcb8`] once its
 /// arguments are checked (`nodes` within [`super::MAX_NODES`]).
-fn pack(jobs: &Jobs, nodes: u32, cands: &[Candidate], req: &[u64]) -> Option<Vec<Vec<u32>>> {
+pub(super) fn pack(jobs: &Jobs, nodes: u32, cands: &[Candidate], req: &[u64]) -> Option<Vec<Vec<u32>>> {
     let n = req.len();
     let mut mem = vec![0u64; nodes as usize];
     let mut cpu = vec![0u64; nodes as usize];
@@ -190,138 +616,45 @@ fn pack(jobs: &Jobs, nodes: u32, cands: &[Candidate], req: &[u64]) -> Option<Vec
     Some(placements)
 }
 
-fn check(jobs: &Jobs, nodes: u32, cands: &[Candidate], target: Target<'_>, accuracy: f64) -> Result<()> {
-    check_nodes(nodes)?;
-    if !(accuracy > 0.0 && accuracy < 1.0) {
-        return Err(Error::InvalidArgument(format!("accuracy == {accuracy}, must be in (0, 1)")));
-    }
-    let mut seen = vec![false; jobs.len()];
-    for c in cands {
-        let j = c.job as usize;
-        if j >= jobs.len() || std::mem::replace(&mut seen[j], true) {
-            return Err(Error::InvalidArgument(format!(
-                "candidate job index {} does not exist or is listed twice",
-                c.job
-            )));
-        }
-        if let Some(fixed) = &c.fixed {
-            if fixed.len() != jobs.tasks[j] as usize || fixed.iter().any(|&i| i >= nodes) {
-                return Err(Error::InvalidArgument(format!(
-                    "job index {}: fixed nodes {fixed:?} must name one node in 0..{nodes} per task ({})",
-                    c.job, jobs.tasks[j]
-                )));
-            }
-        }
-    }
-    if let Target::Stretch { flow, virt, period } = target {
-        if flow.len() != cands.len() || virt.len() != cands.len() {
-            return Err(Error::InvalidArgument(format!(
-                "flow and virtual times must have one entry per candidate ({}): {} and {}",
-                cands.len(),
-                flow.len(),
-                virt.len()
-            )));
-        }
-        if !(period.is_finite() && period > 0.0) {
-            return Err(Error::InvalidArgument(format!("period == {period}, must be finite and > 0")));
-        }
-        for (k, (&f, &v)) in flow.iter().zip(virt).enumerate() {
-            if !(f.is_finite() && v.is_finite() && f >= 0.0 && v >= 0.0) {
-                return Err(Error::invalid_item(
-                    Item::Job(cands[k].job as usize),
-                    format!("flow time {f} and virtual time {v} must be finite and >= 0"),
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// MCB8 (or MCB8-stretch) on `cands`, given in decreasing priority order.
-pub fn mcb8(jobs: &Jobs, nodes: u32, cands: &[Candidate], target: Target<'_>, accuracy: f64) -> Result<Packing> {
-    check(jobs, nodes, cands, target, accuracy)?;
-    let capacity = nodes as u128 * UNIT as u128;
-    let mut kept = cands.len();
-    let mut total: u128 = cands.iter().map(|c| jobs.total_mem(c.job as usize)).sum();
-    while kept > 0 && total > capacity {
-        kept -= 1;
-        total -= jobs.total_mem(cands[kept].job as usize);
-    }
-    let mut attempts = 0u32;
-    let mut try_level = |kept: usize, level: f64| -> Option<Vec<Vec<u32>>> {
-        attempts += 1;
-        let req = requirements(jobs, cands, kept, target, level)?;
-        pack(jobs, nodes, &cands[..kept], &req)
-    };
-    while kept > 0 {
-        if let Some(p) = try_level(kept, 1.0) {
-            return Ok(Packing { level: 1.0, kept, placements: p, attempts });
-        }
-        let Some(mut best) = try_level(kept, 0.0) else {
+    /// MCB8 with the plain packing.
+    pub(super) fn mcb8(jobs: &Jobs, nodes: u32, cands: &[Candidate], target: Target<'_>, accuracy: f64) -> Result<Packing> {
+        check(jobs, nodes, cands, target, accuracy)?;
+        let capacity = nodes as u128 * UNIT as u128;
+        let mut kept = cands.len();
+        let mut total: u128 = cands.iter().map(|c| jobs.total_mem(c.job as usize)).sum();
+        while kept > 0 && total > capacity {
             kept -= 1;
-            continue;
+            total -= jobs.total_mem(cands[kept].job as usize);
+        }
+        let mut attempts = 0u32;
+        let mut try_level = |kept: usize, level: f64| -> Option<Vec<Vec<u32>>> {
+            attempts += 1;
+            let req = requirements(jobs, cands, kept, target, level)?;
+            pack(jobs, nodes, &cands[..kept], &req)
         };
-        let (mut lo, mut hi) = (0.0f64, 1.0f64);
-        while hi - lo > accuracy {
-            let mid = 0.5 * (lo + hi);
-            match try_level(kept, mid) {
-                Some(p) => {
-                    lo = mid;
-                    best = p;
-                }
-                None => hi = mid,
+        while kept > 0 {
+            if let Some(p) = try_level(kept, 1.0) {
+                return Ok(Packing { level: 1.0, kept, placements: p, attempts });
             }
+            let Some(mut best) = try_level(kept, 0.0) else {
+                kept -= 1;
+                continue;
+            };
+            let (mut lo, mut hi) = (0.0f64, 1.0f64);
+            while hi - lo > accuracy {
+                let mid = 0.5 * (lo + hi);
+                match try_level(kept, mid) {
+                    Some(p) => {
+                        lo = mid;
+                        best = p;
+                    }
+                    None => hi = mid,
+                }
+            }
+            return Ok(Packing { level: lo, kept, placements: best, attempts });
         }
-        return Ok(Packing { level: lo, kept, placements: best, attempts });
+        Ok(Packing { level: 0.0, kept: 0, placements: Vec::new(), attempts })
     }
-    Ok(Packing { level: 0.0, kept: 0, placements: Vec::new(), attempts })
-}
-
-/// Runs [`mcb8`] on the active jobs `order` (decreasing priority; every
-/// running job must be among them) and applies the result to `cluster`:
-/// dropped jobs leave their nodes, kept ones take their new nodes. `fixed[k]`
-/// keeps `order[k]` on the nodes it had at the last commit (the start of the
-/// current event; it must have been placed then) if it is kept, even when an
-/// earlier action of the same event paused it.
-/// `flow`/`virt` are per job of `order` and used only by MCB8-stretch.
-pub fn apply(
-    cluster: &mut Cluster,
-    order: &[u32],
-    fixed: &[bool],
-    target: Target<'_>,
-    accuracy: f64,
-) -> Result<Packing> {
-    if fixed.len() != order.len() {
-        return Err(Error::InvalidArgument(format!(
-            "fixed has {} entries for {} jobs",
-            fixed.len(),
-            order.len()
-        )));
-    }
-    let mut cands = Vec::with_capacity(order.len());
-    for (&job, &keep) in order.iter().zip(fixed) {
-        cluster.check_job(job)?;
-        if keep && cluster.committed(job).is_empty() {
-            return Err(Error::InvalidArgument(format!(
-                "job index {job} is fixed but was not placed at the last commit"
-            )));
-        }
-        cands.push(Candidate { job, fixed: keep.then(|| cluster.committed(job).to_vec()) });
-    }
-    let listed: std::collections::HashSet<u32> = order.iter().copied().collect();
-    if let Some(missing) = cluster.running().find(|j| !listed.contains(j)) {
-        return Err(Error::InvalidArgument(format!(
-            "running job index {missing} must be among the jobs MCB8 packs"
-        )));
-    }
-    let packing = mcb8(cluster.jobs(), cluster.nodes(), &cands, target, accuracy)?;
-    for &job in order {
-        cluster.remove(job)?;
-    }
-    for (c, nodes) in cands.iter().zip(&packing.placements) {
-        cluster.place(c.job, nodes.clone())?;
-    }
-    Ok(packing)
 }
 
 #[cfg(test)]
@@ -392,5 +725,62 @@ mod tests {
         let bad = vec![Candidate { job: 0, fixed: Some(vec![3]) }];
         assert!(mcb8(&jobs, 1, &bad, Target::Yield, ACCURACY).is_err());
         assert!(mcb8(&jobs, 1, &free(&[0]), Target::Yield, 0.0).is_err());
+    }
+
+    mod differential {
+        use super::super::reference;
+        use super::*;
+        use proptest::prelude::*;
+
+        /// Needs from a few values (ties on every key) or anywhere in 1..=UNIT.
+        fn need() -> impl Strategy<Value = u64> {
+            prop_oneof![
+                prop::sample::select(vec![UNIT / 10, UNIT / 4, UNIT / 3, UNIT / 2, UNIT, 3 * UNIT / 10 + 1]),
+                1..=UNIT,
+            ]
+        }
+
+        fn case() -> impl Strategy<Value = (Jobs, u32, Vec<Candidate>, Vec<f64>, Vec<f64>, f64, bool)> {
+            (1u32..7, prop::collection::vec((1u32..6, need(), need(), any::<bool>(), any::<u64>()), 1..24)).prop_flat_map(
+                |(nodes, rows)| {
+                    let n = rows.len();
+                    let tasks: Vec<u32> = rows.iter().map(|r| r.0).collect();
+                    let jobs = Jobs::new(tasks.clone(), rows.iter().map(|r| r.1).collect(), rows.iter().map(|r| r.2).collect())
+                        .unwrap();
+                    // fixed candidates on pseudo-random nodes (they may overload a node: that level fails)
+                    let cands: Vec<Candidate> = rows
+                        .iter()
+                        .enumerate()
+                        .map(|(j, r)| Candidate {
+                            job: j as u32,
+                            fixed: r.3.then(|| (0..r.0).map(|t| ((r.4 >> (3 * t)) % u64::from(nodes)) as u32).collect()),
+                        })
+                        .collect();
+                    (
+                        Just(jobs),
+                        Just(nodes),
+                        Just(cands).prop_shuffle(),
+                        prop::collection::vec(0.0f64..5000.0, n),
+                        prop::collection::vec(0.0f64..5000.0, n),
+                        1.0f64..2000.0,
+                        any::<bool>(),
+                    )
+                },
+            )
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(2000))]
+            /// The packer gives the plain packing's result, probe for probe.
+            #[test]
+            fn packer_is_the_plain_packing((jobs, nodes, cands, flow, virt, period, stretch) in case()) {
+                let target = if stretch {
+                    Target::Stretch { flow: &flow, virt: &virt, period }
+                } else {
+                    Target::Yield
+                };
+                prop_assert_eq!(mcb8(&jobs, nodes, &cands, target, ACCURACY), reference::mcb8(&jobs, nodes, &cands, target, ACCURACY));
+            }
+        }
     }
 }

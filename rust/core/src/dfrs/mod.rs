@@ -16,7 +16,10 @@
 //!   §4.7);
 //! - [`bound`]: the Theorem 1 lower bound on the maximum bounded stretch
 //!   (§3.1), a maximum-flow feasibility test with an exact search on the
-//!   stretch, on [`maxflow`] (Dinic on real capacities).
+//!   stretch, on [`maxflow`] (Dinic on real capacities);
+//! - [`sim`]: the per-event bookkeeping of a simulation on a `Cluster` (job
+//!   progress, priorities, the actions in priority order, the segments of
+//!   the schedule), on the decisions above.
 //!
 //! The event loop lives in Python (`clustersched.dfrs.simulator`); this
 //! module holds the state it updates and the packing it asks for.
@@ -28,6 +31,7 @@ pub mod greedy;
 mod jobs;
 pub mod maxflow;
 pub mod mcb8;
+pub mod sim;
 
 pub use cluster::{Changes, Cluster, MAX_NODES};
 pub use jobs::{Jobs, MAX_TASKS, MAX_TOTAL_TASKS, UNIT};
