@@ -10,8 +10,9 @@ long a job runs.  One module per part, as in every problem folder:
   (:data:`ALGORITHMS`, :func:`parse_algorithm`, below), e.g.
   ``"GreedyPM */per/opt=min/minvt=600"``;
 * :mod:`~clustersched.dfrs.simulator` -- :func:`simulate`, the event loop and
-  its documented semantics (the node state and packing run in Rust;
-  :mod:`~clustersched.dfrs.recording` writes the segments down);
+  its documented semantics (the node state, the per-event steps, the packing
+  and the segments run in Rust; :mod:`~clustersched.dfrs.recording` builds the
+  schedule from the segments);
 * :mod:`~clustersched.dfrs.baselines` -- FCFS and EASY on whole nodes (§5.2);
 * :mod:`~clustersched.dfrs.run` -- :class:`DfrsRun` (alias ``DfrsResult``), what
   :func:`simulate` returns: the schedule, the canonical name, the wall-clock
