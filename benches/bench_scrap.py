@@ -2,7 +2,8 @@
 
 The paper gives no timings; the target is that allocation and placement of a
 50-task PTG stay in the milliseconds, so that the full study (8 million runs)
-fits in under an hour (it took 49 minutes with one worker, 2026-11-23).  Each bench checks its result.
+fits in under an hour (11 minutes with two workers, 2026-11-25; 49 minutes with one worker before
+its runs were batched, 2026-11-23).  Each bench checks its result.
 
 Run for real from a release build: ``pip install . && python -m pytest benches/bench_scrap.py``.
 The Rust kernels alone: ``cargo bench -p clustersched-core --bench ptg -- scrap``.

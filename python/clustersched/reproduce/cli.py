@@ -82,7 +82,7 @@ def add_parser(subparsers: Any) -> None:
     scrap.add_argument("--scale", choices=LazyChoices("clustersched.reproduce.scrap", "SCALES"), default="full",
                        metavar="SCALE",
                        help="%(choices)s: small runs 8 platforms x 24 PTGs of 10 and 20 tasks (seconds), full the "
-                            "paper's 200 x 1,296 (49 min with one worker, about 25 with two; resumable) "
+                            "paper's 200 x 1,296 (11 min with two workers; resumable) "
                             "(default: %(default)s)")
     scrap.add_argument("--seed", type=integer(0), default=0, metavar="S",
                        help="draws the platforms and the PTGs (default: %(default)s)")
