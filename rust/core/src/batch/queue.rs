@@ -186,8 +186,14 @@ impl WaitQueue {
         self.min_estimate[k] = estimate;
         while k > 1 {
             k /= 2;
-            self.min_width[k] = self.min_width[2 * k].min(self.min_width[2 * k + 1]);
-            self.min_estimate[k] = self.min_estimate[2 * k].min(self.min_estimate[2 * k + 1]);
+            let w = self.min_width[2 * k].min(self.min_width[2 * k + 1]);
+            let e = self.min_estimate[2 * k].min(self.min_estimate[2 * k + 1]);
+            // A node that keeps its minima leaves every node above it as it was.
+            if w == self.min_width[k] && e.to_bits() == self.min_estimate[k].to_bits() {
+                break;
+            }
+            self.min_width[k] = w;
+            self.min_estimate[k] = e;
         }
     }
 
