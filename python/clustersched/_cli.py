@@ -285,6 +285,24 @@ def _try_to_write(option: str, value: str, path: Path) -> None:
         path.unlink()
 
 
+def estimate_spec(*names: str) -> Callable[[str], str]:
+    """An option's type: one of ``names`` or an estimate model of
+    :func:`clustersched.workload.parse_estimate_model` (``exact``, ``f:F``, ``modal``), in its canonical
+    spelling; the model module is imported only when the option is given."""
+    def parse(text: str) -> str:
+        if text.strip() in names:
+            return text.strip()
+        from .workload.estimates import ESTIMATE_MODELS, parse_estimate_model
+
+        try:
+            return str(parse_estimate_model(text))
+        except ValueError:
+            accepted = ", ".join(dict.fromkeys((*names, *ESTIMATE_MODELS)))
+            raise argparse.ArgumentTypeError(f"invalid value {text!r}: must be {accepted} (F a number >= 0)") from None
+
+    return parse
+
+
 def dask_address(text: str) -> str:
     """``--dask``: a scheduler address (:func:`clustersched.campaign.runner.check_dask_address`), checked when
     the option is given (it imports Dask, so never while the parser is built)."""

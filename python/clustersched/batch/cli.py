@@ -61,6 +61,7 @@ from .._cli import (
     check_out_folder,
     check_output_files,
     dask_address,
+    estimate_spec,
     integer,
     library_bound,
     report_dropped,
@@ -153,7 +154,7 @@ def add_parser(subparsers: Any) -> None:
     gen.add_argument("--procs", type=integer(1, MAX_PROCS), default=128, metavar="N",
                      help="processors of the machine (default: %(default)s)")
     gen.add_argument("--seed", type=integer(0), default=0, metavar="S", help="random seed (default: %(default)s)")
-    gen.add_argument("--estimates", type=_estimate_spec, default="none", metavar="MODEL",
+    gen.add_argument("--estimates", type=estimate_spec("none"), default="none", metavar="MODEL",
                      help="user runtime estimates written as requested times: none (requested time -1: the "
                           "simulator then uses the exact runtimes), exact (the runtime), f:F (Mu'alem & Feitelson "
                           "2001: uniform in [runtime, (F+1) runtime], F >= 0) or modal (Tsafrir, Etsion & "
@@ -164,20 +165,6 @@ def add_parser(subparsers: Any) -> None:
     gen.set_defaults(run=lublin_command)
 
     _add_sweep_parser(subparsers)
-
-
-def _estimate_spec(text: str) -> str:
-    """``lublin --estimates``: ``none`` or a spec of :func:`clustersched.workload.parse_estimate_model`."""
-    if text.strip() == "none":
-        return "none"
-    from ..workload.estimates import ESTIMATE_MODELS, parse_estimate_model
-
-    try:
-        return str(parse_estimate_model(text))
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"invalid value {text!r}: must be none, {', '.join(ESTIMATE_MODELS)} (F a number >= 0)"
-        ) from None
 
 
 def _machine_options(p: argparse.ArgumentParser) -> None:
@@ -426,7 +413,7 @@ def _add_sweep_parser(subparsers: Any) -> None:
     sw.add_argument("--seed", type=integer(0), default=0, metavar="S",
                     help="lublin: replication r draws with seed S+r; the bootstraps draw from S (default: "
                          "%(default)s)")
-    sw.add_argument("--estimate-model", type=_estimate_spec, default="none", metavar="SPEC",
+    sw.add_argument("--estimate-model", type=estimate_spec("none"), default="none", metavar="SPEC",
                     help="draw the users' requested times for every replication: none, exact, f:F or modal, as "
                          "lublin --estimates does; the policies believe them with --estimates requested "
                          "(default: %(default)s, the trace's own; lublin has none)")

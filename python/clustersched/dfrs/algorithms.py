@@ -63,6 +63,7 @@ __all__ = [
     "TABLE1",
     "TABLE2_ALGORITHMS",
     "DfrsAlgorithm",
+    "baseline_name",
     "parse",
     "parse_algorithm",
 ]
@@ -178,6 +179,23 @@ class DfrsAlgorithm:
 
 def _seconds(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
+def baseline_name(name: str) -> str | None:
+    """The batch baseline ``name`` names (:data:`BASELINES`, by the library's one name rule, surrounding
+    spaces ignored), or None when it names none.
+
+    Examples
+    --------
+    >>> baseline_name(" easy_arrival "), baseline_name("GreedyPM */opt=min")
+    ('EASY-arrival', None)
+    """
+    from .._checks import lookup  # not at import: the command line reads this module without numpy
+
+    try:
+        return lookup("policy", name.strip(), BASELINES)
+    except ValueError:
+        return None
 
 
 def parse_algorithm(name: str) -> DfrsAlgorithm:

@@ -35,7 +35,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .._cli import check_input_file, check_output_files, integer, number, report_dropped, sample_trace
+from .._cli import check_input_file, check_output_files, estimate_spec, integer, number, report_dropped, sample_trace
 from ..errors import InvalidOptionError
 from .algorithms import DEFAULT_PENALTY, DEFAULT_PERIOD
 from .limits import MAX_NODE_MEMORY_GB, MAX_NODES, MAX_PERIODIC_EVENTS, MAX_TIME, MIN_PERIOD
@@ -59,7 +59,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="an RR-7659 name such as 'GreedyPM */per/opt=min/minvt=600' (quote it), '/per/opt=min', "
                         "'MCB8 */opt=avg/minft=300', or the batch baselines FCFS, EASY or EASY-arrival (EASY "
                         "backfilling a job only when it is submitted) (required)")
-    p.add_argument("--estimates", type=_baseline_estimates, default="exact", metavar="KIND",
+    p.add_argument("--estimates", type=estimate_spec("exact", "requested"), default="exact", metavar="KIND",
                    help="run times a batch baseline plans with: exact (RR-7659 §5.2), requested (the trace's "
                         "requested times, where known), f:F or modal (estimate models, seeded by --seed); the DFRS "
                         "algorithms use none (default: %(default)s)")
@@ -88,33 +88,16 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     return p
 
 
-def _baseline_estimates(text: str) -> str:
-    """``--estimates``: exact, requested, or an estimate model of :func:`clustersched.workload.with_estimates`."""
-    if text.strip() in ("exact", "requested"):
-        return text.strip()
-    from ..workload.estimates import parse_estimate_model
-
-    try:
-        return str(parse_estimate_model(text))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid value {text!r}: must be exact, requested, f:F (F a number >= 0) "
-                                         "or modal") from None
-
-
 def run(args: argparse.Namespace) -> int:
     """The ``dfrs`` command's handler; returns the exit status."""
     trace = check_input_file("TRACE", args.trace) if args.trace is not None else sample_trace()
     check_output_files({"--out": args.out}, inputs=[Path(trace)])
-    from .algorithms import BASELINES, parse_algorithm
+    from .algorithms import BASELINES, baseline_name, parse_algorithm
 
-    from .._checks import lookup
-
-    name = args.algorithm.strip()
-    try:
-        name = lookup("algorithm", name, BASELINES)
-    except ValueError:
+    name = baseline_name(args.algorithm)
+    if name is None:
         try:
-            name = parse_algorithm(name).name
+            name = parse_algorithm(args.algorithm.strip()).name
         except ValueError as exc:
             raise InvalidOptionError("--algorithm", args.algorithm, str(exc).split(": ", 1)[-1]) from None
         if args.estimates != "exact":

@@ -81,9 +81,9 @@ import time
 import numpy as np
 
 from .. import _core
-from .._checks import check_float, check_int, lookup
+from .._checks import check_float, check_int
 from ..errors import InfeasibleError, LimitError
-from .algorithms import BASELINES, DEFAULT_PENALTY, DEFAULT_PERIOD, DfrsAlgorithm, parse_algorithm
+from .algorithms import BASELINES, DEFAULT_PENALTY, DEFAULT_PERIOD, DfrsAlgorithm, baseline_name, parse_algorithm
 from .baselines import simulate_batch
 from .limits import MAX_PERIODIC_EVENTS, MAX_PERIODIC_TASKS, MAX_TIME, MIN_PERIOD, check_limit
 from .model import DfrsJobs, DfrsPlatform
@@ -221,8 +221,9 @@ def simulate(
     max_periodic_tasks = check_int("max_periodic_tasks", max_periodic_tasks, 1)
     jobs.check_nonempty()
     jobs.check_fits(platform)
-    if isinstance(algorithm, str) and _is_baseline(algorithm):
-        result = simulate_batch(jobs, platform, algorithm.strip(), penalty=penalty, estimates=estimates, seed=seed)
+    baseline = baseline_name(algorithm) if isinstance(algorithm, str) else None
+    if baseline is not None:
+        result = simulate_batch(jobs, platform, baseline, penalty=penalty, estimates=estimates, seed=seed)
     elif estimates != "exact":
         raise ValueError(f"estimates == {estimates!r} is for the batch baselines ({', '.join(BASELINES)}); "
                          f"the DFRS algorithm {algorithm!r} uses no run time")
@@ -236,15 +237,6 @@ def simulate(
 
         validate_dfrs(result.schedule, jobs, platform)
     return result
-
-
-def _is_baseline(name: str) -> bool:
-    """Whether ``name`` is one of the batch baselines (by the library's one name rule)."""
-    try:
-        lookup("policy", name.strip(), BASELINES)
-    except ValueError:
-        return False
-    return True
 
 
 def shortest_stay(jobs: DfrsJobs, nodes: int | None = None) -> np.ndarray:

@@ -336,17 +336,11 @@ def scenarios(scale: str = "full", *, traces: str | os.PathLike[str] | None = No
 
 def _canonical_names(names: Any) -> set[str]:
     """The canonical spellings of ``names`` (batch baselines and DFRS algorithms); ValueError on a bad one."""
-    from .._checks import lookup
-    from ..dfrs.algorithms import BASELINES, parse_algorithm
+    from ..dfrs.algorithms import baseline_name, parse_algorithm
 
     if isinstance(names, str):
         raise TypeError(f"algorithms == {names!r}, must be a list of names")
-    out = set()
-    for name in names:
-        try:
-            out.add(lookup("algorithm", str(name).strip(), BASELINES))
-        except ValueError:
-            out.add(parse_algorithm(name).name)
+    out = {baseline_name(str(name)) or parse_algorithm(name).name for name in names}
     if not out:
         raise ValueError("algorithms == [], name at least one")
     return out
