@@ -443,12 +443,9 @@ def plot_sweep(summary: Sequence[dict[str, Any]], metric: str = "avg_bounded_slo
     >>> [line.get_label() for line in fig.axes[0].get_lines()]
     ['easy', 'fcfs']
     """
-    from ..plot import figure, plain_log_ticks, styles
+    from ..plot import _figure_and_axes, plain_log_ticks, styles
 
-    if ax is None:
-        fig, ax = figure(figsize=(7, 4.5))
-    else:
-        fig = ax.figure
+    fig, ax = _figure_and_axes(ax, (7, 4.5))
     label, default_log = METRIC_LABELS.get(metric, (_label(metric), "slowdown" in metric or "ratio" in metric))
     label = ylabel if ylabel is not None else label
     policies = list(dict.fromkeys(r["policy"] for r in summary))

@@ -443,8 +443,7 @@ def easy_variant_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             d = np.array([r["degradation"] for r in mine])
             out.append({
                 "trace_set": ts, "algorithm": a, "estimates": e, "runs": len(mine),
-                "degradation_avg": float(d.mean()), "degradation_std": float(d.std()),
-                "degradation_max": float(d.max()),
+                **_spread(d),
                 "underutilization_avg": float(np.mean([r["underutilization"] for r in mine])),
                 "easy_fcfs_ratio": float(d.mean() / np.mean(fcfs)) if fcfs else None,
                 "paper_degradation_avg": PAPER_TABLE2["EASY"][k][0], "paper_degradation_std": PAPER_TABLE2["EASY"][k][1],
@@ -464,9 +463,14 @@ def table2_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         for a in TABLE2_ALGORITHMS:
             d = np.array([r["degradation"] for r in main if r["trace_set"] == trace_set and r["algorithm"] == a])
             if d.size:
-                out.append({"trace_set": trace_set, "algorithm": a, "degradation_avg": float(d.mean()),
-                            "degradation_std": float(d.std()), "degradation_max": float(d.max()), "runs": int(d.size)})
+                out.append({"trace_set": trace_set, "algorithm": a, **_spread(d), "runs": int(d.size)})
     return out
+
+
+def _spread(degradation: np.ndarray) -> dict[str, float]:
+    """Table 2's cells of a set of runs: the average, population standard deviation and maximum degradation."""
+    return {"degradation_avg": float(degradation.mean()), "degradation_std": float(degradation.std()),
+            "degradation_max": float(degradation.max())}
 
 
 def _table3(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
