@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from clustersched.batch import Policy
+from clustersched.batch import BUILTIN_POLICIES, Policy
 from sandbox import fixture
 
 #: Cases run (seeds 0..CASES-1) and the hard limit of one case (16 simulations), seconds.
@@ -106,7 +106,7 @@ def run_name(policy) -> str:
     return policy if isinstance(policy, str) else policy.name
 
 
-sandbox = fixture("batch (simulate: 7 built-in policies + a Python policy)", SECONDS)
+sandbox = fixture(f"batch (simulate: {len(BUILTIN_POLICIES)} built-in policies + a Python policy)", SECONDS)
 
 
 @pytest.mark.slow
