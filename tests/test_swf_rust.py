@@ -14,6 +14,7 @@ from __future__ import annotations
 import gzip
 import math
 import time
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -133,12 +134,49 @@ CASES = {
     "gzip": gzip.compress(("; MaxProcs: 8\n" + GOOD + "\n").encode()),
     "gzip truncated": gzip.compress(("; MaxProcs: 8\n" + GOOD + "\n") .encode() * 50)[:-30],
     "gzip two members": gzip.compress(GOOD.encode() + b"\n") + gzip.compress(GOOD.replace("1", "2", 1).encode()),
+    "gzip zero padding": gzip.compress(GOOD.encode()) + b"\0" * 7,
+    "gzip wrong size": gzip.compress(GOOD.encode())[:-4] + (len(GOOD) + 1).to_bytes(4, "little"),
+    "gzip wrong crc": gzip.compress(GOOD.encode())[:-8] + bytes(4) + len(GOOD).to_bytes(4, "little"),
 }
 
 
 @pytest.mark.parametrize("name", list(CASES))
 def test_case(tmp_path: Path, name: str) -> None:
     assert_same(write(tmp_path, CASES[name]))
+
+
+def _zlib_single_member(data: bytes) -> bytes | None:
+    """What zlib inflates from ``data`` when it is exactly one clean gzip member."""
+    member = zlib.decompressobj(wbits=31)
+    try:
+        out = member.decompress(data)
+    except zlib.error:
+        return None
+    return out if member.eof and not member.unused_data else None
+
+
+def test_the_core_inflates_exactly_one_clean_gzip_member() -> None:
+    text = (GOOD + "\n").encode() * 1000
+    data = gzip.compress(text)
+    assert _core.inflate_gzip(data) == text
+    assert _core.inflate_gzip(gzip.compress(b"")) == b""
+    # Everything else is left to zlib (read_swf's fallback, which words the errors).
+    size = len(text).to_bytes(4, "little")
+    for other in (data + data, data + b"\0", data[:-1], data[:-4] + (len(text) + 1).to_bytes(4, "little"),
+                  data[:-8] + bytes(4) + size, b"\x1f\x8b", b"", data[:10] + b"\xff" * 20 + data[-8:]):
+        assert _core.inflate_gzip(other) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.binary(max_size=3000), cut=st.integers(0, 10**6), flip=st.integers(0, 10**6), tail=st.binary(max_size=3))
+def test_inflate_gzip_agrees_with_zlib(text: bytes, cut: int, flip: int, tail: bytes) -> None:
+    """On whole, cut, damaged and extended members the core gives zlib's bytes or leaves the file to zlib."""
+    data = gzip.compress(text, mtime=0)
+    for variant in (data, data[: cut % (len(data) + 1)], data + tail,
+                    data[: flip % len(data)] + bytes([data[flip % len(data)] ^ 0x5A]) + data[flip % len(data) + 1 :]):
+        got = _core.inflate_gzip(variant)
+        assert got is None or got == _zlib_single_member(variant)
+    assert _core.inflate_gzip(data) == text
 
 
 def test_a_bad_token_is_named_as_before(tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ __all__ = [
     "dutot_allocation",
     "exec_times",
     "greedy_map",
+    "inflate_gzip",
     "k_shelves",
     "qlse_map",
     "qlse_step",
@@ -427,6 +428,8 @@ class DfrsState:
     ) -> tuple[_I64, npt.NDArray[np.float64]]: ...
 
 # -- workload: the SWF scanner behind clustersched.read_swf -------------------
+
+def inflate_gzip(raw: bytes) -> bytes | None: ...
 
 # (row, line, job number or None, kind, field or None, token start, token end, value or None, extra)
 _SwfProblem = tuple[int, int, int | None, str, int | None, int, int, float | None, int]

@@ -1,10 +1,11 @@
 //! Bindings of `clustersched_core::workload`: the SWF scanner behind
 //! `clustersched.read_swf`, which stays the public interface (it reads the
-//! file, decompresses gzip and words the errors).
+//! file and words the errors), and its fast gzip inflater.
 
 use clustersched_core::workload::swf::{self, Finding};
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 
 use crate::int64s;
 
@@ -47,7 +48,55 @@ fn scan_swf<'py>(py: Python<'py>, raw: &[u8]) -> Scanned<'py> {
     (header, lines, scan.columns.into_pyarray(py), problems)
 }
 
+/// The bytes `raw` holds when it is exactly one gzip member that inflates
+/// cleanly, with libdeflate (about three times as fast as zlib on the
+/// archive's traces); `None` for anything else (several members, padding
+/// after the member, damage, a size that does not fit in the trailer), which
+/// `read_swf` then hands to Python's zlib: the reader of every gzip file, and
+/// the one that words gzip errors.
+#[pyfunction]
+fn inflate_gzip<'py>(py: Python<'py>, raw: &[u8]) -> Option<Bound<'py, PyBytes>> {
+    let n = raw.len();
+    let trailer: [u8; 4] = raw.get(n.checked_sub(4)?..)?.try_into().ok()?;
+    let size = u32::from_le_bytes(trailer) as usize;
+    // Deflate expands at most 1032:1: a trailer claiming more is damage, and
+    // allocating what it claims is not worth the try.
+    if size > n.saturating_mul(1032) {
+        return None;
+    }
+    let mut whole = false;
+    let bytes = PyBytes::new_with(py, size, |out| {
+        whole = py.detach(|| {
+            let (mut read, mut written) = (0usize, 0usize);
+            // SAFETY: the decompressor is used by this thread only and freed
+            // below; `raw` and `out` are valid for their lengths, and libdeflate
+            // writes at most `out.len()` bytes and reports what it read and wrote.
+            unsafe {
+                let d = libdeflate_sys::libdeflate_alloc_decompressor();
+                if d.is_null() {
+                    return false;
+                }
+                let result = libdeflate_sys::libdeflate_gzip_decompress_ex(
+                    d,
+                    raw.as_ptr().cast(),
+                    n,
+                    out.as_mut_ptr().cast(),
+                    out.len(),
+                    &mut read,
+                    &mut written,
+                );
+                libdeflate_sys::libdeflate_free_decompressor(d);
+                result == libdeflate_sys::libdeflate_result_LIBDEFLATE_SUCCESS && read == n && written == size
+            }
+        });
+        Ok(())
+    })
+    .ok()?;
+    whole.then_some(bytes)
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scan_swf, m)?)?;
+    m.add_function(wrap_pyfunction!(inflate_gzip, m)?)?;
     Ok(())
 }

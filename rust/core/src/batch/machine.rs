@@ -1,5 +1,3 @@
-use std::collections::BTreeMap;
-
 use crate::time::Time;
 
 /// Processors of a homogeneous cluster and the availability profile of the
@@ -10,24 +8,28 @@ use crate::time::Time;
 /// Free processors are kept as maximal runs of consecutive ids, and a job's
 /// processors as the runs it took, so a job of thousands of processors costs
 /// a few runs, not thousands of ids.
-/// The profile is the set of running jobs keyed by `(estimated end, job)`:
+/// The profile is the list of running jobs sorted by `(estimated end, job)`:
 /// walking it in order gives the number of processors that will be free at any
 /// future time if every job runs to its estimate, which is what backfilling
-/// reads. Both are updated incrementally on each start and completion.
+/// reads. Both are updated incrementally on each start and completion. They
+/// are sorted vectors, not trees: a machine runs and frees at most a few
+/// hundred of them at once, and shifting a short contiguous array costs less
+/// than a tree's allocations and pointer chasing.
 #[derive(Debug, Clone)]
 pub struct Machine {
     total: u32,
-    /// Free runs: first id -> length, disjoint and never adjacent.
-    free_runs: BTreeMap<u32, u32>,
+    /// Free runs `(first id, length)` by first id, disjoint and never adjacent.
+    free_runs: Vec<(u32, u32)>,
     free: u32,
-    running: BTreeMap<(Time, u32), u32>,
+    /// Running jobs `(estimated end, job, width)`, sorted.
+    running: Vec<(Time, u32, u32)>,
 }
 
 impl Machine {
     /// An idle machine of `total` processors.
     pub fn new(total: u32) -> Self {
-        let free_runs = if total > 0 { BTreeMap::from([(0, total)]) } else { BTreeMap::new() };
-        Machine { total, free_runs, free: total, running: BTreeMap::new() }
+        let free_runs = if total > 0 { vec![(0, total)] } else { Vec::new() };
+        Machine { total, free_runs, free: total, running: Vec::new() }
     }
 
     /// Number of processors.
@@ -42,7 +44,7 @@ impl Machine {
 
     /// Running jobs as `(estimated end, job, width)`, earliest estimated end first.
     pub fn running(&self) -> impl Iterator<Item = (Time, u32, u32)> + '_ {
-        self.running.iter().map(|(&(end, job), &w)| (end, job, w))
+        self.running.iter().copied()
     }
 
     /// Gives the `width` lowest-numbered free processors to `job`, appending
@@ -50,35 +52,48 @@ impl Machine {
     /// `width <= self.free()`.
     pub(crate) fn allocate(&mut self, job: u32, width: u32, estimated_end: Time, runs: &mut Vec<(u32, u32)>) {
         debug_assert!(width <= self.free);
-        let mut need = width;
-        while need > 0 {
-            let Some((first, len)) = self.free_runs.pop_first() else { break };
+        let (mut need, mut used_up) = (width, 0);
+        for run in self.free_runs.iter_mut() {
+            if need == 0 {
+                break;
+            }
+            let (first, len) = *run;
             let take = len.min(need);
             runs.push((first, take));
-            if take < len {
-                self.free_runs.insert(first + take, len - take);
-            }
             need -= take;
+            if take < len {
+                *run = (first + take, len - take);
+            } else {
+                used_up += 1;
+            }
         }
+        self.free_runs.drain(..used_up);
         self.free -= width;
-        self.running.insert((estimated_end, job), width);
+        let at = self.running.partition_point(|&(end, j, _)| (end, j) < (estimated_end, job));
+        self.running.insert(at, (estimated_end, job, width));
     }
 
     /// Returns `job`'s processor `runs` to the free pool, merging adjacent runs.
     pub(crate) fn release(&mut self, job: u32, estimated_end: Time, runs: &[(u32, u32)]) {
-        self.running.remove(&(estimated_end, job));
+        if let Ok(at) = self.running.binary_search_by(|&(end, j, _)| (end, j).cmp(&(estimated_end, job))) {
+            self.running.remove(at);
+        }
         for &(first, len) in runs {
-            let (mut start, mut end) = (first, first + len);
-            if let Some((&before, &before_len)) = self.free_runs.range(..first).next_back() {
-                if before + before_len == first {
-                    self.free_runs.remove(&before);
-                    start = before;
+            let at = self.free_runs.partition_point(|&(f, _)| f < first);
+            let joins_before = at > 0 && {
+                let (f, l) = self.free_runs[at - 1];
+                f + l == first
+            };
+            let joins_after = self.free_runs.get(at).is_some_and(|&(f, _)| first + len == f);
+            match (joins_before, joins_after) {
+                (true, true) => {
+                    let (_, after) = self.free_runs.remove(at);
+                    self.free_runs[at - 1].1 += len + after;
                 }
+                (true, false) => self.free_runs[at - 1].1 += len,
+                (false, true) => self.free_runs[at] = (first, len + self.free_runs[at].1),
+                (false, false) => self.free_runs.insert(at, (first, len)),
             }
-            if let Some(after_len) = self.free_runs.remove(&end) {
-                end += after_len;
-            }
-            self.free_runs.insert(start, end - start);
             self.free += len;
         }
     }
@@ -96,7 +111,7 @@ impl Machine {
             return Some((now, avail - need));
         }
         let mut shadow: Option<Time> = None;
-        for (&(end, _), &w) in &self.running {
+        for &(end, _, w) in &self.running {
             match shadow {
                 Some(t) if end != t => break,
                 _ => {}
@@ -138,7 +153,7 @@ mod tests {
         m.release(7, Time(2.0), &runs);
         assert_eq!(m.free(), 4);
         assert_eq!(m.running().count(), 0);
-        assert_eq!(m.free_runs, BTreeMap::from([(0, 4)]));
+        assert_eq!(m.free_runs, vec![(0, 4)]);
     }
 
     #[test]
@@ -156,6 +171,6 @@ mod tests {
         assert_eq!(m.free(), 2);
         m.release(1, Time(9.0), &b);
         m.release(3, Time(4.0), &d);
-        assert_eq!(m.free_runs, BTreeMap::from([(0, 10)]));
+        assert_eq!(m.free_runs, vec![(0, 10)]);
     }
 }

@@ -38,9 +38,18 @@ pub struct WaitQueue {
     rank: Vec<u32>,
     job_at: Vec<u32>,
     leaves: usize,
-    min_width: Vec<u64>,
-    min_estimate: Vec<f64>,
+    /// Per node `(least width, least estimate)` below it, side by side so that
+    /// a search step reads one cache line.
+    min: Vec<(u64, f64)>,
     len: usize,
+    /// The head's rank (`upper` when no job waits): an insert may lower it,
+    /// and removing the head searches for the next one, so reading the head
+    /// costs nothing however many events look at it.
+    lowest: usize,
+    /// No job of this rank or a higher one waits (under arrival order: the
+    /// jobs not yet arrived), so a search stops there instead of climbing to
+    /// the root through the empty ranks beyond.
+    upper: usize,
     by_width: Option<ByWidth>,
 }
 
@@ -58,9 +67,10 @@ impl WaitQueue {
             rank,
             job_at,
             leaves,
-            min_width: vec![EMPTY_WIDTH; 2 * leaves],
-            min_estimate: vec![f64::INFINITY; 2 * leaves],
+            min: vec![(EMPTY_WIDTH, f64::INFINITY); 2 * leaves],
             len: 0,
+            lowest: 0,
+            upper: 0,
             by_width: None,
         }
     }
@@ -77,7 +87,7 @@ impl WaitQueue {
 
     /// True when job `job` waits.
     pub fn contains(&self, job: usize) -> bool {
-        job < self.rank.len() && self.min_width[self.leaves + self.rank[job] as usize] != EMPTY_WIDTH
+        job < self.rank.len() && self.min[self.leaves + self.rank[job] as usize].0 != EMPTY_WIDTH
     }
 
     /// Priority rank of job `job`.
@@ -97,13 +107,16 @@ impl WaitQueue {
 
     /// The first waiting job.
     pub fn head(&self) -> Option<Waiting> {
-        self.first_from(0, |_, _| true)
+        (self.len > 0).then(|| self.waiting(self.leaves + self.lowest))
     }
 
     pub(crate) fn insert(&mut self, job: u32, width: u32, estimate: f64) {
         debug_assert!(!self.contains(job as usize));
+        let rank = self.rank[job as usize] as usize;
+        self.lowest = if self.len == 0 { rank } else { self.lowest.min(rank) };
         self.len += 1;
-        self.set(self.rank[job as usize] as usize, u64::from(width), estimate);
+        self.upper = self.upper.max(rank + 1);
+        self.set(rank, u64::from(width), estimate);
         if let Some(index) = &mut self.by_width {
             index.set(job, estimate);
         }
@@ -112,7 +125,11 @@ impl WaitQueue {
     pub(crate) fn remove(&mut self, job: u32) {
         debug_assert!(self.contains(job as usize));
         self.len -= 1;
-        self.set(self.rank[job as usize] as usize, EMPTY_WIDTH, f64::INFINITY);
+        let rank = self.rank[job as usize] as usize;
+        self.set(rank, EMPTY_WIDTH, f64::INFINITY);
+        if rank == self.lowest {
+            self.lowest = self.search(rank + 1, &|_, _| true).map_or(self.upper, |leaf| leaf - self.leaves);
+        }
         if let Some(index) = &mut self.by_width {
             index.clear(job);
         }
@@ -182,18 +199,16 @@ impl WaitQueue {
 
     fn set(&mut self, rank: usize, width: u64, estimate: f64) {
         let mut k = self.leaves + rank;
-        self.min_width[k] = width;
-        self.min_estimate[k] = estimate;
+        self.min[k] = (width, estimate);
         while k > 1 {
             k /= 2;
-            let w = self.min_width[2 * k].min(self.min_width[2 * k + 1]);
-            let e = self.min_estimate[2 * k].min(self.min_estimate[2 * k + 1]);
+            let ((w0, e0), (w1, e1)) = (self.min[2 * k], self.min[2 * k + 1]);
+            let (w, e) = (w0.min(w1), e0.min(e1));
             // A node that keeps its minima leaves every node above it as it was.
-            if w == self.min_width[k] && e.to_bits() == self.min_estimate[k].to_bits() {
+            if w == self.min[k].0 && e.to_bits() == self.min[k].1.to_bits() {
                 break;
             }
-            self.min_width[k] = w;
-            self.min_estimate[k] = e;
+            self.min[k] = (w, e);
         }
     }
 
@@ -202,20 +217,45 @@ impl WaitQueue {
     /// (width, estimate) it holds for any smaller width and smaller estimate,
     /// since subtrees are pruned by testing it on their minima.
     pub fn first_from(&self, from: usize, fits: impl Fn(u32, f64) -> bool) -> Option<Waiting> {
-        self.search(1, 0, self.leaves, from, &fits).map(|leaf| self.waiting(leaf))
+        self.search(from, &fits).map(|leaf| self.waiting(leaf))
     }
 
-    /// Leftmost matching leaf of node `k`, which covers ranks `lo..hi`.
-    fn search(&self, k: usize, lo: usize, hi: usize, from: usize, fits: &impl Fn(u32, f64) -> bool) -> Option<usize> {
-        match self.width_at(k) {
-            Some(width) if hi > from && fits(width, self.min_estimate[k]) => {}
-            _ => return None,
+    /// Leftmost matching leaf at rank `>= from`, found bottom-up: from the
+    /// leaf at `from`, a subtree that fails hands over to the next subtree to
+    /// its right (the right sibling of its lowest ancestor that is a left
+    /// child), and a subtree that passes is entered at its left child. A
+    /// match near `from` costs O(log distance), not a walk from the root. A
+    /// subtree can pass and hold no match (its least width and least
+    /// estimate may come from different jobs); its right neighbour is then
+    /// tried as for any subtree that fails.
+    fn search(&self, from: usize, fits: &impl Fn(u32, f64) -> bool) -> Option<usize> {
+        // No job at all passes when the minima over the whole queue fail (fits is
+        // monotone): the common answer on a loaded machine, found in one step.
+        if from >= self.upper || !self.passes(1, fits) {
+            return None;
         }
-        if k >= self.leaves {
-            return Some(k);
+        let mut k = self.leaves + from;
+        let height = self.leaves.trailing_zeros();
+        loop {
+            if self.passes(k, fits) {
+                if k >= self.leaves {
+                    return Some(k);
+                }
+                k *= 2;
+                continue;
+            }
+            // k's subtree holds no match: go to the subtree right after it.
+            k >>= k.trailing_ones();
+            if k == 0 {
+                return None;
+            }
+            k += 1;
+            // The first rank under node k, at depth ilog2(k).
+            let first = (k << (height - k.ilog2())) - self.leaves;
+            if first >= self.upper {
+                return None;
+            }
         }
-        let mid = (lo + hi) / 2;
-        self.search(2 * k, lo, mid, from, fits).or_else(|| self.search(2 * k + 1, mid, hi, from, fits))
     }
 
     fn waiting(&self, leaf: usize) -> Waiting {
@@ -224,13 +264,19 @@ impl WaitQueue {
             job: self.job_at[rank],
             rank: rank as u32,
             width: self.width_at(leaf).expect("a job waits at this leaf"),
-            estimate: self.min_estimate[leaf],
+            estimate: self.min[leaf].1,
         }
     }
 
     /// The smallest width below node `k`, `None` when no job waits there.
     fn width_at(&self, k: usize) -> Option<u32> {
-        u32::try_from(self.min_width[k]).ok()
+        u32::try_from(self.min[k].0).ok()
+    }
+
+    /// Whether some job waits below node `k` and its minima satisfy `fits`.
+    #[inline]
+    fn passes(&self, k: usize, fits: &impl Fn(u32, f64) -> bool) -> bool {
+        matches!(self.width_at(k), Some(width) if fits(width, self.min[k].1))
     }
 }
 
@@ -371,6 +417,38 @@ mod tests {
                 .find(|(_, &(waiting, w, e))| waiting && fits(w, e as f64))
                 .map(|(j, &(_, w, e))| job(j as u32, w, e as f64));
             prop_assert_eq!(q.first_from(from, fits), expected);
+        }
+
+        /// Under any priority order and any mix of inserts and removals, the
+        /// head and every search agree with a scan of the waiting jobs.
+        #[test]
+        fn head_and_search_follow_inserts_and_removals(
+            order in Just((0..60u32).collect::<Vec<_>>()).prop_shuffle(),
+            ops in proptest::collection::vec((0u32..60, 1u32..20, 0u32..50), 0..200),
+            probes in proptest::collection::vec((0usize..70, 0u32..20, 0u32..50), 1..5),
+        ) {
+            let mut rank = vec![0u32; order.len()];
+            for (r, &j) in order.iter().enumerate() {
+                rank[j as usize] = r as u32;
+            }
+            let mut q = WaitQueue::new(rank.clone());
+            let mut waiting: std::collections::BTreeMap<u32, Waiting> = Default::default();
+            for (job, w, e) in ops {
+                let r = rank[job as usize];
+                if waiting.remove(&r).is_some() {
+                    q.remove(job);
+                } else {
+                    q.insert(job, w, e as f64);
+                    waiting.insert(r, Waiting { job, rank: r, width: w, estimate: e as f64 });
+                }
+                prop_assert_eq!(q.head(), waiting.values().next().copied());
+                prop_assert_eq!(q.len(), waiting.len());
+                for &(from, free, limit) in &probes {
+                    let fits = |w: u32, e: f64| w <= free && e <= limit as f64;
+                    let expected = waiting.range(from as u32..).map(|(_, &w)| w).find(|w| fits(w.width, w.estimate));
+                    prop_assert_eq!(q.first_from(from, fits), expected);
+                }
+            }
         }
 
         /// The by-width gathering agrees with a scan of the queue in priority order.
