@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from clustersched import _core
 from clustersched.workload.jobs import FIELD_NAMES
-from clustersched.workload.swf import read_swf
+from clustersched.workload.swf import _FLOAT_NAMES, read_swf
 from reference.swf import read_swf_reference
 from support import SWF_DIR
 from test_bad_input import mutated_slices
@@ -300,8 +300,8 @@ def test_numbers_are_parsed_as_python_parses_them() -> None:
         tokens.append(["", "-", "+"][int(rng.integers(3))] + mantissa + exponent)
     # In the cpu_time field (the value of a line that breaks a time rule is the error's value).
     lines = [" ".join([str(i + 1)] + ["1"] * 4 + [token] + ["1"] * 12) for i, token in enumerate(tokens)]
-    _, _, columns, found = _core.scan_swf("\n".join(lines).encode())
-    got = columns.reshape(18, -1)[5].copy()
+    _, rows, floats, _, found = _core.scan_swf("\n".join(lines).encode())
+    got = floats.reshape(-1, rows)[_FLOAT_NAMES.index("cpu_time")].copy()
     for f in found:
         if f[3] == "rule":
             got[f[0]] = f[7]

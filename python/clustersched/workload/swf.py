@@ -66,6 +66,10 @@ _P = TypeVar("_P", bound="str | os.PathLike[str]")
 
 _NAMES = tuple(name for name, _, _ in SWF_FIELDS)
 _NFIELDS = len(SWF_FIELDS)
+# The core returns the time and memory columns and the id and count columns
+# as two arrays, each in file order.
+_FLOAT_NAMES = tuple(name for name, dtype, _ in SWF_FIELDS if dtype is np.float64)
+_INT_NAMES = tuple(name for name, dtype, _ in SWF_FIELDS if dtype is np.int64)
 _INT_COLUMNS = [j for j, (_, dtype, _) in enumerate(SWF_FIELDS) if dtype is np.int64]
 _NONNEGATIVE = [
     _NAMES.index(name)
@@ -170,12 +174,13 @@ def read_swf(
     raw = _read_bytes(path, source)
     # The Rust core splits the lines, parses the fields and finds every malformed line
     # (rust/core/src/workload/swf.rs); the messages are worded here.
-    spans, line_numbers, columns, found = _core.scan_swf(raw)
+    spans, rows, floats, ints, found = _core.scan_swf(raw)
     header = [raw[start:end].decode("utf-8", "surrogateescape") for _, start, end in spans]
     _check_header(header, [line for line, _, _ in spans], source)
-    if not len(line_numbers):
+    if not rows:
         raise InvalidWorkloadError("contains no jobs", path=source)
-    values = columns.reshape(_NFIELDS, -1).T  # (rows, 18), each column contiguous
+    # (fields, rows): each column a contiguous row, already of its dtype.
+    blocks = [floats.reshape(len(_FLOAT_NAMES), rows), ints.reshape(len(_INT_NAMES), rows)]
     dropped: list[Dropped] = []
     if found:
         if on_invalid == "raise":
@@ -185,15 +190,16 @@ def read_swf(
             )
         problems = [_problem(f, raw) for f in found]
         dropped = [Dropped(p.reason, f[2], f[1]) for f, p in zip(found, problems)]
-        values = np.delete(values, [f[0] for f in found], axis=0)
-        if not len(values):
+        blocks = [np.delete(block, [f[0] for f in found], axis=1) for block in blocks]
+        if len(found) == rows:
             raise InvalidWorkloadError(
                 f"contains no valid jobs (all {len(found)} data lines are invalid, "
                 f"the first at line {found[0][1]}: {problems[0].message})",
                 path=source,
             )
+    columns = dict(zip(_FLOAT_NAMES + _INT_NAMES, [*blocks[0], *blocks[1]]))
     return JobTable(
-        dict(zip(_NAMES, values.T)),
+        {name: columns[name] for name in _NAMES},
         metadata=_metadata(header),
         header=header,
         source=source,

@@ -7,8 +7,6 @@ use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::int64s;
-
 /// A malformed data line: (row, line, job number or None, kind, field or
 /// None, token start, token end, value or None, extra), kind being
 /// `"fields"` (extra: the number of fields), `"number"` (field's token is not
@@ -18,9 +16,9 @@ use crate::int64s;
 type ProblemTuple = (usize, usize, Option<i64>, &'static str, Option<usize>, usize, usize, Option<f64>, usize);
 
 /// (header lines as (line, start, end) byte ranges of their text after `;`,
-/// the line number of each data line, the 18 columns one after another,
-/// the problems).
-type Scanned<'py> = (Vec<(usize, usize, usize)>, Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<f64>>, Vec<ProblemTuple>);
+/// the number of data lines, the time and memory columns one after another,
+/// the id and count columns one after another, the problems).
+type Scanned<'py> = (Vec<(usize, usize, usize)>, usize, Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<i64>>, Vec<ProblemTuple>);
 
 /// Scan the (decompressed) bytes of an SWF trace; see `clustersched_core::workload::swf`.
 #[pyfunction]
@@ -44,8 +42,7 @@ fn scan_swf<'py>(py: Python<'py>, raw: &[u8]) -> Scanned<'py> {
             (p.row, p.line, p.job, kind, field, token.start, token.end, value, extra)
         })
         .collect();
-    let lines = int64s(&scan.lines).into_pyarray(py);
-    (header, lines, scan.columns.into_pyarray(py), problems)
+    (header, scan.rows(), scan.floats.into_pyarray(py), scan.ints.into_pyarray(py), problems)
 }
 
 /// The bytes `raw` holds when it is exactly one gzip member that inflates

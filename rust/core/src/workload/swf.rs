@@ -174,9 +174,15 @@ pub struct Scan {
     pub header: Vec<HeaderLine>,
     /// The 1-based line number of each data line.
     pub lines: Vec<usize>,
-    /// The 18 columns one after another (column-major: field `j` of data line
-    /// `i` at `j * rows + i`); a line with a problem holds zeros.
-    pub columns: Vec<f64>,
+    /// The columns of the fields that hold times and memory ([`is_int`]
+    /// false), one after another in file order (field `k` of them, data line
+    /// `i`, at `k * rows + i`); a line with a problem holds zeros.
+    pub floats: Vec<f64>,
+    /// The columns of the ids and counts ([`is_int`] true), laid out the same
+    /// way: their values are integers within +-[`MAX_INT`] on every line
+    /// without a problem, so exact as `i64`, and a reader needs no second pass
+    /// to convert them.
+    pub ints: Vec<i64>,
     /// One per malformed data line, by row.
     pub problems: Vec<Problem>,
 }
@@ -191,8 +197,25 @@ impl Scan {
     /// Field `field` of data line `row`.
     #[must_use]
     pub fn value(&self, row: usize, field: usize) -> f64 {
-        self.columns[field * self.rows() + row]
+        let k = (0..field).filter(|&j| is_int(j) == is_int(field)).count() * self.rows() + row;
+        if is_int(field) {
+            self.ints[k] as f64
+        } else {
+            self.floats[k]
+        }
     }
+}
+
+/// Whether field `field` is an id or count (an integer column), not a time or memory.
+#[must_use]
+pub fn is_int(field: usize) -> bool {
+    KINDS[field] & INT != 0
+}
+
+/// A block's rows of one field.
+enum Column<'a> {
+    Float(&'a mut [f64]),
+    Int(&'a mut [i64]),
 }
 
 /// Byte classes: an ordinary byte, a one-byte space, or the lead byte of a
@@ -439,29 +462,35 @@ enum Line {
     NotDecimal { first: usize, other: bool },
 }
 
-/// Split `raw` into header and data lines, parse every data line and find
-/// every malformed one (module docs).
-#[must_use]
-pub fn scan(raw: &[u8]) -> Scan {
-    let (header, data) = split_lines(raw);
-    let rows = data.len();
-    let mut columns = vec![0.0; NFIELDS * rows];
-    let mut lines = Vec::with_capacity(rows);
-    let mut odd: Vec<(usize, Line)> = Vec::new();
-    // Lines of 18 numbers with a value breaking a rule: (row, field, rule).
-    let mut broken: Vec<(usize, usize, Rule)> = Vec::new();
+/// What the data lines of a block say before the file-wide decision: lines
+/// not of 18 decimal numbers, and lines of 18 numbers breaking a value rule
+/// as (row, field, rule, value); rows are positions among all data lines.
+#[derive(Default)]
+struct Block {
+    odd: Vec<(usize, Line)>,
+    broken: Vec<(usize, usize, Rule, f64)>,
+}
+
+/// Below this many data lines a trace is parsed on one thread: a thread
+/// costs tens of microseconds, a line well under one.
+const ROWS_PER_THREAD: usize = 20_000;
+
+/// Parses the data lines `data` (rows `first..first + data.len()`) into
+/// `columns`, one slice per field holding exactly those rows.
+fn parse_block(raw: &[u8], data: &[(Range<usize>, usize)], first: usize, mut columns: Vec<Column<'_>>) -> Block {
+    let mut block = Block::default();
     let mut values = [0.0; NFIELDS];
-    for (i, (range, number)) in data.iter().enumerate() {
-        lines.push(*number);
+    for (k, (range, _)) in data.iter().enumerate() {
+        let i = first + k;
         let line = &raw[range.clone()];
         let mut count = 0;
-        let mut first = None;
+        let mut first_not_decimal = None;
         let mut other = false;
         let mut at = 0;
         while let Some((kind, value)) = next_field(line, &mut at) {
             if count < NFIELDS {
                 if kind != Token::Decimal {
-                    first.get_or_insert(count);
+                    first_not_decimal.get_or_insert(count);
                 }
                 match value {
                     Some(x) => values[count] = x,
@@ -471,21 +500,73 @@ pub fn scan(raw: &[u8]) -> Scan {
             count += 1;
         }
         if count != NFIELDS {
-            odd.push((i, Line::Count(count)));
+            block.odd.push((i, Line::Count(count)));
             continue;
         }
-        for (j, &x) in values.iter().enumerate() {
-            columns[j * rows + i] = x;
+        for (column, &x) in columns.iter_mut().zip(&values) {
+            // A value that is no integer, or too large, breaks a rule, and its line is zeroed.
+            match column {
+                Column::Float(c) => c[k] = x,
+                Column::Int(c) => c[k] = x as i64,
+            }
         }
-        if let Some(first) = first {
-            odd.push((i, Line::NotDecimal { first, other }));
+        if let Some(first) = first_not_decimal {
+            block.odd.push((i, Line::NotDecimal { first, other }));
             if other {
                 continue;
             }
         }
         if let Some((j, rule)) = values.iter().enumerate().find_map(|(j, &x)| Rule::first_broken(j, x).map(|r| (j, r))) {
-            broken.push((i, j, rule));
+            block.broken.push((i, j, rule, values[j]));
         }
+    }
+    block
+}
+
+/// Split `raw` into header and data lines, parse every data line and find
+/// every malformed one (module docs). A long trace's lines are parsed in
+/// blocks on several threads; each line's outcome depends on that line
+/// only, and the blocks are joined in row order, so the result is the same.
+#[must_use]
+pub fn scan(raw: &[u8]) -> Scan {
+    let (header, data) = split_lines(raw);
+    let rows = data.len();
+    let nints = (0..NFIELDS).filter(|&j| is_int(j)).count();
+    let mut floats = vec![0.0; (NFIELDS - nints) * rows];
+    let mut ints = vec![0i64; nints * rows];
+    let lines: Vec<usize> = data.iter().map(|&(_, number)| number).collect();
+    let threads = std::thread::available_parallelism().map_or(1, usize::from).min(rows / ROWS_PER_THREAD).max(1);
+    let block_rows = rows.div_ceil(threads).max(1);
+    // Each block's rows of each field, in file order: block b's rows of
+    // the k-th float field are floats[k * rows + b * block_rows ..][..block_rows].
+    let mut slices: Vec<Vec<Column<'_>>> = (0..threads).map(|_| Vec::with_capacity(NFIELDS)).collect();
+    let (mut float_fields, mut int_fields) = (floats.chunks_mut(rows.max(1)), ints.chunks_mut(rows.max(1)));
+    for j in 0..NFIELDS {
+        let field = if is_int(j) {
+            int_fields.next().map(|c| c.chunks_mut(block_rows).map(Column::Int).collect::<Vec<_>>())
+        } else {
+            float_fields.next().map(|c| c.chunks_mut(block_rows).map(Column::Float).collect::<Vec<_>>())
+        };
+        for (b, part) in field.into_iter().flatten().enumerate() {
+            slices[b].push(part);
+        }
+    }
+    let blocks: Vec<Block> = std::thread::scope(|scope| {
+        let mut parts = slices.into_iter().enumerate().filter(|(_, s)| !s.is_empty()).map(|(b, fields)| {
+            let first = b * block_rows;
+            (first, &data[first..(first + block_rows).min(rows)], fields)
+        });
+        let here = parts.next();
+        let spawned: Vec<_> =
+            parts.map(|(first, data, fields)| scope.spawn(move || parse_block(raw, data, first, fields))).collect();
+        let mut blocks: Vec<Block> = here.map(|(first, data, fields)| parse_block(raw, data, first, fields)).into_iter().collect();
+        blocks.extend(spawned.into_iter().map(|h| h.join().expect("parsing a block of lines does not panic")));
+        blocks
+    });
+    let (mut odd, mut broken) = (Vec::new(), Vec::new());
+    for block in blocks {
+        odd.extend(block.odd);
+        broken.extend(block.broken);
     }
     // The old reader parsed the whole file at once with numpy's loader, which
     // takes inf and nan, and only when that failed matched each line against
@@ -506,13 +587,13 @@ pub fn scan(raw: &[u8]) -> Scan {
             problems.push(Problem { row: i, line: data[i].1, job: job_number(&raw[data[i].0.clone()]), finding });
         }
     }
-    for (i, j, rule) in broken {
+    for (i, j, rule, value) in broken {
         if bad[i] {
             continue;
         }
         bad[i] = true;
         let token = token_range(raw, &data[i].0, j);
-        let finding = Finding::Broken { field: j, rule, token, value: columns[j * rows + i] };
+        let finding = Finding::Broken { field: j, rule, token, value };
         problems.push(Problem { row: i, line: data[i].1, job: job_number(&raw[data[i].0.clone()]), finding });
     }
     // Job numbers of valid lines: integers within +-2**53, so exact as i64.
@@ -522,7 +603,7 @@ pub fn scan(raw: &[u8]) -> Scan {
         if bad[i] {
             continue;
         }
-        let job = columns[i] as i64;
+        let job = ints[i]; // job_id, the first integer field
         if job == -1 {
             continue;
         }
@@ -536,11 +617,14 @@ pub fn scan(raw: &[u8]) -> Scan {
     // Findings of the three kinds interleave: by row, as the reader reports them.
     problems.sort_by_key(|p| p.row);
     for p in &problems {
-        for j in 0..NFIELDS {
-            columns[j * rows + p.row] = 0.0;
+        for k in 0..NFIELDS - nints {
+            floats[k * rows + p.row] = 0.0;
+        }
+        for k in 0..nints {
+            ints[k * rows + p.row] = 0;
         }
     }
-    Scan { header, lines, columns, problems }
+    Scan { header, lines, floats, ints, problems }
 }
 
 /// A fast hash of job numbers (Fx's multiply-rotate; the keys come from one
@@ -590,7 +674,9 @@ fn job_number(line: &[u8]) -> Option<i64> {
 /// Header lines, and data lines as (byte range, line number).
 fn split_lines(raw: &[u8]) -> (Vec<HeaderLine>, Vec<(Range<usize>, usize)>) {
     let mut header = Vec::new();
-    let mut data = Vec::new();
+    // A data line of 18 fields takes 36 bytes at least: reserving for that
+    // many (address space, touched only as it fills) spares regrowing copies.
+    let mut data = Vec::with_capacity(raw.len() / 36 + 1);
     let mut at = if raw.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
     let mut number = 1;
     loop {
