@@ -6,7 +6,6 @@ Its writers in the field's formats (SWF, the Batsim/evalys jobs CSV) are in
 
 from __future__ import annotations
 
-import csv
 import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -159,6 +158,8 @@ class Schedule:
 
     def to_csv(self, path: str | os.PathLike[str]) -> None:
         """Writes :meth:`columns` as CSV (times in seconds, integral values without '.0')."""
+        import csv  # here, not at the top: a simulation that writes no CSV need not load it
+
         cols = self.columns()
         names = list(cols)
         with open(path, "w", newline="") as fh:

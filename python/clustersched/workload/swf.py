@@ -40,14 +40,15 @@ What the reader accepts and rejects, beyond the 18 numeric fields:
 file it writes can be read back.
 
 Reading is done by the Rust core (``rust/core/src/workload/swf.rs``), on the
-file's bytes after gzip decompression (Python's zlib); it finds every malformed
-line, and this module words the errors.  The all-Python reader it replaced is
+file's bytes after gzip decompression (libdeflate in the core for the usual
+single-member file, Python's zlib for anything else); it parses a long trace
+on several threads, finds every malformed line, and this module words the
+errors.  The all-Python reader it replaced is
 kept as the reference of the differential tests (``tests/reference/swf.py``).
 """
 
 from __future__ import annotations
 
-import gzip
 import os
 import re
 import zlib
@@ -243,6 +244,8 @@ def write_swf(table: JobTable, path: _P) -> _P:
     text = "\n".join(_header_lines(table) + _data_lines(table)) + "\n"
     data = text.encode("utf-8", "surrogateescape")
     if str(path).endswith(".gz"):
+        import gzip  # here, not at the top: reading a trace need not load the gzip writer
+
         data = gzip.compress(data, compresslevel=6, mtime=0)
     with open(path, "wb") as f:
         f.write(data)

@@ -597,21 +597,33 @@ pub fn scan(raw: &[u8]) -> Scan {
         problems.push(Problem { row: i, line: data[i].1, job: job_number(&raw[data[i].0.clone()]), finding });
     }
     // Job numbers of valid lines: integers within +-2**53, so exact as i64.
-    let mut owner: HashMap<i64, usize, BuildHasherDefault<JobHasher>> =
-        HashMap::with_capacity_and_hasher(rows, BuildHasherDefault::default());
+    // While they rise (as in every archive trace) none can repeat an earlier
+    // one, so the table of numbers seen is built only from the first line
+    // that does not rise.
+    let mut owner: Option<HashMap<i64, usize, BuildHasherDefault<JobHasher>>> = None;
+    let mut highest = i64::MIN;
     for i in 0..rows {
-        if bad[i] {
-            continue;
-        }
         let job = ints[i]; // job_id, the first integer field
-        if job == -1 {
+        if bad[i] || job == -1 {
             continue;
         }
-        if let Some(&first) = owner.get(&job) {
+        if owner.is_none() {
+            if job > highest {
+                highest = job;
+                continue;
+            }
+            let mut seen = HashMap::with_capacity_and_hasher(rows, BuildHasherDefault::default());
+            for k in (0..i).filter(|&k| !bad[k] && ints[k] != -1) {
+                seen.insert(ints[k], k);
+            }
+            owner = Some(seen);
+        }
+        let seen = owner.as_mut().expect("built above");
+        if let Some(&first) = seen.get(&job) {
             let finding = Finding::Duplicate { job, first_line: data[first].1 };
             problems.push(Problem { row: i, line: data[i].1, job: Some(job), finding });
         } else {
-            owner.insert(job, i);
+            seen.insert(job, i);
         }
     }
     // Findings of the three kinds interleave: by row, as the reader reports them.
