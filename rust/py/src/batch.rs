@@ -206,11 +206,7 @@ impl BatchSim {
         py: Python<'py>,
     ) -> (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>) {
         let (offsets, first, count) = self.inner.assignment();
-        (
-            offsets.into_iter().map(|o| o as i64).collect::<Vec<_>>().into_pyarray(py),
-            first.into_iter().map(i64::from).collect::<Vec<_>>().into_pyarray(py),
-            count.into_iter().map(i64::from).collect::<Vec<_>>().into_pyarray(py),
-        )
+        (offsets.into_pyarray(py), first.into_pyarray(py), count.into_pyarray(py))
     }
 }
 

@@ -371,19 +371,21 @@ impl BatchSim {
     /// Processors of every job as runs of consecutive ids, in compressed
     /// sparse row form: job `j` ran on the runs `offsets[j]..offsets[j + 1]`
     /// (none if it never started), run `k` being ids `first[k]..first[k] + count[k]`.
-    pub fn assignment(&self) -> (Vec<u64>, Vec<u32>, Vec<u32>) {
+    /// All three are `i64`, numpy's index type, so that the bindings hand
+    /// them over without a conversion pass.
+    pub fn assignment(&self) -> (Vec<i64>, Vec<i64>, Vec<i64>) {
         let n = self.jobs.len();
         let mut offsets = Vec::with_capacity(n + 1);
         let (mut first, mut count) = (Vec::with_capacity(self.assigned.len()), Vec::with_capacity(self.assigned.len()));
-        offsets.push(0u64);
+        offsets.push(0);
         for j in 0..n {
             if self.offset[j] != usize::MAX {
                 for &(f, c) in &self.assigned[self.offset[j]..self.offset[j] + self.runs[j] as usize] {
-                    first.push(f);
-                    count.push(c);
+                    first.push(i64::from(f));
+                    count.push(i64::from(c));
                 }
             }
-            offsets.push(first.len() as u64);
+            offsets.push(first.len() as i64);
         }
         (offsets, first, count)
     }
