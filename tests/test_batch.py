@@ -321,3 +321,37 @@ def test_conservative_finds_movers_with_the_placements_rounding(submit, runtime,
     result = simulate(jobs, "conservative", estimates="exact")
     validate_batch(result.schedule, result.jobs)
     assert result.schedule.start.tolist() == reference_starts(result, "conservative", "exact")
+
+
+def _many_jobs(n: int) -> JobTable:
+    rng = np.random.default_rng(3)
+    return JobTable({"submit": np.sort(rng.integers(0, 10 * n, n)).astype(float),
+                     "runtime": rng.integers(1, 500, n).astype(float), "procs": rng.integers(1, 9, n)},
+                    metadata={"MaxProcs": "64"})
+
+
+def test_a_progress_bar_appears_once_the_run_is_slow(monkeypatch, capsys):
+    """With no delay the bar shows and ends at the job count; the schedule is the one without it."""
+    import clustersched.batch.simulator as simulator
+
+    jobs = _many_jobs(30_000)  # over one progress chunk of time stamps
+    monkeypatch.setattr(simulator, "_PROGRESS_DELAY", 0.0)
+    shown = simulate(jobs, "easy", progress=True)
+    err = capsys.readouterr().err
+    assert "simulating" in err and "30000/30000" in err
+    assert shown.schedule.start.tobytes() == simulate(jobs, "easy").schedule.start.tobytes()
+
+
+def test_a_fast_run_never_loads_the_progress_bar():
+    """A run over before the delay shows nothing and does not even import tqdm (30 ms)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, numpy as np, clustersched as cs\n"
+            "t = cs.JobTable({'submit': np.arange(2000.0), 'runtime': np.ones(2000), 'procs': np.ones(2000, int)},"
+            " metadata={'MaxProcs': '4'})\n"
+            "cs.simulate(t, 'easy', progress=True)\n"
+            "assert 'tqdm' not in sys.modules, 'tqdm was imported'\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "simulating" not in done.stderr

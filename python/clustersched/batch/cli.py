@@ -178,7 +178,8 @@ def _machine_options(p: argparse.ArgumentParser) -> None:
                    help="jobs wider than the machine: %(choices)s (default: %(default)s)")
     p.add_argument("--drop-invalid", action="store_true", help=DROP_HELP)
     p.add_argument("--no-progress", action="store_true",
-                   help=f"no progress bar (default: one on traces of over {PROGRESS_JOBS:,} jobs)")
+                   help=f"no progress bar (default: one on traces of over {PROGRESS_JOBS:,} jobs, "
+                        "shown once the run has taken half a second)")
 
 
 def _policy_list(text: str) -> list[str]:

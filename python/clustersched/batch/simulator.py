@@ -89,6 +89,9 @@ MAX_TIME_LIMIT = 86400.0
 MAX_NODE_BUDGET = 2**64 - 1
 #: Time stamps the Rust loop runs between two progress-bar updates.
 _PROGRESS_CHUNK = 20_000
+#: Seconds a simulation runs before its progress bar appears: a shorter run is
+#: over before a bar could help, and loading tqdm alone takes about 30 ms.
+_PROGRESS_DELAY = 0.5
 
 
 @dataclass(frozen=True)
@@ -209,7 +212,7 @@ def simulate(
         DPSA's wall-clock bound per decision, seconds, ``> 0`` and at most
         86400 (one day).  Only with a DPSA policy.
     progress : bool
-        Show a tqdm progress bar.
+        Show a tqdm progress bar once the simulation has run for half a second.
     validate : bool, optional
         Check the schedule with :func:`clustersched.validate.validate_batch`
         before returning it (raises on any violation).  Default: on when the
@@ -381,17 +384,26 @@ def _reject_first(table: JobTable, bad: np.ndarray, field: str, values: np.ndarr
 
 
 class _Bar:
-    def __init__(self, total: int) -> None:
-        from tqdm.auto import tqdm
+    """A tqdm bar over the jobs started, made at the first update after :data:`_PROGRESS_DELAY`."""
 
-        self._tqdm = tqdm(total=total, unit="job", desc="simulating")
+    def __init__(self, total: int) -> None:
+        self._total = total
+        self._began = time.perf_counter()
+        self._tqdm: Any = None
 
     def update_to(self, sim: _core.BatchSim) -> None:
+        if self._tqdm is None:
+            if time.perf_counter() - self._began < _PROGRESS_DELAY:
+                return
+            from tqdm.auto import tqdm
+
+            self._tqdm = tqdm(total=self._total, unit="job", desc="simulating")
         self._tqdm.n = int(np.count_nonzero(~np.isnan(sim.starts())))
         self._tqdm.refresh()
 
     def close(self) -> None:
-        self._tqdm.close()
+        if self._tqdm is not None:
+            self._tqdm.close()
 
 
 class _progress_bar:
