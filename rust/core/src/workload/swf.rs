@@ -207,7 +207,7 @@ impl Scan {
 }
 
 /// Whether finite `x` is an integer. The same as `x.trunc() == x`, without
-/// the call to libm's `trunc` that baseline x86-64 makes of it (a tenth of a
+/// the call to libm's `trunc` that baseline x86-64 makes of it (a twentieth of a
 /// scan's time): from 2**53 on every float is an integer, and below it the
 /// cast to `i64` is exact for integers only.
 fn is_whole(x: f64) -> bool {
