@@ -524,11 +524,27 @@ fn parse_block(raw: &[u8], data: &[(Range<usize>, usize)], first: usize, mut col
                 continue;
             }
         }
+        if plainly_valid(&values) {
+            continue;
+        }
         if let Some((j, rule)) = values.iter().enumerate().find_map(|(j, &x)| Rule::first_broken(j, x).map(|r| (j, r))) {
             block.broken.push((i, j, rule, values[j]));
         }
     }
     block
+}
+
+/// True when no value of a line can break a rule: each is -1 or lies in
+/// `0..=MAX_TIME` (so it is finite, within every bound and not negative),
+/// and the ids and counts are whole. Nearly every line passes this quick
+/// test, branch-free over the 18 values; a line that fails it gets the rules
+/// one by one, which then decide.
+fn plainly_valid(values: &[f64; NFIELDS]) -> bool {
+    let mut ok = true;
+    for (j, &x) in values.iter().enumerate() {
+        ok &= ((0.0..=MAX_TIME).contains(&x) | (x == -1.0)) & (!is_int(j) | ((x as i64) as f64 == x));
+    }
+    ok
 }
 
 /// Split `raw` into header and data lines, parse every data line and find
