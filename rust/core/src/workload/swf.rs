@@ -491,22 +491,8 @@ fn parse_block(raw: &[u8], data: &[(Range<usize>, usize)], first: usize, mut col
     for (k, (range, _)) in data.iter().enumerate() {
         let i = first + k;
         let line = &raw[range.clone()];
-        let mut count = 0;
-        let mut first_not_decimal = None;
-        let mut other = false;
-        let mut at = 0;
-        while let Some((kind, value)) = next_field(line, &mut at) {
-            if count < NFIELDS {
-                if kind != Token::Decimal {
-                    first_not_decimal.get_or_insert(count);
-                }
-                match value {
-                    Some(x) => values[count] = x,
-                    None => other = true,
-                }
-            }
-            count += 1;
-        }
+        let (count, first_not_decimal, other) =
+            if plain_decimals(line, &mut values) { (NFIELDS, None, false) } else { any_tokens(line, &mut values) };
         if count != NFIELDS {
             block.odd.push((i, Line::Count(count)));
             continue;
@@ -532,6 +518,70 @@ fn parse_block(raw: &[u8], data: &[(Range<usize>, usize)], first: usize, mut col
         }
     }
     block
+}
+
+/// Reads a line made only of 18 short plain decimals (an optional sign, at
+/// most 15 digits with at most one `.` among them, no exponent) separated by
+/// ASCII spaces and tabs, as nearly every line of an archive trace is, into
+/// `values`; false, with `values` to be overwritten, for any other line,
+/// which [`any_tokens`] then reads. Each byte is compared with a few
+/// constants, where the general reader looks every byte up for Unicode spaces.
+#[inline]
+fn plain_decimals(line: &[u8], values: &mut [f64; NFIELDS]) -> bool {
+    const POW10: [f64; 16] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+    let is_blank = |b: u8| b == b' ' || b == b'\t';
+    let mut p = 0;
+    for slot in values.iter_mut() {
+        while p < line.len() && is_blank(line[p]) {
+            p += 1;
+        }
+        let negative = p < line.len() && line[p] == b'-';
+        if p < line.len() && (negative || line[p] == b'+') {
+            p += 1;
+        }
+        let (mut n, mut digits, mut fraction, mut point) = (0u64, 0, 0, false);
+        while p < line.len() && digits <= 15 {
+            match line[p] {
+                d @ b'0'..=b'9' => {
+                    n = n * 10 + u64::from(d - b'0');
+                    digits += 1;
+                    fraction += usize::from(point);
+                }
+                b'.' if !point => point = true,
+                _ => break,
+            }
+            p += 1;
+        }
+        if digits == 0 || digits > 15 || (p < line.len() && !is_blank(line[p])) {
+            return false;
+        }
+        // n < 10**15 < 2**53 and 10**fraction are exact, so the one division
+        // rounds correctly (to nearest, as strtod).
+        let x = n as f64 / POW10[fraction];
+        *slot = if negative { -x } else { x };
+    }
+    line[p..].iter().all(|&b| is_blank(b))
+}
+
+/// Reads the tokens of any line: (how many, the first that is not a decimal
+/// number, whether one is not even `inf`/`nan`), the first 18 values into
+/// `values`.
+fn any_tokens(line: &[u8], values: &mut [f64; NFIELDS]) -> (usize, Option<usize>, bool) {
+    let (mut count, mut first_not_decimal, mut other) = (0, None, false);
+    let mut at = 0;
+    while let Some((kind, value)) = next_field(line, &mut at) {
+        if count < NFIELDS {
+            if kind != Token::Decimal {
+                first_not_decimal.get_or_insert(count);
+            }
+            match value {
+                Some(x) => values[count] = x,
+                None => other = true,
+            }
+        }
+        count += 1;
+    }
+    (count, first_not_decimal, other)
 }
 
 /// True when no value of a line can break a rule: each is -1 or lies in
@@ -758,6 +808,42 @@ mod tests {
         assert!(s.problems.is_empty());
         assert_eq!(s.value(1, 0), 2.0);
         assert_eq!(s.value(0, 8), 200.0);
+    }
+
+    proptest::proptest! {
+        /// Where the plain-decimal reader takes a line, the general one reads
+        /// the same 18 values bit for bit and finds nothing odd.
+        #[test]
+        fn plain_lines_read_as_the_general_reader_reads_them(
+            tokens in proptest::collection::vec(proptest::prop_oneof![
+                9 => proptest::string::string_regex("[+-]?[0-9]{0,17}(\\.[0-9]{0,4})?|[+-]?\\.[0-9]{1,3}").unwrap(),
+                1 => proptest::string::string_regex("1e5|nan|-?[0-9]{1,3}\\.?|[0-9]\\.[0-9]\\.").unwrap(),
+            ], 17..20),
+            separators in proptest::collection::vec(proptest::prop_oneof![
+                30 => proptest::sample::select(vec![" ", "  ", "\t", " \t"]),
+                1 => proptest::sample::select(vec!["\u{a0}", "\u{3000}", "\u{b}"]),
+            ], 20),
+        ) {
+            let line: String = tokens.iter().zip(&separators).map(|(t, s)| format!("{s}{t}")).collect();
+            let (mut plain, mut general) = ([0.0; NFIELDS], [0.0; NFIELDS]);
+            if plain_decimals(line.as_bytes(), &mut plain) {
+                proptest::prop_assert_eq!(any_tokens(line.as_bytes(), &mut general), (NFIELDS, None, false));
+                proptest::prop_assert_eq!(plain.map(f64::to_bits), general.map(f64::to_bits));
+            }
+        }
+    }
+
+    #[test]
+    fn plain_decimals_leave_the_rest_to_the_general_reader() {
+        let mut v = [0.0; NFIELDS];
+        let line = |t: &str| GOOD.replacen(" 100 ", &format!(" {t} "), 1);
+        for t in ["-0", "+.5", "5.", "0.1", "123456789012345", "-2.50", "00012"] {
+            assert!(plain_decimals(line(t).as_bytes(), &mut v), "{t}");
+        }
+        for t in ["1234567890123456", "1.2.3", ".", "-", "1e5", "nan", "12a", "1\u{a0}"] {
+            assert!(!plain_decimals(line(t).as_bytes(), &mut v), "{t}");
+        }
+        assert!(!plain_decimals(b"1 2 3", &mut v) && !plain_decimals(format!("{GOOD} 7").as_bytes(), &mut v));
     }
 
     #[test]
