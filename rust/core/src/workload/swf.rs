@@ -483,6 +483,9 @@ struct Block {
 /// costs tens of microseconds, a line well under one.
 const ROWS_PER_THREAD: usize = 20_000;
 
+/// Blocks of lines per thread (see [`scan`]).
+const BLOCKS_PER_THREAD: usize = 4;
+
 /// Parses the data lines `data` (rows `first..first + data.len()`) into
 /// `columns`, one slice per field holding exactly those rows.
 fn parse_block(raw: &[u8], data: &[(Range<usize>, usize)], first: usize, mut columns: Vec<Column<'_>>) -> Block {
@@ -612,10 +615,13 @@ pub fn scan(raw: &[u8]) -> Scan {
     let mut ints = vec![0i64; nints * rows];
     let lines: Vec<usize> = data.iter().map(|&(_, number)| number).collect();
     let threads = std::thread::available_parallelism().map_or(1, usize::from).min(rows / ROWS_PER_THREAD).max(1);
-    let block_rows = rows.div_ceil(threads).max(1);
+    // Several blocks a thread, taken in turn from a shared list: a thread that
+    // other work on its core slows down takes fewer, and none waits for it long.
+    let block_rows = rows.div_ceil(threads * BLOCKS_PER_THREAD).max(1);
     // Each block's rows of each field, in file order: block b's rows of
     // the k-th float field are floats[k * rows + b * block_rows ..][..block_rows].
-    let mut slices: Vec<Vec<Column<'_>>> = (0..threads).map(|_| Vec::with_capacity(NFIELDS)).collect();
+    let blocks = rows.div_ceil(block_rows);
+    let mut slices: Vec<Vec<Column<'_>>> = (0..blocks).map(|_| Vec::with_capacity(NFIELDS)).collect();
     let (mut float_fields, mut int_fields) = (floats.chunks_mut(rows.max(1)), ints.chunks_mut(rows.max(1)));
     for j in 0..NFIELDS {
         let field = if is_int(j) {
@@ -627,18 +633,28 @@ pub fn scan(raw: &[u8]) -> Scan {
             slices[b].push(part);
         }
     }
-    let blocks: Vec<Block> = std::thread::scope(|scope| {
-        let mut parts = slices.into_iter().enumerate().filter(|(_, s)| !s.is_empty()).map(|(b, fields)| {
-            let first = b * block_rows;
-            (first, &data[first..(first + block_rows).min(rows)], fields)
-        });
-        let here = parts.next();
-        let spawned: Vec<_> =
-            parts.map(|(first, data, fields)| scope.spawn(move || parse_block(raw, data, first, fields))).collect();
-        let mut blocks: Vec<Block> = here.map(|(first, data, fields)| parse_block(raw, data, first, fields)).into_iter().collect();
-        blocks.extend(spawned.into_iter().map(|h| h.join().expect("parsing a block of lines does not panic")));
-        blocks
+    let todo = std::sync::Mutex::new(slices.into_iter().enumerate().map(|(b, fields)| {
+        let first = b * block_rows;
+        (b, first, &data[first..(first + block_rows).min(rows)], fields)
+    }));
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let next = todo.lock().expect("no thread panics holding the list").next();
+            let Some((b, first, data, fields)) = next else { return done };
+            done.push((b, parse_block(raw, data, first, fields)));
+        }
+    };
+    let mut parsed: Vec<(usize, Block)> = std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+        let mut parsed = work();
+        for helper in helpers {
+            parsed.extend(helper.join().expect("parsing a block of lines does not panic"));
+        }
+        parsed
     });
+    parsed.sort_unstable_by_key(|&(b, _)| b);
+    let blocks = parsed.into_iter().map(|(_, block)| block);
     let (mut odd, mut broken) = (Vec::new(), Vec::new());
     for block in blocks {
         odd.extend(block.odd);
