@@ -20,6 +20,9 @@ pub struct Waiting {
     pub estimate: f64,
 }
 
+/// The fewest ranks the queue's tree covers (see [`WaitQueue`]).
+const MIN_LEAVES: usize = 1024;
+
 /// The width of an empty slot: above every `u32` width, so that a job as wide
 /// as the largest machine (`u32::MAX` processors) is not taken for no job.
 const EMPTY_WIDTH: u64 = u64::MAX;
@@ -29,14 +32,26 @@ const EMPTY_WIDTH: u64 = u64::MAX;
 /// The priority order is fixed when the queue is made (a rank per job, e.g.
 /// arrival order or shortest estimate first), so the queue is a subset of
 /// ranks `0..n`. It is kept as a min-segment tree over ranks: every node holds
-/// the smallest width and the smallest estimate of the waiting jobs below it. A backfilling scan then asks "the first waiting job
-/// after position `i` that could fit" and skips whole runs of jobs that
-/// cannot, instead of visiting thousands of them one by one on every event of
-/// a loaded trace. Insert, remove and each step of a search are O(log n).
+/// the smallest width and the smallest estimate of the waiting jobs below it.
+/// A backfilling scan then asks "the first waiting job after position `i`
+/// that could fit" and skips whole runs of jobs that cannot, instead of
+/// visiting thousands of them one by one on every event of a loaded trace.
+/// Insert, remove and each step of a search are O(log n).
+///
+/// The tree covers a window of ranks, `base..base + leaves`, holding every
+/// waiting job, not all `n`: under arrival order the waiting jobs are a
+/// stretch of a few thousand ranks that moves forward, and a tree over a
+/// whole trace of 200,000 jobs would be 8 MB of fresh memory to fill. When
+/// an insert falls outside, the tree is rebuilt over the ranks from the head
+/// to the new job with room for as many again, so rebuilds cost O(1) per
+/// insert over time.
 #[derive(Debug, Clone)]
 pub struct WaitQueue {
     rank: Vec<u32>,
     job_at: Vec<u32>,
+    /// The first rank the tree covers.
+    base: usize,
+    /// The ranks it covers (a power of two).
     leaves: usize,
     /// Per node `(least width, least estimate)` below it, side by side so that
     /// a search step reads one cache line.
@@ -62,10 +77,11 @@ impl WaitQueue {
         for (j, &r) in rank.iter().enumerate() {
             job_at[r as usize] = j as u32;
         }
-        let leaves = n.max(1).next_power_of_two();
+        let leaves = n.clamp(1, MIN_LEAVES).next_power_of_two();
         WaitQueue {
             rank,
             job_at,
+            base: 0,
             leaves,
             min: vec![(EMPTY_WIDTH, f64::INFINITY); 2 * leaves],
             len: 0,
@@ -87,7 +103,8 @@ impl WaitQueue {
 
     /// True when job `job` waits.
     pub fn contains(&self, job: usize) -> bool {
-        job < self.rank.len() && self.min[self.leaves + self.rank[job] as usize].0 != EMPTY_WIDTH
+        job < self.rank.len()
+            && self.leaf(self.rank[job] as usize).is_some_and(|leaf| self.min[leaf].0 != EMPTY_WIDTH)
     }
 
     /// Priority rank of job `job`.
@@ -107,12 +124,15 @@ impl WaitQueue {
 
     /// The first waiting job.
     pub fn head(&self) -> Option<Waiting> {
-        (self.len > 0).then(|| self.waiting(self.leaves + self.lowest))
+        (self.len > 0).then(|| self.waiting(self.leaves + self.lowest - self.base))
     }
 
     pub(crate) fn insert(&mut self, job: u32, width: u32, estimate: f64) {
         debug_assert!(!self.contains(job as usize));
         let rank = self.rank[job as usize] as usize;
+        if self.leaf(rank).is_none() {
+            self.cover(rank);
+        }
         self.lowest = if self.len == 0 { rank } else { self.lowest.min(rank) };
         self.len += 1;
         self.upper = self.upper.max(rank + 1);
@@ -128,7 +148,7 @@ impl WaitQueue {
         let rank = self.rank[job as usize] as usize;
         self.set(rank, EMPTY_WIDTH, f64::INFINITY);
         if rank == self.lowest {
-            self.lowest = self.search(rank + 1, &|_, _| true).map_or(self.upper, |leaf| leaf - self.leaves);
+            self.lowest = self.search(rank + 1, &|_, _| true).map_or(self.upper, |leaf| leaf - self.leaves + self.base);
         }
         if let Some(index) = &mut self.by_width {
             index.clear(job);
@@ -187,7 +207,7 @@ impl WaitQueue {
                         complete = false;
                         break;
                     }
-                    out.push(self.waiting(self.leaves + self.rank[job as usize] as usize));
+                    out.push(self.waiting(self.leaves + self.rank[job as usize] as usize - self.base));
                     taken += 1;
                 }
             }
@@ -197,8 +217,34 @@ impl WaitQueue {
         (out, complete)
     }
 
+    /// The tree's leaf of `rank`, when it covers it.
+    fn leaf(&self, rank: usize) -> Option<usize> {
+        rank.checked_sub(self.base).filter(|&i| i < self.leaves).map(|i| self.leaves + i)
+    }
+
+    /// Rebuilds the tree over a window that holds `rank` and every waiting
+    /// job: from the head (or `rank`) to the last rank that may wait (or
+    /// `rank`), with room for as many again after it.
+    fn cover(&mut self, rank: usize) {
+        let first = if self.len == 0 { rank } else { self.lowest.min(rank) };
+        let end = if self.len == 0 { rank + 1 } else { self.upper.max(rank + 1) };
+        let leaves = (2 * (end - first)).max(MIN_LEAVES).min(self.rank.len()).next_power_of_two();
+        let mut min = vec![(EMPTY_WIDTH, f64::INFINITY); 2 * leaves];
+        if self.len > 0 {
+            // Every waiting job lies in the old window (`upper` may lie beyond it).
+            for r in self.lowest..self.upper.min(self.base + self.leaves) {
+                min[leaves + r - first] = self.min[self.leaves + r - self.base];
+            }
+        }
+        for k in (1..leaves).rev() {
+            let ((w0, e0), (w1, e1)) = (min[2 * k], min[2 * k + 1]);
+            min[k] = (w0.min(w1), e0.min(e1));
+        }
+        (self.base, self.leaves, self.min) = (first, leaves, min);
+    }
+
     fn set(&mut self, rank: usize, width: u64, estimate: f64) {
-        let mut k = self.leaves + rank;
+        let mut k = self.leaves + rank - self.base;
         self.min[k] = (width, estimate);
         while k > 1 {
             k /= 2;
@@ -231,10 +277,12 @@ impl WaitQueue {
     fn search(&self, from: usize, fits: &impl Fn(u32, f64) -> bool) -> Option<usize> {
         // No job at all passes when the minima over the whole queue fail (fits is
         // monotone): the common answer on a loaded machine, found in one step.
-        if from >= self.upper || !self.passes(1, fits) {
+        // Every waiting job lies in the window, and below `upper`.
+        let (from, end) = (from.max(self.base), self.upper.min(self.base + self.leaves));
+        if from >= end || !self.passes(1, fits) {
             return None;
         }
-        let mut k = self.leaves + from;
+        let mut k = self.leaves + from - self.base;
         let height = self.leaves.trailing_zeros();
         loop {
             if self.passes(k, fits) {
@@ -251,15 +299,15 @@ impl WaitQueue {
             }
             k += 1;
             // The first rank under node k, at depth ilog2(k).
-            let first = (k << (height - k.ilog2())) - self.leaves;
-            if first >= self.upper {
+            let first = (k << (height - k.ilog2())) - self.leaves + self.base;
+            if first >= end {
                 return None;
             }
         }
     }
 
     fn waiting(&self, leaf: usize) -> Waiting {
-        let rank = leaf - self.leaves;
+        let rank = leaf - self.leaves + self.base;
         Waiting {
             job: self.job_at[rank],
             rank: rank as u32,
@@ -448,6 +496,47 @@ mod tests {
                     let expected = waiting.range(from as u32..).map(|(_, &w)| w).find(|w| fits(w.width, w.estimate));
                     prop_assert_eq!(q.first_from(from, fits), expected);
                 }
+            }
+        }
+
+        /// A queue of thousands of jobs whose waiting ranks move forward (arrival
+        /// order) or spread over every rank (another order) keeps agreeing with a
+        /// scan while its tree is rebuilt over new windows.
+        #[test]
+        fn windows_follow_the_waiting_jobs(seed in 0u64..u64::MAX, n in 1500usize..4000, shuffled in any::<bool>(), keep in 1u64..8) {
+            let mut state = seed | 1;
+            let mut next = move |m: u64| {
+                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                (state >> 33) % m
+            };
+            let mut order: Vec<u32> = (0..n as u32).collect();
+            if shuffled {
+                for i in (1..n).rev() {
+                    order.swap(i, next(i as u64 + 1) as usize);
+                }
+            }
+            let mut rank = vec![0u32; n];
+            for (r, &j) in order.iter().enumerate() {
+                rank[j as usize] = r as u32;
+            }
+            let mut q = WaitQueue::new(rank.clone());
+            let mut waiting: std::collections::BTreeMap<u32, Waiting> = Default::default();
+            for job in 0..n as u32 {
+                let (w, e) = (1 + next(16) as u32, next(100) as f64);
+                q.insert(job, w, e);
+                waiting.insert(rank[job as usize], Waiting { job, rank: rank[job as usize], width: w, estimate: e });
+                // Start some jobs: the head, or any, so the waiting ranks drift and spread.
+                while waiting.len() as u64 > keep * 40 || next(3) == 0 {
+                    let Some(&r) = (if next(2) == 0 { waiting.keys().next() } else { waiting.keys().nth(next(waiting.len() as u64 + 1) as usize) }) else { break };
+                    let gone = waiting.remove(&r).expect("waits");
+                    q.remove(gone.job);
+                }
+                prop_assert_eq!(q.head(), waiting.values().next().copied());
+                let (from, free, limit) = (next(n as u64 + 10) as usize, next(17) as u32, next(100) as f64);
+                let fits = |w: u32, e: f64| w <= free && e <= limit;
+                let expected = waiting.range(from as u32..).map(|(_, &w)| w).find(|w| fits(w.width, w.estimate));
+                prop_assert_eq!(q.first_from(from, fits), expected);
+                prop_assert!(waiting.keys().all(|&r| q.contains(order[r as usize] as usize)));
             }
         }
 
