@@ -250,11 +250,12 @@ def simulate(
     total = _machine_size(jobs, procs)
     table, dropped = _prepare(jobs, total, oversized)
     estimate = estimates_of(table, estimates)
+    width = table.width()
     sim = _core.BatchSim(
         np.ascontiguousarray(table.submit, dtype=np.float64),
         np.ascontiguousarray(table.runtime, dtype=np.float64),
         np.ascontiguousarray(estimate, dtype=np.float64),
-        np.ascontiguousarray(table.width(), dtype=np.int64),
+        np.ascontiguousarray(width, dtype=np.int64),
         total,
         QUEUE_ORDER[policy] if isinstance(policy, str) else policy.order,
     )
@@ -280,7 +281,7 @@ def simulate(
         submit=table.submit,
         start=starts,
         end=starts + table.runtime,
-        procs=table.width(),
+        procs=width,
         total_procs=total,
         proc_offsets=offsets,
         proc_first=first,
