@@ -222,19 +222,24 @@ impl WaitQueue {
         rank.checked_sub(self.base).filter(|&i| i < self.leaves).map(|i| self.leaves + i)
     }
 
-    /// Rebuilds the tree over a window that holds `rank` and every waiting
-    /// job: from the head (or `rank`) to the last rank that may wait (or
-    /// `rank`), with room for as many again after it.
+    /// Moves the tree's window to hold `rank` and every waiting job: an
+    /// empty tree just moves; otherwise it is rebuilt from the head (or
+    /// `rank`) to the last rank that may wait (or `rank`), with room for as
+    /// many again after it.
     fn cover(&mut self, rank: usize) {
-        let first = if self.len == 0 { rank } else { self.lowest.min(rank) };
-        let end = if self.len == 0 { rank + 1 } else { self.upper.max(rank + 1) };
-        let leaves = (2 * (end - first)).max(MIN_LEAVES).min(self.rank.len()).next_power_of_two();
+        if self.len == 0 {
+            // An empty tree holds nothing anywhere: it only moves.
+            self.base = rank;
+            return;
+        }
+        let end = self.upper.max(rank + 1);
+        let leaves = (2 * (end - self.lowest.min(rank))).max(MIN_LEAVES).min(self.rank.len()).next_power_of_two();
+        // A window as long as the queue's ranks covers them all from 0, for good.
+        let first = if leaves >= self.rank.len() { 0 } else { self.lowest.min(rank) };
         let mut min = vec![(EMPTY_WIDTH, f64::INFINITY); 2 * leaves];
-        if self.len > 0 {
-            // Every waiting job lies in the old window (`upper` may lie beyond it).
-            for r in self.lowest..self.upper.min(self.base + self.leaves) {
-                min[leaves + r - first] = self.min[self.leaves + r - self.base];
-            }
+        // Every waiting job lies in the old window (`upper` may lie beyond it).
+        for r in self.lowest..self.upper.min(self.base + self.leaves) {
+            min[leaves + r - first] = self.min[self.leaves + r - self.base];
         }
         for k in (1..leaves).rev() {
             let ((w0, e0), (w1, e1)) = (min[2 * k], min[2 * k + 1]);
