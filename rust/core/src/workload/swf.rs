@@ -28,10 +28,13 @@
 //! * A job number (other than -1) equal to that of an earlier valid line is
 //!   a duplicate; the earlier line is kept.
 //!
-//! Numbers are parsed correctly rounded (Rust's `f64::from_str`, with an
-//! exact shortcut for integers of up to 18 digits), as Python and numpy parse
-//! them. Nothing here panics or grows worse than linearly with the input:
-//! a line of a million fields or a number of a million digits is a finding.
+//! Numbers are parsed correctly rounded (Rust's `f64::from_str`, with exact
+//! shortcuts for integers of up to 18 digits and for plain decimals of up to
+//! 15 digits, one division by an exact power of ten), as Python and numpy
+//! parse them. A long trace is parsed in blocks of lines on several
+//! threads. Nothing here panics or grows worse than linearly with the
+//! input: a line of a million fields or a number of a million digits is a
+//! finding.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
