@@ -366,26 +366,7 @@ fn classify(t: &[u8]) -> Token {
 }
 
 /// What `t` is and, unless [`Token::Other`], its value (correctly rounded).
-#[inline]
 fn parse(t: &[u8]) -> (Token, Option<f64>) {
-    // The common case, a short integer, in one pass.
-    let (negative, body) = match t {
-        [b'-', rest @ ..] => (true, rest),
-        [b'+', rest @ ..] => (false, rest),
-        _ => (false, t),
-    };
-    if !body.is_empty() && body.len() <= 18 {
-        let mut n = 0u64;
-        if body.iter().all(|&b| {
-            let d = b.wrapping_sub(b'0');
-            n = n * 10 + u64::from(d);
-            d <= 9
-        }) {
-            // Below 10**18 < 2**63: exact as an integer, rounded once by the cast (to nearest, as strtod).
-            let x = n as f64;
-            return (Token::Decimal, Some(if negative { -x } else { x }));
-        }
-    }
     match classify(t) {
         Token::Other => (Token::Other, None),
         kind => match value_of(t) {
@@ -405,9 +386,9 @@ fn space_at(line: &[u8], at: usize) -> bool {
     }
 }
 
-/// The next token of `line` from `*at` on, parsed, and `*at` moved past it:
-/// [`tokens`] and [`parse`] in one pass for the common short integer.
-#[inline]
+/// The next token of `line` from `*at` on, parsed, and `*at` moved past it.
+/// (Lines of plain decimals, nearly all, are read by [`plain_decimals`]
+/// instead; this reads the others.)
 fn next_field(line: &[u8], at: &mut usize) -> Option<(Token, Option<f64>)> {
     let mut p = *at;
     loop {
@@ -425,22 +406,6 @@ fn next_field(line: &[u8], at: &mut usize) -> Option<(Token, Option<f64>)> {
         }
     }
     let start = p;
-    let negative = line[p] == b'-';
-    if negative || line[p] == b'+' {
-        p += 1;
-    }
-    let digits_start = p;
-    let mut n = 0u64;
-    while p < line.len() && p - digits_start < 18 && line[p].is_ascii_digit() {
-        n = n * 10 + u64::from(line[p] - b'0');
-        p += 1;
-    }
-    if p > digits_start && (p == line.len() || space_at(line, p)) {
-        *at = p;
-        // Below 10**18 < 2**63: exact as an integer, rounded once by the cast (to nearest, as strtod).
-        let x = n as f64;
-        return Some((Token::Decimal, Some(if negative { -x } else { x })));
-    }
     while p < line.len() && !space_at(line, p) {
         p += 1;
     }
