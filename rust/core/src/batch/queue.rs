@@ -124,7 +124,7 @@ impl WaitQueue {
 
     /// The first waiting job.
     pub fn head(&self) -> Option<Waiting> {
-        (self.len > 0).then(|| self.waiting(self.leaves + self.lowest - self.base))
+        (self.len > 0).then(|| self.waiting(self.lowest))
     }
 
     pub(crate) fn insert(&mut self, job: u32, width: u32, estimate: f64) {
@@ -148,7 +148,7 @@ impl WaitQueue {
         let rank = self.rank[job as usize] as usize;
         self.set(rank, EMPTY_WIDTH, f64::INFINITY);
         if rank == self.lowest {
-            self.lowest = self.search(rank + 1, &|_, _| true).map_or(self.upper, |leaf| leaf - self.leaves + self.base);
+            self.lowest = self.search(rank + 1, &|_, _| true).unwrap_or(self.upper);
         }
         if let Some(index) = &mut self.by_width {
             index.clear(job);
@@ -207,7 +207,7 @@ impl WaitQueue {
                         complete = false;
                         break;
                     }
-                    out.push(self.waiting(self.leaves + self.rank[job as usize] as usize - self.base));
+                    out.push(self.waiting(self.rank[job as usize] as usize));
                     taken += 1;
                 }
             }
@@ -268,10 +268,10 @@ impl WaitQueue {
     /// (width, estimate) it holds for any smaller width and smaller estimate,
     /// since subtrees are pruned by testing it on their minima.
     pub fn first_from(&self, from: usize, fits: impl Fn(u32, f64) -> bool) -> Option<Waiting> {
-        self.search(from, &fits).map(|leaf| self.waiting(leaf))
+        self.search(from, &fits).map(|rank| self.waiting(rank))
     }
 
-    /// Leftmost matching leaf at rank `>= from`, found bottom-up: from the
+    /// Rank of the leftmost match at rank `>= from`, found bottom-up: from the
     /// leaf at `from`, a subtree that fails hands over to the next subtree to
     /// its right (the right sibling of its lowest ancestor that is a left
     /// child), and a subtree that passes is entered at its left child. A
@@ -280,10 +280,10 @@ impl WaitQueue {
     /// estimate may come from different jobs); its right neighbour is then
     /// tried as for any subtree that fails.
     fn search(&self, from: usize, fits: &impl Fn(u32, f64) -> bool) -> Option<usize> {
-        // No job at all passes when the minima over the whole queue fail (fits is
-        // monotone): the common answer on a loaded machine, found in one step.
         // Every waiting job lies in the window, and below `upper`.
         let (from, end) = (from.max(self.base), self.upper.min(self.base + self.leaves));
+        // No job at all passes when the minima over the whole queue fail (fits is
+        // monotone): the common answer on a loaded machine, found in one step.
         if from >= end || !self.passes(1, fits) {
             return None;
         }
@@ -292,7 +292,7 @@ impl WaitQueue {
         loop {
             if self.passes(k, fits) {
                 if k >= self.leaves {
-                    return Some(k);
+                    return Some(k - self.leaves + self.base);
                 }
                 k *= 2;
                 continue;
@@ -311,8 +311,9 @@ impl WaitQueue {
         }
     }
 
-    fn waiting(&self, leaf: usize) -> Waiting {
-        let rank = leaf - self.leaves + self.base;
+    /// The waiting job of rank `rank`.
+    fn waiting(&self, rank: usize) -> Waiting {
+        let leaf = self.leaves + rank - self.base;
         Waiting {
             job: self.job_at[rank],
             rank: rank as u32,
