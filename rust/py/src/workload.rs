@@ -2,6 +2,7 @@
 //! `clustersched.read_swf`, which stays the public interface (it reads the
 //! file and words the errors), and its fast gzip inflater.
 
+use clustersched_core::memory::advise_huge_pages;
 use clustersched_core::workload::swf::{self, Finding};
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
@@ -61,34 +62,43 @@ fn inflate_gzip<'py>(py: Python<'py>, raw: &[u8]) -> Option<Bound<'py, PyBytes>>
     if size > n.saturating_mul(1032) {
         return None;
     }
-    let mut whole = false;
-    let bytes = PyBytes::new_with(py, size, |out| {
-        whole = py.detach(|| {
-            let (mut read, mut written) = (0usize, 0usize);
-            // SAFETY: the decompressor is used by this thread only and freed
-            // below; `raw` and `out` are valid for their lengths, and libdeflate
-            // writes at most `out.len()` bytes and reports what it read and wrote.
-            unsafe {
-                let d = libdeflate_sys::libdeflate_alloc_decompressor();
-                if d.is_null() {
-                    return false;
-                }
-                let result = libdeflate_sys::libdeflate_gzip_decompress_ex(
-                    d,
-                    raw.as_ptr().cast(),
-                    n,
-                    out.as_mut_ptr().cast(),
-                    out.len(),
-                    &mut read,
-                    &mut written,
-                );
-                libdeflate_sys::libdeflate_free_decompressor(d);
-                result == libdeflate_sys::libdeflate_result_LIBDEFLATE_SUCCESS && read == n && written == size
+    // An uninitialised bytes object, asking for huge pages before its first
+    // write (PyBytes::new_with would zero every page first). It is either
+    // filled whole or dropped, so Python never sees its initial contents.
+    // SAFETY: PyBytes_FromStringAndSize with a null pointer allocates `size`
+    // bytes (plus a trailing NUL) and returns a new reference or null with an
+    // error set, which from_owned_ptr_or_err takes.
+    let bytes = unsafe {
+        let object = pyo3::ffi::PyBytes_FromStringAndSize(std::ptr::null(), isize::try_from(size).ok()?);
+        Bound::from_owned_ptr_or_err(py, object).ok()?.cast_into_unchecked::<PyBytes>()
+    };
+    // SAFETY: the buffer of a bytes object this function alone holds.
+    let out = unsafe { pyo3::ffi::PyBytes_AsString(bytes.as_ptr()) }.cast::<u8>() as usize;
+    let whole = py.detach(|| {
+        let out = out as *mut u8;
+        advise_huge_pages(out, size);
+        let (mut read, mut written) = (0usize, 0usize);
+        // SAFETY: the decompressor is used by this thread only and freed
+        // below; `raw` and `out` are valid for their lengths, and libdeflate
+        // writes at most `size` bytes and reports what it read and wrote.
+        unsafe {
+            let d = libdeflate_sys::libdeflate_alloc_decompressor();
+            if d.is_null() {
+                return false;
             }
-        });
-        Ok(())
-    })
-    .ok()?;
+            let result = libdeflate_sys::libdeflate_gzip_decompress_ex(
+                d,
+                raw.as_ptr().cast(),
+                n,
+                out.cast(),
+                size,
+                &mut read,
+                &mut written,
+            );
+            libdeflate_sys::libdeflate_free_decompressor(d);
+            result == libdeflate_sys::libdeflate_result_LIBDEFLATE_SUCCESS && read == n && written == size
+        }
+    });
     whole.then_some(bytes)
 }
 
