@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from clustersched.workload.jobs import Dropped, JobTable
+from clustersched.workload.jobs import FIELD_NAMES, Dropped, JobTable
 from clustersched.workload.swf import read_swf
 from clustersched.workload.transform import (
     CLIPPED_TO_MACHINE,
@@ -29,6 +29,43 @@ SWF_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "swf"
 WEEK = 7 * 86400
 
 needs_traces = pytest.mark.skipif(not SWF_DIR.is_dir(), reason=f"{SWF_DIR} not found")
+
+
+# -- selecting rows --------------------------------------------------------------
+
+
+@given(
+    rows=st.integers(0, 40).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(st.booleans(), min_size=n, max_size=n).map(lambda m: np.array(m, dtype=bool))
+            | st.lists(st.integers(0, max(n - 1, 0)), max_size=2 * n if n else 0).map(
+                lambda i: np.array(i, dtype=np.int64)
+            )
+            | st.tuples(st.integers(0, n), st.integers(0, n)).map(lambda ab: slice(*ab)),
+        )
+    ),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_select_picks_rows_into_one_block(rows: tuple[int, object], seed: int) -> None:
+    """select gives each column's picked rows (by mask, index or slice), in its
+    dtype, in one block of memory of its own: writing to the result changes
+    neither the source nor another column."""
+    n, pick = rows
+    rng = np.random.default_rng(seed)
+    source = JobTable({name: rng.integers(-1, 10**6, n) for name in FIELD_NAMES}, metadata={"MaxProcs": "8"})
+    before = {name: getattr(source, name).copy() for name in FIELD_NAMES}
+    picked = source.select(pick)
+    assert len({id(getattr(picked, name).base) for name in FIELD_NAMES}) == 1
+    for name in FIELD_NAMES:
+        column = getattr(picked, name)
+        assert column.dtype == getattr(source, name).dtype and column.flags.c_contiguous
+        np.testing.assert_array_equal(column, before[name][pick])
+    picked.submit[:] = -7.0
+    picked.job_id[:] = -7
+    np.testing.assert_array_equal(picked.runtime, before["runtime"][pick])
+    for name in FIELD_NAMES:
+        np.testing.assert_array_equal(getattr(source, name), before[name])
 
 
 # -- time windows ----------------------------------------------------------------

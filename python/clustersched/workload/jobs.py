@@ -221,7 +221,19 @@ class JobTable:
         Rows left out are not recorded as dropped unless ``dropped`` says why
         (selecting a window is not dropping; removing bad jobs is).
         """
-        cols = {name: getattr(self, name)[rows] for name in FIELD_NAMES}
+        # The 18 picked columns share one block of memory: for a table of
+        # 30,000 rows or more it takes 4 MiB or more, which numpy backs with
+        # huge pages, and first writes to fresh memory then fault a third as
+        # often (faults cost more than the copy on a virtual machine). Every
+        # SWF column is 8 bytes wide, so each is a row of the block viewed in
+        # its own dtype; each picked column is made apart, then copied in.
+        first = self.job_id[rows]
+        block = np.empty((len(FIELD_NAMES), len(first)), dtype=np.float64)
+        cols = {}
+        for k, name in enumerate(FIELD_NAMES):
+            column = block[k].view(getattr(self, name).dtype)
+            column[...] = first if k == 0 else getattr(self, name)[rows]
+            cols[name] = column
         return self._derive(cols, dropped)
 
     def with_columns(self, **changes: Any) -> "JobTable":
