@@ -216,10 +216,12 @@ class JobTable:
         return iter(FIELD_NAMES)
 
     def select(self, rows: Any, *, dropped: Iterable[Dropped] = ()) -> "JobTable":
-        """A new table with the rows picked by a boolean mask or an index array.
+        """A new table with the rows picked by a boolean mask, an index array or a slice.
 
         Rows left out are not recorded as dropped unless ``dropped`` says why
-        (selecting a window is not dropping; removing bad jobs is).
+        (selecting a window is not dropping; removing bad jobs is).  The new
+        columns are copies, never views of this table's, all held in one
+        block of memory (so a column kept alone keeps the block alive).
         """
         # The 18 picked columns share one block of memory: for a table of
         # 30,000 rows or more it takes 4 MiB or more, which numpy backs with
