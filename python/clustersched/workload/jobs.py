@@ -228,14 +228,15 @@ class JobTable:
         # huge pages, and first writes to fresh memory then fault a third as
         # often (faults cost more than the copy on a virtual machine). Every
         # SWF column is 8 bytes wide, so each is a row of the block viewed in
-        # its own dtype; each picked column is made apart, then copied in.
-        first = self.job_id[rows]
-        block = np.empty((len(FIELD_NAMES), len(first)), dtype=np.float64)
+        # its own dtype, which take fills in place.
+        index = np.arange(len(self))[rows]  # numpy checks the mask, indices or slice
+        block = np.empty((len(FIELD_NAMES), len(index)), dtype=np.float64)
         cols = {}
         for k, name in enumerate(FIELD_NAMES):
-            column = block[k].view(getattr(self, name).dtype)
-            column[...] = first if k == 0 else getattr(self, name)[rows]
-            cols[name] = column
+            column = getattr(self, name)
+            cols[name] = block[k].view(column.dtype)
+            # "clip" spares take a defensive copy of its output; the indices are valid.
+            np.take(column, index, out=cols[name], mode="clip")
         return self._derive(cols, dropped)
 
     def with_columns(self, **changes: Any) -> "JobTable":
