@@ -72,10 +72,12 @@ fn inflate_gzip<'py>(py: Python<'py>, raw: &[u8]) -> Option<Bound<'py, PyBytes>>
         let object = pyo3::ffi::PyBytes_FromStringAndSize(std::ptr::null(), isize::try_from(size).ok()?);
         Bound::from_owned_ptr_or_err(py, object).ok()?.cast_into_unchecked::<PyBytes>()
     };
-    // SAFETY: the buffer of a bytes object this function alone holds.
-    let out = unsafe { pyo3::ffi::PyBytes_AsString(bytes.as_ptr()) }.cast::<u8>() as usize;
+    // SAFETY: the buffer of a bytes object this function alone holds. Its
+    // address crosses into the closure without the GIL as a number, since a
+    // raw pointer may not cross threads.
+    let address = unsafe { pyo3::ffi::PyBytes_AsString(bytes.as_ptr()) } as usize;
     let whole = py.detach(|| {
-        let out = out as *mut u8;
+        let out = address as *mut u8;
         advise_huge_pages(out, size);
         let (mut read, mut written) = (0usize, 0usize);
         // SAFETY: the decompressor is used by this thread only and freed
