@@ -21,9 +21,10 @@ pub fn advise_huge_pages<T>(start: *const T, count: usize) {
     {
         const PAGE: usize = 4096;
         let len = count.saturating_mul(std::mem::size_of::<T>());
-        let begin = (start as usize).next_multiple_of(PAGE);
-        let end = (start as usize).saturating_add(len) / PAGE * PAGE;
-        if len >= HUGE_MIN && end > begin {
+        if len >= HUGE_MIN {
+            // The whole pages inside the buffer (at least HUGE_MIN - 2 pages).
+            let begin = (start as usize).next_multiple_of(PAGE);
+            let end = (start as usize).saturating_add(len) / PAGE * PAGE;
             // SAFETY: madvise only changes how the kernel backs these pages,
             // which lie inside the caller's buffer; its result is advice too.
             unsafe {
