@@ -42,3 +42,18 @@ def test_a_function_named_like_its_module_stays_the_function():
 def test_unknown_names_raise_attribute_error():
     with pytest.raises(AttributeError, match="has no attribute 'nope'"):
         clustersched.nope  # noqa: B018
+
+
+@pytest.mark.parametrize("package", ["clustersched", "clustersched.batch", "clustersched.workload"])
+def test_dir_lists_the_public_api_only(package):
+    """Issue 30: dir(clustersched) listed TYPE_CHECKING and lazy_exports, the helpers __init__ imports."""
+    module = importlib.import_module(package)
+    names = dir(module)
+    assert "TYPE_CHECKING" not in names and "lazy_exports" not in names
+    assert not [n for n in names if n.startswith("_") and not n.endswith("__")]  # no _core, _lazy, _checks
+    assert set(module.__all__) <= set(names)
+    assert "__version__" in dir(clustersched) and "__doc__" in names
+
+
+def test_dir_lists_the_problem_folders_imported_or_not():
+    assert {"batch", "workload", "ptg", "dfrs", "grid", "scrap"} <= set(dir(clustersched))

@@ -52,7 +52,8 @@ __getattr__, __dir__ = lazy_exports(
         "write_ptgs": ".workload.ptg",
         "sample_trace": "._cli",
     },
-    public=["campaign", "errors", "ptg", "validate"],
+    # dir(clustersched) lists these submodules too, imported or not (see _lazy.lazy_exports)
+    public=["batch", "campaign", "dfrs", "errors", "grid", "ptg", "scrap", "validate", "workload"],
 )
 
 if TYPE_CHECKING:

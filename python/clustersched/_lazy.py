@@ -38,7 +38,14 @@ def lazy_exports(
         imported when asked for, as an eager ``import`` used to make it an
         attribute.
     public : iterable of str
-        Names ``dir()`` lists besides the namespace (the package's ``__all__``).
+        Names ``dir()`` lists besides the exports (the package's ``__all__``).
+
+    ``dir(package)`` lists the public API only: the exports, ``public``, the
+    package's ``__all__``, its public submodules already imported
+    (``clustersched.batch``) and the module's dunder attributes
+    (``__version__``, ``__doc__`` ...); never the helpers its ``__init__``
+    imports for itself (``TYPE_CHECKING``, ``lazy_exports``) nor private
+    modules (``_core``).
     """
     module_object = sys.modules[package]
     namespace = module_object.__dict__
@@ -71,6 +78,13 @@ def lazy_exports(
         return value
 
     def __dir__() -> list[str]:
-        return sorted(set(namespace) | set(listed))
+        names = set(listed) | set(namespace.get("__all__", ()))
+        for name, value in namespace.items():
+            if name.startswith("__") and name.endswith("__"):
+                names.add(name)
+            elif (not name.startswith("_") and isinstance(value, types.ModuleType)
+                  and value.__name__ == f"{package}.{name}"):
+                names.add(name)  # a public submodule, bound by its import
+        return sorted(names)
 
     return __getattr__, __dir__
