@@ -97,3 +97,17 @@ def test_the_largest_sizes_accepted_run_in_seconds(capsys):
 def test_case_insensitive_algorithm(capsys):
     assert main(["qlse", "--algorithm", "qlse", "--json", "--tasks", "10", "--values", "small"]) == 0
     assert json.loads(capsys.readouterr().out)["algorithm"] == "QLSE"
+
+
+def test_one_task_has_no_lan_hit_ratio_not_nan(capsys):
+    """Issue 30: ``qlse --tasks 1`` printed "nan%" (and NaN, which is not JSON, with --json)."""
+    assert main(["qlse", "--tasks", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "nan" not in out.lower()
+    line = next(line for line in out.splitlines() if "LAN hit ratio" in line)
+    assert "n/a (the TIG has no communication)" in line
+    assert main(["qlse", "--tasks", "1", "--json"]) == 0
+    text = capsys.readouterr().out
+    assert "NaN" not in text
+    report = json.loads(text)
+    assert report["valid"] and report["lan_hit_ratio"] is None and report["edges"] == 0

@@ -17,7 +17,9 @@ and its §5 metrics; with ``--json`` one JSON object (``algorithm``,
 ``links``, ``planted``, ``found``, ``valid``, ``violations``, ``step``,
 ``attempts``, ``lans_used``, ``hosts_used``, ``lan_hit_ratio``,
 ``task_machine_ratio``, ``shared_task_machine_ratio``, ``seconds`` and
-``mapping``, the global host of each task, or null).
+``mapping``, the global host of each task, or null).  The LAN hit ratio
+of a TIG without communication (one task, or MBRs summing to 0) is
+undefined: the report says "n/a", the JSON null.
 
 Sizes are those the model accepts (:mod:`clustersched.grid.model`, "Limits"):
 ``--tasks`` at most 10,000, ``--lans`` at most 1,000, ``--hosts`` at most
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import Any
 
@@ -53,6 +56,14 @@ def _algorithm(text: str) -> str:
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"invalid value {text!r}: must be one of {', '.join(ALGORITHM_NAMES)}") from None
+
+
+def _percent(ratio: float) -> str:
+    """A ratio as a percentage; the LAN hit ratio of a TIG without communication (its MBRs sum to 0) is
+    undefined, and says why rather than "nan%"."""
+    if math.isnan(ratio):
+        return "n/a (the TIG has no communication)"
+    return f"{100 * ratio:.2f}%"
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -126,7 +137,8 @@ def run(args: argparse.Namespace) -> int:
         "mapping": mapped.host.tolist() if mapped else None,
     }
     if args.json:
-        print(json.dumps(report))
+        # NaN is not JSON: a ratio without a denominator (no communication) is null, as without a mapping
+        print(json.dumps({k: None if isinstance(v, float) and math.isnan(v) else v for k, v in report.items()}))
     else:
         kind = "feasible (hidden mapping planted)" if inst.planted is not None else "random"
         print(f"{args.algorithm} ({args.bandwidth} bandwidth): {len(tig)} tasks, {tig.num_edges} communications; "
@@ -141,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"    {v}")
             print(f"  {'LANs used':28s} {metrics['lans_used']}")
             print(f"  {'hosts used':28s} {metrics['hosts_used']}")
-            print(f"  {'LAN hit ratio':28s} {100 * metrics['lan_hit_ratio']:.2f}%")
+            print(f"  {'LAN hit ratio':28s} {_percent(metrics['lan_hit_ratio'])}")
             print(f"  {'task-machine ratio':28s} {metrics['task_machine_ratio']:.3f}")
             print(f"  {'shared task-machine ratio':28s} {metrics['shared_task_machine_ratio']:.3f}")
         print(f"  {'seconds':28s} {result.seconds:.6f}")
