@@ -361,3 +361,39 @@ def test_skip_with_no_valid_line(tmp_path: Path) -> None:
 def test_on_invalid_argument(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="on_invalid == 'ignore', must be one of 'raise', 'skip'"):
         read_swf(write(tmp_path, GOOD), on_invalid="ignore")  # type: ignore[arg-type]
+
+
+SACCT = SWF_DIR.parent / "slurm" / "micro" / "slurm_acct.out"
+
+
+@pytest.mark.parametrize("header", [True, False])
+@pytest.mark.parametrize("mode", ["raise", "skip"])
+def test_a_sacct_dump_is_named(tmp_path: Path, header: bool, mode: str) -> None:
+    """Issue 30: a ``sacct -P`` dump got "line has 1 fields, expected 18" and no hint of what it was."""
+    lines = ["1001|1001|micro|normal|2021-02-11T22:36:19|00:00:15|COMPLETED|1|12",
+             "1002|1002|micro|normal|2021-02-11T22:37:08|00:20:01|COMPLETED|1|1"]
+    if header:
+        lines.insert(0, "JobID|JobIDRaw|Cluster|Partition|Submit|Elapsed|State|NNodes|NCPUS")
+    path = write(tmp_path, *lines, name="slurm_acct.out")
+    with pytest.raises(InvalidWorkloadError) as err:
+        read_swf(path, on_invalid=mode)
+    e = err.value
+    assert str(e).startswith(str(path)) and e.path == str(path)
+    if mode == "raise":
+        assert e.line == 1 and "line has 1 fields, expected 18" in str(e)
+    assert "Slurm sacct dump" in str(e) and "not SWF" in str(e)
+    assert ("this looks like a Slurm sacct dump" in str(e)) == header
+
+
+def test_a_short_line_with_no_pipes_gets_no_sacct_hint(tmp_path: Path) -> None:
+    path = write(tmp_path, GOOD, "1 2 3")
+    with pytest.raises(InvalidWorkloadError) as err:
+        read_swf(path)
+    assert "sacct" not in str(err.value)
+
+
+@pytest.mark.skipif(not SACCT.exists(), reason=f"no {SACCT}")
+def test_the_real_sacct_dump_is_named() -> None:
+    with pytest.raises(InvalidWorkloadError, match="this looks like a Slurm sacct dump") as err:
+        read_swf(SACCT)
+    assert err.value.line == 1 and err.value.path == str(SACCT)

@@ -96,7 +96,8 @@ def read_swf_reference(
             row = min(problems)
             p = problems[row]
             raise InvalidWorkloadError(
-                p.message, path=source, line=line_numbers[row], field=p.field, value=p.value
+                p.message + _not_swf(p, data[row]), path=source, line=line_numbers[row], field=p.field,
+                value=p.value,
             )
         rows = sorted(problems)
         dropped = [Dropped(problems[i].reason, _job_id(data[i]), line_numbers[i]) for i in rows]
@@ -104,7 +105,8 @@ def read_swf_reference(
         if not len(values):
             raise InvalidWorkloadError(
                 f"contains no valid jobs (all {len(rows)} data lines are invalid, "
-                f"the first at line {line_numbers[rows[0]]}: {problems[rows[0]].message})",
+                f"the first at line {line_numbers[rows[0]]}: {problems[rows[0]].message})"
+                + _not_swf(problems[rows[0]], data[rows[0]]),
                 path=source,
             )
     return JobTable(
@@ -216,6 +218,25 @@ def _parse(data: list[str]) -> tuple[np.ndarray, dict[int, _Problem]]:
     zeros = " ".join("0" * _NFIELDS)
     text = " ".join(zeros if i in problems else line for i, line in enumerate(data))
     return np.array(text.split(), dtype=np.float64).reshape(-1, _NFIELDS), problems
+
+
+_SACCT_FIELDS = {"jobid", "jobidraw", "jobname", "submit", "start", "end", "elapsed", "state", "ncpus", "nnodes",
+                 "reqcpus", "timelimit", "partition", "account", "user", "uid", "exitcode", "alloccpus", "nodelist"}
+
+
+def _not_swf(problem: _Problem, line: str) -> str:
+    """The hint added to a wrong field count when the line is '|'-separated (a Slurm ``sacct -P`` dump)."""
+    if problem.reason != "wrong number of fields":
+        return ""
+    # ASCII case and white space, as the bytes the core scanned
+    cells = [cell.strip() for cell in line.encode("utf-8", "surrogateescape").lower().split(b"|")]
+    if len(cells) < 3:
+        return ""
+    if any(cell.decode("latin-1") in _SACCT_FIELDS for cell in cells):
+        return ("; this looks like a Slurm sacct dump (sacct -P: a header line of field names, '|' between fields), "
+                "not SWF (18 numbers separated by white space)")
+    return ("; its fields are separated by '|' as in a Slurm sacct dump (sacct -P), not by white space: this "
+            "is not SWF")
 
 
 def _line_problem(line: str) -> _Problem:

@@ -187,7 +187,7 @@ def read_swf(
         if on_invalid == "raise":
             p = _problem(found[0], raw)
             raise InvalidWorkloadError(
-                p.message, path=source, line=found[0][1], field=p.field, value=p.value
+                p.message + _not_swf(found[0], raw), path=source, line=found[0][1], field=p.field, value=p.value
             )
         problems = [_problem(f, raw) for f in found]
         dropped = [Dropped(p.reason, f[2], f[1]) for f, p in zip(found, problems)]
@@ -195,7 +195,7 @@ def read_swf(
         if len(found) == rows:
             raise InvalidWorkloadError(
                 f"contains no valid jobs (all {len(found)} data lines are invalid, "
-                f"the first at line {found[0][1]}: {problems[0].message})",
+                f"the first at line {found[0][1]}: {problems[0].message}){_not_swf(found[0], raw)}",
                 path=source,
             )
     columns = dict(zip(_FLOAT_NAMES + _INT_NAMES, [*blocks[0], *blocks[1]]))
@@ -330,6 +330,30 @@ def _problem(found: tuple, raw: bytes) -> _Problem:
         return _Problem(f"value {token!r} is not a number", f"field {name!r} is not a number", name, token)
     _, _, what, why = _RULES[extra]
     return _Problem(f"value {token} {what}" + (f" ({why})" if why else ""), f"field {name!r} {what}", name, value)
+
+
+#: Field names of a ``sacct`` header line (``sacct -P``), any of which says the file is a Slurm accounting dump.
+_SACCT_FIELDS = frozenset(b"jobid jobidraw jobname submit start end elapsed state ncpus nnodes reqcpus timelimit "
+                          b"partition account user uid exitcode alloccpus nodelist".split())
+
+
+def _not_swf(found: tuple, raw: bytes) -> str:
+    """A hint to add to a wrong-field-count message when the line is ``|``-separated, as a ``sacct -P`` dump is
+    (Slurm's accounting, with a header line of field names), or ``""``."""
+    kind, number = found[3], found[1]
+    if kind != "fields":
+        return ""
+    # only as far as the bad line: this is the error path, and the line may be early in a large file
+    lines = re.split(rb"\r\n|\r|\n", raw.removeprefix(b"\xef\xbb\xbf"), maxsplit=number)
+    line = lines[number - 1] if len(lines) >= number else b""
+    cells = [cell.strip().lower() for cell in line.split(b"|")]
+    if len(cells) < 3:
+        return ""
+    if _SACCT_FIELDS.intersection(cells):
+        return ("; this looks like a Slurm sacct dump (sacct -P: a header line of field names, '|' between fields), "
+                "not SWF (18 numbers separated by white space)")
+    return ("; its fields are separated by '|' as in a Slurm sacct dump (sacct -P), not by white space: this "
+            "is not SWF")
 
 
 def _check(values: np.ndarray, token: Callable[[int, int], str]) -> dict[int, _Problem]:
