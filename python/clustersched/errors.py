@@ -22,6 +22,7 @@ __all__ = [
     "InfeasibleError",
     "InvalidOptionError",
     "LimitError",
+    "StoreError",
 ]
 
 
@@ -173,3 +174,26 @@ class InvalidOptionError(ClusterschedError, ValueError):
         self.option = option
         self.value = value
         super().__init__(f"{option} {value!r}: {message}")
+
+
+class StoreError(ClusterschedError):
+    """A campaign's results store (an SQLite file) cannot be used as one.
+
+    The file is not an SQLite database, is a damaged one, is another
+    program's database, or cannot be written (a full disk, a read-only
+    file).  Whatever was wrong, the file is left as it was found: nothing is
+    created in it, repaired or overwritten.  The ``clustersched`` command
+    prints the message on one line and exits with status 2.
+
+    Attributes
+    ----------
+    path : str
+        The store's file.
+    detail : str
+        What is wrong, without the path.
+    """
+
+    def __init__(self, path: str, detail: str) -> None:
+        self.path = path
+        self.detail = detail
+        super().__init__(f"{path}: {detail}")
