@@ -331,15 +331,29 @@ def _many_jobs(n: int) -> JobTable:
 
 
 def test_a_progress_bar_appears_once_the_run_is_slow(monkeypatch, capsys):
-    """With no delay the bar shows and ends at the job count; the schedule is the one without it."""
+    """With no delay the bar shows on a terminal and ends at the job count, without a rate; the schedule is
+    the one without it."""
+    import sys
+
     import clustersched.batch.simulator as simulator
 
     jobs = _many_jobs(30_000)  # over one progress chunk of time stamps
     monkeypatch.setattr(simulator, "_PROGRESS_DELAY", 0.0)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # capsys's stream, as a terminal
     shown = simulate(jobs, "easy", progress=True)
     err = capsys.readouterr().err
-    assert "simulating" in err and "30000/30000" in err
+    assert "simulating" in err and "30000/30000 jobs started" in err
+    assert "/s" not in err  # issue 30: no rate of simulated jobs per wall-clock second (138,522,570 job/s)
     assert shown.schedule.start.tobytes() == simulate(jobs, "easy").schedule.start.tobytes()
+
+
+def test_no_progress_bar_into_a_redirected_stream(monkeypatch, capsys):
+    """Issue 30: the bar printed into a redirected stderr (capsys's is not a terminal)."""
+    import clustersched.batch.simulator as simulator
+
+    monkeypatch.setattr(simulator, "_PROGRESS_DELAY", 0.0)
+    simulate(_many_jobs(30_000), "easy", progress=True)
+    assert capsys.readouterr().err == ""
 
 
 def test_a_fast_run_never_loads_the_progress_bar():

@@ -324,12 +324,20 @@ def test_local_pool_and_dask_give_the_same_rows(tmp_path):
                         for row, fresh_row in zip(expected, fresh())]
 
 
-def test_progress_bar_counts_the_scenarios_to_compute(capsys):
+def test_progress_bar_counts_the_scenarios_to_compute(capsys, monkeypatch):
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # a bar shows on a terminal only
     with Store(":memory:") as store:
         run_campaign("demo", SCENARIOS[:3], compute, store=store, workers=1)
         run_campaign("demo", SCENARIOS[:5], compute, store=store, workers=1)
     err = capsys.readouterr().err
     assert "demo: 100%" in err and "3/3" in err and "2/2" in err and "5/5" not in err
+
+
+def test_no_progress_bar_into_a_redirected_stream(capsys):
+    """Issue 30: capsys's stderr is not a terminal, as a file or a pipe is not."""
+    with Store(":memory:") as store:
+        run_campaign("demo", SCENARIOS[:3], compute, store=store, workers=1)
+    assert "demo" not in capsys.readouterr().err
 
 
 def test_bad_arguments():

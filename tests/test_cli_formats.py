@@ -319,7 +319,10 @@ def test_reproduce_dpsa_reports_what_it_dropped(dirty, tmp_path, capsys):
            "to compute" in err.splitlines()
 
 
-def test_a_campaign_progress_bar_names_the_paper_and_what_it_counts(tmp_path, capsys):
+def test_a_campaign_progress_bar_names_the_paper_and_what_it_counts(tmp_path, capsys, monkeypatch):
+    import sys
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # a bar shows on a terminal only
     status, _, err = run(["reproduce", "dpsa", "--traces", str(sample_trace().parent), "--scale", "small",
                           "--workers", "1", "--out", str(tmp_path / "r")], capsys)
     assert status == 0
@@ -327,8 +330,12 @@ def test_a_campaign_progress_bar_names_the_paper_and_what_it_counts(tmp_path, ca
     assert "dpsa-v" not in err  # not the campaign's internal name
 
 
-def test_run_campaign_label(capsys):
+def test_run_campaign_label(capsys, monkeypatch):
+    import sys
+
     from clustersched.campaign import Store, grid, run_campaign
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # a bar shows on a terminal only
 
     with Store(":memory:") as store:
         run_campaign("demo-v1", grid(x=[1, 2]), _square, store=store, workers=1, label="demo: squares")

@@ -17,7 +17,17 @@ Semantics (the choices peers differ on, named and documented):
   believes a job runs ``max(requested time, runtime)`` when a request exists
   (SWF field 9 > 0), else its runtime; ``"exact"`` — it believes the runtime
   (as in the DFRS paper, §5.2).  Taking the max means a job never outlives its
-  estimate, so no kill-at-estimate rule is needed.
+  estimate.
+* **Time-limit kills** are the input's rule
+  (:mod:`clustersched.workload.timelimit`): a table that declares them
+  (metadata ``TimeLimit: kill``, as every Batsim workload read by
+  :func:`~clustersched.workload.batsim.read_batsim` does) runs a job whose
+  runtime exceeds its requested time for exactly its requested time, and
+  :attr:`Schedule.killed <clustersched.batch.Schedule.killed>` marks it;
+  the run time both estimates start from is then that limited run time.  A
+  table without the rule (an SWF trace: thousands of HPC2N's jobs ran past
+  their request) runs every job to its end, and its schedule's ``killed``
+  is None.
 * **Reservations** (EASY, DPSA) are counted in processors, not tied to
   particular processors: a backfilled job may use any free processor as long
   as the head job still finds enough at its shadow time.  On a homogeneous
@@ -70,6 +80,7 @@ from .. import _core
 from .._checks import MAX_PROCS, check_choice, check_float, check_int, lookup, short_repr
 from ..errors import InfeasibleError, InvalidWorkloadError
 from ..workload.jobs import Dropped, JobTable
+from ..workload.timelimit import kills_at_time_limit, time_limited
 from ..workload.transform import drop_invalid
 from .policies import BUILTIN_POLICIES, DPSA_POLICIES, QUEUE_ORDER, BatchState, Policy
 from .schedule import Schedule
@@ -155,7 +166,7 @@ class BatchRun:
         ['algorithm', 'jobs', 'avg_wait_s', 'max_wait_s', 'avg_response_s', 'avg_bounded_slowdown',
         'max_bounded_slowdown', 'utilization', 'makespan_s', 'p50_wait_s', 'p90_wait_s', 'p99_wait_s',
         'p50_bounded_slowdown', 'p90_bounded_slowdown', 'p99_bounded_slowdown', 'p50_response_s',
-        'p90_response_s', 'p99_response_s', 'wall_s']
+        'p90_response_s', 'p99_response_s', 'killed', 'wall_s']
         >>> df.loc[0, "algorithm"], int(df.loc[0, "jobs"])
         ('easy', 2406)
         """
@@ -169,11 +180,17 @@ SimulationResult = BatchRun
 
 
 def estimates_of(jobs: JobTable, estimates: str = "requested") -> np.ndarray:
-    """The run times the scheduler believes (see the module docstring)."""
+    """The run times the scheduler believes (see the module docstring).
+
+    The run time is the one the table's time-limit rule gives
+    (:func:`~clustersched.workload.timelimit.time_limited`): a job killed at
+    its requested time runs, and is believed to run, that long.
+    """
     check_choice("estimates", estimates, ESTIMATES)
+    run, _ = time_limited(jobs)
     if estimates == "exact":
-        return jobs.runtime.copy()
-    return np.where(jobs.time_requested > 0, np.maximum(jobs.time_requested, jobs.runtime), jobs.runtime)
+        return run.copy()
+    return np.where(jobs.time_requested > 0, np.maximum(jobs.time_requested, run), run)
 
 
 def simulate(
@@ -212,7 +229,8 @@ def simulate(
         DPSA's wall-clock bound per decision, seconds, ``> 0`` and at most
         86400 (one day).  Only with a DPSA policy.
     progress : bool
-        Show a tqdm progress bar once the simulation has run for half a second.
+        Show a tqdm progress bar (jobs started of all) once the simulation has run for half a second, on a
+        terminal or in a notebook (never into a redirected stderr).
     validate : bool, optional
         Check the schedule with :func:`clustersched.validate.validate_batch`
         before returning it (raises on any violation).  Default: on when the
@@ -250,10 +268,11 @@ def simulate(
     total = _machine_size(jobs, procs)
     table, dropped = _prepare(jobs, total, oversized)
     estimate = estimates_of(table, estimates)
+    run, killed = time_limited(table)  # the one rule, which the validator applies too
     width = table.width()
     sim = _core.BatchSim(
         np.ascontiguousarray(table.submit, dtype=np.float64),
-        np.ascontiguousarray(table.runtime, dtype=np.float64),
+        np.ascontiguousarray(run, dtype=np.float64),
         np.ascontiguousarray(estimate, dtype=np.float64),
         np.ascontiguousarray(width, dtype=np.int64),
         total,
@@ -280,7 +299,7 @@ def simulate(
         job_id=table.job_id,
         submit=table.submit,
         start=starts,
-        end=starts + table.runtime,
+        end=starts + run,
         procs=width,
         total_procs=total,
         proc_offsets=offsets,
@@ -288,6 +307,7 @@ def simulate(
         proc_count=count,
         policy=name,
         options={"estimates": estimates, "oversized": oversized},
+        killed=killed if kills_at_time_limit(table) else None,
     )
     if validate if validate is not None else os.environ.get("CLUSTERSCHED_VALIDATE") == "1":
         validate_batch(schedule, table)
@@ -385,7 +405,14 @@ def _reject_first(table: JobTable, bad: np.ndarray, field: str, values: np.ndarr
 
 
 class _Bar:
-    """A tqdm bar over the jobs started, made at the first update after :data:`_PROGRESS_DELAY`."""
+    """A tqdm bar over the jobs started, made at the first update after :data:`_PROGRESS_DELAY`.
+
+    Drawn only on a terminal or in a notebook (tqdm's ``disable=None``), never into a redirected stderr;
+    it counts jobs started of all, without a rate: the bar appears once half a second has gone and the
+    count jumps from the chunk updates, so tqdm's rate would read as hundreds of millions of jobs a second.
+    """
+
+    _FORMAT = "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} jobs started [{elapsed}]"
 
     def __init__(self, total: int) -> None:
         self._total = total
@@ -398,7 +425,8 @@ class _Bar:
                 return
             from tqdm.auto import tqdm
 
-            self._tqdm = tqdm(total=self._total, unit="job", desc="simulating")
+            self._tqdm = tqdm(total=self._total, unit="job", desc="simulating", disable=None,
+                              bar_format=self._FORMAT)
         self._tqdm.n = int(np.count_nonzero(~np.isnan(sim.starts())))
         self._tqdm.refresh()
 

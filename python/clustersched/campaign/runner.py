@@ -85,7 +85,8 @@ def run_campaign(
         connected to before any scenario is sent, then closed) or a client.
         Needs ``pip install "clustersched[dask]"``.
     progress : bool
-        Show a tqdm progress bar over the scenarios to compute.
+        Show a tqdm progress bar over the scenarios to compute (on a terminal or in a notebook; never into a
+        redirected stderr).
     retry_errors : bool
         Compute again the scenarios stored with an error (otherwise their error
         rows are returned as they are).
@@ -169,7 +170,8 @@ def run_campaign(
 
         # connected before the bar: an unreachable scheduler fails with one message
         with _dask_client(dask) as client, \
-                tqdm(total=len(todo), desc=label or name, unit="scenario", disable=not progress) as bar:
+                tqdm(total=len(todo), desc=label or name, unit="scenario",
+                     disable=None if progress else True) as bar:  # None: a terminal or a notebook only
             errors = 0
 
             def record(outcomes: list[_Outcome]) -> None:
