@@ -323,3 +323,38 @@ def test_help_imports_no_heavy_module(argv):
     heavy = {m for m in modules if m in HEAVY or m.split(".")[0] in HEAVY}
     assert not heavy, sorted(heavy)
     assert "clustersched" in run.stdout
+
+
+# -- issue 30 ----------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "cli", "python"),
+    [
+        ("; MaxProcs: 2\n" + ROW, "use --oversized skip or --oversized clip", "use oversized='skip' or 'clip'"),
+        ("; MaxProcs: 8\n" + ROW.replace(" 0 10 4 ", " 0 -1 4 "), "1 such job(s): --drop-invalid removes and counts them",
+         "clustersched.workload.drop_invalid(jobs, procs=8) removes and counts them"),
+        (ROW, "pass the machine size with --procs", "(procs=, or --procs)"),
+    ],
+)
+def test_cli_errors_spell_the_options_python_errors_the_keywords(tmp_path, capsys, text, cli, python):
+    """Issue 30: the too-wide error suggested oversized='clip' on the command line."""
+    from clustersched import simulate
+
+    trace = write(tmp_path / "t.swf", text)
+    for command in (["simulate", trace], ["compare", trace, "--policies", "easy"]):
+        assert main(command) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("clustersched: error: ") and err.count("\n") == 1
+        assert cli in err and "='" not in err and "procs=" not in err
+    with pytest.raises(ValueError) as info:
+        simulate(read_swf(trace))
+    assert python in str(info.value)
+
+
+def test_a_sacct_dump_is_named_on_the_command_line(tmp_path, capsys):
+    trace = write(tmp_path / "slurm_acct.out", "JobID|Submit|NCPUS|State\n1001|2021-02-11T22:36:19|12|COMPLETED\n")
+    assert main(["simulate", trace]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{trace}:1: line has 1 fields" in err
+    assert "this looks like a Slurm sacct dump" in err

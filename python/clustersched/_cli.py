@@ -20,6 +20,7 @@ import argparse
 import importlib
 import math
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -38,6 +39,7 @@ __all__ = [
     "check_input_file",
     "check_output_files",
     "check_output_folder",
+    "cli_spelling",
     "integer",
     "library_bound",
     "report_dropped",
@@ -338,3 +340,35 @@ def campaign_status(runs: Sequence[Study], where: str) -> int:
     print(f"clustersched: {failed} of {total} scenarios failed: see the status and error columns of {where} "
           "(the same command retries them)", file=sys.stderr)
     return 1
+
+
+#: The library's Python spellings in its error messages, and what the command line says instead (see
+#: :func:`cli_spelling`): each a pattern and its replacement.
+_CLI_SPELLINGS = (
+    # simulate's remedy for jobs without a runtime or a processor count
+    (re.compile(r"clustersched\.workload\.drop_invalid\([^()]*\) removes and counts them; on the command line, "
+                r"--drop-invalid"), "--drop-invalid removes and counts them"),
+    # simulate without a machine size
+    (re.compile(r"\(procs=, or --procs\)"), "with --procs"),
+    # simulate's remedy for jobs wider than the machine: oversized='skip' or 'clip'
+    (re.compile(r"\boversized='(\w+)' or '(\w+)'"), r"--oversized \1 or --oversized \2"),
+    (re.compile(r"\b(oversized|estimates)='([\w-]+)'"), r"--\1 \2"),
+)
+
+
+def cli_spelling(message: str) -> str:
+    """``message`` (a library error's) with its Python spellings in the command line's: ``oversized='clip'``
+    becomes ``--oversized clip``, ``drop_invalid(jobs, procs=4)`` ``--drop-invalid``, ``procs=`` ``--procs``.
+
+    The library words its errors for Python callers; :func:`clustersched.cli.main` passes every error it
+    prints through here, so that a command's error names its options.
+
+    Examples
+    --------
+    >>> cli_spelling("job 3: needs 8 processors but the machine has 4 (1 job(s) are too wide; "
+    ...              "use oversized='skip' or 'clip')")
+    'job 3: needs 8 processors but the machine has 4 (1 job(s) are too wide; use --oversized skip or --oversized clip)'
+    """
+    for pattern, replacement in _CLI_SPELLINGS:
+        message = pattern.sub(replacement, message)
+    return message

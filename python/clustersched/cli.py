@@ -27,7 +27,7 @@ import threading
 from collections.abc import Iterator
 from typing import Any, NoReturn, Sequence
 
-from ._cli import sample_trace
+from ._cli import cli_spelling, sample_trace
 from .errors import ClusterschedError
 
 __all__ = ["EXIT_CLOSED_STDOUT", "EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_USAGE", "main", "sample_trace"]
@@ -93,8 +93,9 @@ def _run(argv: Sequence[str] | None) -> int:
             return _error(message)
         raise
     except (ClusterschedError, ValueError) as exc:
-        # ValueError: the library's argument checks ("speed == inf, must be finite"), given the options' values
-        return _error(str(exc))
+        # ValueError: the library's argument checks ("speed == inf, must be finite"), given the options' values;
+        # a remedy the library spells in Python (oversized='clip') is spelled as an option (--oversized clip)
+        return _error(cli_spelling(str(exc)))
     except OSError as exc:
         # the options were checked before any work; this is the disk or the
         # network changing under the run (a full disk, a Dask scheduler away)
