@@ -133,6 +133,16 @@ Spec strings
 by a string (:func:`parse_estimate_model`): ``exact`` (the estimate is the
 runtime), ``f:F`` (the f-model with ``f = F``, uncapped) or ``modal`` (the
 modal model with its defaults).
+
+Time limit
+----------
+No estimate may pass the library's time limit, ``10**10`` s
+(:data:`clustersched.workload.swf.MAX_TIME`, the limit of every time an SWF
+file holds): ``F`` is at most ``10**10`` (beyond it a job of one second
+already could), and :func:`f_model` refuses an ``f`` for which
+``(f + 1) * runtime`` passes the limit for some job of the table
+(:func:`check_estimate_reach`), whatever the draws, so that the same table
+and ``f`` are accepted or refused under every seed.
 """
 
 from __future__ import annotations
@@ -145,10 +155,12 @@ import numpy as np
 from .._checks import check_float, check_int, make_rng
 from ..errors import InvalidWorkloadError
 from .jobs import JobTable
+from .swf import MAX_TIME
 
 __all__ = [
     "ESTIMATE_MODELS",
     "EstimateModel",
+    "check_estimate_reach",
     "f_model",
     "modal_histogram",
     "modal_model",
@@ -232,7 +244,8 @@ def parse_estimate_model(spec: object) -> EstimateModel:
     TypeError
         ``spec`` is not a string.
     ValueError
-        Any other string, naming the spec and the accepted forms.
+        Any other string, naming the spec and the accepted forms; an ``F``
+        above ``10**10`` (module docstring, "Time limit").
 
     Examples
     --------
@@ -264,7 +277,39 @@ def parse_estimate_model(spec: object) -> EstimateModel:
         raise ValueError(f"spec == {spec!r}: F == {f}, must be finite {forms}")
     if f < 0:
         raise ValueError(f"spec == {spec!r}: F == {f}, must be >= 0 {forms}")
+    if f > MAX_TIME:
+        raise ValueError(f"spec == {spec!r}: F == {f:g}, must be <= {MAX_TIME:.0e}: a larger F takes the estimate "
+                         f"of a job of one second past the library's time limit of {MAX_TIME:.0e} s "
+                         "(clustersched.workload.swf.MAX_TIME)")
     return EstimateModel("f", f)
+
+
+def check_estimate_reach(spec: str | EstimateModel, runtime: float, *, what: str = "runtime") -> None:
+    """ValueError if the model ``spec`` names may give a job of ``runtime`` seconds an estimate past the
+    library's time limit (:data:`clustersched.workload.swf.MAX_TIME`, ``10**10`` s).
+
+    The f-model's estimates reach ``(F + 1) * runtime`` (whatever the draws);
+    ``exact`` and ``modal`` never pass the longest runtime rounded up to an
+    hour, so only ``f:F`` can be refused.  ``what`` names the runtime in the
+    message.
+
+    Examples
+    --------
+    >>> check_estimate_reach("f:1000", 86400)
+    >>> check_estimate_reach("f:1e6", 86400, what="job 7's runtime")
+    Traceback (most recent call last):
+    ...
+    ValueError: spec == 'f:1e+06': the estimates of job 7's runtime (86400 s) may reach (F + 1) x 86400 = 8.64e+10 s, past the library's time limit of 1e+10 s (clustersched.workload.swf.MAX_TIME); F must be <= 1.157e+05 here
+    """
+    model = parse_estimate_model(spec)
+    if model.kind != "f" or not runtime > 0:
+        return
+    assert model.f is not None
+    reach = (model.f + 1) * runtime
+    if reach > MAX_TIME:
+        raise ValueError(f"spec == {str(model)!r}: the estimates of {what} ({runtime:g} s) may reach (F + 1) x "
+                         f"{runtime:g} = {reach:.3g} s, past the library's time limit of {MAX_TIME:.0e} s "
+                         f"(clustersched.workload.swf.MAX_TIME); F must be <= {MAX_TIME / runtime - 1:.4g} here")
 
 
 def with_estimates(table: JobTable, spec: str | EstimateModel, *, seed: int | np.random.Generator = 0) -> JobTable:
@@ -356,7 +401,9 @@ def f_model(
     InvalidWorkloadError
         The table has no job.
     TypeError, ValueError
-        ``f``, ``max_estimate`` or ``seed`` of a wrong type or out of range.
+        ``f``, ``max_estimate`` or ``seed`` of a wrong type or out of range;
+        without ``max_estimate``, an ``f`` whose estimates could pass the
+        library's time limit for the longest job (:func:`check_estimate_reach`).
 
     Examples
     --------
@@ -371,10 +418,14 @@ def f_model(
     """
     _check_table(table)
     f = check_float("f", f, minimum=0)
-    cap = None if max_estimate is None else check_float("max_estimate", max_estimate, positive=True)
+    cap = None if max_estimate is None else check_float("max_estimate", max_estimate, positive=True,
+                                                        maximum=MAX_TIME)
+    r = table.runtime
+    if cap is None and len(r):
+        i = int(np.argmax(np.where(r > 0, r, -np.inf)))
+        check_estimate_reach(EstimateModel("f", f), float(r[i]), what=f"job {table.job_id[i]}'s runtime")
     rng = make_rng(seed)
     u = rng.random(len(table))
-    r = table.runtime
     est = np.maximum(np.floor(r * (1.0 + f * u) + 0.5), r)
     if cap is not None:
         est = np.maximum(np.minimum(est, cap), r)
