@@ -5,17 +5,25 @@ nothing already stored.  The journal is SQLite's default rollback journal rather
 than WAL, because WAL needs shared memory that network file systems (the home
 directories of many clusters) do not provide.  Only the process that runs a
 campaign writes; its workers send their results back to it.
+
+A file that is not a store is refused before anything is written to it, with
+a :class:`~clustersched.errors.StoreError` naming it and saying what is wrong
+(not an SQLite database, a damaged one, another program's database), and so is
+every SQLite failure later on (a full disk): the file is never "repaired" or
+overwritten, and a traceback of the ``sqlite3`` module never reaches the user.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime, timezone
 from typing import Any
 
+from ..errors import StoreError
 from .scenarios import RESERVED, _key, dumps
 
 __all__ = ["Store", "plain_result"]
@@ -34,6 +42,12 @@ CREATE TABLE IF NOT EXISTS results (
     PRIMARY KEY (campaign, key)
 )
 """
+
+#: The columns of the results table, in order: a table named ``results`` with others is another program's.
+_COLUMNS = ("campaign", "key", "scenario", "status", "result", "error", "traceback", "seconds", "finished_at")
+
+#: ``PRAGMA application_id`` of the stores created here ("cSch"); 0, SQLite's default, for older stores.
+APPLICATION_ID = 0x63536368
 
 
 class Store:
@@ -64,9 +78,55 @@ class Store:
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = os.fspath(path)
-        # autocommit: each statement is its own transaction, committed when it returns
-        self._db = sqlite3.connect(self.path, isolation_level=None)
-        self._db.execute(_SCHEMA)
+        with self._sqlite("cannot be opened"):
+            # autocommit: each statement is its own transaction, committed when it returns
+            self._db = sqlite3.connect(self.path, isolation_level=None)
+        try:
+            self._open()
+        except BaseException:
+            self._db.close()
+            raise
+
+    def _open(self) -> None:
+        """Checks that the file is a store (or an empty file) before anything is written, then creates the table.
+
+        Every check reads only: a file that is not a store is left byte for byte as it was.
+        """
+        with self._sqlite("cannot be read as a results store"):
+            tables = [name for (name,) in self._db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+            (application_id,) = self._db.execute("PRAGMA application_id").fetchone()
+            # a damaged page shows only when read: read them all now, not halfway through a campaign
+            problems = [text for (text,) in self._db.execute("PRAGMA quick_check(1)")]
+        if problems != ["ok"]:
+            found = "; ".join(" ".join(p.replace("*** in database main ***", "").split()) for p in problems)
+            raise StoreError(self.path, f"is a damaged SQLite database ({found}); {_LEFT}")
+        if application_id not in (0, APPLICATION_ID):
+            raise StoreError(self.path, f"is the SQLite database of another program (application id "
+                             f"{application_id:#x}), not a results store; {_LEFT}")
+        if tables:
+            columns = tuple(row[1] for row in self._db.execute("PRAGMA table_info(results)")) \
+                if "results" in tables else ()
+            if columns != _COLUMNS:
+                found = f"table results has columns ({', '.join(columns)})" if columns else \
+                    f"tables: {', '.join(tables)}"
+                raise StoreError(self.path, f"is an SQLite database but not a results store ({found}; a store "
+                                 f"has a table results with columns ({', '.join(_COLUMNS)})); {_LEFT}")
+            return
+        with self._sqlite("cannot be created"):
+            with self._db:
+                self._db.execute("BEGIN")
+                self._db.execute(_SCHEMA)
+                self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+
+    @contextlib.contextmanager
+    def _sqlite(self, doing: str) -> Iterator[None]:
+        """Turns the sqlite3 errors of the block into a :class:`StoreError` naming the file; ``doing`` says what failed."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            damaged, explained = _explain(exc)
+            raise StoreError(self.path, explained if damaged else f"{doing}: {explained}") from exc
 
     def close(self) -> None:
         """Closes the database (everything put is already committed)."""
@@ -84,7 +144,8 @@ class Store:
     def done(self, campaign: str, *, errors: bool = False) -> set[str]:
         """Keys of the scenarios of ``campaign`` stored with status ok (and error, if ``errors``)."""
         query = "SELECT key FROM results WHERE campaign = ?" + ("" if errors else " AND status = 'ok'")
-        return {key for (key,) in self._db.execute(query, (campaign,))}
+        with self._sqlite(f"cannot read the results of campaign {campaign!r}"):
+            return {key for (key,) in self._db.execute(query, (campaign,))}
 
     def put(
         self,
@@ -103,7 +164,9 @@ class Store:
         :data:`~clustersched.campaign.scenarios.RESERVED`) or ``error`` (status
         error: the message, with the ``traceback`` text when there is one).
         """
-        self._db.execute(_INSERT, _row(campaign, scenario, result, error, traceback, seconds))
+        row = _row(campaign, scenario, result, error, traceback, seconds)
+        with self._sqlite(f"cannot store a result of campaign {campaign!r}"):
+            self._db.execute(_INSERT, row)
 
     def put_many(self, campaign: str, outcomes: Iterable[tuple[Mapping[str, Any], Mapping[str, Any]]]) -> None:
         """Stores several outcomes in one transaction: all of them, or (on any error) none.
@@ -121,9 +184,10 @@ class Store:
         [(1, 'ok'), (2, 'error')]
         """
         rows = [_row(campaign, scenario, **fields) for scenario, fields in outcomes]
-        with self._db:  # BEGIN ... COMMIT, or ROLLBACK on an exception
-            self._db.execute("BEGIN")
-            self._db.executemany(_INSERT, rows)
+        with self._sqlite(f"cannot store {len(rows)} result(s) of campaign {campaign!r}"):
+            with self._db:  # BEGIN ... COMMIT, or ROLLBACK on an exception
+                self._db.execute("BEGIN")
+                self._db.executemany(_INSERT, rows)
 
     def results(self, campaign: str, scenarios: Iterable[Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:
         """One flat row per scenario of ``campaign`` (see Notes of :class:`Store`).
@@ -159,26 +223,56 @@ class Store:
         return {name: [row.get(name) for row in rows] for name in names}
 
     def _rows(self, campaign: str) -> dict[str, dict[str, Any]]:
-        rows = self._db.execute(
-            "SELECT key, scenario, status, result, error, traceback, seconds, finished_at"
-            " FROM results WHERE campaign = ?",
-            (campaign,),
-        )
-        return {
-            key: {
-                **json.loads(scenario),
-                **(json.loads(result) if result is not None else {}),
+        with self._sqlite(f"cannot read the results of campaign {campaign!r}"):
+            rows = self._db.execute(
+                "SELECT key, scenario, status, result, error, traceback, seconds, finished_at"
+                " FROM results WHERE campaign = ?",
+                (campaign,),
+            ).fetchall()
+        found = {}
+        for key, scenario, status, result, error, traceback, seconds, finished_at in rows:
+            found[key] = {
+                **self._object(campaign, key, "scenario", scenario),
+                **(self._object(campaign, key, "result", result) if result is not None else {}),
                 "status": status,
                 "error": error,
                 "traceback": traceback,
                 "seconds": seconds,
                 "finished_at": finished_at,
             }
-            for key, scenario, status, result, error, traceback, seconds, finished_at in rows
-        }
+        return found
+
+    def _object(self, campaign: str, key: str, column: str, text: Any) -> dict[str, Any]:
+        """The JSON object stored in ``column`` of a row, or StoreError (a row written by something else)."""
+        try:
+            value = json.loads(text)
+        except (TypeError, ValueError):
+            value = text
+        if not isinstance(value, dict):
+            shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+            raise StoreError(self.path, f"campaign {campaign!r}, scenario {key}: column {column} holds {shown}, "
+                             "not a JSON object; the row was not written by a results store")
+        return value
 
 
 _INSERT = "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+
+
+def _explain(exc: sqlite3.Error) -> tuple[bool, str]:
+    """Whether an sqlite3 error says the file is not a sound database, and what it says in words (SQLite's own
+    message kept in parentheses)."""
+    name = getattr(exc, "sqlite_errorname", None) or ""  # Python >= 3.11
+    message = str(exc) or type(exc).__name__
+    if name == "SQLITE_NOTADB" or message == "file is not a database":
+        return True, f"is not an SQLite database ({message}); {_LEFT}"
+    if name == "SQLITE_CORRUPT" or "malformed" in message:
+        return True, f"is a damaged SQLite database ({message}); {_LEFT}"
+    if name == "SQLITE_FULL" or "disk is full" in message:
+        return False, f"no space left on the device, or the file reached its size limit ({message})"
+    return False, message
+
+
+_LEFT = "it was left as it is: move it away, or choose another file, to start a new store"
 
 
 def _row(campaign: str, scenario: Mapping[str, Any], result: Mapping[str, Any] | None = None,

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import os
 import sys
 from concurrent.futures import BrokenExecutor
 from contextvars import ContextVar
@@ -26,20 +25,17 @@ def write_csv(rows: Iterable[dict[str, Any]], path: Path, columns: Sequence[str]
     """Writes ``columns`` of ``rows`` to ``path`` (other keys ignored, ``None`` and missing keys as empty cells).
 
     The file appears whole or not at all: it is written beside ``path`` and
-    renamed, so an interrupted run never leaves half a table.
+    renamed (:func:`clustersched._output.atomic_open`), so an interrupted run
+    or a full disk never leaves half a table, and the ``OSError`` of a full
+    disk names ``path``.
     """
-    part = Path(path).with_name(Path(path).name + ".part")
-    try:
-        with open(part, "w", newline="") as fh:
-            writer = csv.DictWriter(fh, fieldnames=list(columns), extrasaction="ignore")
-            writer.writeheader()
-            for row in rows:
-                writer.writerow({k: "" if row.get(k) is None else row[k] for k in columns})
-        os.replace(part, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            part.unlink()
-        raise
+    from .._output import atomic_open
+
+    with atomic_open(path, "w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(columns), extrasaction="ignore")
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: "" if row.get(k) is None else row[k] for k in columns})
 
 
 @dataclass(frozen=True)
