@@ -369,3 +369,36 @@ def test_a_fast_run_never_loads_the_progress_bar():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "simulating" not in done.stderr
+
+
+def test_a_policy_sees_the_jobs_read_only_and_the_callers_table_is_unchanged():
+    # issue 30: `state.submit[:] = ...` used to write into the caller's JobTable (a sorted input is
+    # simulated as it is), after which the schedule started jobs before their submission
+    jobs = JobTable({"submit": [0, 5, 10], "runtime": [20, 5, 5], "procs": [2, 2, 1],
+                     "time_requested": [30, 10, -1]}, metadata={"MaxProcs": "2"})
+    before = {name: column.copy() for name, column in jobs.columns().items()}
+    tried: list[str] = []
+
+    class Vandal(Policy):
+        name = "vandal"
+
+        def schedule(self, state):
+            for name in ("submit", "width", "estimate", "job_id"):
+                with pytest.raises(ValueError, match="read-only"):
+                    getattr(state, name)[:] = 0
+                tried.append(name)
+            for name in ("submit", "runtime", "procs", "time_requested", "job_id"):
+                with pytest.raises(ValueError, match="read-only"):
+                    getattr(state.jobs, name)[0] = 0
+            state.jobs.metadata["MaxProcs"] = "1"  # a copy: changes nothing
+            for job in state.queue():
+                if state.width[job] <= state.free:
+                    state.start(job)
+
+    run = simulate(jobs, Vandal())  # validated: no job starts before its submission
+    assert tried and (run.schedule.start >= jobs.submit).all()
+    assert run.schedule.start.tolist() == [0.0, 20.0, 25.0]
+    for name, column in jobs.columns().items():
+        np.testing.assert_array_equal(column, before[name], err_msg=name)
+        assert column.flags.writeable, name  # the caller's arrays stay the caller's, writable
+    assert jobs.metadata == {"MaxProcs": "2"}

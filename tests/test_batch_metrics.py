@@ -69,7 +69,8 @@ def test_summary_keeps_its_keys_first_and_adds_the_percentiles():
     s = batch_metrics(three_jobs()).summary()
     assert list(s)[: len(OLD_KEYS)] == OLD_KEYS
     assert list(s)[len(OLD_KEYS):] == [f"p{q}_{m}" for m in ("wait", "bounded_slowdown", "response")
-                                       for q in PERCENTILES]
+                                       for q in PERCENTILES] + ["killed"]
+    assert s["killed"] == 0  # no time-limit rule: no job killed
     df = batch_metrics(three_jobs()).to_pandas()
     assert "p90_wait_s" in df.columns and "p90_bounded_slowdown" in df.columns and "p99_response_s" in df.columns
 

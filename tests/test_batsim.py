@@ -7,6 +7,7 @@ types other than delay raise typed errors naming the file and the job.
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 
@@ -44,9 +45,10 @@ BATSIM_WORKLOAD = {
     },
 }
 
-#: The same jobs as an SWF trace, written by hand.
+#: The same jobs as an SWF trace, written by hand (with the rule of Batsim workloads: killed at the walltime).
 SAME_JOBS_SWF = """\
 ; MaxProcs: 8
+; TimeLimit: kill
 1    0 -1 100   -1 -1 -1 4  120 -1 -1 -1 -1 -1 -1 -1 -1 -1
 2    5 -1 30.5  -1 -1 -1 8   50 -1 -1 -1 -1 -1 -1 -1 -1 -1
 3    5 -1 100   -1 -1 -1 2   -1 -1 -1 -1 -1 -1 -1 -1 -1 -1
@@ -275,3 +277,157 @@ def test_read_trace_tells_batsim_from_swf_by_content(week, tmp_path):
         read_trace(tmp_path / "bad.swf")
     with pytest.raises(FileNotFoundError):
         read_trace(tmp_path / "missing")
+
+
+# --- time-limit kills (issue 30): Batsim kills a job at its walltime; SWF runs it to its end ------------------
+
+#: Batsim's own test_walltime.json runs jobs of a 10 s delay under walltimes 1..20 (9 of its 22 jobs killed);
+#: this is our own workload in its spirit: a 30 s delay under walltimes 3, 6, ..., 45 (9 killed: 3..27; 30 ends
+#: exactly at its walltime and completes), a job without walltime, one with -1, and one of 2 resources.
+KILL_DOC = {
+    "nb_res": 16,
+    "jobs": [{"id": f"w0!{k}", "subtime": k % 4, "walltime": 3 * k, "res": 1, "profile": "d30"} for k in range(1, 16)]
+    + [{"id": "w0!16", "subtime": 2, "res": 2, "profile": "d30"},
+       {"id": "w0!17", "subtime": 30, "walltime": -1, "res": 16, "profile": "d30"},
+       {"id": "w0!18", "subtime": 31, "walltime": 12.5, "res": 4, "profile": "d30"}],
+    "profiles": {"d30": {"type": "DelayProfile", "delay": 30}},
+}
+KILLED_IDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 18]
+
+
+@pytest.mark.parametrize("policy", ALGORITHMS)
+@pytest.mark.parametrize("estimates", ["requested", "exact"])
+def test_a_batsim_job_whose_delay_exceeds_its_walltime_is_killed_at_it(policy, estimates, tmp_path):
+    from clustersched.batch.validate import batch_violations
+
+    jobs = read_batsim(_write_json(tmp_path / "w.json", KILL_DOC))
+    run = cs.simulate(jobs, policy, estimates=estimates)  # validated (CLUSTERSCHED_VALIDATE=1)
+    s, t = run.schedule, run.jobs
+    killed = s.job_id[s.killed].tolist()
+    assert sorted(killed) == KILLED_IDS and s.kills == 10
+    limit = np.where(s.killed, t.time_requested, t.runtime)
+    np.testing.assert_array_equal(s.end, s.start + limit)  # killed: start + walltime; else start + delay
+    assert ((s.end - s.start)[~s.killed] == 30).all()
+    assert run.summary()["killed"] == 10 and cs.batch_metrics(s).summary()["killed"] == 10
+    assert cs.batch_metrics(s, warmup=1).killed == 10 - int(s.killed[0])
+    assert (t.runtime == 30).all()  # the table keeps the delay; the schedule says what ran
+    # the validator applies the same rule: a killed job run to its end, or a flag lost, is a violation
+    tampered = dataclasses.replace(s, end=s.start + t.runtime)
+    assert any("killed at its time limit" in v for v in batch_violations(tampered, t))
+    assert any("does not mark it killed" in v for v in batch_violations(dataclasses.replace(s, killed=~s.killed), t))
+    assert any("no killed column" in v for v in batch_violations(dataclasses.replace(s, killed=None), t))
+    # the same schedule as the same jobs running min(delay, walltime) with no rule at all
+    ran = JobTable(t.with_columns(runtime=limit).columns(), metadata={"MaxProcs": "16"})
+    plain = cs.simulate(ran, policy, estimates=estimates).schedule
+    assert plain.killed is None
+    np.testing.assert_array_equal(plain.start, s.start)
+    np.testing.assert_array_equal(plain.end, s.end)
+
+
+def test_killed_jobs_in_the_batsim_jobs_csv_swf_and_tables(tmp_path):
+    import csv
+
+    from clustersched.batch.formats import write_batsim_jobs, write_schedule_csv, write_schedule_swf
+
+    run = cs.simulate(read_batsim(_write_json(tmp_path / "w.json", KILL_DOC)), "easy")
+    s = run.schedule
+    with open(write_batsim_jobs(s, run.jobs, tmp_path / "out_jobs.csv")) as f:
+        rows = {int(r["job_id"]): r for r in csv.DictReader(f)}
+    for job, r in rows.items():
+        if job in KILLED_IDS:
+            assert (r["final_state"], r["success"]) == ("COMPLETED_WALLTIME_REACHED", "0")
+            assert float(r["execution_time"]) == float(r["requested_time"]) < 30
+        else:
+            assert (r["final_state"], r["success"], r["execution_time"]) == ("COMPLETED_SUCCESSFULLY", "1", "30")
+    with open(write_schedule_csv(s, run.jobs, tmp_path / "s.csv")) as f:
+        rows = list(csv.DictReader(f))
+    assert sorted(int(r["job_id"]) for r in rows if r["killed"] == "1") == KILLED_IDS
+    assert run.schedule.to_pandas(run.jobs)["killed"].sum() == 10
+    back = read_swf(write_schedule_swf(s, run.jobs, tmp_path / "s.swf"))
+    assert sorted(back.job_id[back.status == 0].tolist()) == KILLED_IDS and (back.status[back.status != 0] == 1).all()
+    np.testing.assert_array_equal(back.runtime, s.end - s.start)
+    np.testing.assert_array_equal(cs.simulate(back, "easy").schedule.start, s.start)
+    # written back as a Batsim workload, the walltimes stay: Batsim kills the same jobs
+    doc = json.loads(write_batsim(run.jobs, tmp_path / "again.json").read_text())
+    assert [j["walltime"] for j in doc["jobs"]] == run.jobs.time_requested.tolist()
+    assert sorted(cs.simulate(read_batsim(tmp_path / "again.json"), "easy").schedule.job_id[s.killed]) == KILLED_IDS
+
+
+def test_swf_jobs_run_past_their_request_to_the_end(week, tmp_path):
+    # the same jobs as SWF, without the rule: nothing killed (today's run-to-completion)
+    jobs = read_batsim(_write_json(tmp_path / "w.json", KILL_DOC))
+    swf = read_swf(write_swf(JobTable(jobs.columns(), metadata={"MaxProcs": "16"}), tmp_path / "w.swf"))
+    run = cs.simulate(swf, "easy")
+    assert run.schedule.killed is None and run.schedule.kills == 0 and run.summary()["killed"] == 0
+    np.testing.assert_array_equal(run.schedule.end, run.schedule.start + swf.runtime)
+    # HPC2N's week: jobs that ran past their request still run to their end
+    over = (week.time_requested > 0) & (week.runtime > week.time_requested)
+    assert over.sum() > 0
+    easy = cs.simulate(week, "easy")
+    np.testing.assert_array_equal(easy.schedule.end, easy.schedule.start + easy.jobs.runtime)
+    assert easy.schedule.killed is None and easy.summary()["killed"] == 0
+
+
+def test_the_simulate_command_reports_the_kills(tmp_path, capsys):
+    from clustersched.cli import main
+
+    path = _write_json(tmp_path / "w.json", KILL_DOC)
+    assert main(["simulate", str(path), "--policy", "fcfs"]) == 0
+    err = capsys.readouterr().err
+    assert "10 of 18 job(s) killed at their time limit" in err
+    week = write_swf(read_batsim(path), tmp_path / "w.swf")  # the header keeps TimeLimit: kill
+    assert main(["simulate", str(week)]) == 0 and "10 of 18" in capsys.readouterr().err
+    plain = write_swf(JobTable(read_batsim(path).columns(), metadata={"MaxProcs": "16"}), tmp_path / "p.swf")
+    assert main(["simulate", str(plain)]) == 0 and "killed" not in capsys.readouterr().err
+
+
+# --- limits (issue 31): integers beyond int64, JSON nested beyond a depth limit -----------------------------
+
+@pytest.mark.parametrize(
+    ("text", "match", "field"),
+    [
+        ('{"nb_res": 4, "jobs": [{"id": "1", "subtime": 0, "res": 9223372036854775808, "profile": "p"}], '
+         '"profiles": {"p": {"type": "delay", "delay": 5}}}', r"res == 9223372036854775808, .*beyond int64", "res"),
+        ('{"nb_res": 4, "jobs": [{"id": "1", "subtime": 0, "res": 4294967296, "profile": "p"}], '
+         '"profiles": {"p": {"type": "delay", "delay": 5}}}', r"res == 4294967296, .*at most 4294967295", "res"),
+        ('{"nb_res": 9223372036854775808, "jobs": [{"id": "1", "subtime": 0, "res": 1, "profile": "p"}], '
+         '"profiles": {"p": {"type": "delay", "delay": 5}}}', "nb_res == 9223372036854775808", "nb_res"),
+        ('{"nb_res": 4, "jobs": [{"id": "1", "subtime": 1' + "0" * 400 + ', "res": 1, "profile": "p"}], '
+         '"profiles": {"p": {"type": "delay", "delay": 5}}}', r"subtime == 1000.*\(401 characters\)", "subtime"),
+        ('{"nb_res": 4, "jobs": [{"id": "1", "subtime": 0, "res": 1, "profile": "p"}], '
+         '"profiles": {"p": {"type": "delay", "delay": 1' + "0" * 330 + '}}}', r"delay == 1000.*must be >= 0", "delay"),
+        ('{"nb_res": 4, "jobs": [{"id": "1", "subtime": 0, "res": 1, "walltime": 9223372036854775808, '
+         '"profile": "p"}], "profiles": {"p": {"type": "delay", "delay": 5}}}', "walltime == 9223372036854775808",
+         "walltime"),
+    ],
+)
+def test_integers_beyond_what_a_field_holds_raise_typed_errors(text, match, field, tmp_path):
+    path = tmp_path / "big.json"
+    path.write_text(text)
+    with pytest.raises(InvalidWorkloadError, match=match) as e:  # was OverflowError
+        read_batsim(path)
+    assert e.value.path == str(path) and str(e.value).startswith(str(path)) and e.value.field == field
+
+
+def test_integers_of_thousands_of_digits_raise_typed_errors(tmp_path):
+    path = tmp_path / "digits.json"
+    path.write_text('{"nb_res": 4, "jobs": [{"id": "1", "subtime": ' + "9" * 5000 + ', "res": 1, "profile": "p"}], '
+                    '"profiles": {"p": {"type": "delay", "delay": 5}}}')
+    with pytest.raises(InvalidWorkloadError, match="holds an integer of more than [0-9]+ digits") as e:
+        read_batsim(path)  # was a bare ValueError from Python's int conversion
+    assert str(e.value).startswith(str(path))
+
+
+@pytest.mark.parametrize("depth", [100_000, 2_000, 65])
+def test_json_nested_beyond_the_depth_limit_raises_a_typed_error(depth, tmp_path):
+    from clustersched.workload.batsim import MAX_DEPTH
+
+    path = tmp_path / "deep.json"
+    path.write_text('{"nb_res": 4, "extra": ' + "[" * depth + "]" * depth + ', "jobs": [{"id": "1", "subtime": 0, '
+                    '"res": 1, "profile": "p"}], "profiles": {"p": {"type": "delay", "delay": 5}}}')
+    with pytest.raises(InvalidWorkloadError, match="nested (deeper than|more than) [0-9]+ levels") as e:
+        read_batsim(path)  # 100,000 deep was a RecursionError
+    assert str(e.value).startswith(str(path))
+    ok = tmp_path / "ok.json"  # the limit itself is fine
+    ok.write_text(path.read_text().replace("[" * depth, "[" * (MAX_DEPTH - 1)).replace("]" * depth, "]" * (MAX_DEPTH - 1)))
+    assert len(read_batsim(ok)) == 1

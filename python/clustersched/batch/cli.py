@@ -273,6 +273,9 @@ def _run(jobs: Any, procs: int | None, policy: str, args: argparse.Namespace) ->
         print(f"note: job {d.job_id}: {d.reason}", file=sys.stderr)
     if len(result.dropped) > 5:
         print(f"note: ... {len(result.dropped)} jobs {args.oversized}ped in all", file=sys.stderr)
+    if result.schedule.killed is not None:  # the trace declares time-limit kills (a Batsim workload)
+        print(f"note: {result.schedule.kills} of {len(result.jobs)} job(s) killed at their time limit "
+              "(the trace declares TimeLimit: kill, as Batsim kills a job at its walltime)", file=sys.stderr)
     row = {"policy": policy, **batch_metrics(result.schedule).summary(), "seconds": seconds}
     return row, result
 

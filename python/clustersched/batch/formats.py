@@ -16,7 +16,9 @@ writer by name (:data:`SCHEDULE_FORMATS`):
 ``"swf"`` (:func:`write_schedule_swf`)
     The jobs as the schedule ran them, in the Standard Workload Format:
     field 3 (wait) is ``start - submit``, field 4 (run time) ``end - start``,
-    field 5 the processors allocated, field 11 (status) 1, "completed"; every
+    field 5 the processors allocated, field 11 (status) 1, "completed" (0,
+    "failed", for a job killed at its time limit, see
+    :attr:`Schedule.killed <clustersched.batch.Schedule.killed>`); every
     other field (requested processors and time, user, ...) is the job
     table's.  The header is the table's, its ``MaxProcs`` replaced by the
     simulated machine's, followed by notes naming the policy and its
@@ -43,6 +45,7 @@ from ..workload.batsim import delay_profile_name
 from ..workload.jobs import JobTable
 from ..workload.swf import _metadata as swf_metadata
 from ..workload.swf import write_swf
+from ..workload.timelimit import time_limited
 from .schedule import Schedule, check_rows
 
 __all__ = [
@@ -132,9 +135,10 @@ def schedule_table(schedule: Schedule, jobs: JobTable) -> JobTable:
     :func:`write_schedule_swf` writes).
 
     Wait (field 3) is ``start - submit``, run time (field 4) ``end - start``
-    (the job's runtime itself where the schedule ran it exactly that long,
-    so no rounding creeps in), allocated processors (field 5) the
-    schedule's, status (field 11) 1; the other fields and the header are
+    (the job's runtime itself, or its time limit when killed there, where the
+    schedule ran it exactly that long, so no rounding creeps in), allocated
+    processors (field 5) the schedule's, status (field 11) 1, or 0 for a job
+    killed at its time limit; the other fields and the header are
     ``jobs``'s, with ``MaxProcs`` the schedule's machine and two ``Note``
     lines saying what was simulated.
     """
@@ -142,14 +146,15 @@ def schedule_table(schedule: Schedule, jobs: JobTable) -> JobTable:
     submit = np.asarray(schedule.submit, dtype=np.float64)
     start = np.asarray(schedule.start, dtype=np.float64)
     end = np.asarray(schedule.end, dtype=np.float64)
-    runtime = np.where(end == start + jobs.runtime, jobs.runtime, end - start)
+    run, _ = time_limited(jobs)
+    runtime = np.where(end == start + run, run, end - start)
     cols = jobs.columns()
     cols.update(
         submit=submit,
         wait=start - submit,
         runtime=runtime,
         procs=np.asarray(schedule.procs, dtype=np.int64),
-        status=np.ones(len(jobs), dtype=np.int64),
+        status=np.where(_killed(schedule), 0, 1).astype(np.int64),
     )
     header = _schedule_header(schedule, jobs)
     return JobTable(cols, metadata=swf_metadata(header), header=header, source=jobs.source, dropped=jobs.dropped)
@@ -202,8 +207,11 @@ def write_batsim_jobs(schedule: Schedule, jobs: JobTable, path: _P, *, workload_
     * ``requested_number_of_resources``: the processors the job ran on (a
       rigid job gets what it asks); ``requested_time``: SWF field 9, -1 when
       unknown;
-    * ``success`` 1 and ``final_state`` ``COMPLETED_SUCCESSFULLY`` (the
-      simulator never kills a job); ``consumed_energy`` -1 (not simulated);
+    * ``success`` 1 and ``final_state`` ``COMPLETED_SUCCESSFULLY``, except for a
+      job killed at its time limit (:attr:`Schedule.killed
+      <clustersched.batch.Schedule.killed>`, a Batsim workload's job whose
+      delay exceeds its walltime): ``success`` 0 and ``final_state``
+      ``COMPLETED_WALLTIME_REACHED``, as Batsim writes; ``consumed_energy`` -1 (not simulated);
       ``metadata`` empty;
     * ``allocated_resources``: the processor ids as an interval set,
       ``"0-3 8-9"`` (:meth:`Schedule.allocated_resources
@@ -233,6 +241,7 @@ def write_batsim_jobs(schedule: Schedule, jobs: JobTable, path: _P, *, workload_
     end = np.asarray(schedule.end, dtype=np.float64)
     execution = end - start
     turnaround = end - submit
+    killed = _killed(schedule)
     with np.errstate(divide="ignore", invalid="ignore"):
         stretch = turnaround / execution
     cols = {
@@ -242,8 +251,8 @@ def write_batsim_jobs(schedule: Schedule, jobs: JobTable, path: _P, *, workload_
         "submission_time": submit,
         "requested_number_of_resources": np.asarray(schedule.procs, dtype=np.int64),
         "requested_time": jobs.time_requested,
-        "success": np.ones(n, dtype=np.int64),
-        "final_state": np.full(n, "COMPLETED_SUCCESSFULLY", dtype=object),
+        "success": np.where(killed, 0, 1).astype(np.int64),
+        "final_state": np.where(killed, "COMPLETED_WALLTIME_REACHED", "COMPLETED_SUCCESSFULLY").astype(object),
         "starting_time": start,
         "execution_time": execution,
         "finish_time": end,
@@ -257,6 +266,13 @@ def write_batsim_jobs(schedule: Schedule, jobs: JobTable, path: _P, *, workload_
     assert tuple(cols) == BATSIM_JOBS_COLUMNS
     _write_csv(path, cols)
     return path
+
+
+def _killed(schedule: Schedule) -> np.ndarray:
+    """Which jobs were killed at their time limit (none when the schedule has no ``killed`` column)."""
+    if schedule.killed is None:
+        return np.zeros(len(schedule), dtype=bool)
+    return np.asarray(schedule.killed, dtype=bool)
 
 
 def _schedule_header(schedule: Schedule, jobs: JobTable) -> list[str]:
@@ -279,7 +295,8 @@ def _schedule_header(schedule: Schedule, jobs: JobTable) -> list[str]:
         f" Note: schedule simulated by clustersched {version}: policy {schedule.policy or 'unnamed'}"
         + (f" ({options})" if options else ""),
         " Note: fields 3 (wait = start - submit), 4 (run time = end - start), 5 (allocated processors) and"
-        " 11 (status 1) are the simulated schedule's; the other fields are the input's",
+        " 11 (status 1" + (f"; 0 for the {schedule.kills} job(s) killed at their time limit" if schedule.kills else "")
+        + ") are the simulated schedule's; the other fields are the input's",
     ]
 
 

@@ -7,7 +7,9 @@ For a job with wait ``W = start - submit`` and runtime
 * bounded slowdown ``max((W + R) / max(R, tau), 1)`` with ``tau = 10`` s
   (DPSA paper, §II), which keeps very short jobs from dominating the average;
 * utilization: busy processor-seconds over ``P * (last end - first submit)``;
-* makespan: ``last end - first submit``.
+* makespan: ``last end - first submit``;
+* killed: jobs stopped at their time limit (``Schedule.killed``, when the job
+  table declared time-limit kills, as a Batsim workload does; else 0).
 
 Distributions
 -------------
@@ -180,6 +182,8 @@ class BatchMetrics:
         Rows of the schedule the per-job arrays describe (None: all of them).
     window : (float, float), optional
         ``(first kept submit, last kept end)``, seconds.
+    killed : int
+        Jobs (of the kept ones) killed at their time limit.
     """
 
     wait: np.ndarray
@@ -191,6 +195,7 @@ class BatchMetrics:
     procs: np.ndarray | None = None
     rows: np.ndarray | None = None
     window: tuple[float, float] | None = None
+    killed: int = 0
 
     def summary(self) -> dict[str, float]:
         """Averages, maxima and percentiles, DataFrame/CSV ready.
@@ -199,7 +204,8 @@ class BatchMetrics:
         ``avg_bounded_slowdown``, ``max_bounded_slowdown``, ``utilization``,
         ``makespan``, then ``p50_wait``, ``p90_wait``, ``p99_wait``, and the
         same percentiles of ``bounded_slowdown`` and ``response`` (numpy's
-        linear interpolation; see :mod:`clustersched.batch.metrics`).
+        linear interpolation; see :mod:`clustersched.batch.metrics`), and
+        ``killed``, the jobs killed at their time limit.
         """
         out: dict[str, float] = {
             "jobs": int(len(self.wait)),
@@ -214,6 +220,7 @@ class BatchMetrics:
         for name in _MEASURES:
             for q, value in zip(PERCENTILES, _percentiles(getattr(self, name))):
                 out[f"p{q}_{name}"] = value
+        out["killed"] = int(self.killed)
         return out
 
     def to_pandas(self) -> "pandas.DataFrame":
@@ -229,7 +236,8 @@ class BatchMetrics:
         >>> batch_metrics(s).to_pandas().columns.tolist()  # doctest: +NORMALIZE_WHITESPACE
         ['jobs', 'avg_wait_s', 'max_wait_s', 'avg_response_s', 'avg_bounded_slowdown', 'max_bounded_slowdown',
          'utilization', 'makespan_s', 'p50_wait_s', 'p90_wait_s', 'p99_wait_s', 'p50_bounded_slowdown',
-         'p90_bounded_slowdown', 'p99_bounded_slowdown', 'p50_response_s', 'p90_response_s', 'p99_response_s']
+         'p90_bounded_slowdown', 'p99_bounded_slowdown', 'p50_response_s', 'p90_response_s', 'p99_response_s',
+         'killed']
         """
         from .._pandas import summary_frame
 
@@ -404,7 +412,7 @@ def batch_metrics(
         work = float(np.dot(runtime, procs))
         utilization = work / (schedule.total_procs * makespan) if makespan > 0 else 0.0
         return BatchMetrics(wait, response, bsld, utilization, makespan, runtime,
-                            np.asarray(schedule.procs, dtype=np.int64), None, (lo, hi))
+                            np.asarray(schedule.procs, dtype=np.int64), None, (lo, hi), schedule.kills)
     rows = _kept_rows(submit, warmup, cooldown, warmup_time, cooldown_time)
     if len(rows) == 0:
         raise ValueError(
@@ -416,5 +424,6 @@ def batch_metrics(
     busy = np.clip(end, lo, hi) - np.clip(start, lo, hi)
     work = float(np.dot(busy, procs))
     utilization = work / (schedule.total_procs * makespan) if makespan > 0 else 0.0
+    killed = 0 if schedule.killed is None else int(np.count_nonzero(np.asarray(schedule.killed, dtype=bool)[rows]))
     return BatchMetrics(wait[rows], response[rows], bsld[rows], utilization, makespan, runtime[rows],
-                        np.asarray(schedule.procs, dtype=np.int64)[rows], rows, (lo, hi))
+                        np.asarray(schedule.procs, dtype=np.int64)[rows], rows, (lo, hi), killed)

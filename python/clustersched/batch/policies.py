@@ -65,6 +65,14 @@ class BatchState:
     Jobs are referred to by row index in :attr:`jobs` (the table as simulated,
     sorted by submit time).  The policy sees estimates, never actual runtimes.
 
+    Everything here is read-only: :attr:`jobs` is a table of read-only views
+    of the simulated columns (often the caller's own arrays, which a write
+    would change under the simulation), and ``width``, ``estimate``,
+    ``submit`` and ``job_id`` are read-only arrays, so ``state.submit[:] =
+    0`` raises numpy's ``ValueError`` ("assignment destination is
+    read-only").  A policy that wants scratch arrays copies them
+    (``state.estimate.copy()``).
+
     Attributes
     ----------
     jobs : JobTable
@@ -73,11 +81,11 @@ class BatchState:
 
     def __init__(self, sim: _core.BatchSim, jobs: JobTable, estimate: np.ndarray) -> None:
         self._sim = sim
-        self.jobs = jobs
-        self.width = jobs.width()
-        self.estimate = estimate
-        self.submit = jobs.submit
-        self.job_id = jobs.job_id
+        self.jobs = _read_only_table(jobs)
+        self.width = _read_only(jobs.width())
+        self.estimate = _read_only(estimate)
+        self.submit = self.jobs.submit
+        self.job_id = self.jobs.job_id
 
     @property
     def now(self) -> float:
@@ -163,6 +171,20 @@ class Policy:
     def schedule(self, state: BatchState) -> None:
         """Decides at one time stamp: call ``state.start(job)`` for each job to start now."""
         raise NotImplementedError(f"{type(self).__name__} must implement schedule(state)")
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    """A read-only view of ``array`` (the array itself stays writable for its owner)."""
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
+def _read_only_table(jobs: JobTable) -> JobTable:
+    """A JobTable of read-only views of ``jobs``'s columns, with copies of its metadata and header."""
+    return JobTable({name: _read_only(column) for name, column in jobs.columns().items()},
+                    metadata=dict(jobs.metadata), header=list(jobs.header), source=jobs.source,
+                    dropped=jobs.dropped)
 
 
 def _time(t: float) -> str:

@@ -31,6 +31,12 @@ class Schedule:
     ``proc_offsets[i]:proc_offsets[i + 1]``, run ``k`` being the ids
     ``proc_first[k] .. proc_first[k] + proc_count[k] - 1`` (runs keep schedules
     of jobs thousands of processors wide small).
+
+    ``killed`` marks the jobs stopped at their time limit (they ran their
+    requested time, not their runtime) when the job table declared
+    time-limit kills (:mod:`clustersched.workload.timelimit`, as a Batsim
+    workload does); it is None when the table declared none (an SWF trace),
+    and then no job was killed.
     """
 
     job_id: np.ndarray
@@ -44,9 +50,15 @@ class Schedule:
     proc_count: np.ndarray | None = None
     policy: str = ""
     options: dict[str, str] = field(default_factory=dict)
+    killed: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.job_id)
+
+    @property
+    def kills(self) -> int:
+        """How many jobs were killed at their time limit (0 when :attr:`killed` is None)."""
+        return 0 if self.killed is None else int(np.count_nonzero(self.killed))
 
     def processor_runs(self, row: int) -> list[tuple[int, int]]:
         """(first id, count) of each run of processors of the job in ``row``."""
@@ -61,8 +73,9 @@ class Schedule:
         return np.concatenate([np.arange(f, f + c) for f, c in runs]) if runs else np.zeros(0, np.int64)
 
     def columns(self) -> dict[str, np.ndarray]:
-        """One row per job: job_id, submit, start, end, procs, wait (DataFrame-ready)."""
-        return {
+        """One row per job: job_id, submit, start, end, procs, wait (DataFrame-ready), and ``killed``
+        (bool) when :attr:`killed` is not None."""
+        cols = {
             "job_id": self.job_id,
             "submit": self.submit,
             "start": self.start,
@@ -70,6 +83,9 @@ class Schedule:
             "procs": self.procs,
             "wait": self.start - self.submit,
         }
+        if self.killed is not None:
+            cols["killed"] = np.asarray(self.killed, dtype=bool)
+        return cols
 
     def allocated_resources(self) -> list[str]:
         """The processors of each job as an interval set, ``"0-3 8-9"`` (Batsim's and evalys's syntax).
@@ -113,7 +129,9 @@ class Schedule:
         :attr:`BatchRun.jobs <clustersched.batch.BatchRun>`) also
         ``procs_requested`` and ``time_requested_s`` (SWF fields 8 and 9, -1
         when unknown); with ``allocated``, ``allocated``: the processor ids as
-        interval sets (:meth:`allocated_resources`).
+        interval sets (:meth:`allocated_resources`); last, when :attr:`killed`
+        is not None (the jobs declared time-limit kills), ``killed``: 1 for a
+        job killed at its time limit, else 0.
         """
         start = np.asarray(self.start, dtype=np.float64)
         end = np.asarray(self.end, dtype=np.float64)
@@ -133,6 +151,8 @@ class Schedule:
             cols["time_requested_s"] = jobs.time_requested
         if allocated:
             cols["allocated"] = np.array(self.allocated_resources(), dtype=object)
+        if self.killed is not None:
+            cols["killed"] = np.asarray(self.killed, dtype=np.int64)
         return cols
 
     def to_pandas(self, jobs: "JobTable | None" = None, *, allocated: bool = False) -> "pandas.DataFrame":
@@ -170,6 +190,8 @@ class Schedule:
 
 
 def _fmt(value: float | int) -> str:
+    if isinstance(value, bool):
+        return str(int(value))
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return repr(value) if isinstance(value, float) else str(value)

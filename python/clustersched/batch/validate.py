@@ -14,6 +14,7 @@ import numpy as np
 
 from ..errors import InvalidScheduleError
 from ..workload.jobs import JobTable
+from ..workload.timelimit import kills_at_time_limit, time_limited
 from .schedule import Schedule
 
 __all__ = ["batch_violations", "validate_batch"]
@@ -36,7 +37,11 @@ def batch_violations(schedule: Schedule, jobs: JobTable) -> list[str]:
     submit time), and:
 
     * it starts no earlier than it was submitted, at a finite time;
-    * it runs exactly its runtime: ``end == start + runtime``;
+    * it runs exactly its runtime, ``end == start + runtime``; or, when the
+      table declares time-limit kills and the runtime exceeds the requested
+      time, exactly the requested time, and the schedule's ``killed`` says so
+      (:func:`~clustersched.workload.timelimit.time_limited`, the rule the
+      simulator applies); no other job is marked killed;
     * it uses exactly its width (field 5, else field 8) in processors;
     * at no time are more than ``total_procs`` processors busy;
     * when processors are given: the job's runs of processor ids hold
@@ -62,7 +67,18 @@ def batch_violations(schedule: Schedule, jobs: JobTable) -> list[str]:
     report(np.asarray(schedule.job_id) != ids, lambda i: f"schedule row names job {schedule.job_id[i]}")
     report(~np.isfinite(start), lambda i: f"never started (start = {start[i]})")
     report(start < jobs.submit, lambda i: f"starts at {start[i]} before its submit time {jobs.submit[i]}")
-    report(end != start + jobs.runtime, lambda i: f"runs {end[i] - start[i]} s, its runtime is {jobs.runtime[i]} s")
+    run, killed = time_limited(jobs)
+    report(end != start + run, lambda i: f"runs {end[i] - start[i]} s, its runtime is {jobs.runtime[i]} s" + (
+        f" (killed at its time limit {jobs.time_requested[i]} s, it runs {run[i]} s)" if killed[i] else ""))
+    marked = np.zeros(n, dtype=bool) if schedule.killed is None else np.asarray(schedule.killed, dtype=bool)
+    if marked.shape != (n,):
+        return out + [f"schedule's killed column has shape {marked.shape} for {n} jobs"]
+    if kills_at_time_limit(jobs) and schedule.killed is None:
+        out.append("the jobs declare time-limit kills (TimeLimit: kill) but the schedule has no killed column")
+    report(killed & ~marked, lambda i: f"runtime {jobs.runtime[i]} s exceeds its time limit "
+                                       f"{jobs.time_requested[i]} s, but the schedule does not mark it killed")
+    report(marked & ~killed, lambda i: "marked killed, but the time-limit rule does not kill it (runtime "
+                                       f"{jobs.runtime[i]} s, time limit {jobs.time_requested[i]} s)")
     report(np.asarray(schedule.procs) != width, lambda i: f"uses {schedule.procs[i]} processors, needs {width[i]}")
     if out:
         return out

@@ -33,13 +33,25 @@ distinct, they are the job numbers.  Otherwise (``"a"``, or ``"w0!1"`` and
 ``"w1!1"`` together) the jobs are numbered 1, 2, ... in file order, and the
 table's metadata ``BatsimIds`` says so.
 
-Semantics.  Batsim kills a job when it reaches its walltime; clustersched's
-simulator never kills a job and believes it runs ``max(walltime, run
-time)`` (:func:`~clustersched.batch.simulator.estimates_of`).  The reader
-keeps the delay as the run time even when it exceeds the walltime; the
-writer, by default, writes ``walltime = max(requested time, run time)`` so
-that Batsim runs every job to its end as clustersched does
-(``walltime="requested"`` writes the request unchanged).
+Semantics.  Batsim kills a job when it reaches its walltime, and so does
+clustersched for the tables this reader makes: their metadata says
+``TimeLimit: kill`` (:mod:`clustersched.workload.timelimit`), so the
+simulator runs a job whose delay exceeds its walltime for its walltime and
+marks it killed (``Schedule.killed``, the ``killed`` count of the metrics,
+final state ``COMPLETED_WALLTIME_REACHED`` in the Batsim jobs CSV).  The
+reader keeps the delay as the run time, even when it exceeds the walltime.
+The writer, by default, writes ``walltime = max(requested time, run time)``,
+the run time clustersched's simulator believes, the run time being the one
+the table's rule gives: for a table without kills (an SWF trace) Batsim then
+runs every job to its end as clustersched does, and a table that kills keeps
+its walltimes (``walltime="requested"`` writes the request unchanged).
+
+Limits.  Integers beyond what a field holds (``res`` or ``nb_res`` above
+``2**32 - 1``, such as ``9223372036854775808``; a time beyond ``10**10``
+s; an integer of thousands of digits) and JSON nested more than
+:data:`MAX_DEPTH` levels deep are refused with
+:class:`~clustersched.errors.InvalidWorkloadError` naming the file and the
+value.
 """
 
 from __future__ import annotations
@@ -49,13 +61,15 @@ import json
 import math
 import os
 import re
+import sys
 from typing import Any, TypeVar
 
 import numpy as np
 
-from .._checks import check_choice
+from .._checks import MAX_PROCS, check_choice
 from ..errors import InvalidWorkloadError
 from .jobs import JobTable
+from .timelimit import KILL, TIME_LIMIT_KEY, time_limited
 
 __all__ = ["DELAY_PROFILE_TYPES", "delay_profile_name", "read_batsim", "write_batsim"]
 
@@ -68,6 +82,9 @@ DELAY_PROFILE_TYPES = ("delay", "DelayProfile")
 _NUMBERED_ID = re.compile(r"(?:[^!]*!)?([0-9]+)")
 # Beyond 2**53 an id could not survive a float column or a JSON reader.
 _MAX_ID = 2**53
+#: Deepest nesting of arrays and objects :func:`read_batsim` accepts (a workload needs 4: the
+#: document, ``jobs``, a job, its ``extra_data``; the rest is room for users' own fields).
+MAX_DEPTH = 64
 
 
 def read_batsim(path: str | os.PathLike[str]) -> JobTable:
@@ -82,7 +99,8 @@ def read_batsim(path: str | os.PathLike[str]) -> JobTable:
     -------
     JobTable
         One row per job, in file order, with ``MaxProcs`` from ``nb_res``
-        (module docstring for every field and for job ids).
+        (module docstring for every field and for job ids) and ``TimeLimit:
+        kill``: a job is killed at its walltime, as Batsim does.
 
     Raises
     ------
@@ -133,7 +151,43 @@ def read_batsim(path: str | os.PathLike[str]) -> JobTable:
             f"is not valid JSON ({e.msg}, column {e.colno}); a Batsim workload is a JSON object",
             path=source, line=e.lineno,
         ) from None
+    except RecursionError:
+        # json's parser recurses once per level of nesting: an array nested 100,000 deep exhausts the stack.
+        raise InvalidWorkloadError(
+            f"is JSON nested deeper than {sys.getrecursionlimit()} levels (Python's recursion limit, which "
+            f"bounds the JSON reader); a Batsim workload nests {MAX_DEPTH} levels or fewer",
+            path=source,
+        ) from None
+    except ValueError:  # json's only other error: an integer of more digits than Python converts
+        raise InvalidWorkloadError(
+            f"holds an integer of more than {_int_digits()} digits, which no field of a Batsim workload can take",
+            path=source,
+        ) from None
+    if _deeper_than(doc, MAX_DEPTH):
+        raise InvalidWorkloadError(
+            f"is JSON nested more than {MAX_DEPTH} levels deep (a Batsim workload is an object of jobs and "
+            "profiles: a few levels, with room for extra_data)",
+            path=source,
+        )
     return _table(doc, source)
+
+
+def _int_digits() -> int:
+    """The most digits Python converts to an int (``sys.get_int_max_str_digits``, Python 3.11+)."""
+    get = getattr(sys, "get_int_max_str_digits", None)
+    return int(get()) if get is not None else 4300
+
+
+def _deeper_than(doc: Any, limit: int) -> bool:
+    """Whether ``doc``'s arrays and objects nest more than ``limit`` levels (found without recursion)."""
+    stack: list[tuple[Any, int]] = [(doc, 1)] if isinstance(doc, (dict, list)) else []
+    while stack:
+        node, level = stack.pop()
+        if level > limit:
+            return True
+        children = node.values() if isinstance(node, dict) else node
+        stack.extend((child, level + 1) for child in children if isinstance(child, (dict, list)))
+    return False
 
 
 def _table(doc: Any, source: str) -> JobTable:
@@ -146,9 +200,10 @@ def _table(doc: Any, source: str) -> JobTable:
         if key not in doc:
             raise InvalidWorkloadError(f"has no {key!r} ({kind}): not a Batsim workload", path=source, field=key)
     nb_res = doc["nb_res"]
-    if not _is_int(nb_res) or nb_res < 1:
+    if not _is_int(nb_res) or not 1 <= nb_res <= MAX_PROCS:
         raise InvalidWorkloadError(
-            f"nb_res == {nb_res!r}, must be a positive integer (the number of resources)",
+            f"nb_res == {_short(nb_res)}, must be a positive integer (the number of resources), "
+            f"at most {MAX_PROCS}",
             path=source, field="nb_res", value=nb_res,
         )
     jobs, profiles = doc["jobs"], doc["profiles"]
@@ -190,8 +245,10 @@ def _table(doc: Any, source: str) -> JobTable:
                 raise bad(f"has no {key!r} (a Batsim job needs id, subtime, res and profile)", key)
         submit[i] = _time(job["subtime"], "subtime", bad, nonnegative=True)
         value = job["res"]
-        if not _is_int(value) or value < 1:
-            raise bad(f"res == {value!r}, must be a positive integer (resources requested)", "res", value)
+        if not _is_int(value) or not 1 <= value <= MAX_PROCS:
+            raise bad(f"res == {_short(value)}, must be a positive integer (resources requested), at most "
+                      f"{MAX_PROCS}" + (" (beyond int64's range)" if _is_int(value) and value >= 2**63 else ""),
+                      "res", value)
         res[i] = value
         wt = job.get("walltime", -1)
         wt = -1 if wt is None else wt
@@ -206,7 +263,7 @@ def _table(doc: Any, source: str) -> JobTable:
         runtime[i] = delays[name]
 
     job_id, note = _job_numbers(ids, source)
-    metadata = {"MaxProcs": str(nb_res)}
+    metadata = {"MaxProcs": str(nb_res), TIME_LIMIT_KEY: KILL}  # Batsim kills a job at its walltime
     if note:
         metadata["BatsimIds"] = note
     header = [f" {key}: {value}" for key, value in metadata.items()]
@@ -224,6 +281,12 @@ def _table(doc: Any, source: str) -> JobTable:
     )
 
 
+def _short(value: object) -> str:
+    """``repr(value)``, cut to 60 characters (an integer of 4,000 digits is named, not printed)."""
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:40]}... ({len(text)} characters)"
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -233,11 +296,11 @@ def _time(value: object, field: str, bad: Any, *, nonnegative: bool) -> float:
     from .swf import MAX_TIME
 
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise bad(f"{field} == {value!r}, must be a number of seconds", field, value)
-    x = float(value)
+        raise bad(f"{field} == {_short(value)}, must be a number of seconds", field, value)
+    x = float(value) if not isinstance(value, int) or abs(value) <= MAX_TIME else math.inf  # 10**400: no float
     if not math.isfinite(x) or abs(x) > MAX_TIME or (nonnegative and x < 0):
         rule = ">= 0 and finite" if nonnegative else "finite"
-        raise bad(f"{field} == {value!r}, must be {rule} (at most 10**10 s)", field, value)
+        raise bad(f"{field} == {_short(value)}, must be {rule} (at most 10**10 s)", field, value)
     return x
 
 
@@ -308,7 +371,9 @@ def write_batsim(
     walltime : {"estimate", "requested"}
         ``"estimate"`` (default) writes ``max(requested time, run time)``, the
         run time clustersched's simulator believes, so that Batsim kills no
-        job; ``"requested"`` the requested time as it is.  Either way an
+        job the table's rule does not kill (a job of a table read by
+        :func:`read_batsim` whose delay exceeds its walltime keeps that
+        walltime); ``"requested"`` the requested time as it is.  Either way an
         unknown request (-1) is written as -1, no limit.
     description : str, optional
         Written as the workload's ``description``; default names the table's source.
@@ -381,7 +446,8 @@ def write_batsim(
     requested = table.time_requested
     known = requested > 0
     if walltime == "estimate":
-        wall = np.where(known, np.maximum(requested, runtime), -1.0)
+        run, _ = time_limited(table)  # a job the table's rule kills runs its request: its walltime stays
+        wall = np.where(known, np.maximum(requested, run), -1.0)
     else:
         wall = np.where(known, requested, -1.0)
 
