@@ -304,3 +304,87 @@ def test_scale_to_load_arguments() -> None:
         scale_to_load(t, 4, 0.5)
     with pytest.raises(ValueError, match="target == 0, must be > 0"):
         scale_to_load(t, 4, 0)
+
+
+# -- issue 30: a rebased window keeps its header true -------------------------------------------------------------------
+
+HEADER = [
+    " Version: 2.2",
+    " MaxJobs: 4",
+    " MaxRecords: 4",
+    " UnixStartTime: 1027839845",
+    " TimeZone: 3600",
+    " TimeZoneString: Europe/Stockholm",
+    " StartTime: Sun Jul 28 09:04:05 CEST 2002",
+    " EndTime:   Mon Jan 16 20:31:24 CET 2006",
+    " MaxProcs: 240",
+]
+
+
+def _dated(submits: list[float]) -> JobTable:
+    metadata = {}
+    for line in HEADER:
+        key, value = line.split(":", 1)
+        metadata[key.strip()] = value.strip()
+    return JobTable({"submit": submits, "runtime": [10.0] * len(submits), "procs": [1] * len(submits)},
+                    metadata=metadata, header=list(HEADER))
+
+
+def test_a_rebased_window_moves_unix_start_time_and_start_time(tmp_path: Path) -> None:
+    """Issue 30: write_swf of a time_windows window kept the old UnixStartTime, so its jobs moved in time."""
+    from clustersched.workload.swf import write_swf
+    from clustersched.workload.transform import time_window
+
+    t = _dated([100.0, 86400.0 + 100, 86400.0 + 7300, 3 * 86400.0])
+    day = time_window(t, 86400, 2 * 86400, origin=0, rebase=True)
+    assert day.submit.tolist() == [100.0, 7300.0]
+    assert day.metadata["UnixStartTime"] == str(1027839845 + 86400)
+    assert day.metadata["StartTime"] == "Mon Jul 29 09:04:05 CEST 2002"
+    assert day.metadata["EndTime"] == "Tue Jul 30 09:04:05 CEST 2002"  # the window ends before the trace
+    assert day.metadata["MaxJobs"] == day.metadata["MaxRecords"] == "2"
+    assert day.metadata["MaxProcs"] == "240" and day.metadata["TimeZone"] == "3600"
+    # every job keeps its absolute time: UnixStartTime + submit
+    absolute = 1027839845 + t.submit[1:3]
+    assert np.array_equal(int(day.metadata["UnixStartTime"]) + day.submit, absolute)
+    # the header lines say the same, in their own spacing, and a written file reads back the same
+    assert " EndTime:   Tue Jul 30 09:04:05 CEST 2002" in day.header
+    back = read_swf(write_swf(day, tmp_path / "day.swf"))
+    assert back.metadata == day.metadata and back.submit.tolist() == [100.0, 7300.0]
+    # not rebased: the header as it was
+    assert time_window(t, 86400, 2 * 86400, origin=0).metadata == t.metadata
+
+
+def test_time_windows_rebase_moves_the_header_of_each_window() -> None:
+    t = _dated([0.0, 10.0, 7 * 86400.0 + 5, 20 * 86400.0])
+    weeks = time_windows(t, 7 * 86400, rebase=True)
+    assert [w.metadata["UnixStartTime"] for w in weeks] == [str(1027839845 + k * 7 * 86400) for k in (0, 1, 2)]
+    assert [w.metadata["MaxJobs"] for w in weeks] == ["2", "1", "1"]
+    assert weeks[2].metadata["StartTime"] == "Sun Aug 11 09:04:05 CEST 2002"
+    assert weeks[0].metadata["EndTime"] == "Sun Aug 04 09:04:05 CEST 2002"
+    # in winter the zone's time is CET, an hour behind
+    assert time_windows(t, 100 * 86400, rebase=True)[0].metadata["EndTime"] == "Tue Nov 05 08:04:05 CET 2002"
+    assert time_windows(t, 7 * 86400)[1].metadata == t.metadata  # not rebased: unchanged
+
+
+def test_a_window_beyond_what_the_header_can_date_drops_start_time() -> None:
+    """A StartTime without a zone to write it in is removed, never left wrong; UnixStartTime still moves."""
+    from clustersched.workload.transform import time_window
+
+    t = JobTable({"submit": [0.0, 500.0]}, metadata={"UnixStartTime": "1000", "StartTime": "whenever"},
+                 header=[" UnixStartTime: 1000", " StartTime: whenever", " Note: kept"])
+    w = time_window(t, 100, rebase=True)
+    assert w.metadata == {"UnixStartTime": "1100"} and w.header == [" UnixStartTime: 1100", " Note: kept"]
+    assert w.submit.tolist() == [400.0]
+
+
+def test_time_window_arguments() -> None:
+    from clustersched.workload.transform import time_window
+
+    t = JobTable({"submit": [5.0, 10.0, 20.0]})
+    assert time_window(t, 5).job_id.tolist() == [2, 3]  # from the first submit, 5
+    assert time_window(t, 0, 15).job_id.tolist() == [1, 2]  # [5, 20): 20 is out
+    assert len(time_window(t, 100)) == 0 and len(time_window(JobTable(), 0, 1)) == 0
+    with pytest.raises(ValueError, match="end == 5.0, must be > start == 5.0"):
+        time_window(t, 5, 5)
+    with pytest.raises(ValueError, match="start == nan, must be finite"):
+        time_window(t, math.nan)

@@ -33,6 +33,7 @@ __all__ = [
     "read_trace",
     "scale_submit",
     "scale_to_load",
+    "time_window",
     "time_windows",
     "write_batsim",
     "with_estimates",
@@ -66,6 +67,7 @@ __getattr__, __dir__ = lazy_exports(
         "read_trace": ".formats",
         "scale_submit": ".transform",
         "scale_to_load": ".transform",
+        "time_window": ".transform",
         "time_windows": ".transform",
         "write_batsim": ".batsim",
         "with_estimates": ".estimates",
@@ -91,5 +93,6 @@ if TYPE_CHECKING:
         offered_load,
         scale_submit,
         scale_to_load,
+        time_window,
         time_windows,
     )

@@ -1,5 +1,11 @@
 """Operations on job tables: time windows, removing unschedulable jobs, load scaling.
 
+A window whose submit times are rebased (``rebase=True``) keeps the header
+true: its ``UnixStartTime`` (and ``StartTime``) move by the shift, its
+``EndTime`` is the window's end when that comes first, and ``MaxJobs`` /
+``MaxRecords`` count its jobs; so :func:`~clustersched.workload.write_swf`
+writes a window that is an SWF trace of its own.
+
 Every function is pure: it returns new tables and leaves its input unchanged.
 Rows removed on purpose are recorded as :class:`~clustersched.workload.jobs.Dropped`
 in the result's ``dropped``, with one of the reason constants below, so that
@@ -8,6 +14,8 @@ in the result's ``dropped``, with one of the reason constants below, so that
 
 from __future__ import annotations
 
+import re
+from datetime import datetime
 from typing import Literal
 
 import numpy as np
@@ -25,6 +33,7 @@ __all__ = [
     "offered_load",
     "scale_submit",
     "scale_to_load",
+    "time_window",
     "time_windows",
 ]
 
@@ -65,7 +74,9 @@ def time_windows(
         before it fall into windows with negative ``k``.
     rebase : bool
         If true, shift each window's submit times by the window's start
-        (``origin + k * length``) so that they lie in ``[0, length)``.
+        (``origin + k * length``) so that they lie in ``[0, length)``, and
+        the header's ``UnixStartTime`` and ``StartTime`` by as much (module
+        docstring).
 
     Returns
     -------
@@ -89,9 +100,176 @@ def time_windows(
     for k, rows in zip(keys.tolist(), np.split(order, starts[1:])):
         window = table.select(rows)
         if rebase:
-            window = window.with_columns(submit=window.submit - (origin + k * length))
+            window = _rebased(window, origin + k * length, origin + (k + 1) * length)
         windows.append(window)
     return windows
+
+
+def time_window(
+    table: JobTable,
+    start: float = 0.0,
+    end: float | None = None,
+    *,
+    origin: float | None = None,
+    rebase: bool = False,
+) -> JobTable:
+    """The jobs submitted in ``[origin + start, origin + end)``, in row order.
+
+    Parameters
+    ----------
+    table : JobTable
+        The jobs.
+    start : float
+        Start of the window in seconds after ``origin``, finite.
+    end : float, optional
+        End of the window in seconds after ``origin``, > ``start`` (default:
+        none, every job from ``start`` on).
+    origin : float, optional
+        The time ``start`` and ``end`` count from; defaults to the first
+        submit time (the trace start).
+    rebase : bool
+        If true, shift the submit times by the window's start
+        (``origin + start``), so that they count from 0, and the header's
+        ``UnixStartTime`` and ``StartTime`` by as much (see the module
+        docstring): the window is then a trace of its own, as the
+        ``clustersched cut`` command writes it.
+
+    Returns
+    -------
+    JobTable
+        The window's jobs; it may be empty.
+
+    Examples
+    --------
+    The second day of a trace, as a trace starting at its own 0:
+
+    >>> t = JobTable({"submit": [0, 50_000, 90_000, 200_000], "runtime": [1, 2, 3, 4]},
+    ...              metadata={"UnixStartTime": "1000000000", "MaxJobs": "4"})
+    >>> day = time_window(t, 86400, 2 * 86400, rebase=True)
+    >>> day.submit.tolist(), day.metadata["UnixStartTime"], day.metadata["MaxJobs"]
+    ([3600.0], '1000086400', '1')
+    """
+    start = check_float("start", start)
+    if end is not None:
+        end = check_float("end", end)
+        if not end > start:
+            raise ValueError(f"end == {end}, must be > start == {start}")
+    if origin is None:
+        origin = float(table.submit.min()) if len(table) else 0.0
+    else:
+        origin = check_float("origin", origin)
+    low = origin + start
+    high = None if end is None else origin + end
+    keep = table.submit >= low
+    if high is not None:
+        keep &= table.submit < high
+    window = table.select(keep)
+    return _rebased(window, low, high) if rebase else window
+
+
+#: Header keys that count a trace's jobs; a window counts its own.
+_COUNT_KEYS = ("MaxJobs", "MaxRecords")
+
+
+def _rebased(window: JobTable, shift: float, end: float | None) -> JobTable:
+    """``window`` with its submit times less ``shift`` and its header moved to match (module docstring);
+    ``end`` is the window's end on the old clock (None: the trace's)."""
+    rebased = window.with_columns(submit=window.submit - shift)
+    changes = _header_changes(window.metadata, shift, end, len(window))
+    if changes:
+        rebased.metadata = {k: v for k, v in ((k, changes.get(k, v)) for k, v in window.metadata.items())
+                            if v is not None}
+        rebased.header = [line for line in (_rewrite(line, changes) for line in window.header) if line is not None]
+    return rebased
+
+
+def _header_changes(metadata: dict[str, str], shift: float, end: float | None, jobs: int) -> dict[str, str | None]:
+    """The header values a window rebased by ``shift`` (and ending at ``end``) changes: key -> new value, or
+    None for a line to remove (a ``StartTime`` or ``EndTime`` that cannot be recomputed)."""
+    changes: dict[str, str | None] = {key: str(jobs) for key in _COUNT_KEYS if key in metadata}
+    zone = metadata.get("TimeZoneString", "").strip() or None
+    unix = _number(metadata.get("UnixStartTime"))
+    base = unix if unix is not None else _parse_swf_time(metadata.get("StartTime"), zone)
+    if shift == 0 and (end is None or base is None):
+        return changes
+    if unix is not None:
+        changes["UnixStartTime"] = _number_text(unix + shift)
+    if "StartTime" in metadata:
+        changes["StartTime"] = None if base is None else _swf_time(base + shift, zone)
+    if "EndTime" in metadata and end is not None:
+        last = _parse_swf_time(metadata["EndTime"], zone)
+        if base is None or last is None:
+            changes["EndTime"] = None
+        elif base + end < last:
+            changes["EndTime"] = _swf_time(base + end, zone)
+    return changes
+
+
+_HEADER_LINE = re.compile(r"(\s*)([A-Za-z][A-Za-z0-9_]*)(:\s*)(.*)", re.DOTALL)
+
+
+def _rewrite(line: str, changes: dict[str, str | None]) -> str | None:
+    """A header line with its value replaced as ``changes`` say (its spacing kept), or None to remove it."""
+    m = _HEADER_LINE.fullmatch(line)
+    if not m or m[2] not in changes:
+        return line
+    value = changes[m[2]]
+    return None if value is None else f"{m[1]}{m[2]}{m[3]}{value}"
+
+
+def _number(text: str | None) -> float | None:
+    """The header value's first word as a finite number, or None."""
+    try:
+        value = float((text or "").split()[0])
+    except (IndexError, ValueError):
+        return None
+    return value if np.isfinite(value) else None
+
+
+def _number_text(value: float) -> str:
+    return str(int(value)) if value == int(value) else repr(value)
+
+
+#: How the Parallel Workloads Archive writes StartTime and EndTime: ``Sun Jul 28 09:04:05 CEST 2002``.
+_SWF_TIME = "%a %b %d %H:%M:%S %Z %Y"
+
+
+def _zone(name: str | None):  # type: ignore[no-untyped-def]
+    """The TimeZoneString's zone, or None when there is none or this system does not know it."""
+    if name is None:
+        return None
+    try:
+        from zoneinfo import ZoneInfo
+
+        return ZoneInfo(name)
+    except (KeyError, ValueError, OSError, ImportError):  # ZoneInfoNotFoundError is a KeyError
+        return None
+
+
+def _swf_time(unix: float, zone_name: str | None) -> str | None:
+    """``unix`` as the archive writes a time, in the trace's zone; None without a known zone."""
+    zone = _zone(zone_name)
+    if zone is None:
+        return None
+    return datetime.fromtimestamp(int(unix), zone).strftime(_SWF_TIME)
+
+
+def _parse_swf_time(text: str | None, zone_name: str | None) -> float | None:
+    """A StartTime or EndTime value as a Unix time, or None when it is not one in the trace's zone."""
+    zone = _zone(zone_name)
+    parts = (text or "").split()
+    if zone is None or len(parts) != 6:
+        return None
+    try:
+        naive = datetime.strptime(" ".join(parts[1:4] + parts[5:]), "%b %d %H:%M:%S %Y")
+    except ValueError:
+        return None
+    # the abbreviation (CEST or CET) tells the two readings of an hour repeated in autumn apart
+    for fold in (0, 1):
+        aware = naive.replace(tzinfo=zone, fold=fold)
+        if aware.tzname() == parts[4]:
+            return aware.timestamp()
+    return naive.replace(tzinfo=zone).timestamp()
 
 
 def invalid_jobs(table: JobTable, procs: int | None = None) -> list[Dropped]:
