@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import multiprocessing
+import os
 import pickle
 import signal
 import threading
@@ -14,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, NamedTuple
 
+from . import _worker
 from .scenarios import _key
 from .store import Store, plain_result
 
@@ -226,8 +228,9 @@ def _run_pool(workers: int | None, func: ScenarioFunc, chunks: list[list[str]],
         ) from None
     # spawn, not fork: forking a process that has threads (tqdm's monitor, a Dask
     # client, a notebook) can deadlock, and spawn behaves the same on every OS
+    # _worker.start: a worker ignores Ctrl-C, and ends when this process ends, even by kill -9
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_ignore_sigint)
+                               initializer=_worker.start, initargs=(os.getpid(),))
     try:
         futures = [pool.submit(_execute_chunk, func, keys) for keys in chunks]
         for future in as_completed(futures):
@@ -239,11 +242,6 @@ def _run_pool(workers: int | None, func: ScenarioFunc, chunks: list[list[str]],
         _stop(pool)
         raise
     pool.shutdown()
-
-
-def _ignore_sigint() -> None:
-    """A worker's initializer: Ctrl-C is the parent's to handle (it stops the workers)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
