@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 
 import numpy as np
 import pytest
@@ -59,25 +60,51 @@ def test_bad_loads_say_why(text, says):
 
 
 # -- the confidence interval, by hand ---------------------------------------------------------------------------------
-def test_the_interval_is_student_t_over_the_replications():
+def test_the_interval_is_a_percentile_bootstrap_of_the_mean():
     rows = [{"policy": "easy", "load": 0.5, "replication": r, "wait": w, "status": "ok"}
             for r, w in enumerate([1.0, 2.0, 3.0, 10.0])]
     rows.append({"policy": "easy", "load": 0.5, "replication": 4, "wait": None, "status": "error"})  # left out
     rows.append({"policy": "fcfs", "load": 0.5, "replication": 0, "wait": 7.0, "status": "ok"})
     easy, fcfs = aggregate(rows, ["wait"])
-    # mean 4; deviations -3, -2, -1, 6: s^2 = (9 + 4 + 1 + 36) / 3 = 50/3; t(0.975, 3) = 3.182446305284263
-    s = math.sqrt(50 / 3)
-    half = 3.182446305284263 * s / math.sqrt(4)
+    # mean 4; deviations -3, -2, -1, 6: s^2 = (9 + 4 + 1 + 36) / 3 = 50/3
     assert easy["replications"] == 4 and easy["wait_mean"] == 4.0
-    assert easy["wait_std"] == pytest.approx(s, rel=1e-12)
-    assert (easy["wait_ci_low"], easy["wait_ci_high"]) == pytest.approx((4 - half, 4 + half), rel=1e-12)
+    assert easy["wait_std"] == pytest.approx(math.sqrt(50 / 3), rel=1e-12)
+    # by hand: the 2.5% and 97.5% quantiles of 10,000 means of 4 values drawn with replacement, seeded
+    x = np.array([1.0, 2.0, 3.0, 10.0])
+    means = x[np.random.default_rng(0).integers(0, 4, size=(10_000, 4))].mean(axis=1)
+    assert (easy["wait_ci_low"], easy["wait_ci_high"]) == tuple(np.quantile(means, [0.025, 0.975]))
+    assert 1.0 <= easy["wait_ci_low"] < 4.0 < easy["wait_ci_high"] <= 10.0
     # one replication: a mean, no interval
     assert fcfs == {"policy": "fcfs", "load": 0.5, "replications": 1, "wait_mean": 7.0, "wait_std": None,
                     "wait_ci_low": None, "wait_ci_high": None}
     # another level, and the default columns: every numeric one but the scenario's
     (r90,) = aggregate(rows[:2], confidence=0.9)
     assert set(r90) == {"policy", "load", "replications", "wait_mean", "wait_std", "wait_ci_low", "wait_ci_high"}
-    assert r90["wait_ci_high"] - r90["wait_mean"] == pytest.approx(6.313751514675043 * math.sqrt(0.5) / math.sqrt(2))
+    assert (r90["wait_ci_low"], r90["wait_ci_high"]) == (1.0, 2.0)  # two values: their range
+
+
+@pytest.mark.parametrize(("metric", "values", "floor", "ceiling"), [
+    # the skewed samples of three that gave a Student-t interval below the metric's range (tracker issue 30)
+    ("avg_wait", [0.0, 0.0, 9000.0], 0.0, math.inf),
+    ("avg_bounded_slowdown", [1.0, 1.2, 150.0], 1.0, math.inf),
+    ("utilization", [0.98, 0.99, 1.0], 0.0, 1.0),
+    ("avg_wait", [12.5, 12.5], 0.0, math.inf),  # equal values: the interval is that value
+])
+def test_an_interval_never_leaves_the_metrics_range(metric, values, floor, ceiling):
+    rows = [{"policy": "easy", "load": 1.0, "replication": r, metric: v} for r, v in enumerate(values)]
+    (a,) = aggregate(rows, [metric])
+    low, high = a[f"{metric}_ci_low"], a[f"{metric}_ci_high"]
+    assert floor <= min(values) <= low <= a[f"{metric}_mean"] <= high <= max(values) <= ceiling
+    # what the Student-t interval said: outside the range, for the skewed ones
+    half = float(stats_t(len(values))) * float(np.std(values, ddof=1)) / math.sqrt(len(values))
+    if len(set(values)) > 1:
+        assert np.mean(values) - half < floor or np.mean(values) + half > ceiling
+
+
+def stats_t(n: int) -> float:
+    from scipy import stats
+
+    return float(stats.t.ppf(0.975, n - 1))
 
 
 def test_the_paired_ratio_is_a_geometric_mean_with_a_t_interval_on_logs():
@@ -365,7 +392,11 @@ def test_the_command_on_a_trace_slice(here, capsys):
     assert lines[0].startswith("t.swf.gz: 600 jobs; 2 policies x 2 loads x 2 replication(s), windows")
     assert lines[1].split() == ["policy", "load", "runs", "avg_bounded_slowdown", "avg_wait_s", "utilization",
                                 "achieved_load"]
-    assert len(lines) == 2 + 4 + 1 and "+-" in lines[2]
+    assert len(lines) == 2 + 4 + 1 and "percentile bootstrap of the mean" in lines[0]
+    # mean [low, high], the interval within the values' range: a bounded slowdown >= 1, a wait >= 0
+    cells = re.findall(r"(\S+) \[(\S+), (\S+)\]", lines[2])
+    assert len(cells) == 3 and all(float(lo) <= float(m) <= float(hi) for m, lo, hi in cells)
+    assert float(cells[0][1]) >= 1 and float(cells[1][1]) >= 0
     assert lines[-1] == (f"wrote {os.path.join('r', 'results.csv')}, summary.csv, avg_bounded_slowdown.png, "
                          "relative.csv, avg_bounded_slowdown_vs_fcfs.png and campaign.sqlite")
     assert sorted(p.name for p in (here / "r").iterdir()) == [

@@ -300,7 +300,8 @@ def estimate_spec(*names: str) -> Callable[[str], str]:
             return str(parse_estimate_model(text))
         except ValueError:
             accepted = ", ".join(dict.fromkeys((*names, *ESTIMATE_MODELS)))
-            raise argparse.ArgumentTypeError(f"invalid value {text!r}: must be {accepted} (F a number >= 0)") from None
+            raise argparse.ArgumentTypeError(f"invalid value {text!r}: must be {accepted} (F a number, "
+                                             "0 <= F <= 1e10)") from None
 
     return parse
 

@@ -2,9 +2,9 @@
 
 Usage::
 
-    clustersched compare [TRACE] [--policies fcfs,easy,...] [--estimates requested|exact] [--procs N]
+    clustersched compare [TRACE] [--policies fcfs,easy,module:Class,...] [--estimates requested|exact] [--procs N]
                          [--oversized error|skip|clip] [--drop-invalid]
-    clustersched simulate TRACE [--policy easy] [--estimates requested|exact] [--procs N]
+    clustersched simulate TRACE [--policy easy|module:Class|file.py:Class] [--estimates requested|exact] [--procs N]
                                 [--oversized error|skip|clip] [--drop-invalid]
                                 [--out FILE [--format csv|swf|batsim]] [--gantt out.png [--gantt-window START:END]]
                                 [--timeseries FILE.csv] [--timeseries-plot out.png]
@@ -18,7 +18,7 @@ Usage::
                                     [--baseline POLICY]
                                     [--workers N | --dask ADDRESS] --out DIR
 
-``compare`` runs several built-in policies on one trace (by default the
+``compare`` runs several policies on one trace (by default the
 bundled week of the HPC2N trace) and prints one row of metrics per policy;
 ``simulate`` runs one and can write the per-job schedule (CSV, SWF or the
 Batsim/evalys jobs file: :func:`clustersched.batch.write_schedule`), a
@@ -35,6 +35,12 @@ results, their means with 95% confidence intervals and the curves
 scenarios ended in an error.
 A TRACE is an SWF trace (plain or .gz) or a Batsim JSON workload, told
 apart by content (:func:`clustersched.workload.read_trace`).
+A policy is a built-in name, read by the library's one name rule
+(:func:`clustersched._checks.lookup`: exact, else ignoring case with ``-``
+and ``_`` alike, so ``EASY`` and ``dpsa_n`` are accepted), or your own
+:class:`clustersched.batch.Policy` subclass as ``module:Class`` (a module
+importable from the current folder or the installed packages) or
+``path/to/file.py:Class``, instantiated with no arguments.
 ``--drop-invalid`` removes the jobs no simulation can run
 (:func:`clustersched.workload.drop_invalid`) and prints how many per reason.
 
@@ -77,7 +83,17 @@ MAX_LUBLIN_JOBS = library_bound("clustersched.workload.lublin", "MAX_JOBS")
 #: Traces longer than this show a progress bar (unless ``--no-progress``).
 PROGRESS_JOBS = 50_000
 
-POLICIES = LazyChoices("clustersched.batch.policies", "BUILTIN_POLICIES")
+class _PolicyChoices(LazyChoices):
+    """The built-in policy names, for ``%(choices)s`` in help; a policy the option's type loaded from
+    ``module:Class`` (not a name) is in them too, so that argparse keeps it."""
+
+    def __contains__(self, value: object) -> bool:
+        return not isinstance(value, str) or super().__contains__(value)
+
+
+POLICIES = _PolicyChoices("clustersched.batch.policies", "BUILTIN_POLICIES")
+#: What a policy argument may be, for the help texts.
+POLICY_FORMS = "a built-in policy or MODULE:CLASS / PATH.py:CLASS for your own clustersched.batch.Policy subclass"
 
 #: The table of ``compare`` and ``simulate``: (column, summary key, format).  Times are in seconds and
 #: say so (``_s``); ``sim_s`` is the simulator's own wall-clock time, not a time of the schedule.
@@ -109,8 +125,10 @@ def add_parser(subparsers: Any) -> None:
                                 description="Simulate one batch policy on a trace and print its metrics; write "
                                             "the schedule as CSV, SWF or the Batsim/evalys jobs file.")
     sim.add_argument("trace", metavar="TRACE", help=TRACE_HELP)
-    sim.add_argument("--policy", choices=POLICIES, default="easy", metavar="NAME",
-                     help="built-in policy, one of %(choices)s (default: %(default)s)")
+    sim.add_argument("--policy", type=_policy_arg, choices=POLICIES, default="easy", metavar="NAME",
+                     help="built-in policy, one of %(choices)s (any case, - and _ alike); or your own "
+                          "clustersched.batch.Policy subclass as MODULE:CLASS (importable from the current folder "
+                          "or installed) or PATH/TO/FILE.py:CLASS, made with no arguments (default: %(default)s)")
     _machine_options(sim)
     sim.add_argument("--out", metavar="FILE",
                      help="write the schedule, one job per row, in the --format (default: none)")
@@ -143,7 +161,8 @@ def add_parser(subparsers: Any) -> None:
     cmp_.add_argument("trace", nargs="?", metavar="TRACE",
                       help=f"{TRACE_HELP} (default: the bundled {SAMPLE}, a week of HPC2N)")
     cmp_.add_argument("--policies", type=_policy_list, metavar="P1,P2,...",
-                      help="comma-separated built-in policies (default: all of them, see simulate --policy)")
+                      help="comma-separated policies, each a built-in name or MODULE:CLASS / PATH.py:CLASS as "
+                           "simulate --policy reads them (default: all the built-in ones)")
     _machine_options(cmp_)
     cmp_.set_defaults(run=compare_command)
 
@@ -182,17 +201,121 @@ def _machine_options(p: argparse.ArgumentParser) -> None:
                         "shown once the run has taken half a second)")
 
 
-def _policy_list(text: str) -> list[str]:
-    """``--policies``: comma-separated built-in policy names, each once, at least one."""
-    names = list(dict.fromkeys(name.strip() for name in text.split(",") if name.strip()))
-    if not names:
+def _policy_list(text: str) -> list[Any]:
+    """``--policies``: comma-separated policies (:func:`_policy_arg`), each once, at least one."""
+    items = list(dict.fromkeys(name.strip() for name in text.split(",") if name.strip()))
+    if not items:
         raise argparse.ArgumentTypeError(f"invalid value {text!r}: name at least one policy")
-    unknown = [name for name in names if name not in POLICIES]
+    unknown = [item for item in items if ":" not in item and _builtin(item) is None]
     if unknown:
         raise argparse.ArgumentTypeError(
-            f"invalid value {text!r}: unknown {', '.join(map(repr, unknown))}; known: {', '.join(POLICIES)}"
+            f"invalid value {text!r}: unknown {', '.join(map(repr, unknown))}; known: {', '.join(POLICIES)} "
+            "(or MODULE:CLASS / PATH.py:CLASS for your own clustersched.batch.Policy subclass)"
         )
-    return names
+    policies: dict[Any, Any] = {}
+    for item in items:
+        policy = _policy_arg(item)
+        policies.setdefault(policy if isinstance(policy, str) else item, policy)
+    return list(policies.values())
+
+
+def _builtin(name: str) -> str | None:
+    """The canonical built-in policy ``name`` is, by the library's one rule (:func:`clustersched._checks.lookup`:
+    exact, else ignoring case with ``-`` and ``_`` alike), or None."""
+    from .._checks import lookup
+
+    try:
+        return lookup("policy", name.strip(), POLICIES)
+    except ValueError:
+        return None
+
+
+def _policy_arg(text: str) -> Any:
+    """A policy option's value: a built-in name (canonical spelling), or a Policy instance from ``MODULE:CLASS``
+    or ``PATH.py:CLASS`` (:func:`_load_policy`)."""
+    if ":" in text:
+        return _load_policy(text.strip())
+    name = _builtin(text)
+    if name is None:
+        raise argparse.ArgumentTypeError(f"invalid value {text!r}: must be {POLICY_FORMS}; the built-in ones are "
+                                         f"{', '.join(POLICIES)}")
+    return name
+
+
+def _load_policy(spec: str) -> Any:
+    """``MODULE:CLASS`` or ``PATH.py:CLASS``: an instance of that clustersched.batch.Policy subclass, made with
+    no arguments; argparse's error (exit 2) when the module or file cannot be loaded, has no such class, or the
+    class is not a Policy subclass or cannot be made.
+
+    A module is imported as Python would, then, if it is not found, from the current folder (the command's
+    script is not there, unlike ``python -m``).  A file, or a module found only in the current folder, is
+    loaded under its own name and pickled by value (cloudpickle) for worker processes, so that they, and Dask
+    workers elsewhere, need no copy of it."""
+    import importlib
+    import importlib.util
+
+    target, _, class_name = spec.rpartition(":")
+    rule = "must be MODULE:CLASS or PATH/TO/FILE.py:CLASS naming a clustersched.batch.Policy subclass"
+    if not target or not class_name.isidentifier():
+        raise argparse.ArgumentTypeError(f"invalid value {spec!r}: {rule}")
+    by_value = False
+    try:
+        if target.endswith(".py") or "/" in target or os.sep in target:
+            path = os.path.abspath(target)
+            if not os.path.isfile(path):
+                raise argparse.ArgumentTypeError(f"invalid value {spec!r}: no such file {target!r}; {rule}")
+            import hashlib
+
+            name = f"_clustersched_policy_{hashlib.sha1(path.encode()).hexdigest()[:12]}"
+            module = sys.modules.get(name)
+            if module is None:
+                loader_spec = importlib.util.spec_from_file_location(name, path)
+                assert loader_spec is not None and loader_spec.loader is not None
+                module = importlib.util.module_from_spec(loader_spec)
+                sys.modules[name] = module
+                try:
+                    loader_spec.loader.exec_module(module)
+                except BaseException:
+                    del sys.modules[name]
+                    raise
+            by_value = True
+        else:
+            try:
+                module = importlib.import_module(target)
+            except ModuleNotFoundError as exc:
+                if exc.name != target.split(".")[0] or os.getcwd() in sys.path:
+                    raise
+                sys.path.insert(0, os.getcwd())
+                module = importlib.import_module(target)
+                by_value = True
+    except argparse.ArgumentTypeError:
+        raise
+    except Exception as exc:
+        raise argparse.ArgumentTypeError(
+            f"invalid value {spec!r}: cannot load {target}: {type(exc).__name__}: {exc}") from None
+    from .policies import Policy
+
+    cls = getattr(module, class_name, None)
+    if cls is None:
+        raise argparse.ArgumentTypeError(f"invalid value {spec!r}: {target} has no {class_name}")
+    if not (isinstance(cls, type) and issubclass(cls, Policy)):
+        raise argparse.ArgumentTypeError(
+            f"invalid value {spec!r}: {class_name} is not a subclass of clustersched.batch.Policy")
+    try:
+        policy = cls()
+    except Exception as exc:
+        raise argparse.ArgumentTypeError(
+            f"invalid value {spec!r}: {class_name}() failed: {type(exc).__name__}: {exc}") from None
+    if by_value:
+        import cloudpickle
+
+        cloudpickle.register_pickle_by_value(module)
+    return policy
+
+
+def _policy_name(policy: Any) -> str:
+    """How the tables name a policy: a built-in's name, or the ``name`` of your own."""
+    return policy if isinstance(policy, str) else str(policy.name)
 
 
 def _hours_window(text: str) -> tuple[float | None, float | None]:
@@ -261,7 +384,7 @@ def _read(trace: Any, args: argparse.Namespace) -> tuple[Any, int | None]:
     return kept, procs
 
 
-def _run(jobs: Any, procs: int | None, policy: str, args: argparse.Namespace) -> tuple[dict[str, object], Any]:
+def _run(jobs: Any, procs: int | None, policy: Any, args: argparse.Namespace) -> tuple[dict[str, object], Any]:
     from .metrics import batch_metrics
     from .simulator import simulate
 
@@ -276,7 +399,7 @@ def _run(jobs: Any, procs: int | None, policy: str, args: argparse.Namespace) ->
     if result.schedule.killed is not None:  # the trace declares time-limit kills (a Batsim workload)
         print(f"note: {result.schedule.kills} of {len(result.jobs)} job(s) killed at their time limit "
               "(the trace declares TimeLimit: kill, as Batsim kills a job at its walltime)", file=sys.stderr)
-    row = {"policy": policy, **batch_metrics(result.schedule).summary(), "seconds": seconds}
+    row = {"policy": _policy_name(policy), **batch_metrics(result.schedule).summary(), "seconds": seconds}
     return row, result
 
 
@@ -329,7 +452,7 @@ def simulate_command(args: argparse.Namespace) -> int:
         if args.timeseries_plot:
             from ..plot import timeseries
 
-            timeseries(series, args.timeseries_plot, title=f"{args.policy}: {len(result.jobs)} jobs on "
+            timeseries(series, args.timeseries_plot, title=f"{_policy_name(args.policy)}: {len(result.jobs)} jobs on "
                                                           f"{result.schedule.total_procs} processors")
             print(f"wrote {args.timeseries_plot}")
     return 0
@@ -392,14 +515,19 @@ def _add_sweep_parser(subparsers: Any) -> None:
         "sweep", help="sweep the offered load: policies x loads x replications, with 95%% confidence intervals",
         description="Scale a workload to each offered load (inter-arrival times scaled; runtimes and widths "
                     "unchanged), simulate every policy, replicate, and write results.csv (one row per run), "
-                    "summary.csv (mean and Student-t 95% confidence interval per policy and load) and one figure "
-                    "per metric against the load (see clustersched.batch.sweep).")
+                    "summary.csv (mean and 95% confidence interval per policy and load, a percentile bootstrap "
+                    "of the mean, which never leaves the values' range) and one figure per metric against the "
+                    "load (see clustersched.batch.sweep).  Loads whose submit times would pass the library's "
+                    "time limit, jobs wider than the machine and such input, which every run would fail on, "
+                    "are refused before any run (exit 2).")
     sw.add_argument("workload", metavar="TRACE|lublin",
                     help=f"{TRACE_HELP}; or the word lublin for Lublin-Feitelson workloads drawn per replication "
                          "(a file named lublin: ./lublin)")
     sw.add_argument("--policies", type=_policy_list, default="easy,conservative,dpsa-n", metavar="P1,P2,...",
-                    help="comma-separated built-in policies, named as simulate --policy names them (default: "
-                         "%(default)s)")
+                    help="comma-separated policies, as simulate --policy reads them: built-in names, or "
+                         "MODULE:CLASS / PATH.py:CLASS for your own clustersched.batch.Policy subclass, run in the "
+                         "workers too and resumed by its name and a digest of its code and attributes "
+                         "(default: %(default)s)")
     sw.add_argument("--loads", type=_loads, default="0.5:1.2:0.05", metavar="A:B:STEP|L1,L2,...",
                     help="target offered loads: A to B by STEP, each rounded to the decimals written (0.5:1.2:0.05 "
                          "is 0.5, 0.55, ..., 1.2), or a comma list; every load > 0 (default: %(default)s)")
@@ -486,8 +614,15 @@ def sweep_command(args: argparse.Namespace) -> int:
             check_figure_metrics(args.metrics)
         except ValueError as exc:
             raise InvalidOptionError("--metrics", ",".join(args.metrics), str(exc).split(": ", 1)[1]) from None
-    if args.baseline is not None and args.baseline not in args.policies:
-        raise InvalidOptionError("--baseline", args.baseline, f"must be one of --policies {','.join(args.policies)}")
+    if args.baseline is not None:
+        from .._checks import lookup
+
+        names = [_policy_name(p) for p in args.policies]
+        try:
+            lookup("baseline", args.baseline, names)
+        except ValueError:
+            raise InvalidOptionError("--baseline", args.baseline, f"must be one of --policies {','.join(names)}") \
+                from None
     out = check_out_folder("--out", args.out, SWEEP_OUTPUTS + tuple(f"{m}.png" for m in args.metrics or ()))
 
     if lublin:
@@ -509,7 +644,7 @@ def sweep_command(args: argparse.Namespace) -> int:
     rows = result.summary
     print(f"{what}; {len(result.policies)} policies x {len(result.loads)} loads x {result.replications} "
           f"replication(s), {result.rows[0]['replicate']}; mean"
-          + (" +- half-width of the 95% confidence interval (Student t)" if result.replications > 1 else "")
+          + (" [95% confidence interval: percentile bootstrap of the mean]" if result.replications > 1 else "")
           + " (times in seconds)")
     header = [("policy", "{}"), ("load", "{:.3f}"), ("runs", "{:d}")]
     cells = []
@@ -519,7 +654,7 @@ def sweep_command(args: argparse.Namespace) -> int:
             mean, low, high = (r.get(f"{key}_{part}") for part in ("mean", "ci_low", "ci_high"))
             text = "" if mean is None else fmt.format(mean)
             if low is not None and high is not None and key != "achieved_load":
-                text += " +- " + fmt.format((high - low) / 2)
+                text += f" [{fmt.format(low)}, {fmt.format(high)}]"
             line.append(text)
         cells.append(line)
     names = [name for name, _ in header] + [name for name, _, _ in SWEEP_COLUMNS]

@@ -16,7 +16,9 @@ import functools
 import hashlib
 import math
 import os
+import pickle
 import time
+import types
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
@@ -26,7 +28,7 @@ import numpy as np
 from .._checks import MAX_PROCS, check_choice, check_float, check_int, lookup, short_repr
 from ..workload.jobs import JobTable
 from ..workload.transform import drop_invalid, offered_load, scale_to_load
-from .policies import BUILTIN_POLICIES
+from .policies import BUILTIN_POLICIES, Policy
 
 if TYPE_CHECKING:
     import pandas
@@ -38,6 +40,7 @@ __all__ = [
     "Lublin",
     "SweepResult",
     "aggregate",
+    "bootstrap_interval",
     "load_range",
     "parse_loads",
     "plot_sweep",
@@ -57,6 +60,12 @@ FIGURE_METRICS = ("avg_bounded_slowdown", "avg_wait", "utilization")
 MAX_LOADS = 1000
 #: Most replications.
 MAX_REPLICATIONS = 10_000
+#: Resamples of the percentile bootstrap of :func:`aggregate`.
+BOOTSTRAP_RESAMPLES = 10_000
+#: Seed of the bootstrap's generator: the same rows give the same intervals on every machine.
+BOOTSTRAP_SEED = 0
+#: The interval's name, as the figures, the command and the docstrings give it.
+INTERVAL = "percentile bootstrap of the mean"
 #: Columns of a scenario (the campaign's parameters) in the tidy table, in this order.
 SCENARIO_COLUMNS = ("workload", "policy", "load", "replication", "replicate", "offset", "window", "block", "procs",
                     "estimates", "estimate_model", "seed")
@@ -265,30 +274,188 @@ def _replica(source: JobTable | Lublin, scenario: dict[str, Any]) -> JobTable:
     return table
 
 
-def run_scenario(source: JobTable | Lublin, scenario: dict[str, Any], *, validate: bool | None = None
-                 ) -> dict[str, Any]:
+def _scaled(table: JobTable, procs: int, load: float, what: str) -> JobTable:
+    """``scale_to_load(table, procs, load)``, or ValueError when ``load`` takes the submit times past the
+    library's time limit (:data:`clustersched.workload.swf.MAX_TIME`) or beyond what float64 seconds resolve
+    (the load achieved would not be ``load``).  ``what`` names the table in the message."""
+    from ..workload.swf import MAX_TIME
+
+    scaled = scale_to_load(table, procs, load)
+    first, last = float(scaled.submit.min()), float(scaled.submit.max())
+    if not last <= MAX_TIME:
+        # the scaled span is the work over procs x load, whatever the span before
+        lowest = (last - first) * load / (MAX_TIME - first) if first < MAX_TIME else math.inf
+        raise ValueError(f"load {load:g} spreads the submissions of {what} over {last - first:.3g} s, past the "
+                         f"library's time limit of {MAX_TIME:.0e} s (clustersched.workload.swf.MAX_TIME); "
+                         f"this workload's loads must be >= {lowest:.3g}")
+    try:
+        achieved = offered_load(scaled, procs)
+    except ValueError:
+        achieved = math.inf
+    if not abs(achieved / load - 1) <= 1e-6:
+        raise ValueError(f"load {load:g} compresses the inter-arrival times of {what} below what float64 submit "
+                         f"times resolve (every job would arrive at about {first:.6g} s): pass a lower load")
+    return scaled
+
+
+def run_scenario(source: JobTable | Lublin, scenario: dict[str, Any], *, validate: bool | None = None,
+                 policies: dict[str, bytes] | None = None) -> dict[str, Any]:
     """One (policy, load, replication) of a sweep: the campaign's scenario function (bound to ``source`` with
     :func:`functools.partial`).  Returns the metrics' ``summary()``, the loads before and after scaling, and
-    the simulator's wall-clock time; ``validate`` is :func:`~clustersched.batch.simulator.simulate`'s."""
+    the simulator's wall-clock time; ``validate`` is :func:`~clustersched.batch.simulator.simulate`'s.
+    ``policies`` maps the key of each :class:`~clustersched.batch.Policy` instance swept (:func:`policy_key`)
+    to its pickled bytes; every scenario unpickles a fresh copy, so no state a policy keeps passes from one
+    scenario to the next, in a worker or in this process."""
     from .metrics import batch_metrics
     from .simulator import simulate
 
     procs = scenario["procs"]
     table = _replica(source, scenario)
     native = offered_load(table, procs)
-    scaled = scale_to_load(table, procs, scenario["load"])
+    scaled = _scaled(table, procs, scenario["load"], f"replication {scenario['replication']}")
+    policy: str | Policy = scenario["policy"]
+    if policies is not None and policy in policies:
+        policy = pickle.loads(policies[scenario["policy"]])
     began = time.perf_counter()
-    run = simulate(scaled, scenario["policy"], procs=procs, estimates=scenario["estimates"],
-                   validate=validate)
+    run = simulate(scaled, policy, procs=procs, estimates=scenario["estimates"], validate=validate)
     seconds = time.perf_counter() - began
     summary = batch_metrics(run.schedule).summary()
     return {**summary, "native_load": native, "achieved_load": offered_load(scaled, procs), "sim_seconds": seconds}
 
 
+# -- your own policies --------------------------------------------------------------------------------------------------
+def policy_key(policy: Policy) -> str:
+    """The name a :class:`~clustersched.batch.Policy` instance has in a sweep's results: ``"NAME#DIGEST"``.
+
+    ``NAME`` is its ``name`` attribute; ``DIGEST`` (8 hex digits) a hash of
+    what makes it behave as it does: its class's module and qualified name,
+    the byte code, constants and names of the methods of every class of it
+    up to :class:`~clustersched.batch.Policy`, its class attributes, and its
+    instance attributes (pickled, else by ``repr``).  Two configurations of
+    one class get two keys, and the same class and parameters the same key in
+    every run and in a new notebook kernel (file names and line numbers are
+    left out), so a stored sweep resumes; a change to the code makes a new
+    key, whose scenarios are computed afresh.
+
+    Examples
+    --------
+    >>> from clustersched.batch import Policy
+    >>> class Greedy(Policy):
+    ...     name = "greedy"
+    ...     def __init__(self, depth=1):
+    ...         self.depth = depth
+    >>> policy_key(Greedy()) == policy_key(Greedy()), policy_key(Greedy()) == policy_key(Greedy(2))
+    (True, False)
+    >>> policy_key(Greedy()).split("#")[0]
+    'greedy'
+    """
+    if not isinstance(policy, Policy):
+        raise TypeError(f"policy == {short_repr(policy)}, must be a clustersched.batch.Policy instance")
+    name = policy.name
+    if not isinstance(name, str) or not name.strip() or "#" in name:
+        raise ValueError(f"policy.name == {short_repr(name)} (of {type(policy).__name__}), must be a non-empty "
+                         "str without '#'")
+    digest = hashlib.sha256()
+    cls = type(policy)
+    digest.update(f"{cls.__module__}:{cls.__qualname__}".encode())
+    for klass in cls.__mro__:
+        if klass is Policy or klass is object:
+            break
+        for attribute, value in sorted(vars(klass).items()):
+            if attribute in ("__dict__", "__weakref__", "__module__", "__doc__", "__qualname__"):
+                continue
+            digest.update(attribute.encode())
+            digest.update(_behaviour(value))
+    state = getattr(policy, "__dict__", {})
+    try:
+        digest.update(pickle.dumps(sorted(state.items()), protocol=4))
+    except Exception:  # unpicklable attributes: their text
+        digest.update(repr(sorted(state.items())).encode())
+    return f"{name}#{digest.hexdigest()[:8]}"
+
+
+def _behaviour(value: Any) -> bytes:
+    """The bytes of a class attribute that decide what it does: a function's code (not where it was written)."""
+    if isinstance(value, (staticmethod, classmethod)):
+        value = value.__func__
+    if isinstance(value, property):
+        return b"".join(_behaviour(f) for f in (value.fget, value.fset, value.fdel) if f is not None)
+    code = getattr(value, "__code__", None)
+    if isinstance(code, types.CodeType):
+        return _code_bytes(code) + repr(getattr(value, "__defaults__", None)).encode()
+    return repr(value).encode()
+
+
+def _code_bytes(code: types.CodeType) -> bytes:
+    parts = [code.co_code, repr(code.co_names).encode(), repr(code.co_varnames).encode()]
+    for const in code.co_consts:
+        parts.append(_code_bytes(const) if isinstance(const, types.CodeType) else repr(const).encode())
+    return b"\0".join(parts)
+
+
+def _pickled_policy(policy: Policy, where: str) -> bytes:
+    """``policy`` pickled by value where its class cannot be imported by name (a notebook's, a script's
+    ``__main__``), with cloudpickle (as Dask does), so a worker process needs none of the user's code."""
+    import cloudpickle
+
+    try:
+        data = cloudpickle.dumps(policy)
+        pickle.loads(data)
+    except Exception as exc:
+        raise TypeError(f"{where} == {short_repr(policy)} cannot be pickled for the scenarios ({type(exc).__name__}: "
+                        f"{exc}); keep in it only what pickle can copy (no open file, lock or generator)") from None
+    return data
+
+
+def _policies(policies: Any) -> tuple[tuple[str, ...], dict[str, bytes]]:
+    """The sweep's policies by their names in the results (built-in names canonical, instances by
+    :func:`policy_key`), each once, and the pickled instances by key."""
+    if isinstance(policies, (str, Policy)):
+        policies = [p for p in (x.strip() for x in policies.split(",")) if p] if isinstance(policies, str) \
+            else [policies]
+    if not isinstance(policies, Sequence) or not policies:
+        raise ValueError(f"policies == {short_repr(policies)}, must name at least one built-in policy or hold "
+                         "a clustersched.batch.Policy instance")
+    names: list[str] = []
+    pickled: dict[str, bytes] = {}
+    for i, p in enumerate(policies):
+        if isinstance(p, Policy):
+            key = policy_key(p)
+            if key not in pickled:
+                pickled[key] = _pickled_policy(p, f"policies[{i}]")
+        elif isinstance(p, type) and issubclass(p, Policy):
+            raise TypeError(f"policies[{i}] == {p.__name__}, a class: pass an instance, {p.__name__}()")
+        elif isinstance(p, str):
+            key = lookup("policy", p, BUILTIN_POLICIES)
+        else:
+            raise TypeError(f"policies[{i}] == {short_repr(p)}, must be a built-in policy name or a "
+                            "clustersched.batch.Policy instance")
+        names.append(key)
+    return tuple(dict.fromkeys(names)), pickled
+
+
+def _which(what: str, policy: Any, names: Sequence[str]) -> str:
+    """The name in ``names`` of ``policy``: a Policy instance, a built-in name (:func:`lookup`'s rule), a
+    key, or the ``name`` of the one instance swept with it."""
+    if isinstance(policy, Policy):
+        key = policy_key(policy)
+        if key in names:
+            return key
+        raise ValueError(f"{what} == {key}, must be one of the policies run: {', '.join(names)}")
+    try:
+        return lookup(what, policy, names)
+    except ValueError:
+        if isinstance(policy, str):
+            mine = [n for n in names if "#" in n and n.split("#")[0] == policy.strip()]
+            if len(mine) == 1:
+                return mine[0]
+        raise
+
+
 # -- aggregation -------------------------------------------------------------------------------------------------------
 def aggregate(rows: Iterable[dict[str, Any]], metrics: Sequence[str] | None = None, *,
               by: Sequence[str] = ("policy", "load"), confidence: float = 0.95) -> list[dict[str, Any]]:
-    """Mean and Student-t confidence interval of each metric over the replications, per policy and load.
+    """Mean and percentile-bootstrap confidence interval of each metric over the replications, per policy and load.
 
     Parameters
     ----------
@@ -308,19 +475,35 @@ def aggregate(rows: Iterable[dict[str, Any]], metrics: Sequence[str] | None = No
     list of dict
         One row per group: the ``by`` columns, ``replications`` (n, the rows
         that ran), and for each metric ``m``: ``m_mean``, ``m_std`` (sample
-        standard deviation, ddof=1), ``m_ci_low`` and ``m_ci_high``
-        (``mean -+ t((1 + confidence) / 2, n - 1) * std / sqrt(n)``).  With
-        ``n == 1`` the last three are None: one replication has no interval.
+        standard deviation, ddof=1), ``m_ci_low`` and ``m_ci_high``: the
+        percentile bootstrap interval of the mean (Notes).  With ``n == 1``
+        the last three are None: one replication has no interval.
+
+    Notes
+    -----
+    **The interval: a percentile bootstrap of the mean.**  The ``n`` values
+    are resampled with replacement :data:`BOOTSTRAP_RESAMPLES` times (a
+    generator seeded with :data:`BOOTSTRAP_SEED`, drawn once per group, so
+    the same rows give the same interval everywhere); the interval runs from
+    the ``(1 - confidence) / 2`` to the ``(1 + confidence) / 2`` quantile of
+    the resampled means (numpy's linear interpolation).  Every resampled mean
+    lies between the least and the greatest value observed, so the interval
+    never leaves the observed range, and so never the metric's own: a wait
+    stays ``>= 0``, a bounded slowdown ``>= 1``, a utilization in ``[0, 1]``
+    (a Student-t interval, symmetric about the mean, reached -5,694 s of
+    average wait on a skewed sample of three).  It is asymmetric where the
+    values are skewed, and it assumes independent replications.  With few
+    replications it is narrow (at most the range of the values; with
+    ``n <= 3`` at 95% exactly the range): run more replications for an
+    interval that covers the mean as often as it says.
 
     Examples
     --------
     >>> rows = [{"policy": "easy", "load": 0.5, "wait": w, "status": "ok"} for w in (1.0, 2.0, 3.0)]
     >>> a = aggregate(rows, ["wait"])[0]
-    >>> a["replications"], a["wait_mean"], a["wait_std"], round(a["wait_ci_high"], 4)
-    (3, 2.0, 1.0, 4.4841)
+    >>> a["replications"], a["wait_mean"], a["wait_std"], a["wait_ci_low"], a["wait_ci_high"]
+    (3, 2.0, 1.0, 1.0, 3.0)
     """
-    from scipy import stats
-
     if not 0 < confidence < 1:
         raise ValueError(f"confidence == {confidence}, must be in (0, 1)")
     rows = [r for r in rows if r.get("status", "ok") == "ok"]
@@ -340,14 +523,39 @@ def aggregate(rows: Iterable[dict[str, Any]], metrics: Sequence[str] | None = No
             n = len(x)
             row[f"{m}_mean"] = float(x.mean()) if n else None
             if n >= 2:
-                std = float(x.std(ddof=1))
-                half = float(stats.t.ppf((1 + confidence) / 2, n - 1)) * std / math.sqrt(n)
-                row.update({f"{m}_std": std, f"{m}_ci_low": row[f"{m}_mean"] - half,
-                            f"{m}_ci_high": row[f"{m}_mean"] + half})
+                low, high = bootstrap_interval(x, confidence)
+                row.update({f"{m}_std": float(x.std(ddof=1)), f"{m}_ci_low": low, f"{m}_ci_high": high})
             else:
                 row.update({f"{m}_std": None, f"{m}_ci_low": None, f"{m}_ci_high": None})
         out.append(row)
     return out
+
+
+def bootstrap_interval(values: Sequence[float] | np.ndarray, confidence: float = 0.95) -> tuple[float, float]:
+    """The percentile bootstrap interval of the mean of ``values`` (Notes of :func:`aggregate`).
+
+    Always within ``[min(values), max(values)]``; deterministic (seeded with :data:`BOOTSTRAP_SEED`).
+
+    Examples
+    --------
+    >>> bootstrap_interval([1.0, 1.0, 1.0, 1000.0])
+    (1.0, 750.25)
+    """
+    x = np.asarray(values, dtype=float)
+    n = len(x)
+    if n < 2:
+        raise ValueError(f"values has {n} value(s), must have at least 2")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence == {confidence}, must be in (0, 1)")
+    rng = np.random.default_rng(BOOTSTRAP_SEED)
+    means = np.empty(BOOTSTRAP_RESAMPLES)
+    step = max(1, 1_000_000 // n)  # resamples per block: at most a million indices in memory
+    for first in range(0, BOOTSTRAP_RESAMPLES, step):
+        count = min(step, BOOTSTRAP_RESAMPLES - first)
+        means[first:first + count] = x[rng.integers(0, n, size=(count, n))].mean(axis=1)
+    low, high = np.quantile(means, [(1 - confidence) / 2, (1 + confidence) / 2])
+    # the mean of equal values can differ from them in the last bit: keep the interval inside the values
+    return float(np.clip(low, x.min(), x.max())), float(np.clip(high, x.min(), x.max()))
 
 
 def relative(rows: Iterable[dict[str, Any]], baseline: str, metric: str = "avg_bounded_slowdown", *,
@@ -424,9 +632,11 @@ def plot_sweep(summary: Sequence[dict[str, Any]], metric: str = "avg_bounded_slo
     ylabel : str, optional
         The y axis's label (default: the metric's, from :data:`METRIC_LABELS`).
     log : bool, optional
-        A log y axis (default: for slowdowns and ratios).  On a log axis a band's lower
-        bound is drawn from 1 for a slowdown (its least value), else from a
-        tenth of the least positive mean.
+        A log y axis (default: for slowdowns and ratios).  Bands are drawn as
+        computed, never clipped: the intervals of :func:`aggregate` stay within
+        the values observed, so a slowdown's band stays ``>= 1``; on a log axis
+        the stretch of a band that reaches 0 or below (a wait of 0 s at a low
+        load) is left out rather than cut.
 
     Returns
     -------
@@ -465,13 +675,11 @@ def plot_sweep(summary: Sequence[dict[str, Any]], metric: str = "avg_bounded_slo
         band = [(x, lo, hi) for x, lo, hi in zip(load, low, high) if lo is not None and hi is not None]
         if band:
             banded = True
-            bx, blo, bhi = zip(*band)
-            if log if log is not None else default_log:
-                # a log axis cannot show a bound <= 0; a slowdown is never below 1
-                floor = 1.0 if metric.endswith("slowdown") else min(m for m in mean if m > 0) / 10 if max(mean) > 0 \
-                    else 1e-9
-                blo = tuple(max(v, floor) for v in blo)
-            ax.fill_between(bx, blo, bhi, color=color, alpha=0.18, linewidth=0)
+            bx, blo, bhi = (np.array(v, dtype=float) for v in zip(*band))
+            # a log axis has no place for a bound <= 0: those loads get no band, and nothing is clipped
+            where = (blo > 0) & (bhi > 0) if (log if log is not None else default_log) else np.ones(len(bx), bool)
+            ax.fill_between(bx, np.where(where, blo, np.nan), np.where(where, bhi, np.nan), where=where,
+                            color=color, alpha=0.18, linewidth=0)
     if log if log is not None else default_log:
         ax.set_yscale("log")
         plain_log_ticks(ax.yaxis)  # 0.5, 1, 2, 300 rather than 5 x 10^-1
@@ -481,7 +689,7 @@ def plot_sweep(summary: Sequence[dict[str, Any]], metric: str = "avg_bounded_slo
     if title is None:
         if banded:
             n = reps[0] if len(reps) == 1 else f"{reps[0]}-{reps[-1]}"
-            title = f"mean of {n} replications; band: 95% confidence interval (Student t)"
+            title = f"mean of {n} replications; band: 95% confidence interval ({INTERVAL})"
         else:
             title = "one replication: no confidence interval"
     ax.set_title(title, fontsize=9)
@@ -528,7 +736,8 @@ class SweepResult:
     Attributes
     ----------
     workload : str
-        The workload's name (a trace's file name and fingerprint, or the Lublin model's parameters).
+        The workload's key in the results (a trace's file name, job count and fingerprint, or the Lublin
+        model's parameters): what the stored scenarios are keyed by.
     policies, loads : tuple
         As run (policies by their canonical names).
     replications : int
@@ -544,6 +753,10 @@ class SweepResult:
         The folder written (None: nothing was written).
     files : tuple of Path
         The files written there.
+    title : str
+        The workload for a reader, as the figures' titles give it: the trace's file name, its jobs and the
+        machine's processors (``"KTH-SP2-1996-2.1-cln.swf (28,467 jobs, 100 procs)"``), or
+        ``"Lublin (5,000 jobs, 128 procs)"`` (default: ``workload``).
     """
 
     workload: str
@@ -554,6 +767,7 @@ class SweepResult:
     summary: list[dict[str, Any]]
     out: Path | None = None
     files: tuple[Path, ...] = ()
+    title: str = ""
 
     @property
     def errors(self) -> int:
@@ -578,21 +792,21 @@ class SweepResult:
 
     def relative(self, baseline: str, metric: str = "avg_bounded_slowdown") -> list[dict[str, Any]]:
         """:func:`relative`: each policy's ``metric`` as a ratio to ``baseline``'s, paired by replication."""
-        return relative(self.rows, lookup("baseline", baseline, self.policies), metric)
+        return relative(self.rows, _which("baseline", baseline, self.policies), metric)
 
     def plot(self, metric: str = "avg_bounded_slowdown", *, baseline: str | None = None, **options: Any) -> Any:
         """:func:`plot_sweep` of this sweep's summary, titled with its workload; with ``baseline``, of
         :meth:`relative` (the ratio to that policy, a dotted line at 1)."""
         if baseline is None:
             if "title" not in options:
-                options["title"] = f"{self.workload}\n" + _band_note(self.summary)
+                options["title"] = f"{self.title or self.workload}\n" + _band_note(self.summary)
             return plot_sweep(self.summary, metric, **options)
         rows = self.relative(baseline, metric)
         label = METRIC_LABELS.get(metric, (_label(metric), False))[0]
-        name = lookup("baseline", baseline, self.policies)
+        name = _which("baseline", baseline, self.policies)
         options.setdefault("ylabel", f"{label}\nrelative to {name} (same replication)")
         if "title" not in options:
-            options["title"] = (f"{self.workload}\ngeometric mean of the ratios"
+            options["title"] = (f"{self.title or self.workload}\ngeometric mean of the ratios"
                                 + ("; band: 95% confidence interval (Student t, log scale)"
                                    if any(r[f"{metric}_ratio_ci_low"] is not None for r in rows) else ""))
         fig = plot_sweep(rows, f"{metric}_ratio", **options)
@@ -605,7 +819,7 @@ def _band_note(summary: Sequence[dict[str, Any]]) -> str:
     if not reps or reps[-1] < 2:
         return "one replication: no confidence interval"
     n = reps[0] if len(reps) == 1 else f"{reps[0]}-{reps[-1]}"
-    return f"mean of {n} replications; band: 95% confidence interval (Student t)"
+    return f"mean of {n} replications; band: 95% confidence interval ({INTERVAL})"
 
 
 def default_figure_metrics(summary: Sequence[dict[str, Any]]) -> list[str]:
@@ -617,7 +831,7 @@ def default_figure_metrics(summary: Sequence[dict[str, Any]]) -> list[str]:
 # -- the sweep ---------------------------------------------------------------------------------------------------------
 def sweep(
     workload: JobTable | Lublin,
-    policies: Sequence[str] | str,
+    policies: Sequence[str | Policy] | str,
     loads: Sequence[float] | str,
     *,
     replications: int = 1,
@@ -648,9 +862,12 @@ def sweep(
         :func:`~clustersched.workload.transform.drop_invalid`), or
         ``Lublin(jobs, procs)`` for Lublin-Feitelson workloads drawn per
         replication.
-    policies : sequence of str, or str
+    policies : sequence of str or Policy, or str
         Built-in policy names (``"easy"``, ``"conservative"``, ``"dpsa-n"``,
-        ...; a comma-separated str is accepted).
+        ...; a comma-separated str is accepted; looked up ignoring case with
+        ``-`` and ``_`` alike), and your own :class:`~clustersched.batch.Policy`
+        instances, even of a class defined in a notebook or in a script's
+        ``__main__`` (Notes, "Your own policies").
     loads : sequence of float, or str
         Target offered loads, > 0; or ``"A:B:STEP"`` / ``"0.5,0.7"``
         (:func:`parse_loads`).
@@ -688,8 +905,9 @@ def sweep(
     figures : sequence of str, optional
         The metrics drawn to ``out`` (default :data:`FIGURE_METRICS` and the
         summary's ``p90`` metrics; ``[]`` for none).
-    baseline : str, optional
-        A policy of ``policies``: ``out`` also gets ``relative.csv``
+    baseline : str or Policy, optional
+        A policy of ``policies`` (an instance, its key, or the ``name`` of
+        the one instance of that name): ``out`` also gets ``relative.csv``
         (:func:`relative` of every figure metric) and one
         ``<metric>_vs_<baseline>.png`` per figure.
     workers, dask, progress
@@ -756,12 +974,40 @@ def sweep(
     replication ``r`` of a Lublin sweep ran (before scaling).
 
     **Confidence intervals** (:func:`aggregate`): for each policy and load, over
-    the ``n`` replications that ran without error, the mean and the Student-t
-    95% interval ``mean +- t(0.975, n - 1) * s / sqrt(n)``, ``s`` the sample
-    standard deviation (``ddof=1``).  It assumes the replications' values are
-    independent and their mean close to normal.  With ``n == 1`` there is no
-    interval: ``std``, ``ci_low`` and ``ci_high`` are empty (``None``) and the
-    figures draw no band.
+    the ``n`` replications that ran without error, the mean and the 95%
+    percentile bootstrap interval of the mean (10,000 resamples of the
+    replications, seeded): it never leaves the range of the values observed,
+    so never the metric's (a wait ``>= 0``, a bounded slowdown ``>= 1``, a
+    utilization in ``[0, 1]``), and it is asymmetric where they are skewed.
+    It assumes independent replications, and with few of them it is narrow
+    (with ``n <= 3``, the range of the values).  ``std`` is the sample
+    standard deviation (``ddof=1``).  With ``n == 1`` there is no interval:
+    ``std``, ``ci_low`` and ``ci_high`` are empty (``None``) and the figures
+    draw no band.
+
+    **Checked before any scenario runs** (ValueError or
+    :class:`~clustersched.errors.InvalidWorkloadError`, as
+    :func:`~clustersched.batch.simulator.simulate` raises them; the command
+    line exits 2): a trace's jobs, as ``simulate`` checks them (a job wider
+    than ``procs`` with ``oversized="error"``, a job with no processor count
+    or a negative runtime); every load on replication 0's table (a load whose
+    submit times would pass the library's time limit of ``10**10`` s,
+    :data:`clustersched.workload.swf.MAX_TIME`, or that compresses the
+    inter-arrival times below what float64 seconds resolve); an f-model
+    ``estimate_model`` whose estimates could pass that limit (``(F + 1)``
+    times the longest runtime of the trace, or of the Lublin model).  Each
+    scenario checks its own replication's scaled table the same way.
+
+    **Your own policies.**  A :class:`~clustersched.batch.Policy` instance is
+    named in the results by :func:`policy_key` (``"NAME#DIGEST"``, from its
+    ``name``, its class's code and its attributes), so a rerun with the same
+    ``out`` resumes it and two configurations never share rows.  It is pickled
+    once, with cloudpickle, which copies by value a class that cannot be
+    imported by name (defined in a notebook, or in the ``__main__`` of a
+    script), as Dask does: worker processes and Dask workers run it without
+    the user's code.  Every scenario unpickles a fresh copy, so state kept by
+    the policy does not pass between scenarios.  ``baseline`` and
+    :meth:`SweepResult.relative` take the instance, its key, or its ``name``.
 
     **Resuming.**  Every scenario is stored in ``out/campaign.sqlite`` under the
     campaign :data:`CAMPAIGN`, keyed by everything its result depends on (the
@@ -789,13 +1035,9 @@ def sweep(
     from ..campaign import grid
     from .simulator import ESTIMATES, OVERSIZED
 
-    if isinstance(policies, str):
-        policies = [p for p in (x.strip() for x in policies.split(",")) if p]
-    if not isinstance(policies, Sequence) or not policies:
-        raise ValueError(f"policies == {short_repr(policies)}, must name at least one built-in policy")
-    names = tuple(dict.fromkeys(lookup("policy", p, BUILTIN_POLICIES) for p in policies))
+    names, pickled = _policies(policies)
     if baseline is not None:
-        baseline = lookup("baseline", baseline, names)
+        baseline = _which("baseline", baseline, names)
     loads = _check_loads(loads)
     replications = check_int("replications", replications, 1, MAX_REPLICATIONS)
     check_choice("estimates", estimates, ESTIMATES)
@@ -818,6 +1060,7 @@ def sweep(
             raise ValueError(f"procs == {procs}: the Lublin workload is drawn for procs={workload.procs}")
         replicate, procs, source = "seeds", workload.procs, workload
         name = workload.describe()
+        title = f"Lublin ({workload.jobs:,} jobs, {procs:,} procs)"
         per_replication = [{"offset": None, "window": None, "block": None} for _ in range(replications)]
     elif isinstance(workload, JobTable):
         replicate = "windows" if replicate is None else check_choice("replicate", replicate, REPLICATE[1:])
@@ -834,7 +1077,12 @@ def sweep(
         source, n = table, len(table)
         if n < 2:
             raise ValueError(f"workload == {workload!r}, must hold at least 2 jobs (a load needs a span)")
+        from .simulator import _prepare
+
+        # the checks simulate makes of every job (too wide, no width, runtime < 0), once for every scenario
+        _prepare(table, procs, "error")
         name = _fingerprint(table, procs)
+        title = f"{Path(table.source).name if table.source else 'job table'} ({n:,} jobs, {procs:,} procs)"
         if replicate == "windows":
             size = n // replications if window is None else check_int("window", window, 2, n)
             if size < 2:
@@ -855,14 +1103,27 @@ def sweep(
         from ..workload.estimates import parse_estimate_model
 
         # checked before any scenario runs, and spelled one way in the scenarios ("f:2.0" is "f:2")
-        estimate_model = str(parse_estimate_model(estimate_model))
+        model = parse_estimate_model(estimate_model)
+        estimate_model = str(model)
+        if model.kind == "f":
+            from ..workload.estimates import check_estimate_reach
+
+            check_estimate_reach(model, _longest_runtime(source), what="the longest runtime"
+                                 + (" the Lublin model draws" if isinstance(source, Lublin) else " of the trace"))
 
     scenarios = []
     for s in grid(policy=list(names), load=list(loads), replication=list(range(replications))):
         scenario = {"workload": name, **s, "replicate": replicate, **per_replication[s["replication"]],
                     "procs": procs, "estimates": estimates, "estimate_model": estimate_model, "seed": seed}
         scenarios.append(scenario)
-    func = functools.partial(run_scenario, source, validate=validate)
+    # every load on replication 0's table, before any scenario: a load past the time limits fails them all
+    first = _replica(source, {**scenarios[0], "estimate_model": None})
+    for load in loads:
+        try:
+            _scaled(first, procs, load, "replication 0")
+        except ValueError as exc:
+            raise ValueError(f"loads == {short_repr(loads)}: {exc}") from None
+    func = functools.partial(run_scenario, source, validate=validate, **({"policies": pickled} if pickled else {}))
     label = f"sweep of {name}: scenarios"
 
     if out is None:
@@ -879,11 +1140,20 @@ def sweep(
         rows = run_study(result_out, CAMPAIGN, scenarios, func, workers=workers, dask=dask, progress=progress,
                          label=label)
     summary = aggregate(rows)
-    result = SweepResult(name, names, loads, replications, rows, summary, result_out)
+    result = SweepResult(name, names, loads, replications, rows, summary, result_out, title=title)
     if result_out is not None:
         files = _write(result, figures, baseline)
-        result = SweepResult(name, names, loads, replications, rows, summary, result_out, files)
+        result = SweepResult(name, names, loads, replications, rows, summary, result_out, files, title=title)
     return result
+
+
+def _longest_runtime(source: JobTable | Lublin) -> float:
+    """The longest runtime any replication can hold: the trace's, or the Lublin model's bound."""
+    if isinstance(source, Lublin):
+        from ..workload.lublin import MAX_LOG_RUNTIME
+
+        return float(math.ceil(math.exp(MAX_LOG_RUNTIME)))
+    return float(np.max(source.runtime))
 
 
 def _write(result: SweepResult, figures: Sequence[str] | None, baseline: str | None) -> tuple[Path, ...]:
