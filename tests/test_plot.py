@@ -85,3 +85,75 @@ def test_gantt_needs_processor_ids():
         bare = Schedule(job_id=s.job_id, submit=s.submit, start=s.start, end=s.end, procs=s.procs,
                         total_procs=s.total_procs, policy=s.policy)
         plot.gantt(bare)
+
+
+# --- timeseries: a whole trace reads as a curve ----------------------------------------------------------------
+
+
+def _long_series(n=20_000, seed=0):
+    """A BatchTimeSeries of ``n`` jobs over a year, far more breakpoints than a figure has pixels."""
+    import numpy as np
+
+    from clustersched.batch import Schedule, batch_timeseries
+
+    rng = np.random.default_rng(seed)
+    submit = np.sort(rng.uniform(0, 365 * 86400.0, n))
+    start = submit + rng.exponential(3600.0, n)
+    end = start + rng.exponential(7200.0, n)
+    return batch_timeseries(Schedule(job_id=np.arange(n), submit=submit, start=start, end=end,
+                                     procs=rng.integers(1, 9, n), total_procs=64))
+
+
+def test_timeseries_resamples_a_long_series_by_default():
+    # Before: every one of the ~60,000 breakpoints was a step of the line, a solid block on the figure.
+    ts = _long_series()
+    fig = plot.timeseries(ts)
+    ax = fig.axes[0]
+    width_in = ax.get_position().width * fig.get_figwidth()
+    line = ax.lines[0]
+    assert len(line.get_xdata()) <= plot.RESAMPLE_BINS_PER_INCH * width_in + 2 < len(ts) / 10
+    assert fig.axes[-1].get_xlabel() == "time since the trace start (d); mean per 2-d bin, band: min to max"
+    assert len(ax.collections) == 1  # the min-max band under the mean
+    exact = plot.timeseries(ts, resample=None)
+    assert len(exact.axes[0].lines[0].get_xdata()) == len(ts) + 1
+    assert exact.axes[-1].get_xlabel() == "time since the trace start (d)"
+
+
+def test_timeseries_draws_a_short_series_exactly():
+    ts = _long_series(n=50)
+    fig = plot.timeseries(ts)
+    assert len(fig.axes[0].lines[0].get_xdata()) == len(ts) + 1
+    assert "bin" not in fig.axes[-1].get_xlabel()
+
+
+def test_timeseries_resample_seconds_are_time_averages_with_min_max_bands():
+    import numpy as np
+
+    from clustersched._timeseries import binned
+
+    ts = _long_series(n=2000)
+    fig = plot.timeseries(ts, panels=["utilization"], resample=86400.0)
+    line, band = fig.axes[0].lines[0], fig.axes[0].collections[0]
+    y = np.asarray(line.get_ydata())[:-1]
+    daily = ts.resample(86400.0).utilization[:-1]  # the series' own resampling, from its first breakpoint
+    np.testing.assert_allclose(y[:-1], daily[: len(y) - 1], rtol=1e-12, atol=1e-12)
+    edges = np.r_[ts.time[0] + 86400.0 * np.arange(len(y)), ts.time[-1]]
+    mean, low, high = binned(ts.time, ts.utilization, edges)
+    assert np.all(low <= mean + 1e-12) and np.all(mean <= high + 1e-12)
+    verts = band.get_paths()[0].vertices
+    assert verts[:, 1].max() == high.max() and verts[:, 1].min() == low.min()
+    assert fig.axes[0].get_xlabel() == "time since the trace start (d); mean per 1-d bin, band: min to max"
+
+
+@pytest.mark.parametrize("bad, message", [("fast", "resample == 'fast', must be 'auto', None"),
+                                          (0.0, "resample"), (-5.0, "resample"),
+                                          (1e-3, "at most 10\\*\\*6 bins")])
+def test_timeseries_rejects_a_bad_resample(bad, message):
+    with pytest.raises(ValueError, match=message):
+        plot.timeseries(_long_series(n=200), resample=bad)
+
+
+def test_resample_width_is_round():
+    assert plot.resample_width(365 * 86400.0, 300) == 2 * 86400.0
+    assert plot.resample_width(3600.0, 300) == 15.0
+    assert plot.resample_width(50 * 365 * 86400.0, 300) == 28 * 86400.0 * 3

@@ -21,7 +21,7 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas
 
-__all__ = ["StepSeries", "steps"]
+__all__ = ["StepSeries", "binned", "steps"]
 
 
 def steps(times: np.ndarray, *deltas: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -30,6 +30,36 @@ def steps(times: np.ndarray, *deltas: np.ndarray) -> tuple[np.ndarray, list[np.n
     t, where = np.unique(np.asarray(times, dtype=np.float64), return_inverse=True)
     return t, [np.cumsum(np.bincount(where, weights=np.asarray(d, dtype=np.float64), minlength=len(t)))
                for d in deltas]
+
+
+def binned(time: np.ndarray, values: np.ndarray, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The time average, the minimum and the maximum of one step function over each bin ``[edges[k], edges[k + 1])``.
+
+    ``values[i]`` holds on ``[time[i], time[i + 1])``, the last one from the
+    last breakpoint on, and the function is 0 before the first breakpoint
+    (nothing has happened yet).  ``edges`` must be sorted and distinct.  The
+    averages are exact (differences of the integral, piecewise linear); the
+    minimum and maximum are over every value that holds for some time in
+    the bin.
+
+    Examples
+    --------
+    >>> mean, low, high = binned(np.array([0.0, 1.0, 3.0]), np.array([4.0, 1.0, 0.0]), np.array([0.0, 2.0, 4.0]))
+    >>> mean.tolist(), low.tolist(), high.tolist()
+    ([2.5, 0.5], [1.0, 0.0], [4.0, 1.0])
+    """
+    t = np.asarray(time, dtype=float)
+    v = np.asarray(values, dtype=float)
+    e = np.asarray(edges, dtype=float)
+    area = np.r_[0.0, np.cumsum(v[:-1] * np.diff(t))]
+    at = np.interp(e, t, area) + v[-1] * np.maximum(e - t[-1], 0.0)  # 0 before t[0]: interp holds area[0] == 0
+    mean = np.diff(at) / np.diff(e)
+    # the values holding in bin k: indices first[k] .. last[k] of [0, *v] (index 0: before the first breakpoint)
+    first = np.searchsorted(t, e[:-1], side="right")
+    last = np.searchsorted(t, e[1:], side="left")
+    padded = np.r_[0.0, v, 0.0]
+    pairs = np.column_stack([first, last + 1]).ravel()
+    return mean, np.minimum.reduceat(padded, pairs)[::2], np.maximum.reduceat(padded, pairs)[::2]
 
 
 class StepSeries:

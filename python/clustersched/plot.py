@@ -7,6 +7,7 @@ the comparisons of many runs that the reproductions of :mod:`clustersched.reprod
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
     from .batch.schedule import Schedule
 
 __all__ = ["figure", "gantt", "grouped_boxplot", "label_points", "non_dominated", "pareto", "plain_log_ticks",
-           "styles", "time_unit", "timeseries"]
+           "resample_width", "styles", "time_unit", "timeseries"]
 
 
 def figure(nrows: int = 1, ncols: int = 1, *, figsize: tuple[float, float], **subplots: Any) -> tuple[Any, Any]:
@@ -178,6 +179,7 @@ def timeseries(
     window: tuple[float, float] | None = None,
     ax: Any = None,
     title: str | None = None,
+    resample: float | str | None = "auto",
 ) -> Any:
     """Draws a time series of :func:`~clustersched.batch.batch_timeseries` or
     :func:`~clustersched.dfrs.dfrs_timeseries` as step lines, one panel per quantity, sharing the time axis.
@@ -187,6 +189,18 @@ def timeseries(
     ``"utilization"`` (CPU and memory, fractions of the platform) and
     ``"jobs"`` (running and waiting).  Time counts from the trace start in
     minutes, hours or days, chosen by the span shown (:func:`time_unit`).
+
+    A whole trace has far more breakpoints than the figure has pixels (HPC2N's
+    202,871 jobs make over 400,000), and its step line would fill the panel
+    as a solid block.  So, by default, a series with more breakpoints in the
+    window than the figure has bins (:data:`RESAMPLE_BINS_PER_INCH` per inch of
+    the axes' width) is resampled: time is cut into bins of a round width
+    (1 min, 5 min, 1 h, 6 h, 1 d, 7 d, ...; :func:`resample_width`), each
+    quantity is drawn as its time average over each bin (a step line, exact:
+    see :func:`clustersched._timeseries.binned`), over a light band from its
+    minimum to its maximum in the bin, so that peaks stay visible; the x-axis
+    label names the bin width.  A short window of the same series is drawn
+    exactly, step by step.
 
     Parameters
     ----------
@@ -201,10 +215,23 @@ def timeseries(
         One Axes per panel (a single Axes for a single panel); a new figure
         otherwise.
     title : str, optional
+    resample : "auto", float or None
+        ``"auto"`` (the default): bins of :func:`resample_width` when the
+        window holds more breakpoints than the axes' width has bins
+        (:data:`RESAMPLE_BINS_PER_INCH` per inch), the exact steps otherwise.
+        A number: bins of that many seconds (mean, and a min-max band),
+        whatever the series.  ``None``: always the exact steps.
 
     Returns
     -------
     matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        An unknown panel, a window that is not finite or empty, a
+        ``resample`` that is neither ``"auto"``, ``None`` nor a positive
+        number, or bins so narrow that there would be over 10**6.
 
     Examples
     --------
@@ -213,7 +240,9 @@ def timeseries(
     >>> ts = batch_timeseries(cs.simulate(cs.read_swf(cs.sample_trace()), "easy").schedule)
     >>> fig = timeseries(ts)
     >>> [a.get_ylabel() for a in fig.axes], fig.axes[-1].get_xlabel()
-    (['utilization', 'jobs', 'queued work (processor-hours)'], 'time since the trace start (d)')
+    (['utilization', 'jobs', 'queued work (processor-hours)'], 'time since the trace start (d); mean per 1-h bin, band: min to max')
+    >>> timeseries(ts, resample=None).axes[-1].get_xlabel()   # every step, exact
+    'time since the trace start (d)'
     """
     known = dict(series.PANELS)
     names = list(known) if panels is None else list(panels)
@@ -238,12 +267,28 @@ def timeseries(
         fig = axes[0].figure
     scale, unit = time_unit(hi - lo)
     origin = float(getattr(series, "origin", t[0]))
-    x = (np.r_[t, max(hi, t[-1])] - origin) / scale
+    width = _resample_seconds(resample, t, lo, hi, axes[0])
+    if width is None:
+        x = (np.r_[t, max(hi, t[-1])] - origin) / scale
+        note = ""
+    else:
+        from ._timeseries import binned
+
+        edges = np.r_[lo + width * np.arange(math.ceil((hi - lo) / width)), hi]
+        x = (edges - origin) / scale
+        note = f"; mean per {_duration(width)} bin, band: min to max"
     for a, name in zip(axes, names):
         ylabel, columns, divide = known[name]
         for column in columns:
             y = np.asarray(getattr(series, column), dtype=float) / divide
-            a.step(x, np.r_[y, y[-1]], where="post", linewidth=0.8, label=column.replace("_", " "))
+            label = column.replace("_", " ")
+            if width is None:
+                a.step(x, np.r_[y, y[-1]], where="post", linewidth=0.8, label=label)
+                continue
+            mean, low, high = binned(t, y, edges)
+            (line,) = a.step(x, np.r_[mean, mean[-1]], where="post", linewidth=0.9, label=label)
+            a.fill_between(x, np.r_[low, low[-1]], np.r_[high, high[-1]], step="post", color=line.get_color(),
+                           alpha=0.2, linewidth=0)
         if len(columns) > 1:
             a.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))  # outside: never over the data
         if "utilization" in columns[0]:
@@ -253,12 +298,69 @@ def timeseries(
         a.set_ylabel(ylabel)
         a.grid(linewidth=0.3)
         a.set_xlim((lo - origin) / scale, (hi - origin) / scale)
-    axes[-1].set_xlabel(f"time since the trace start ({unit})")
+    axes[-1].set_xlabel(f"time since the trace start ({unit}){note}")
     if title:
         axes[0].set_title(title)
     if path is not None:
         fig.savefig(path, dpi=150)
     return fig
+
+
+#: :func:`timeseries` resamples a series by default when its window holds more breakpoints than this many
+#: per inch of the axes' width: about one bin per 4 pixels at 150 dpi, a curve rather than a block.
+RESAMPLE_BINS_PER_INCH = 40
+
+#: The bin widths :func:`resample_width` chooses from, seconds: round minutes, hours, days and weeks.
+_ROUND_WIDTHS = (1.0, 2.0, 5.0, 10.0, 15.0, 30.0, 60.0, 120.0, 300.0, 600.0, 900.0, 1800.0, 3600.0, 7200.0, 10800.0,
+                 21600.0, 43200.0, 86400.0, 2 * 86400.0, 4 * 86400.0, 7 * 86400.0, 14 * 86400.0, 28 * 86400.0)
+
+
+def resample_width(span: float, bins: int) -> float:
+    """The bin width, seconds, that :func:`timeseries` uses to show ``span`` seconds in at most ``bins`` bins.
+
+    The smallest round width (1 s, ..., 1 min, 5 min, ..., 1 h, 6 h, 1 d, 7 d,
+    28 d, then multiples of 28 d) that needs no more than ``bins`` bins.
+
+    Examples
+    --------
+    >>> resample_width(3 * 365 * 86400, 340) / 86400   # three years on a 10-inch figure: 4-day bins
+    4.0
+    >>> resample_width(86400, 340)                      # one day: 5-minute bins
+    300.0
+    """
+    need = span / max(1, int(bins))
+    for w in _ROUND_WIDTHS:
+        if w >= need:
+            return w
+    return _ROUND_WIDTHS[-1] * math.ceil(need / _ROUND_WIDTHS[-1])
+
+
+def _resample_seconds(resample: float | str | None, t: np.ndarray, lo: float, hi: float, ax: Any) -> float | None:
+    """The bin width :func:`timeseries` draws with, or None for the exact steps."""
+    if resample is None:
+        return None
+    if isinstance(resample, str):
+        if resample != "auto":
+            raise ValueError(f"resample == {resample!r}, must be 'auto', None or a number of seconds > 0")
+        # the axes' width in inches (before the layout settles: close enough to size the bins)
+        inches = ax.get_position().width * ax.figure.get_figwidth()
+        bins = max(20, int(RESAMPLE_BINS_PER_INCH * inches))
+        inside = int(np.searchsorted(t, hi, side="right") - np.searchsorted(t, lo, side="left"))
+        return resample_width(hi - lo, bins) if inside > bins else None
+    from ._checks import check_float
+
+    width = check_float("resample", resample, positive=True)
+    if (hi - lo) / width > 1_000_000:
+        raise ValueError(f"resample == {width:g}, must be >= {(hi - lo) / 1_000_000:g} s (at most 10**6 bins)")
+    return width
+
+
+def _duration(seconds: float) -> str:
+    """``seconds`` as a bin width: "5-min", "6-h", "4-d", "90-s"."""
+    for unit, name in ((86400.0, "d"), (3600.0, "h"), (60.0, "min"), (1.0, "s")):
+        if seconds >= unit and (seconds / unit).is_integer():
+            return f"{seconds / unit:g}-{name}"
+    return f"{seconds:g}-s"
 
 
 def _runs(schedule: Schedule, row: int) -> list[tuple[int, int]]:
