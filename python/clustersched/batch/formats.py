@@ -303,7 +303,9 @@ def _schedule_header(schedule: Schedule, jobs: JobTable) -> list[str]:
 def _write_csv(path: str | os.PathLike[str], cols: dict[str, np.ndarray]) -> None:
     names = list(cols)
     text = [[_fmt(v) for v in col.tolist()] for col in cols.values()]
-    with open(path, "w", newline="") as fh:
+    from .._output import atomic_open  # whole or not at all: a full disk leaves no half table
+
+    with atomic_open(path, "w", newline="") as fh:
         writer = csv.writer(fh, lineterminator="\n")
         writer.writerow(names)
         writer.writerows(zip(*text))

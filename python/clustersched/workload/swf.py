@@ -247,7 +247,9 @@ def write_swf(table: JobTable, path: _P) -> _P:
         import gzip  # here, not at the top: reading a trace need not load the gzip writer
 
         data = gzip.compress(data, compresslevel=6, mtime=0)
-    with open(path, "wb") as f:
+    from .._output import atomic_open  # whole or not at all: a full disk leaves no half trace
+
+    with atomic_open(path, "wb") as f:
         f.write(data)
     return path
 
