@@ -269,7 +269,12 @@ def _explain(exc: sqlite3.Error) -> tuple[bool, str]:
         return True, f"is a damaged SQLite database ({message}); {_LEFT}"
     if name == "SQLITE_FULL" or "disk is full" in message:
         return False, f"no space left on the device, or the file reached its size limit ({message})"
-    return False, message
+    if name in ("SQLITE_IOERR_WRITE", "SQLITE_IOERR_FSYNC", "SQLITE_IOERR_TRUNCATE", "SQLITE_IOERR_SHORT_READ"):
+        # SQLite reports ENOSPC as SQLITE_FULL; a write refused for another reason (EFBIG: the size limit of the
+        # process, EIO, EDQUOT) comes as this
+        return False, f"a write to the disk failed ({message}, {name}): the disk or a quota may be full, or the " \
+                      "file at the size limit of the process"
+    return False, message + (f" ({name})" if name and name.lower().replace("_", " ") not in message.lower() else "")
 
 
 _LEFT = "it was left as it is: move it away, or choose another file, to start a new store"
