@@ -330,8 +330,8 @@ def policy_key(policy: Policy) -> str:
     ``NAME`` is its ``name`` attribute; ``DIGEST`` (8 hex digits) a hash of
     what makes it behave as it does: its class's module and qualified name,
     the byte code, constants and names of the methods of every class of it
-    up to :class:`~clustersched.batch.Policy`, its class attributes, and its
-    instance attributes (pickled, else by ``repr``).  Two configurations of
+    up to :class:`~clustersched.batch.Policy`, its class attributes (but
+    Python's own ``__dunder__`` ones), and its instance attributes (pickled, else by ``repr``).  Two configurations of
     one class get two keys, and the same class and parameters the same key in
     every run and in a new notebook kernel (file names and line numbers are
     left out), so a stored sweep resumes; a change to the code makes a new
@@ -362,8 +362,9 @@ def policy_key(policy: Policy) -> str:
         if klass is Policy or klass is object:
             break
         for attribute, value in sorted(vars(klass).items()):
-            if attribute in ("__dict__", "__weakref__", "__module__", "__doc__", "__qualname__"):
-                continue
+            if attribute.startswith("__") and attribute.endswith("__") and not callable(
+                    getattr(value, "__func__", value)):
+                continue  # Python's bookkeeping (__module__, __firstlineno__, __slotnames__ pickle adds, ...)
             digest.update(attribute.encode())
             digest.update(_behaviour(value))
     state = getattr(policy, "__dict__", {})
@@ -694,7 +695,8 @@ def plot_sweep(summary: Sequence[dict[str, Any]], metric: str = "avg_bounded_slo
             title = "one replication: no confidence interval"
     ax.set_title(title, fontsize=9)
     ax.grid(True, alpha=0.3)
-    ax.legend(title="policy", fontsize=8)
+    if ax.get_lines():  # not when no policy has a value (every ratio to a wait of 0 left out)
+        ax.legend(title="policy", fontsize=8)
     return fig
 
 
