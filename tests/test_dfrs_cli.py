@@ -42,10 +42,11 @@ def read_csv(path):
 @pytest.mark.parametrize("algorithm", ["GreedyPM */per/opt=min/minvt=600", "MCB8 */opt=avg/minft=300", "EASY",
                                        "/stretch-per/opt=max"])
 def test_dfrs_json(small_trace, capsys, algorithm):
-    assert main(["dfrs", str(small_trace), "--algorithm", algorithm, "--json"]) == 0
+    # HPC2N's header says MaxProcs 240 (and, wrongly, MaxNodes 240): its dual nodes are told
+    assert main(["dfrs", str(small_trace), "--algorithm", algorithm, "--json", "--cores-per-node", "2"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert JSON_KEYS <= set(out)
-    assert out["jobs"] == 200 and out["nodes"] == 120
+    assert out["jobs"] == 200 and out["nodes"] == 120 and out["cores_per_node"] == 2
     assert out["max_stretch"] >= out["bound"] >= 1
     assert out["degradation"] == pytest.approx(out["max_stretch"] / out["bound"])
 
@@ -94,6 +95,71 @@ def test_dfrs_sizes_beyond_the_limits_are_refused(capsys, option, value, rule):
         main(["dfrs", "--algorithm", "EASY", option, value])
     assert info.value.code == 2
     assert f"argument {option}: invalid value '{value}': {rule}" in capsys.readouterr().err
+
+
+def _with_header(small_trace, path, header):
+    """The small trace's jobs under another header (a list of '; Key: value' lines)."""
+    jobs = [line for line in small_trace.read_text().splitlines(keepends=True) if not line.startswith(";")]
+    path.write_text("".join(f"; {line}\n" for line in header) + "".join(jobs))
+    return path
+
+
+@pytest.mark.parametrize(("header", "options", "nodes", "cores"), [
+    (["MaxProcs: 100"], [], 100, 1),  # KTH's header: 100 processors, not HPC2N's 120 dual nodes
+    (["MaxNodes: 70  (dual)", "MaxProcs: 140"], [], 70, 2),  # LPC-EGEE's
+    (["MaxNodes: 1152", "MaxProcs: 9216"], [], 1152, 8),  # LLNL-Atlas's
+    (["MaxNodes: 240", "MaxProcs: 240"], [], 240, 1),  # HPC2N's, as it is written
+    (["MaxNodes: 240", "MaxProcs: 240"], ["--cores-per-node", "2"], 120, 2),  # ... and as the machine was
+    (["MaxProcs: 100"], ["--nodes", "25"], 25, 4),
+    ([], ["--nodes", "60", "--cores-per-node", "4"], 60, 4),
+    (["MaxNodes: 57", "MaxProcs: 178"], ["--nodes", "50", "--cores-per-node", "4"], 50, 4),
+])
+def test_dfrs_platform_comes_from_the_trace_header(small_trace, tmp_path, capsys, header, options, nodes, cores):
+    trace = _with_header(small_trace, tmp_path / "t.swf", header)
+    assert main(["dfrs", str(trace), "--algorithm", "EASY", "--json", *options]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["nodes"], out["cores_per_node"]) == (nodes, cores)
+
+
+def test_dfrs_cores_per_node_makes_the_tasks(small_trace, tmp_path, capsys):
+    from clustersched.dfrs.workloads import swf_to_dfrs
+    from clustersched.workload import read_swf
+
+    t = read_swf(small_trace)
+    paper, _ = swf_to_dfrs(t)  # the paper's dual-processor rule is the default, bit for bit
+    two, _ = swf_to_dfrs(t, cores_per_node=2)
+    for name in ("tasks", "cpu_need", "mem_need"):
+        assert (getattr(paper, name) == getattr(two, name)).all(), name
+    one, _ = swf_to_dfrs(t, cores_per_node=1)  # a processor is a node's whole CPU
+    assert (one.cpu_need == 1.0).all() and (one.tasks == t.width()).all()
+    seven, _ = swf_to_dfrs(t, cores_per_node=7)  # seven single-threaded tasks fill a node, no more
+    single = seven.cpu_need < 1
+    assert single.any() and (seven.cpu_units()[single] * 7 <= 10**9).all()
+
+
+@pytest.mark.parametrize(("header", "options", "message"), [
+    ([], [], "its header gives no machine size (no MaxProcs or MaxNodes line): give the platform as --nodes N "
+             "--cores-per-node C"),
+    ([], ["--nodes", "60"], "its header gives no machine size"),
+    ([], ["--cores-per-node", "2"], "its header gives no machine size"),
+    (["MaxNodes: 57", "MaxProcs: 178"], [], "MaxProcs 178 do not make whole nodes of MaxNodes 57"),
+    (["MaxProcs: 100"], ["--cores-per-node", "3"], "MaxProcs 100 is not a multiple of --cores-per-node 3"),
+    (["MaxProcs: 100"], ["--nodes", "30"], "MaxProcs 100 is not a multiple of --nodes 30"),
+])
+def test_dfrs_without_a_size_is_refused_in_one_line(small_trace, tmp_path, capsys, header, options, message):
+    # it ran on HPC2N's 120 dual-processor nodes whatever the trace
+    trace = _with_header(small_trace, tmp_path / "t.swf", header)
+    assert main(["dfrs", str(trace), "--algorithm", "EASY", *options]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"TRACE '{trace}'" in err and message in err
+
+
+def test_dfrs_bundled_week_defaults_to_hpc2n(capsys):
+    assert main(["dfrs", "--algorithm", "EASY", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["nodes"], out["cores_per_node"]) == (120, 2) and out["jobs"] == 2406
+    assert main(["dfrs", "--algorithm", "EASY", "--json", "--nodes", "100"]) == 0
+    assert json.loads(capsys.readouterr().out)["nodes"] == 100
 
 
 def test_dfrs_help_names_the_limits(capsys):

@@ -3,14 +3,24 @@
 Usage::
 
     clustersched dfrs [TRACE] --algorithm NAME [--penalty S] [--period S] [--nodes N]
-                      [--node-memory GB] [--drop-invalid] [--json] [--out jobs.csv]
+                      [--cores-per-node C] [--node-memory GB] [--drop-invalid] [--json] [--out jobs.csv]
 
-TRACE is an SWF trace of a cluster of dual-processor nodes (default: the
-bundled week of HPC2N-2002) or a Batsim JSON workload (which has no memory:
-every processor then gets the 10% floor), turned into DFRS jobs as RR-7659
-§5.3.1 does (:func:`clustersched.dfrs.workloads.swf_to_dfrs`: memory from the
-requested or used memory, tasks and CPU needs from the processor counts);
-jobs that cannot fit are dropped and counted.  Jobs without a processor
+TRACE is an SWF trace (default: the bundled week of HPC2N-2002) or a Batsim
+JSON workload (which has no memory: every processor then gets the 10% floor),
+turned into DFRS jobs as RR-7659 §5.3.1 does
+(:func:`clustersched.dfrs.workloads.swf_to_dfrs`: memory from the requested
+or used memory, tasks and CPU needs from the processor counts and the
+processors of a node); jobs that cannot fit are dropped and counted.
+
+The platform is ``--nodes`` nodes of ``--cores-per-node`` processors.  For a
+TRACE, what the options leave open comes from its header
+(:func:`platform_size`): ``MaxNodes`` nodes of ``MaxProcs / MaxNodes``
+processors; ``MaxProcs`` (or ``MaxNodes``) alone, nodes of one processor;
+with one option, the other is ``MaxProcs`` divided by it.  A header that
+gives no size, or one that does not divide into whole nodes, is refused
+(exit 2) unless both options are given.  Only the bundled week, run without
+a TRACE, defaults to HPC2N's platform: 120 nodes of 2 processors (its
+header's ``MaxProcs: 240`` counts processors, ``MaxNodes: 240`` wrongly so).  Jobs without a processor
 count or with a runtime <= 0 are an error, or with ``--drop-invalid``
 removed (:func:`clustersched.workload.drop_invalid`) and counted per reason
 on stderr.  The schedule is validated, and its
@@ -40,7 +50,12 @@ from ..errors import InvalidOptionError
 from .algorithms import DEFAULT_PENALTY, DEFAULT_PERIOD
 from .limits import MAX_NODE_MEMORY_GB, MAX_NODES, MAX_PERIODIC_EVENTS, MAX_TIME, MIN_PERIOD
 
-__all__ = ["add_parser", "run"]
+__all__ = ["MAX_CORES_PER_NODE", "add_parser", "platform_size", "run"]
+
+#: Largest ``--cores-per-node``.
+MAX_CORES_PER_NODE = 65536
+#: The bundled week's platform (RR-7659 §5.3.1: HPC2N's 120 dual-processor nodes).
+HPC2N_PLATFORM = (120, 2)
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -73,8 +88,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help=f"period of the periodic algorithms in seconds, {MIN_PERIOD:g} to {MAX_TIME:g}; a run may "
                         f"process at most {MAX_PERIODIC_EVENTS:,} periodic events, so a period too short for the "
                         "trace is refused before the run (default: %(default)s, RR-7659 §5.1)")
-    p.add_argument("--nodes", type=integer(1, MAX_NODES), default=120, metavar="N",
-                   help=f"nodes of the platform, 1 to {MAX_NODES:,} (default: %(default)s, HPC2N)")
+    p.add_argument("--nodes", type=integer(1, MAX_NODES), default=None, metavar="N",
+                   help=f"nodes of the platform, 1 to {MAX_NODES:,} (default: from the TRACE's header, MaxNodes or "
+                        "MaxProcs / --cores-per-node; without TRACE, the bundled HPC2N week's 120)")
+    p.add_argument("--cores-per-node", type=integer(1, MAX_CORES_PER_NODE), default=None, metavar="C",
+                   help=f"processors of a node, 1 to {MAX_CORES_PER_NODE:,}: a job's processor needs 1/C of a "
+                        "node's CPU (default: from the TRACE's header, MaxProcs / MaxNodes, or MaxProcs / --nodes; "
+                        "without TRACE, HPC2N's 2)")
     p.add_argument("--node-memory", type=number(0, exclusive=True, maximum=MAX_NODE_MEMORY_GB, unit="GB"),
                    default=2.0, metavar="GB",
                    help=f"memory of a node in GB, at most {MAX_NODE_MEMORY_GB:g} (default: %(default)s, HPC2N)")
@@ -113,9 +133,16 @@ def run(args: argparse.Namespace) -> int:
     from .simulator import simulate
     from .workloads import swf_to_dfrs
 
-    platform = DfrsPlatform(args.nodes, args.node_memory)
-    table = _valid_jobs(read_trace(trace), args.drop_invalid)
-    jobs, dropped = swf_to_dfrs(table, nodes=platform.nodes, node_memory_gb=platform.node_memory_gb)
+    table = read_trace(trace)
+    if args.trace is None:  # the bundled HPC2N week: the paper's platform unless told otherwise
+        nodes, cores = args.nodes or HPC2N_PLATFORM[0], args.cores_per_node or HPC2N_PLATFORM[1]
+        sized = "HPC2N, the bundled week's machine"
+    else:
+        nodes, cores, sized = platform_size(table, args.nodes, args.cores_per_node)
+    platform = DfrsPlatform(nodes, args.node_memory)
+    table = _valid_jobs(table, args.drop_invalid)
+    jobs, dropped = swf_to_dfrs(table, nodes=platform.nodes, node_memory_gb=platform.node_memory_gb,
+                                cores_per_node=cores)
     report_dropped(dropped[len(table.dropped):], len(table), option=None)  # what does not fit in memory
     if len(jobs) == 0:
         raise InvalidOptionError("TRACE", os.fspath(trace), "holds no job that can run on the platform")
@@ -138,6 +165,8 @@ def run(args: argparse.Namespace) -> int:
         "jobs": len(jobs),
         "dropped": len(dropped),
         "nodes": platform.nodes,
+        "cores_per_node": cores,
+        "platform": sized,
         "penalty": args.penalty,
         "period": args.period,
         **m.report(),
@@ -147,13 +176,76 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(out))
         return 0
     print(f"{result.algorithm} on {Path(trace).name}: {len(jobs)} jobs ({len(dropped)} dropped), "
-          f"{platform.nodes} nodes, penalty {args.penalty:g} s, period {args.period:g} s")
+          f"{platform.nodes} nodes of {cores} processor(s) ({sized}), penalty {args.penalty:g} s, "
+          f"period {args.period:g} s")
     print(f"  max stretch {m.max_stretch:.2f}, bound {m.bound:.3f}, degradation from bound {m.degradation:.2f}, "
           f"mean stretch {m.mean_stretch:.2f}")
     print(f"  preemptions {m.preemptions} ({m.preemptions_per_hour:.2f}/h, {m.preemption_bandwidth_gbs:.3f} GB/s), "
           f"migrations {m.migrations} ({m.migrations_per_hour:.2f}/h, {m.migration_bandwidth_gbs:.3f} GB/s)")
     print(f"  normalized underutilization {m.normalized_underutilization:.3f}; simulated in {seconds:.2f} s")
     return 0
+
+
+def platform_size(table: Any, nodes: int | None, cores: int | None) -> tuple[int, int, str]:
+    """``(nodes, processors per node, where they come from)`` for ``table``, from the options given
+    (None: not given) and the table's header (module docstring).
+
+    Raises :class:`~clustersched.errors.InvalidOptionError` (exit 2, one line) when the header gives no
+    size, or one that does not divide as the options need, and the options do not give both; and
+    :class:`~clustersched.errors.InvalidWorkloadError` for a header value that is no processor count.
+
+    Examples
+    --------
+    >>> from clustersched.workload import JobTable
+    >>> t = JobTable({"runtime": [1]}, metadata={"MaxNodes": "1152", "MaxProcs": "9216"})
+    >>> platform_size(t, None, None)
+    (1152, 8, 'the header: MaxNodes 1152, MaxProcs 9216')
+    >>> platform_size(t, None, 4)
+    (2304, 4, 'MaxProcs 9216 / --cores-per-node 4')
+    >>> platform_size(JobTable({"runtime": [1]}, metadata={"MaxProcs": "100"}), None, None)
+    (100, 1, 'the header: MaxProcs 100, one processor per node')
+    """
+    from ..errors import InvalidWorkloadError
+    from ..workload.jobs import parse_machine_size
+
+    if nodes is not None and cores is not None:
+        return nodes, cores, "--nodes and --cores-per-node"
+    size: dict[str, int] = {}
+    for key in ("MaxProcs", "MaxNodes"):
+        value = table.metadata.get(key)
+        if value is not None:
+            try:
+                size[key] = parse_machine_size(str(value))
+            except ValueError as e:
+                raise InvalidWorkloadError(str(e), path=table.source, field=key, value=value) from None
+    procs, whole = size.get("MaxProcs"), size.get("MaxNodes")
+    source = table.source or "TRACE"
+
+    def refuse(why: str) -> InvalidOptionError:
+        return InvalidOptionError("TRACE", source, f"{why}: give the platform as --nodes N --cores-per-node C")
+
+    if procs is None and whole is None:
+        raise refuse("its header gives no machine size (no MaxProcs or MaxNodes line)")
+    if cores is not None:
+        if procs is None:
+            assert whole is not None
+            return whole, cores, f"the header: MaxNodes {whole}; --cores-per-node {cores}"
+        if procs % cores:
+            raise refuse(f"its header's MaxProcs {procs} is not a multiple of --cores-per-node {cores}")
+        return procs // cores, cores, f"MaxProcs {procs} / --cores-per-node {cores}"
+    if nodes is not None:
+        if procs is None:
+            raise refuse(f"its header gives MaxNodes {whole} but no MaxProcs, so no processors per node")
+        if procs % nodes:
+            raise refuse(f"its header's MaxProcs {procs} is not a multiple of --nodes {nodes}")
+        return nodes, procs // nodes, f"MaxProcs {procs} / --nodes {nodes}"
+    if procs is not None and whole is not None:
+        if procs % whole:
+            raise refuse(f"its header's MaxProcs {procs} do not make whole nodes of MaxNodes {whole}")
+        return whole, procs // whole, f"the header: MaxNodes {whole}, MaxProcs {procs}"
+    key, count = ("MaxProcs", procs) if procs is not None else ("MaxNodes", whole)
+    assert count is not None
+    return count, 1, f"the header: {key} {count}, one processor per node"
 
 
 def _valid_jobs(table: Any, drop: bool) -> Any:

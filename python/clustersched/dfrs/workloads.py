@@ -32,7 +32,12 @@ HPC2N (:func:`swf_to_dfrs`):
 * **Tasks.** "Less than 50%" is strict: a job with an even processor count
   and a per-processor memory need ``< 0.5`` gets ``procs / 2`` two-threaded
   tasks with CPU need 1 and doubled memory; every other job (odd count, or
-  ``>= 0.5``) gets ``procs`` one-threaded tasks with CPU need 0.5.
+  ``>= 0.5``) gets ``procs`` one-threaded tasks with CPU need 0.5.  On nodes
+  of ``c`` processors (``cores_per_node=c``; the paper's ``c = 2`` is the
+  default) the same rule reads: a job whose processor count is a multiple of
+  ``c`` and whose ``c`` processors' memory is ``< 1`` node gets ``procs / c``
+  ``c``-threaded tasks of CPU need 1 and ``c`` times the memory; any other
+  job ``procs`` tasks of CPU need ``1 / c``.
 * **Fit.** A job whose tasks cannot all fit in the memory of the empty
   platform is dropped and recorded (:data:`DOES_NOT_FIT`); HPC2N has none.
 * **Weeks.** Segment ``k`` holds the jobs submitted in
@@ -71,7 +76,7 @@ import numpy as np
 from .._checks import check_float, check_int
 from ..workload import JobTable, drop_invalid, lublin_feitelson, read_swf, scale_to_load, time_windows
 from ..workload.jobs import Dropped
-from .model import DfrsJobs, DfrsPlatform
+from .model import NEED_UNITS, DfrsJobs, DfrsPlatform
 
 __all__ = [
     "DOES_NOT_FIT",
@@ -140,8 +145,9 @@ def swf_to_dfrs(
     nodes: int = HPC2N_NODES,
     node_memory_gb: float = HPC2N_NODE_MEMORY_GB,
     memory_floor: float = MEMORY_FLOOR,
+    cores_per_node: int = 2,
 ) -> tuple[DfrsJobs, tuple[Dropped, ...]]:
-    """DFRS jobs from an SWF table of a dual-processor-node cluster (§5.3.1).
+    """DFRS jobs from an SWF table of a dual-processor-node cluster (§5.3.1), or of ``cores_per_node``.
 
     Per-processor memory need: ``max(requested, used)`` memory per processor
     over the node memory, at least ``memory_floor`` (also when both are
@@ -160,6 +166,9 @@ def swf_to_dfrs(
         Memory of a node in GB (``1024**2`` KB).
     memory_floor : float, default 0.1
         Smallest per-processor memory need, in ``(0, 1]``.
+    cores_per_node : int, default 2
+        Processors of a node (HPC2N's 2); the module docstring says how a job
+        of another node size becomes tasks.
 
     Returns
     -------
@@ -188,16 +197,20 @@ def swf_to_dfrs(
     nodes = check_int("nodes", nodes, 1)
     node_kb = check_float("node_memory_gb", node_memory_gb, positive=True) * KB_PER_GB
     memory_floor = check_float("memory_floor", memory_floor, positive=True, maximum=1.0)
+    cores = check_int("cores_per_node", cores_per_node, 1, 2**20)
 
     # Processor counts and runtimes that a simulator can use (one rule for the whole library).
     valid = drop_invalid(table, np.iinfo(np.uint32).max, wider="keep")
     procs = valid.width()
     # -1 (unknown) never wins the max; both unknown leave the floor.
     per_proc = np.maximum(memory_floor, np.maximum(valid.mem_requested, valid.mem_used) / node_kb)
-    dual = (procs % 2 == 0) & (per_proc < 0.5)
-    tasks = np.where(dual, procs // 2, procs)
-    cpu_need = np.where(dual, 1.0, 0.5)
-    mem_need = np.where(dual, 2.0 * per_proc, per_proc)
+    # c processors of one job share a node as one c-threaded task when they fit in its memory
+    # (c = 2: an even count and a need below 50%, the paper's rule, in the same floats)
+    dual = (procs % cores == 0) & (cores * per_proc < 1.0)
+    tasks = np.where(dual, procs // cores, procs)
+    # 1 / c rounded down to the resolution of needs, so that c tasks fill a node (1 / 7 rounds up)
+    cpu_need = np.where(dual, 1.0, (NEED_UNITS // cores) / NEED_UNITS)
+    mem_need = np.where(dual, cores * per_proc, per_proc)
 
     # A job fits when each node can hold floor(1 / mem) of its tasks; a need above 1 never fits.
     with np.errstate(divide="ignore"):
