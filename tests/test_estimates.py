@@ -331,3 +331,36 @@ def test_lublin_rejects_a_bad_estimate_model(tmp_path, capsys, spec):
     assert status == 2 and not out.exists()
     assert len(err.strip().splitlines()) == 1
     assert f"argument --estimates: invalid value {spec!r}" in err and "none, exact, f:F, modal" in err
+
+
+# -- the library's time limit (tracker issue 30: f:1e300 made estimates of 1e300 s) ----------------------------------
+def test_an_f_past_the_time_limit_is_refused_whatever_the_seed():
+    t = JobTable({"submit": [0, 0, 0], "runtime": [10, 86400, -1], "procs": [1, 1, 1], "job_id": [1, 7, 9]})
+    with pytest.raises(ValueError, match=r"F == 1e\+300, must be <= 1e\+10"):
+        with_estimates(t, "f:1e300")
+    # 86400 s x (F + 1) past 1e10 s: refused for every seed, naming the job
+    for seed in range(3):
+        with pytest.raises(ValueError, match=r"job 7's runtime \(86400 s\) may reach .* past the library's time "
+                                             r"limit of 1e\+10 s .* F must be <= 1\.157e\+05 here"):
+            with_estimates(t, "f:2e5", seed=seed)
+    e = with_estimates(t, "f:1e5", seed=0).time_requested  # within the limit: accepted
+    assert e.max() <= 1e10 and e[2] == -1
+    assert f_model(t, 2e5, seed=0, max_estimate=1e9).time_requested.max() <= 1e9  # a cap keeps it within
+    with pytest.raises(ValueError, match="max_estimate == 1e\\+300, must be <= 10000000000"):
+        f_model(t, 1, max_estimate=1e300)
+
+
+@pytest.mark.parametrize("command", [["lublin", "--out", "l.swf", "--estimates"],
+                                     ["dfrs", "--estimates"]])
+def test_the_commands_refuse_an_f_past_the_time_limit(tmp_path, capsys, monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run_cli(command + ["f:1e300"], capsys)
+    assert status == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "invalid value 'f:1e300'" in err and "0 <= F <= 1e10" in err
+
+
+def test_dfrs_refuses_an_f_whose_estimates_pass_the_time_limit(capsys):
+    # F within 1e10, but (F + 1) x the trace's longest runtime past it: the trace decides, before any run
+    status, out, err = run_cli(["dfrs", "--algorithm", "easy", "--estimates", "f:1e9"], capsys)
+    assert status == 2 and len(err.strip().splitlines()) == 1, err
+    assert "past the library's time limit of 1e+10 s" in err and out == ""
