@@ -447,3 +447,89 @@ def test_a_closed_stdout_ends_quietly(here, capsys, monkeypatch):
                               "0.5", "--workers", "1", "--no-progress", "--out", "r"], capsys)
     assert status == 141 and err == ""
     assert (here / "r" / "results.csv").exists()  # the work was done and written
+
+
+# -- refused before any scenario runs (tracker issue 30) -----------------------------------------------------------------
+@pytest.mark.parametrize(("kwargs", "error", "says"), [
+    # a job wider than the machine: every scenario would fail, as simulate refuses the trace
+    ({"procs": 2}, cs.errors.InvalidWorkloadError, "needs 8 processors but the machine has 2"),
+    # a load whose submit times would pass 1e10 s (it gave submit times of 1e16 s)
+    ({"loads": [0.5, 1e-12]}, ValueError, "load 1e-12 spreads the submissions of replication 0 over"),
+    # a load that leaves no span between the submissions (every scenario failed)
+    ({"loads": [1e300]}, ValueError, "load 1e+300 compresses the inter-arrival times of replication 0"),
+    ({"loads": [1e15]}, ValueError, "load 1e+15 compresses the inter-arrival times"),
+    # estimates past the time limit
+    ({"estimate_model": "f:1e300"}, ValueError, "F == 1e+300, must be <= 1e+10"),
+    ({"estimate_model": "f:1e6"}, ValueError, "the longest runtime of the trace"),
+])
+def test_a_sweep_every_scenario_of_which_must_fail_is_refused_up_front(week_slice, tmp_path, monkeypatch, kwargs,
+                                                                       error, says):
+    ran = []
+    monkeypatch.setattr(sweep_module, "run_scenario", lambda *a, **k: ran.append(a))
+    args = {"loads": [0.5], **kwargs}
+    with pytest.raises(error) as info:
+        sweep(week_slice, ["easy"], args.pop("loads"), replications=2, workers=1, progress=False,
+              out=tmp_path / "r", **args)
+    assert says in str(info.value)
+    assert ran == [] and not (tmp_path / "r").exists()  # nothing ran, nothing written
+
+
+def test_the_lowest_load_named_is_the_lowest_that_fits(week_slice):
+    with pytest.raises(ValueError, match=r"loads must be >= (\S+)$") as info:
+        sweep(week_slice, ["easy"], [1e-12], workers=1, progress=False)
+    lowest = float(str(info.value).rsplit(" ", 1)[1])
+    s = sweep(week_slice, ["fcfs"], [lowest * 1.01], workers=1, progress=False, figures=[])
+    assert s.errors == 0 and max(r["makespan"] for r in s.rows) <= 1e10
+    with pytest.raises(ValueError, match="spreads the submissions"):
+        sweep(week_slice, ["fcfs"], [lowest * 0.99], workers=1, progress=False)
+
+
+def test_lublin_is_refused_up_front_too():
+    with pytest.raises(ValueError, match="load 1e-12 spreads the submissions"):
+        sweep(SMALL, ["easy"], [1e-12], workers=1, progress=False)
+    with pytest.raises(ValueError, match=r"the longest runtime the Lublin model draws \(162755 s\)"):
+        sweep(SMALL, ["easy"], [0.5], estimate_model="f:1e5", workers=1, progress=False)
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["--procs", "2"], "needs 8 processors but the machine has 2"),
+    (["--loads", "1e300"], "load 1e+300 compresses the inter-arrival times"),
+    (["--loads", "1e-12"], "load 1e-12 spreads the submissions"),
+    (["--estimate-model", "f:1e300"], "invalid value 'f:1e300'"),
+    (["--estimate-model", "f:1e6"], "past the library's time limit of 1e+10 s"),
+])
+def test_the_command_refuses_them_with_status_2(here, capsys, argv, says):
+    status, out, err = run_cli(["sweep", "t.swf.gz", "--policies", "easy", "--loads", "0.5", "--replications", "2",
+                                "--workers", "1", "--no-progress", "--out", "r", *argv], capsys)
+    assert status == 2 and out == "" and err.count("\n") == 1 and says in err, err
+    assert not (here / "r" / "campaign.sqlite").exists()
+
+
+# -- figures: bands as computed, a readable title ---------------------------------------------------------------------------
+def test_log_bands_are_not_cut_at_1_and_skip_what_a_log_axis_cannot_show():
+    from matplotlib.collections import PolyCollection
+
+    rows = [{"policy": "easy", "load": x, "replications": 3, "m_mean": m, "m_ci_low": lo, "m_ci_high": hi}
+            for x, m, lo, hi in ((0.5, 1.5, 1.1, 2.0), (0.7, 30.0, 12.0, 80.0), (0.9, 60.0, 0.0, 200.0),
+                                 (1.1, 90.0, 40.0, 300.0))]
+    ax = plot_sweep(rows, "m", log=True).axes[0]
+    (band,) = [c for c in ax.collections if isinstance(c, PolyCollection)]
+    ys = np.concatenate([p.vertices[:, 1] for p in band.get_paths()])
+    xs = np.concatenate([p.vertices[:, 0] for p in band.get_paths()])
+    # drawn from the bounds as computed (1.1 and 12 stay, nothing is raised to 1); the load whose bound is 0,
+    # which a log axis cannot show, has no band rather than a spike down to a floor
+    assert ys.min() == pytest.approx(1.1) and 12.0 in ys and 0.0 not in ys and 1.0 not in ys
+    assert 0.9 not in xs and {0.5, 0.7}.issubset(set(xs))
+    linear = plot_sweep(rows, "m", log=False).axes[0]
+    (band,) = [c for c in linear.collections if isinstance(c, PolyCollection)]
+    assert 0.0 in np.concatenate([p.vertices[:, 1] for p in band.get_paths()])  # a linear axis shows it all
+
+
+def test_the_title_names_the_workload_for_a_reader(week_slice, lublin_sweep):
+    s = sweep(week_slice, ["easy"], [0.8], replications=2, workers=1, progress=False)
+    assert s.title == "hpc2n-2002-week.swf.gz (800 jobs, 240 procs)"
+    title = s.plot().axes[0].get_title()
+    assert title.startswith("hpc2n-2002-week.swf.gz (800 jobs, 240 procs)\n") and s.workload not in title
+    assert "percentile bootstrap of the mean" in title
+    assert lublin_sweep.title == "Lublin (300 jobs, 32 procs)"
+    assert lublin_sweep.plot(baseline="easy").axes[0].get_title().startswith("Lublin (300 jobs, 32 procs)\n")
