@@ -44,10 +44,11 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "w", **kwargs: Any) ->
 
     Examples
     --------
+    >>> from pathlib import Path
     >>> from clustersched._output import atomic_open
     >>> with atomic_open("table.csv", newline="") as fh:
     ...     _ = fh.write("a,b\\n1,2\\n")
-    >>> open("table.csv").read()
+    >>> Path("table.csv").read_text()
     'a,b\\n1,2\\n'
     """
     if mode.replace("t", "").replace("b", "") != "w":
