@@ -8,6 +8,16 @@ traceback.  A notebook must also write nothing to stderr (the suite runs with
 warnings as errors, and a deprecation warning in a notebook is as stale as one
 in a test) and show every figure it returns as a picture.
 
+What a reader sees is checked too.  A first cell, added to the executed copy
+only, installs :func:`_install_figure_hook` in the kernel: every Figure a cell
+displays as PNG is measured there, in pixels of the picture shown, and
+:func:`_figure_problems` fails the notebook when an Axes shows no data within
+its limits (a blank chart: the data drawn outside the x or y range) or when a
+labelled series is hidden under others (less than a third of its own pixels
+visible).  And :func:`_number_problems` requires every number the markdown
+quotes to be one a cell prints, a parameter its code sets, or one listed, with
+the reason it is not computed, in the notebook's metadata.
+
 Each notebook's wall-clock time (kernel start included) is recorded as the
 test's ``seconds`` property (``--junitxml``) and listed in the "notebooks"
 section of the terminal summary (tests/conftest.py), so CI logs show it.
@@ -15,6 +25,7 @@ section of the terminal summary (tests/conftest.py), so CI logs show it.
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 import sys
@@ -90,21 +101,227 @@ def _problems(nb) -> list[str]:
     return found
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
-def test_notebook_runs(path, kernel_name, tmp_path, record_property):
-    nb = nbformat.read(path, as_version=4)
+# --- what a reader sees: the figures ----------------------------------------------------------------------------
+
+#: An Axes shows data when hiding its data artists changes at least this many of its pixels.
+MIN_DATA_PIXELS = 50
+#: A labelled series is hidden when fewer than this share of the pixels it shows alone remain visible among the others.
+MIN_VISIBLE_SHARE = 1 / 3
+
+
+def _install_figure_hook(path):
+    """Records, for every Figure a cell displays as PNG, what a reader can see on it (test_examples.py)."""
+    import io
+    import json
+
+    import numpy as np
+    from IPython import get_ipython
+    from matplotlib.collections import Collection, PathCollection
+    from matplotlib.figure import Figure
+    from matplotlib.image import AxesImage
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+    from matplotlib.path import Path
+
+    CONTRAST = 40  # a pixel counts as changed when a channel moves by more than this (of 255): no faint fringe
+
+    ip = get_ipython()
+
+    def within(pts, box):
+        return bool(((pts[:, 0] >= box.x0) & (pts[:, 0] <= box.x1) & (pts[:, 1] >= box.y0) & (pts[:, 1] <= box.y1)).any())
+
+    def of_data(trf, ax):
+        return trf == ax.transData or trf.contains_branch(ax.transData)
+
+    def shown(artist, ax, box):
+        """(drawn in data coordinates, some of it inside the axes' limits)."""
+        if isinstance(artist, Line2D):
+            trf = artist.get_transform()
+            xy = np.asarray(artist.get_xydata(), dtype=float)
+            pts = trf.transform(xy) if len(xy) else np.zeros((0, 2))
+            pts = pts[np.isfinite(pts).all(axis=1)]
+            inside = bool(len(pts)) and (within(pts, box) or
+                                         (len(pts) > 1 and Path(pts).intersects_bbox(box, filled=False)))
+            return of_data(trf, ax), inside
+        if isinstance(artist, PathCollection) and len(artist.get_offsets()):
+            trf = artist.get_offset_transform()
+            pts = trf.transform(np.asarray(artist.get_offsets(), dtype=float))
+            pts = pts[np.isfinite(pts).all(axis=1)]
+            return of_data(trf, ax), bool(len(pts)) and within(pts, box)
+        if isinstance(artist, Collection):
+            trf = artist.get_transform()
+            filled = len(artist.get_facecolor()) > 0
+            inside = False
+            for p in artist.get_paths():
+                q = trf.transform_path(p)
+                v = q.vertices[np.isfinite(q.vertices).all(axis=1)]
+                if len(v) and (within(v, box) or Path(v).intersects_bbox(box, filled=filled)):
+                    inside = True
+                    break
+            return of_data(trf, ax), inside
+        if isinstance(artist, Patch):
+            trf = artist.get_transform()
+            v = trf.transform_path(artist.get_path()).vertices
+            v = v[np.isfinite(v).all(axis=1)]
+            inside = bool(len(v)) and (within(v, box) or Path(v).intersects_bbox(box, filled=True))
+            return of_data(trf, ax), inside
+        if isinstance(artist, AxesImage):
+            x0, x1, y0, y1 = artist.get_extent()
+            corners = ax.transData.transform([(x0, y0), (x1, y1)])
+            lo, hi = corners.min(axis=0), corners.max(axis=0)
+            return True, bool(lo[0] < box.x1 and hi[0] > box.x0 and lo[1] < box.y1 and hi[1] > box.y0)
+        return False, False
+
+    def pixels(fig):
+        buf = io.BytesIO()
+        fig.savefig(buf, format="rgba", dpi=fig.dpi)
+        w, h = (int(round(v)) for v in fig.bbox.size)
+        return np.frombuffer(buf.getvalue(), dtype=np.uint8).reshape(h, w, 4)
+
+    def region(img, bbox):
+        h, w = img.shape[:2]
+        x0, x1 = max(0, int(np.floor(bbox.x0))), min(w, int(np.ceil(bbox.x1)))
+        y0, y1 = max(0, int(np.floor(h - bbox.y1))), min(h, int(np.ceil(h - bbox.y0)))
+        return (slice(y0, y1), slice(x0, x1))
+
+    def summary(fig):
+        fig.draw_without_rendering()
+        base = pixels(fig)
+        axes = []
+        for ax in fig.axes:
+            if not ax.get_visible():
+                continue
+            box = ax.bbox.frozen().padded(0.5)
+            data = inside = 0
+            for artist in [*ax.lines, *ax.collections, *ax.patches, *ax.images]:
+                if not artist.get_visible():
+                    continue
+                is_data, is_inside = shown(artist, ax, box)
+                data += is_data
+                inside += is_data and is_inside
+            # what a reader sees of a set of artists: the pixels of the axes that change when they are hidden
+            where = region(base, ax.bbox)
+            legend = ax.get_legend()
+            keep = np.ones(base.shape[:2], bool)
+            if legend is not None:
+                keep[region(base, legend.get_window_extent())] = False
+            keep = keep[where]
+
+            def without(artists):
+                for a in artists:
+                    a.set_visible(False)
+                try:
+                    return pixels(fig)
+                finally:
+                    for a in artists:
+                        a.set_visible(True)
+
+            def changed(a, b):
+                diff = np.abs(a[where].astype(int) - b[where].astype(int)).max(axis=2)
+                return int(((diff > CONTRAST) & keep).sum())
+
+            drawn = [a for a in [*ax.lines, *ax.collections, *ax.patches, *ax.images]
+                     if a.get_visible() and shown(a, ax, box)[0]]
+            data_pixels = changed(base, without(drawn)) if drawn else 0
+            labelled = [a for a in [*ax.lines, *ax.collections]
+                        if a.get_visible() and not str(a.get_label()).startswith("_")]
+            everything = drawn + [a for a in labelled if a not in drawn]
+            blank = without(everything)
+            series = {}
+            for artist in labelled:
+                # [pixels it shows among the others, pixels it would show alone]
+                alone = changed(without([a for a in everything if a is not artist]), blank)
+                series[str(artist.get_label())] = [changed(base, without([artist])), alone]
+            axes.append({"title": ax.get_title(), "xlim": [float(v) for v in ax.get_xlim()],
+                         "ylim": [float(v) for v in ax.get_ylim()], "data_artists": int(data),
+                         "inside": int(inside), "data_pixels": data_pixels,
+                         "series_pixels": series})
+        return {"execution_count": cell["count"], "axes": axes}
+
+    original = ip.display_formatter.format
+
+    def format(obj, *args, **kwargs):
+        # every display (a cell's value, display(), the inline backend's figures) comes through here,
+        # whichever printer of Figures is registered
+        data, metadata = original(obj, *args, **kwargs)
+        if isinstance(obj, Figure) and "image/png" in data:
+            record = summary(obj)
+            with open(path, "a") as fh:
+                fh.write(json.dumps(record) + "\n")
+        return data, metadata
+
+    ip.display_formatter.format = format
+    # the cell a figure belongs to: the inline backend shows pyplot's after the count has moved on
+    cell = {"count": ip.execution_count}
+
+    def count(*_):
+        cell["count"] = ip.execution_count
+
+    ip.events.register("pre_run_cell", count)
+
+
+def _hook_cell(records: Path):
+    """The code cell that installs :func:`_install_figure_hook` in the kernel, writing to ``records``."""
+    source = inspect.getsource(_install_figure_hook)
+    return nbformat.v4.new_code_cell(f"{source}\n_install_figure_hook({str(records)!r})\ndel _install_figure_hook\n")
+
+
+def _figure_problems(nb, records: list[dict]) -> list[str]:
+    """What the figures of an executed notebook show that they should not, from the hook's ``records``."""
+    by_count: dict[int, list[dict]] = {}
+    for record in records:
+        by_count.setdefault(record["execution_count"], []).append(record)
+    found = []
+    for k, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        pictures = sum("image/png" in out.get("data", {}) for out in cell.get("outputs", []))
+        measured = by_count.get(cell.execution_count, [])
+        if len(measured) != pictures:
+            found.append(f"cell {k} shows {pictures} picture(s) but {len(measured)} figure(s) were measured")
+        for f, record in enumerate(measured):
+            for a, axes in enumerate(record["axes"]):
+                where = f"cell {k}, figure {f + 1}, axes {a + 1} ({axes['title'] or 'untitled'})"
+                if axes["data_pixels"] < MIN_DATA_PIXELS:
+                    found.append(
+                        f"{where} shows no data within its limits (x {axes['xlim']}, y {axes['ylim']}): "
+                        f"{axes['data_artists']} data artist(s), {axes['data_pixels']} pixel(s) of them visible"
+                    )
+                for label, (seen, alone) in axes["series_pixels"].items():
+                    if alone and seen < MIN_VISIBLE_SHARE * alone:
+                        found.append(f"{where}: series {label!r} shows {seen} of its {alone} pixels, "
+                                     "hidden under the others (give it its own line style, marker or width)")
+    return found
+
+
+def _execute(nb, kernel_name: str, workdir: Path) -> list[dict]:
+    """Executes ``nb`` in place with the figure hook (its cell removed afterwards); the hook's records."""
+    records = workdir / ".figures.jsonl"
+    nb.cells.insert(0, _hook_cell(records))
     client = nbclient.NotebookClient(
         nb,
         kernel_name=kernel_name,
         timeout=CELL_TIMEOUT,
         startup_timeout=120,
-        resources={"metadata": {"path": str(tmp_path)}},  # the kernel's working directory
+        resources={"metadata": {"path": str(workdir)}},  # the kernel's working directory
     )
+    try:
+        client.execute()
+    finally:
+        del nb.cells[0]
+    if not records.exists():
+        return []
+    return [json.loads(line) for line in records.read_text().splitlines() if line.strip()]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_runs(path, kernel_name, tmp_path, record_property):
+    nb = nbformat.read(path, as_version=4)
     began = time.perf_counter()
     failure = None
     try:
-        client.execute()
+        records = _execute(nb, kernel_name, tmp_path)
     except nbclient.exceptions.CellExecutionError as error:
         failure = f"{path.name}: a cell failed\n{_plain(str(error))}"
     except nbclient.exceptions.CellTimeoutError as error:
@@ -114,5 +331,44 @@ def test_notebook_runs(path, kernel_name, tmp_path, record_property):
     seconds = time.perf_counter() - began
     TIMES.append((path.name, seconds))
     record_property("seconds", round(seconds, 2))
-    problems = _problems(nb)
+    problems = _problems(nb) + _figure_problems(nb, records)
     assert not problems, f"{path.name}:\n" + "\n".join(problems)
+
+
+@pytest.mark.slow
+def test_the_figure_check_rejects_a_blank_chart_and_a_hidden_series(kernel_name, tmp_path):
+    # What the check must catch, on a notebook made for it: data drawn outside the limits (notebook 1's Gantt
+    # charts once plot.gantt counted hours and the notebook still set ticks in seconds), a series drawn exactly
+    # under another in the same style (notebook 5's SCRAP under SCRAP-MAX), and the same blank chart through
+    # pyplot and the inline backend; a good figure passes.
+    cells = [
+        "from clustersched import plot\n"
+        "fig, ax = plot.figure(figsize=(4, 3))\n"
+        "ax.plot([0, 1], [0, 1])\n"
+        "ax.set_xlim(5, 6)\n"
+        "fig",
+        "fig, ax = plot.figure(figsize=(4, 3))\n"
+        "ax.plot([0, 1, 2], [0, 1, 0], marker='o', label='under')\n"
+        "ax.plot([0, 1, 2], [0, 1, 0], marker='o', label='over')\n"
+        "ax.legend()\n"
+        "fig",
+        "fig, ax = plot.figure(figsize=(4, 3))\n"
+        "ax.plot([0, 1, 2], [0, 1, 0], marker='o', linewidth=4, markersize=10, label='under')\n"
+        "ax.plot([0, 1, 2], [0, 1, 0], marker='s', linestyle='--', markersize=4, label='over')\n"
+        "ax.legend()\n"
+        "fig",
+        "import matplotlib.pyplot as plt\n"
+        "plt.figure(figsize=(4, 3))\n"
+        "plt.plot([0, 1], [0, 1])\n"
+        "plt.ylim(3, 4);",
+    ]
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+    records = _execute(nb, kernel_name, tmp_path)
+    assert _problems(nb) == []
+    problems = _figure_problems(nb, records)
+    assert len(problems) == 3, problems
+    assert problems[0].startswith("cell 0, figure 1, axes 1 (untitled) shows no data within its limits (x [5.0, 6.0]")
+    assert problems[1].startswith("cell 1, figure 1, axes 1 (untitled): series 'under' shows")
+    assert problems[2].startswith("cell 3, figure 1, axes 1 (untitled) shows no data within its limits")
+    # every picture shown was measured
+    assert [len(r["axes"]) for r in records] == [1, 1, 1, 1]
