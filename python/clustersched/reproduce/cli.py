@@ -3,7 +3,7 @@
 Usage::
 
     clustersched reproduce dpsa [--traces DIR] [--scale small|full] [--estimates requested|exact]
-                                [--workers N | --dask ADDRESS] --out DIR
+                                [--procs NAME=N ...] [--workers N | --dask ADDRESS] --out DIR
     clustersched reproduce ptg [--scale small|full] [--seed S] [--workers N | --dask ADDRESS] --out DIR
     clustersched reproduce scrap [--scale small|full] [--seed S] [--workers N | --dask ADDRESS] --out DIR
     clustersched reproduce qlse [--scale small|full] [--seed S] [--bandwidth shared|dedicated|both]
@@ -57,6 +57,10 @@ def add_parser(subparsers: Any) -> None:
     dpsa.add_argument("--estimates", choices=LazyChoices("clustersched.batch.simulator", "ESTIMATES"),
                       default="requested", metavar="KIND",
                       help="run times the policies believe: %(choices)s (default: %(default)s)")
+    dpsa.add_argument("--procs", type=_trace_size, action="append", metavar="NAME=N",
+                      help="machine size of trace NAME (as summary.csv names it, e.g. METACENTRUM-2009-2, or its "
+                           "file name), over its header's; repeat for several traces (default: each header's "
+                           "MaxProcs, else MaxNodes; a trace with neither is skipped, with a note)")
     _add_run_options(dpsa, "summary.csv, fig3.png, fig4.png")
     dpsa.set_defaults(run=dpsa_command)
 
@@ -155,9 +159,15 @@ def dpsa_command(args: argparse.Namespace) -> int:
             print("note: no trace folder found (--traces, $CLUSTERSCHED_TRACES, shared/data/swf); "
                   "using the one week of HPC2N bundled with the package", file=sys.stderr)
     out = check_out_folder("--out", args.out, ("summary.csv", "fig3.png", "fig4.png", "campaign.sqlite"))
+    procs = dict(args.procs or ())
+    try:
+        dpsa._sizes(procs, dpsa.trace_files(traces))  # checked before anything runs
+    except ValueError as exc:
+        raise InvalidOptionError("--procs", ",".join(f"{k}={v}" for k, v in procs.items()), str(exc)) from None
     with studies() as runs:
         rows = dpsa.reproduce_dpsa(out, traces=traces, scale=args.scale, estimates=args.estimates,
-                                   workers=args.workers, dask=args.dask, progress=not args.no_progress)
+                                   workers=args.workers, dask=args.dask, progress=not args.no_progress,
+                                   procs=procs)
     for r in rows:
         if r["policy"] == "easy" and r["status"] == "ok" and r["dropped"]:
             # what drop_invalid removed from the trace before every policy ran (dpsa.py, "Cleaning")
@@ -166,6 +176,12 @@ def dpsa_command(args: argparse.Namespace) -> int:
     print(f"{'trace':<28} {'policy':<7} {'jobs':>7} {'avg bsld':>10} {'avg wait (s)':>12} {'util':>6} "
           f"{'vs EASY':>8}")
     for r in rows:
+        if r["status"] == "skipped" and r["policy"] == "easy":  # one note per trace, not per policy
+            print(f"note: {r['trace']}: {r['note']}", file=sys.stderr)
+    for r in rows:
+        if r["status"] == "skipped":
+            print(f"{r['trace']:<28} {r['policy']:<7} skipped: no machine size (see the note)")
+            continue
         if r["status"] != "ok":
             print(f"{r['trace']:<28} {r['policy']:<7} error: {r['error']}")
             continue
@@ -277,6 +293,22 @@ def dfrs_command(args: argparse.Namespace) -> int:
         print(f"{'holds' if holds else 'FAILS'}: {check} ({trace_set}: {numbers})")
     print(f"wrote {os.path.join(args.out, 'table2.csv')}, table3.csv, table4.csv, the figures and report.md")
     return campaign_status(runs, os.path.join(args.out, "results.csv"))
+
+
+def _trace_size(text: str) -> tuple[str, int]:
+    """``--procs NAME=N`` as ``(NAME, N)``: an argparse ``type=`` (a bad value exits 2 naming the option)."""
+    from .._checks import MAX_PROCS
+
+    name, sep, count = text.rpartition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"{text!r} is not NAME=N (a trace name, '=', its processor count)")
+    try:
+        size = int(count)
+    except ValueError:
+        size = 0
+    if not 1 <= size <= MAX_PROCS or not count.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r}: N == {count!r}, must be an integer in 1..{MAX_PROCS}")
+    return name, size
 
 
 def _trace_folder(option: str, value: str) -> Path:

@@ -7,8 +7,12 @@ default the traces of ``shared/data/swf``, see :func:`default_traces`).
 
 Choices the paper leaves open, made here:
 
-* **Machine size**: the trace header's ``MaxProcs`` (else ``MaxNodes``); a
-  trace with neither is reported as an error row, not guessed.
+* **Machine size**: the trace header's ``MaxProcs`` (else ``MaxNodes``), or
+  the size given for the trace (``procs={"NAME": N}``, on the command line
+  ``--procs NAME=N``; NAME is the trace's name in the summary, such as
+  ``METACENTRUM-2009-2``, or its file name).  A trace with neither is not
+  guessed: its rows are ``skipped`` (the ``status`` column), the ``note``
+  column and the command say why, and the run still succeeds.
 * **Cleaning**: jobs wider than the machine, without a processor count or
   with a non-positive runtime are dropped (:func:`drop_invalid`), and the
   number dropped is reported per trace and per reason (the ``dropped`` and
@@ -28,10 +32,11 @@ import os
 import time
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 
+from .._checks import MAX_PROCS, check_int
 from ..batch import simulate
 from ..campaign import grid
 from ..batch.metrics import batch_metrics
@@ -52,7 +57,7 @@ LABEL = "DPSA paper (Grudenic & Bogunovic): scenarios"
 COLUMNS = (
     "trace", "policy", "jobs", "avg_bounded_slowdown", "avg_wait", "utilization", "change_vs_easy",
     "offered_load", "procs", "dropped", "dropped_by_reason", "decisions", "cut_decisions", "max_decision_seconds",
-    "simulation_seconds", "status", "error",
+    "simulation_seconds", "status", "error", "note",
 )
 #: Where :func:`default_traces` looks, in order, after ``$CLUSTERSCHED_TRACES``
 #: (relative to the working directory: a clone of the repository, or the folder above it).
@@ -99,22 +104,31 @@ def trace_files(folder: str | os.PathLike[str]) -> list[Path]:
 
 
 @lru_cache(maxsize=2)
-def _cleaned(path: str, limit: int | None) -> tuple[Any, int, int, float]:
+def _cleaned(path: str, limit: int | None, size: int | None = None) -> tuple[Any, int, int, float] | None:
     """The cleaned job table of a trace (cached per worker process), with its size, how many jobs were dropped
-    (the table's ``drop_summary()`` says why) and its offered load."""
+    (the table's ``drop_summary()`` says why) and its offered load; None when the machine size is unknown
+    (no ``size`` given and none in the header)."""
     table = read_swf(path)
     if limit is not None:
         table = table.select(slice(0, limit))
-    procs = table.max_procs
+    procs = size if size is not None else table.max_procs
     if procs is None:
-        raise ValueError(f"{Path(path).name}: the header gives no MaxProcs or MaxNodes (machine size unknown)")
+        return None
     cleaned = drop_invalid(table, procs)
     return cleaned, procs, len(table) - len(cleaned), offered_load(cleaned, procs)
 
 
 def run_scenario(scenario: dict[str, Any]) -> dict[str, Any]:
-    """One (trace, policy) simulation: the campaign's scenario function."""
-    table, procs, dropped, load = _cleaned(scenario["path"], scenario["limit"])
+    """One (trace, policy) simulation: the campaign's scenario function.
+
+    A trace whose machine size is unknown gives ``{"skipped": why}`` (the summary's ``skipped`` status).
+    """
+    cleaned = _cleaned(scenario["path"], scenario["limit"], scenario.get("given_procs"))
+    if cleaned is None:
+        name = _trace_name(scenario["path"])
+        return {"skipped": f"the header gives no MaxProcs or MaxNodes, so no machine size: skipped (give it with "
+                           f"--procs {name}=N, or procs={{{name!r}: N}})"}
+    table, procs, dropped, load = cleaned
     began = time.perf_counter()
     result = simulate(table, scenario["policy"], procs=procs, estimates=scenario["estimates"])
     seconds = time.perf_counter() - began
@@ -154,22 +168,31 @@ def reproduce_dpsa(
     workers: int | None = None,
     dask: Any = None,
     progress: bool = True,
+    procs: Mapping[str, int] | None = None,
 ) -> list[dict[str, Any]]:
     """Runs the study and writes ``out/summary.csv``, ``out/fig3.png`` and ``out/fig4.png``.
 
     Results are kept in ``out/campaign.sqlite``: running again resumes and
     computes only the missing scenarios.  Returns the summary rows.
+    ``procs`` gives the machine size of traces by name (the summary's
+    ``trace``, or the file name), over their header's; a trace without a
+    size in either is skipped, not an error (module docstring).
     """
     if scale not in SCALES:
         raise ValueError(f"scale == {scale!r}, must be 'small' or 'full'")
     out = Path(out)
     files = trace_files(traces if traces is not None else default_traces())
+    sizes = _sizes(procs, files)
     scenarios = grid(
         path=[str(p.resolve()) for p in files],
         policy=list(POLICIES),
         limit=[SMALL_JOBS if scale == "small" else None],
         estimates=[estimates],
     )
+    for scenario in scenarios:  # only where given, so that the scenarios of earlier runs keep their keys
+        size = sizes.get(_trace_name(scenario["path"]))
+        if size is not None:
+            scenario["given_procs"] = size
     rows = run_study(out, CAMPAIGN, scenarios, run_scenario, workers=workers, dask=dask, progress=progress,
                      label=LABEL)
     summary = _summary(rows)
@@ -177,6 +200,24 @@ def reproduce_dpsa(
     plot_fig3(summary, out / "fig3.png")
     plot_fig4(summary, out / "fig4.png")
     return summary
+
+
+def _sizes(procs: Mapping[str, int] | None, files: list[Path]) -> dict[str, int]:
+    """``procs`` by trace name, checked: each name one of ``files``'s (as the summary names them, or the file
+    name), each size a processor count (ValueError naming what is wrong)."""
+    if procs is None:
+        return {}
+    if not isinstance(procs, Mapping):
+        raise TypeError(f"procs == {procs!r}, must be a mapping of trace name to processor count")
+    names = {_trace_name(str(p)): _trace_name(str(p)) for p in files}
+    names.update({p.name: _trace_name(str(p)) for p in files})
+    out: dict[str, int] = {}
+    for name, size in procs.items():
+        if name not in names:
+            raise ValueError(f"procs names trace {name!r}, which is not in the folder (its traces: "
+                             f"{', '.join(sorted(set(names.values())))})")
+        out[names[name]] = check_int(f"procs[{name!r}]", size, 1, MAX_PROCS)
+    return out
 
 
 def _trace_name(path: str) -> str:
@@ -188,11 +229,14 @@ def _trace_name(path: str) -> str:
 
 def _summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One row per (trace, policy) with the relative change of average bounded slowdown vs EASY."""
-    easy = {r["path"]: r.get("avg_bounded_slowdown") for r in rows if r["policy"] == "easy" and r["status"] == "ok"}
+    easy = {r["path"]: r.get("avg_bounded_slowdown") for r in rows
+            if r["policy"] == "easy" and r["status"] == "ok" and not r.get("skipped")}
     out = []
     for r in rows:
         row = {k: r.get(k) for k in COLUMNS}
         row["trace"] = _trace_name(r["path"])
+        if r["status"] == "ok" and r.get("skipped"):
+            row["status"], row["note"] = "skipped", r["skipped"]
         base = easy.get(r["path"])
         ok = r["status"] == "ok" and base
         row["change_vs_easy"] = (r["avg_bounded_slowdown"] - base) / base if ok else None
