@@ -358,3 +358,134 @@ def test_a_sacct_dump_is_named_on_the_command_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"{trace}:1: line has 1 fields" in err
     assert "this looks like a Slurm sacct dump" in err
+
+
+def test_simulate_help_explains_every_policy_easy_arrival_too(capsys):
+    """Issue 30: easy-arrival was explained only in a source comment."""
+    for command in ("simulate", "compare"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        text = " ".join(capsys.readouterr().out.split())
+        assert "easy-arrival is EASY that backfills a job only at the time stamp it arrives" in text
+        assert all(name in text for name in BUILTIN_POLICIES)
+
+
+def test_compare_json_is_the_table_one_object_per_policy(capsys):
+    """Issue 30: compare had no --json."""
+    import json
+
+    assert main(["compare", "--policies", "fcfs,easy"]) == 0
+    table = {line.split()[0]: line.split() for line in capsys.readouterr().out.splitlines()[2:]}
+    assert main(["compare", "--policies", "fcfs,easy", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)  # nothing else on stdout
+    assert [r["policy"] for r in rows] == ["fcfs", "easy"]
+    for r in rows:
+        assert r["jobs"] == 2406 and r["procs"] == 240 and r["estimates"] == "requested"
+        assert f"{r['avg_bounded_slowdown']:.2f}" == table[r["policy"]][3]
+        assert f"{r['avg_wait_s']:.1f}" == table[r["policy"]][2]
+        assert {"p90_wait_s", "max_wait_s", "utilization", "makespan_s", "sim_s"} <= set(r)
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".json"])
+def test_compare_out_writes_the_table_by_its_extension(tmp_path, capsys, suffix):
+    import json
+
+    out = tmp_path / f"table{suffix}"
+    assert main(["compare", "--policies", "easy,sjf", "--out", str(out)]) == 0
+    assert f"wrote {out}" in capsys.readouterr().out
+    if suffix == ".json":
+        rows = json.loads(out.read_text())
+    else:
+        with open(out, newline="") as fh:
+            rows = list(csv.DictReader(fh))
+    assert [r["policy"] for r in rows] == ["easy", "sjf"] and int(rows[0]["jobs"]) == 2406
+    assert list(rows[0])[:6] == ["policy", "trace", "procs", "estimates", "oversized", "jobs"]
+    assert [p.name for p in tmp_path.iterdir()] == [out.name]  # no temporary file left
+    assert main(["compare", "--policies", "easy", "--json", "--out", str(out)]) == 0
+    if suffix == ".json":
+        assert json.loads(capsys.readouterr().out) == json.loads(out.read_text())
+
+
+def test_compare_out_needs_a_known_extension_before_the_run(tmp_path, capsys):
+    assert main(["compare", "--out", str(tmp_path / "table.txt")]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "--out" in captured.err and ".csv or .json" in captured.err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_failed_write_leaves_the_old_file_whole(tmp_path):
+    from clustersched._cli import write_atomically
+
+    out = tmp_path / "table.csv"
+    out.write_text("old\n")
+
+    def half(path):
+        with open(path, "w") as fh:
+            fh.write("new, but only ha")
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(OSError):
+        write_atomically(out, half)
+    assert out.read_text() == "old\n" and [p.name for p in tmp_path.iterdir()] == ["table.csv"]
+    write_atomically(out, lambda path: Path(path).write_text("new\n"))
+    assert out.read_text() == "new\n" and [p.name for p in tmp_path.iterdir()] == ["table.csv"]
+
+
+def _status(argv: list[str]) -> int:
+    try:
+        return main(argv)
+    except SystemExit as exc:  # argparse's own errors
+        return int(exc.code)
+
+
+def _table(out: str) -> list[list[str]]:
+    """The rows of a printed table, without sim_s (a wall-clock time)."""
+    return [line.split()[:-1] for line in out.splitlines()[1:]]
+
+
+def test_time_window_cuts_the_trace_as_cut_writes_it(tmp_path, capsys):
+    """Issue 30: no option cut a time window; --time-window and cut give the same jobs, rebased."""
+    import numpy as np
+
+    trace = str(sample_trace())
+    week = read_swf(trace)
+    start = float(week.submit.min())
+    cut = tmp_path / "day2.swf"
+    assert main(["cut", trace, "--time-window", "1d:48h", "--out", str(cut)]) == 0
+    captured = capsys.readouterr()
+    day = read_swf(cut)
+    inside = (week.submit >= start + 86400) & (week.submit < start + 2 * 86400)
+    assert f"wrote {cut}: {len(day)} of 2406 jobs" in captured.out and 0 < len(day) == inside.sum()
+    assert captured.err == ""  # the line on stdout says it all
+    assert day.job_id.tolist() == week.job_id[inside].tolist()
+    # every job keeps its date: UnixStartTime + submit
+    assert np.array_equal(int(day.metadata["UnixStartTime"]) + day.submit,
+                          int(week.metadata["UnixStartTime"]) + week.submit[inside])
+    assert day.metadata["UnixStartTime"] == str(int(week.metadata["UnixStartTime"]) + int(start) + 86400)
+    assert day.metadata["MaxJobs"] == str(len(day)) and day.max_procs == 240
+    # simulate and compare with --time-window run exactly those jobs
+    assert main(["simulate", str(cut), "--policy", "easy"]) == 0
+    alone = _table(capsys.readouterr().out)
+    assert main(["simulate", trace, "--policy", "easy", "--time-window", "86400:172800"]) == 0
+    captured = capsys.readouterr()
+    assert _table(captured.out) == alone
+    assert f"note: --time-window 86400:172800: {len(day)} of 2406 jobs" in captured.err
+    assert main(["compare", trace, "--policies", "easy", "--time-window", "1440m:2d"]) == 0
+    assert _table(capsys.readouterr().out) == alone
+
+
+@pytest.mark.parametrize("value", ["", ":", "1w", "2d:1d", "1d:1d", "-1:5", "1x:2d", "nan:1", "a:b:c"])
+def test_bad_time_windows_end_in_one_line(tmp_path, capsys, value):
+    assert _status(["simulate", str(sample_trace()), f"--time-window={value}"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--time-window" in err and "START:END" in err
+
+
+def test_a_time_window_without_jobs_is_refused_before_writing(tmp_path, capsys):
+    out = tmp_path / "none.swf"
+    assert main(["cut", str(sample_trace()), "--time-window", "2w:", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("clustersched: error: --time-window '2w:': holds no job: the trace's 2406 jobs")
+    assert list(tmp_path.iterdir()) == []
+    assert _status(["cut", str(sample_trace()), "--out", str(out)]) == 2  # the window is required
+    assert "--time-window" in capsys.readouterr().err

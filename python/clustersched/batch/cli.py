@@ -10,6 +10,7 @@ Usage::
                                 [--timeseries FILE.csv] [--timeseries-plot out.png]
     clustersched lublin [--jobs 10000] [--procs 128] [--seed 0] [--estimates none|exact|f:F|modal]
                         --out synthetic.swf
+    clustersched cut TRACE --time-window START:END --out FILE
     clustersched sweep TRACE|lublin [--policies easy,conservative,dpsa-n] [--loads 0.5:1.2:0.05]
                                     [--replications R] [--replicate windows|days|weeks] [--window N]
                                     [--jobs N] [--procs N] [--seed S] [--estimates requested|exact]
@@ -35,6 +36,17 @@ results, their means with 95% confidence intervals and the curves
 scenarios ended in an error.
 A TRACE is an SWF trace (plain or .gz) or a Batsim JSON workload, told
 apart by content (:func:`clustersched.workload.read_trace`).
+``--time-window START:END`` (``simulate``, ``compare``) keeps the jobs
+submitted in that window, counted from the trace start (its first submit)
+in seconds or with a unit, ``7d:14d``, ``1w:2w``, ``:12h``; their submit
+times then count from the window's start, as ``cut`` writes them
+(:func:`clustersched.workload.time_window` with ``rebase=True``).
+``cut`` writes such a window as an SWF trace of its own: its header's
+``UnixStartTime`` and ``StartTime`` move to the window's start, so every
+job keeps its date.
+``compare --json`` prints the table as JSON, one object per policy;
+``compare --out FILE`` writes it as CSV (``.csv``) or JSON (``.json``),
+with every metric of :meth:`clustersched.batch.BatchRun.summary`.
 A policy is a built-in name, read by the library's one name rule
 (:func:`clustersched._checks.lookup`: exact, else ignoring case with ``-``
 and ``_`` alike, so ``EASY`` and ``dpsa_n`` are accepted), or your own
@@ -72,6 +84,7 @@ from .._cli import (
     library_bound,
     report_dropped,
     sample_trace,
+    write_atomically,
 )
 
 from ..errors import InvalidOptionError
@@ -130,6 +143,7 @@ def add_parser(subparsers: Any) -> None:
                           "clustersched.batch.Policy subclass as MODULE:CLASS (importable from the current folder "
                           "or installed) or PATH/TO/FILE.py:CLASS, made with no arguments (default: %(default)s)")
     _machine_options(sim)
+    _time_window_option(sim)
     sim.add_argument("--out", metavar="FILE",
                      help="write the schedule, one job per row, in the --format (default: none)")
     sim.add_argument("--format", choices=LazyChoices("clustersched.batch.formats", "SCHEDULE_FORMATS"),
@@ -154,6 +168,7 @@ def add_parser(subparsers: Any) -> None:
                      help="draw utilization, running and queued jobs and queued work over time to this image file, "
                           ".png, .pdf, .svg, ... (default: none)")
     sim.set_defaults(run=simulate_command)
+    sim.epilog = POLICY_NOTES
 
     cmp_ = subparsers.add_parser("compare", help=f"compare policies on a trace (default: the bundled {SAMPLE})",
                                  description="Run several batch policies on one trace; print one row of metrics "
@@ -164,7 +179,29 @@ def add_parser(subparsers: Any) -> None:
                       help="comma-separated policies, each a built-in name or MODULE:CLASS / PATH.py:CLASS as "
                            "simulate --policy reads them (default: all the built-in ones)")
     _machine_options(cmp_)
+    _time_window_option(cmp_)
+    cmp_.add_argument("--json", action="store_true",
+                      help="print the table as JSON instead, a list of one object per policy with every metric "
+                           "(the names of --out's columns) (default: a text table)")
+    cmp_.add_argument("--out", metavar="FILE",
+                      help="also write the table to FILE, one row per policy with every metric "
+                           "(clustersched.batch.BatchRun.summary: percentiles too), times in seconds: CSV for a "
+                           "name ending in .csv, JSON (as --json prints it) for .json; written whole or not at "
+                           "all (default: none)")
     cmp_.set_defaults(run=compare_command)
+    cmp_.epilog = POLICY_NOTES
+
+    cut = subparsers.add_parser(
+        "cut", help="write the jobs of a time window of a trace as an SWF trace of its own",
+        description="Keep the jobs submitted in a time window of a trace (SWF or Batsim JSON) and write them as "
+                    "an SWF trace whose submit times count from the window's start; its header's UnixStartTime "
+                    "and StartTime move to that start (so every job keeps its date), EndTime ends with the "
+                    "window, MaxJobs and MaxRecords count its jobs.")
+    cut.add_argument("trace", metavar="TRACE", help=TRACE_HELP)
+    _time_window_option(cut, required=True)
+    cut.add_argument("--out", required=True, metavar="FILE",
+                     help="SWF file to write, .gz compresses; written whole or not at all (required)")
+    cut.set_defaults(run=cut_command)
 
     gen = subparsers.add_parser("lublin", help="write a Lublin-Feitelson synthetic workload as SWF",
                                 description="Write a Lublin-Feitelson (2003) synthetic workload as an SWF trace.")
@@ -198,7 +235,7 @@ def _machine_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--drop-invalid", action="store_true", help=DROP_HELP)
     p.add_argument("--no-progress", action="store_true",
                    help=f"no progress bar (default: one on traces of over {PROGRESS_JOBS:,} jobs, "
-                        "shown once the run has taken half a second)")
+                        "shown once the run has taken half a second, on a terminal)")
 
 
 def _policy_list(text: str) -> list[Any]:
@@ -366,7 +403,7 @@ def _read(trace: Any, args: argparse.Namespace) -> tuple[Any, int | None]:
     with ``--drop-invalid``, without the jobs no simulation can run, one stderr line per reason."""
     from ..workload.formats import read_trace
 
-    jobs = read_trace(trace)
+    jobs = _in_window(read_trace(trace), args)
     if not args.drop_invalid:
         return jobs, args.procs
     from ..errors import InvalidWorkloadError
@@ -470,9 +507,177 @@ def compare_command(args: argparse.Namespace) -> int:
     """The ``compare`` handler."""
     trace = check_input_file("TRACE", args.trace) if args.trace is not None else sample_trace()
     policies = args.policies if args.policies is not None else list(POLICIES)
+    if args.out is not None:
+        check_output_files({"--out": args.out}, inputs=[trace])
+        if not args.out.lower().endswith((".csv", ".json")):
+            raise InvalidOptionError("--out", args.out, "end the name with .csv or .json, the format to write")
     jobs, procs = _read(trace, args)
-    rows = [_run(jobs, procs, policy, args)[0] for policy in policies]
-    _print_table(rows, f"{trace}: {len(jobs)} jobs, estimates={args.estimates}")
+    runs = [_run(jobs, procs, policy, args) for policy in policies]
+    rows = [row for row, _ in runs]
+    records = [_record(row, result, trace, args) for row, result in runs]
+    if args.json:
+        print(_json_rows(records))
+    else:
+        _print_table(rows, f"{trace}: {len(jobs)} jobs, estimates={args.estimates}")
+    if args.out is not None:
+        text = _json_rows(records) + "\n" if args.out.lower().endswith(".json") else _csv_rows(records)
+        from pathlib import Path
+
+        write_atomically(args.out, lambda path: Path(path).write_text(text, encoding="utf-8", newline=""))
+        if not args.json:
+            print(f"wrote {args.out} ({len(records)} row(s), one per policy)")
+    return 0
+
+
+#: What ``simulate --help`` and ``compare --help`` say of the built-in policies (the docstring of
+#: ``clustersched.batch.policies.BUILTIN_POLICIES`` says more).
+POLICY_NOTES = (
+    "Built-in policies: fcfs starts the queue head while it fits; easy reserves processors for the head at its "
+    "shadow time and backfills, in queue order, every job that does not delay it; easy-arrival is EASY that "
+    "backfills a job only at the time stamp it arrives: a job that cannot start then waits until it heads the "
+    "queue, even if processors free up that it could use before the head's reservation (the reading of the DFRS "
+    "paper's EASY baseline closest to its results); conservative gives every waiting job a reservation and "
+    "backfills only into holes that delay none; sjf starts the shortest estimate first, with no reservation; "
+    "dpsa-p, dpsa-n and dpsa-w keep EASY's reservation and start the subset of waiting jobs that keeps the most "
+    "processors busy, ties broken by priority, narrow jobs first or wide jobs first."
+)
+
+#: The units ``--time-window`` accepts after a number, in seconds.
+WINDOW_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+
+
+class TimeWindow(tuple):  # type: ignore[type-arg]
+    """``--time-window``: (start, end) in seconds from the trace start, either None, and the text typed."""
+
+    text: str
+
+    def __new__(cls, start: float | None, end: float | None, text: str) -> "TimeWindow":
+        self = super().__new__(cls, (start, end))
+        self.text = text
+        return self
+
+
+def _time_window_option(p: argparse.ArgumentParser, *, required: bool = False) -> None:
+    p.add_argument("--time-window", type=_time_window, metavar="START:END", required=required,
+                   help="keep only the jobs submitted from START to END (END excluded) after the trace start, its "
+                        "first submit: numbers of seconds or with a unit s, m, h, d or w (7d:14d and 1w:2w are "
+                        "the second week, :12h the first twelve hours, 30d: all from day 30 on); their submit "
+                        "times then count from START"
+                        + (" (required)" if required else "; clustersched cut writes that trace (default: all jobs)"))
+
+
+def _time_window(text: str) -> TimeWindow:
+    """``--time-window``: ``START:END``, each a number of seconds or of a unit of :data:`WINDOW_UNITS`, either
+    left out (not both), ``0 <= START < END``."""
+    import math
+
+    rule = ("must be START:END after the trace start, in seconds or with a unit s, m, h, d or w, e.g. 7d:14d, "
+            "with 0 <= START < END")
+    parts = text.split(":")
+    if len(parts) != 2 or not any(part.strip() for part in parts):
+        raise argparse.ArgumentTypeError(f"invalid value {text!r}: {rule}")
+    bounds: list[float | None] = []
+    for part in parts:
+        part = part.strip().lower()
+        if not part:
+            bounds.append(None)
+            continue
+        unit = WINDOW_UNITS.get(part[-1])
+        try:
+            value = float(part[:-1] if unit else part) * (unit or 1)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid value {text!r}: {rule}") from None
+        if not math.isfinite(value) or value < 0:
+            raise argparse.ArgumentTypeError(f"invalid value {text!r}: {rule}")
+        bounds.append(value)
+    start, end = bounds
+    if start is not None and end is not None and not start < end:
+        raise argparse.ArgumentTypeError(f"invalid value {text!r}: {rule}")
+    return TimeWindow(start, end, text)
+
+
+def _in_window(jobs: Any, args: argparse.Namespace, *, note: bool = True) -> Any:
+    """``jobs`` cut to ``--time-window`` and rebased (the jobs as they are without one); a note on stderr
+    says how many jobs the window holds (unless not ``note``), InvalidOptionError when none."""
+    window = getattr(args, "time_window", None)  # sweep has no such option
+    if window is None:
+        return jobs
+    from ..workload.transform import time_window
+
+    start, end = window
+    kept = time_window(jobs, start or 0.0, end, rebase=True)
+    span = float(jobs.submit.max() - jobs.submit.min())
+    if len(kept) == 0:
+        raise InvalidOptionError("--time-window", window.text, f"holds no job: the trace's {len(jobs)} jobs are "
+                                                               f"submitted from 0 to {_duration(span)} after its start")
+    if note:
+        print(f"note: --time-window {window.text}: {len(kept)} of {len(jobs)} jobs, submit times counted from "
+              f"{_duration(start or 0.0)} after the trace start", file=sys.stderr)
+    return kept
+
+
+def _duration(seconds: float) -> str:
+    """``seconds`` as a reader says it: ``90000 s (1.04 d)``."""
+    for unit, size in (("w", 7 * 86400), ("d", 86400), ("h", 3600)):
+        if seconds >= size:
+            return f"{seconds:.0f} s ({seconds / size:.3g} {unit})"
+    return f"{seconds:g} s"
+
+
+def _record(row: dict[str, Any], result: Any, trace: Any, args: argparse.Namespace) -> dict[str, Any]:
+    """One policy's row of ``compare --json`` / ``--out``: the run's context, then every metric of its summary
+    under the table's names (``avg_wait_s``, ``sim_s``) or with its unit (:mod:`clustersched._pandas`)."""
+    import math
+
+    from .._pandas import with_units
+
+    table = {key: name for name, key, _ in COLUMNS}
+    record: dict[str, Any] = {"policy": row["policy"], "trace": os.fspath(trace)}
+    window = getattr(args, "time_window", None)
+    if window is not None:
+        record["time_window"] = window.text
+    record.update(procs=int(result.schedule.total_procs), estimates=args.estimates, oversized=args.oversized)
+    for key, value in row.items():
+        if key == "policy":
+            continue
+        if hasattr(value, "item"):  # a numpy scalar
+            value = value.item()
+        if isinstance(value, float) and not math.isfinite(value):
+            value = None  # not JSON; an empty CSV cell
+        record[table.get(key, with_units(key))] = value
+    return record
+
+
+def _json_rows(records: list[dict[str, Any]]) -> str:
+    """A JSON list, one object a line."""
+    import json
+
+    return "[\n" + ",\n".join(json.dumps(r, allow_nan=False) for r in records) + "\n]"
+
+
+def _csv_rows(records: list[dict[str, Any]]) -> str:
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(dict.fromkeys(k for r in records for k in r)), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(records)
+    return out.getvalue()
+
+
+def cut_command(args: argparse.Namespace) -> int:
+    """The ``cut`` handler: the window's jobs, rebased, written as SWF (whole or not at all)."""
+    trace = check_input_file("TRACE", args.trace)
+    check_output_files({"--out": args.out}, inputs=[trace])
+    from ..workload.formats import read_trace
+    from ..workload.swf import write_swf
+
+    jobs = read_trace(trace)
+    kept = _in_window(jobs, args, note=False)  # the line below says it
+    write_atomically(args.out, lambda path: write_swf(kept, path))
+    start = kept.metadata.get("StartTime") or kept.metadata.get("UnixStartTime")
+    print(f"wrote {args.out}: {len(kept)} of {len(jobs)} jobs" + (f", starting {start}" if start else ""))
     return 0
 
 
