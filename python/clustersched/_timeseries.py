@@ -90,10 +90,11 @@ class StepSeries:
 
     def to_csv(self, path: str | os.PathLike[str]) -> None:
         """Writes :meth:`columns` as CSV, names with units, as :meth:`to_pandas` names them."""
+        from ._output import atomic_open  # whole or not at all: a full disk leaves no half table
         from ._pandas import with_units
 
         cols = self.columns()
-        with open(path, "w", newline="") as fh:
+        with atomic_open(path, "w", newline="") as fh:
             writer = csv.writer(fh)
             writer.writerow([with_units(n) for n in cols])
             for row in zip(*(c.tolist() for c in cols.values())):

@@ -12,7 +12,9 @@ writer by name (:data:`SCHEDULE_FORMATS`):
     procs, procs_requested, time_requested_s, allocated`` (times in seconds,
     ``allocated`` the processor ids as an interval set, ``"0-3 8-9"``); the
     columns of :meth:`Schedule.to_pandas <clustersched.batch.Schedule.to_pandas>`
-    with ``allocated=True``.
+    with ``allocated=True``, and last ``killed`` (1 for a job killed at its
+    time limit, else 0) when the jobs declared time-limit kills (a Batsim
+    workload: :attr:`Schedule.killed <clustersched.batch.Schedule.killed>`).
 ``"swf"`` (:func:`write_schedule_swf`)
     The jobs as the schedule ran them, in the Standard Workload Format:
     field 3 (wait) is ``start - submit``, field 4 (run time) ``end - start``,
@@ -111,9 +113,10 @@ def write_schedule_csv(schedule: Schedule, jobs: JobTable, path: _P) -> _P:
     """Write one CSV row per job: the columns of ``schedule.to_pandas(jobs, allocated=True)``.
 
     ``job_id, submit_s, start_s, end_s, wait_s, runtime_s, procs,
-    procs_requested, time_requested_s, allocated``; integral times are
-    written without ``.0``; ``allocated`` is left out when the schedule
-    assigns no processors.  Returns ``path``.
+    procs_requested, time_requested_s, allocated``, then ``killed`` when the
+    schedule has a :attr:`~clustersched.batch.Schedule.killed` column;
+    integral times are written without ``.0``; ``allocated`` is left out
+    when the schedule assigns no processors.  Returns ``path``.
 
     Examples
     --------

@@ -180,9 +180,11 @@ class Schedule:
         """Writes :meth:`columns` as CSV (times in seconds, integral values without '.0')."""
         import csv  # here, not at the top: a simulation that writes no CSV need not load it
 
+        from .._output import atomic_open  # whole or not at all: a full disk leaves no half table
+
         cols = self.columns()
         names = list(cols)
-        with open(path, "w", newline="") as fh:
+        with atomic_open(path, "w", newline="") as fh:
             writer = csv.writer(fh)
             writer.writerow(names)
             for row in zip(*(cols[n].tolist() for n in names)):

@@ -154,7 +154,9 @@ def run(args: argparse.Namespace) -> int:
     if args.out is not None:
         cols = result.schedule.columns()
         cols["stretch"] = stretches(result.schedule, jobs)
-        with open(args.out, "w") as fh:
+        from .._output import atomic_open  # whole or not at all: a full disk leaves no half table
+
+        with atomic_open(args.out, "w") as fh:
             fh.write(",".join(cols) + "\n")
             for row in zip(*(np.asarray(c).tolist() for c in cols.values())):
                 fh.write(",".join(repr(v) if isinstance(v, float) else str(v) for v in row) + "\n")

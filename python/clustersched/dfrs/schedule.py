@@ -135,8 +135,10 @@ class DfrsSchedule:
 
     def to_csv(self, path: str | os.PathLike[str]) -> None:
         """Writes :meth:`segment_columns` as CSV."""
+        from .._output import atomic_open  # whole or not at all: a full disk leaves no half table
+
         cols = self.segment_columns()
-        with open(path, "w", newline="") as fh:
+        with atomic_open(path, "w", newline="") as fh:
             writer = csv.writer(fh)
             writer.writerow(list(cols))
             for row in zip(*(c.tolist() for c in cols.values())):

@@ -386,7 +386,9 @@ def _write_results(cols: dict[str, np.ndarray], failed: list[dict[str, Any]], pa
     names = [_csv_field(name) for name in platforms]
     scenarios = [_csv_field(x) for x in SCENARIOS]
     algorithms = [_csv_field(x) for x in ALGORITHMS]
-    with open(path, "w", newline="") as fh:
+    from .._output import atomic_open  # whole or not at all: a full disk leaves no half table
+
+    with atomic_open(path, "w", newline="") as fh:
         writer = csv.writer(fh)
         writer.writerow(COLUMNS)
         n = len(cols.get("ptg", ()))

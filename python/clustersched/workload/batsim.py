@@ -478,7 +478,9 @@ def write_batsim(
     data = text.encode("utf-8")
     if source.endswith(".gz"):
         data = gzip.compress(data, compresslevel=6, mtime=0)
-    with open(source, "wb") as f:
+    from .._output import atomic_open  # whole or not at all: a full disk leaves no half workload
+
+    with atomic_open(source, "wb") as f:
         f.write(data)
     return path
 
