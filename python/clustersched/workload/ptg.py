@@ -609,11 +609,14 @@ def write_ptgs(ptgs: Iterable[PTG], path: str | os.PathLike[str]) -> None:
     """
     payload = {"format": FILE_FORMAT, "version": FILE_VERSION, "ptgs": [p.to_dict() for p in ptgs]}
     text = json.dumps(payload)
+    from .._output import atomic_open  # whole or not at all: a full disk leaves no half file
+
     if str(path).endswith(".gz"):
-        with gzip.open(path, "wt", encoding="utf-8") as fh:
-            fh.write(text)
+        # the name in the gzip header is the file's, not the one it is written under
+        with atomic_open(path, "wb") as raw, gzip.GzipFile(os.fspath(path), "wb", fileobj=raw) as gz:
+            gz.write(text.encode("utf-8"))
     else:
-        with open(path, "w", encoding="utf-8") as fh:
+        with atomic_open(path, "w", encoding="utf-8") as fh:
             fh.write(text)
 
 
