@@ -83,8 +83,8 @@ def test_the_key_is_the_same_in_a_new_interpreter():
 # -- sweep in this process ---------------------------------------------------------------------------------------------
 def test_sweep_takes_a_policy_instance_beside_a_builtin(week, tmp_path):
     mine = FirstFit()
-    s = sweep(week, ["EASY", mine], [0.8], replications=2, workers=1, progress=False, out=tmp_path, figures=["avg_bounded_slowdown"],
-              baseline=mine, validate=True)
+    s = sweep(week, ["EASY", mine], [0.8], replications=2, workers=1, progress=False, out=tmp_path,
+              figures=["avg_bounded_slowdown"], baseline=mine, validate=True)
     key = policy_key(mine)
     assert s.errors == 0 and s.policies == ("easy", key)
     assert [r["policy"] for r in s.rows] == ["easy", "easy", key, key]
@@ -109,7 +109,7 @@ def test_sweep_refuses_a_policy_it_cannot_pickle(week):
         sweep(week, [mine], [0.8], workers=1, progress=False)
 
 
-# -- the class of a script's __main__, in two worker processes, resumed -------------------------------------------------
+# -- the class of a script's __main__, in two worker processes, resumed ------------------------------------------------
 SCRIPT = """
 import json, sys
 
@@ -163,7 +163,7 @@ def test_a_sweep_of_easy_against_a_policy_of_main_with_two_workers_resumes(tmp_p
     assert (out / "avg_wait.png").exists()
 
 
-# -- the command line ----------------------------------------------------------------------------------------------------
+# -- the command line --------------------------------------------------------------------------------------------------
 POLICY_FILE = """
 from clustersched.batch import Policy
 

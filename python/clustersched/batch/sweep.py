@@ -323,7 +323,7 @@ def run_scenario(source: JobTable | Lublin, scenario: dict[str, Any], *, validat
     return {**summary, "native_load": native, "achieved_load": offered_load(scaled, procs), "sim_seconds": seconds}
 
 
-# -- your own policies --------------------------------------------------------------------------------------------------
+# -- your own policies -------------------------------------------------------------------------------------------------
 def policy_key(policy: Policy) -> str:
     """The name a :class:`~clustersched.batch.Policy` instance has in a sweep's results: ``"NAME#DIGEST"``.
 

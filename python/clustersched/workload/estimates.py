@@ -296,10 +296,12 @@ def check_estimate_reach(spec: str | EstimateModel, runtime: float, *, what: str
     Examples
     --------
     >>> check_estimate_reach("f:1000", 86400)
-    >>> check_estimate_reach("f:1e6", 86400, what="job 7's runtime")
-    Traceback (most recent call last):
-    ...
-    ValueError: spec == 'f:1e+06': the estimates of job 7's runtime (86400 s) may reach (F + 1) x 86400 = 8.64e+10 s, past the library's time limit of 1e+10 s (clustersched.workload.swf.MAX_TIME); F must be <= 1.157e+05 here
+    >>> try:
+    ...     check_estimate_reach("f:1e6", 86400, what="job 7's runtime")
+    ... except ValueError as exc:
+    ...     print(str(exc).replace("; ", ";\\n"))
+    spec == 'f:1e+06': the estimates of job 7's runtime (86400 s) may reach (F + 1) x 86400 = 8.64e+10 s, past ...
+    F must be <= 1.157e+05 here
     """
     model = parse_estimate_model(spec)
     if model.kind != "f" or not runtime > 0:
