@@ -17,6 +17,7 @@ EFBIG), and an SQLite database capped by ``PRAGMA max_page_count`` (a genuine
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -309,6 +310,57 @@ def test_atomic_open_writes_a_device_in_place_and_names_it() -> None:
             fh.write("x" * 100_000)
     assert info.value.filename == "/dev/full" and info.value.strerror == "No space left on device"
     assert os.path.exists("/dev/full")
+
+
+WRITERS = """
+import json, os, resource, signal, sys
+import clustersched as cs
+from clustersched.batch.formats import write_schedule
+from clustersched.batch.timeseries import batch_timeseries
+from clustersched.campaign.study import write_csv
+from clustersched.dfrs import DfrsJobs, DfrsPlatform, simulate as dfrs_simulate
+from clustersched.workload.batsim import write_batsim
+from clustersched.workload.ptg import write_ptgs
+from clustersched.workload.ptg_generators import fft_ptg
+
+run = cs.simulate(cs.read_swf(cs.sample_trace()), "easy")
+n = 400
+dfrs = dfrs_simulate(DfrsJobs(submit=list(range(n)), processing_time=[600] * n, tasks=[1] * n, cpu_need=[0.5] * n,
+                              mem_need=[0.1] * n), DfrsPlatform(4), "GreedyPM */per/opt=min/minvt=600")
+writers = {
+    "schedule.csv": lambda p: write_schedule(run.schedule, run.jobs, p, format="csv"),
+    "Schedule.to_csv.csv": lambda p: run.schedule.to_csv(p),
+    "trace.swf": lambda p: cs.write_swf(run.jobs, p),
+    "trace.swf.gz": lambda p: cs.write_swf(run.jobs, p),
+    "workload.json": lambda p: write_batsim(run.jobs, p),
+    "ptgs.json": lambda p: write_ptgs([fft_ptg(8, seed=s) for s in range(5)], p),
+    "ptgs.json.gz": lambda p: write_ptgs([fft_ptg(8, seed=s) for s in range(5)], p),
+    "dfrs.csv": lambda p: dfrs.schedule.to_csv(p),
+    "timeseries.csv": lambda p: batch_timeseries(run.schedule).to_csv(p),
+    "rows.csv": lambda p: write_csv([{"a": i, "b": "x" * 50} for i in range(2000)], p, ["a", "b"]),
+}
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+found = {}
+for name, write in writers.items():
+    try:
+        write(name)
+        found[name] = "written"
+    except OSError as exc:
+        found[name] = [exc.filename, exc.strerror]
+print(json.dumps(found))
+"""
+
+
+@posix_only
+def test_every_writer_at_the_file_size_limit_names_its_file_and_leaves_none(tmp_path: Path) -> None:
+    """Each writer of a file of the library, with files limited to 4 KiB: an OSError naming the file, no file."""
+    result = subprocess.run([sys.executable, "-c", WRITERS], cwd=tmp_path, capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 0, result.stderr
+    found = json.loads(result.stdout)
+    assert found == {name: [name, "File too large"] for name in found}
+    assert list(tmp_path.iterdir()) == []
 
 
 # -- to_pandas ---------------------------------------------------------------------------------------------------------
