@@ -120,7 +120,12 @@ def run_campaign(
         the futures are cancelled); what finished before is stored, and
         nothing else.  The workers ignore SIGINT: a Ctrl-C in a terminal,
         which reaches the whole process group, stops them through this
-        process only.
+        process only.  If this process is killed outright (``kill -9``, the
+        out-of-memory killer), its workers end too, within a second
+        (:mod:`clustersched.campaign._worker`).
+    clustersched.errors.StoreError
+        If ``store`` cannot keep a result (a full disk): what was stored
+        before is kept, and the workers are stopped as above.
 
     Examples
     --------

@@ -58,6 +58,15 @@ class Store:
     path : str or path-like
         The database file, created if missing (``":memory:"`` for a throw-away store).
 
+    Raises
+    ------
+    clustersched.errors.StoreError
+        If ``path`` is not an SQLite database, is a damaged one, or is another
+        program's (a table ``results`` of other columns, other tables only, an
+        application id not ours) -- checked before anything is written, and the
+        file left as it is -- and whenever SQLite fails later (a full disk:
+        what was committed before stays).  Its message names the file.
+
     Notes
     -----
     A result row (:meth:`results`) is flat: the scenario's parameters, the
