@@ -294,6 +294,93 @@ def _figure_problems(nb, records: list[dict]) -> list[str]:
     return found
 
 
+# --- what a reader sees: the numbers the text quotes ----------------------------------------------------------
+
+#: A number in the markdown's prose (2,406; 0.75; 240 of "240-processor"), not part of a name (HPC2N-2002, SP2, RR-7224).
+_QUOTED = re.compile(r"(?<![\w.,'\-/])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\w'])(?!\.\d)")
+#: A number of the text that points into a paper (§4.5, Table 1, Figs. 2 and 6, Eq. 1, Algorithms 1 and 2, week 45).
+_REFERENCE = re.compile(r"(?:§|\bTables?|\bFigs?\.|\bEq\.|\bAlgorithms?|\bTheorem|\bweeks?|\bPart)\s*$")
+#: What may join two references ("Tables 1 and 2", "Figs. 3-5", "§4.1, 4.2").
+_BETWEEN_REFERENCES = re.compile(r"^(?:\s*(?:,|and|or|to|-|–)\s*)$")
+#: Any number in printed output or code.
+_ANY = re.compile(r"\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?")
+
+
+def _prose(markdown: str) -> str:
+    """``markdown`` without what is not prose: code spans and blocks, link targets, HTML tags, heading numbers."""
+    text = re.sub(r"```.*?```", " ", markdown, flags=re.S)
+    text = re.sub(r"`[^`]*`", " ", text)
+    text = re.sub(r"\]\([^)]*\)", "]", text)
+    text = re.sub(r"<[^>]+>", " ", text)
+    return re.sub(r"^#+\s*\d+\.", "#", text, flags=re.M)
+
+
+def _values(text: str) -> list[float]:
+    out = []
+    for token in _ANY.findall(text):
+        try:
+            out.append(float(token.replace(",", "").rstrip(".")))
+        except ValueError:  # pragma: no cover
+            pass
+    return out
+
+
+def _quoted(markdown: str) -> list[str]:
+    """The numbers ``markdown`` quotes as facts: not references into a paper, not years."""
+    text = _prose(markdown)
+    found, last_reference_end = [], None
+    for m in _QUOTED.finditer(text):
+        number = m.group(1)
+        before = text[: m.start()]
+        if _REFERENCE.search(before[-12:]) or (
+                last_reference_end is not None and _BETWEEN_REFERENCES.match(text[last_reference_end: m.start()])):
+            last_reference_end = m.end()
+            continue
+        last_reference_end = None
+        if re.fullmatch(r"(19|20)\d\d", number):  # a year
+            continue
+        found.append(number)
+    return found
+
+
+def _number_problems(nb) -> list[str]:
+    """Numbers the markdown of an executed notebook quotes that no cell prints and its code does not set.
+
+    A quoted number matches a printed one that rounds to it (the text's "0.75" is a printed 0.7512), or
+    one in a code cell's source (a parameter the reader sees).  A number that is neither (a fact of a
+    paper, of a whole trace not loaded here) is listed in the notebook's metadata,
+    ``clustersched.not_printed``: the number as the text writes it -> why it is not computed here.
+    """
+    printed: list[float] = []
+    code: list[float] = []
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        code += _values(cell.source)
+        for out in cell.get("outputs", []):
+            if out.output_type == "stream":
+                printed += _values(out.text)
+            data = out.get("data", {})
+            printed += _values(data.get("text/plain", ""))
+            printed += _values(re.sub(r"<[^>]+>", " ", data.get("text/html", "")))
+    excused = nb.metadata.get("clustersched", {}).get("not_printed", {})
+    found = []
+    for k, cell in enumerate(nb.cells):
+        if cell.cell_type != "markdown":
+            continue
+        for number in _quoted(cell.source):
+            if number in excused:
+                continue
+            value = float(number.replace(",", ""))
+            decimals = len(number.split(".")[1]) if "." in number else 0
+            tolerance = 0.5 * 10.0 ** -decimals + 1e-9 * abs(value)
+            if any(abs(p - value) <= tolerance for p in printed) or value in code:
+                continue
+            found.append(f"markdown cell {k} quotes {number}, which no cell prints and no code sets "
+                         "(print it, or list it under metadata clustersched.not_printed with the reason)")
+    return found
+
+
 def _execute(nb, kernel_name: str, workdir: Path) -> list[dict]:
     """Executes ``nb`` in place with the figure hook (its cell removed afterwards); the hook's records."""
     records = workdir / ".figures.jsonl"
@@ -331,7 +418,7 @@ def test_notebook_runs(path, kernel_name, tmp_path, record_property):
     seconds = time.perf_counter() - began
     TIMES.append((path.name, seconds))
     record_property("seconds", round(seconds, 2))
-    problems = _problems(nb) + _figure_problems(nb, records)
+    problems = _problems(nb) + _figure_problems(nb, records) + _number_problems(nb)
     assert not problems, f"{path.name}:\n" + "\n".join(problems)
 
 
@@ -372,3 +459,27 @@ def test_the_figure_check_rejects_a_blank_chart_and_a_hidden_series(kernel_name,
     assert problems[2].startswith("cell 3, figure 1, axes 1 (untitled) shows no data within its limits")
     # every picture shown was measured
     assert [len(r["axes"]) for r in records] == [1, 1, 1, 1]
+
+
+def _with_outputs(markdown: str, printed: str, code: str = "pass", not_printed=None):
+    """A notebook as executed: one markdown cell, then one code cell that printed ``printed``."""
+    cell = nbformat.v4.new_code_cell(code, execution_count=1)
+    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=printed)]
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(markdown), cell])
+    if not_printed is not None:
+        nb.metadata["clustersched"] = {"not_printed": not_printed}
+    return nb
+
+
+def test_the_number_check_rejects_a_number_no_cell_prints():
+    text = ("The week of HPC2N-2002 holds 2,406 jobs on a 240-processor cluster, offered load 0.75 "
+            "(§4.5, Tables 1 and 2, Figs. 3-5 of RR-7224, 2011); `scale_to_load(jobs, 0.9)` in code is not prose.")
+    assert _number_problems(_with_outputs(text, "2406 jobs on 240 processors, offered load 0.7512\n")) == []
+    stale = _number_problems(_with_outputs(text, "2405 jobs on 240 processors, offered load 0.7612\n"))
+    assert [p.split(",")[0] for p in stale] == ["markdown cell 0 quotes 2", "markdown cell 0 quotes 0.75"]
+    assert "quotes 2,406, which no cell prints" in stale[0]
+    # a parameter of the code counts, and a number listed with its reason is not computed here
+    assert _number_problems(_with_outputs("Cut into 800 jobs.", "", code="jobs.select(slice(0, 800))")) == []
+    assert len(_number_problems(_with_outputs("The paper ran 1,500 scenarios.", ""))) == 1
+    assert _number_problems(_with_outputs("The paper ran 1,500 scenarios.", "",
+                                          not_printed={"1,500": "the paper's §5"})) == []
