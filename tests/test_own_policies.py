@@ -163,6 +163,51 @@ def test_a_sweep_of_easy_against_a_policy_of_main_with_two_workers_resumes(tmp_p
     assert (out / "avg_wait.png").exists()
 
 
+NOTEBOOK_CELLS = [
+    """
+import clustersched as cs
+from clustersched.batch import Policy
+
+
+class Greedy(Policy):
+    # a class of the notebook: its kernel's __main__, which no worker process can import
+    name = "greedy"
+
+    def schedule(self, state):
+        for job in state.queue():
+            if state.width[job] <= state.free:
+                state.start(job)
+""",
+    """
+jobs = cs.read_swf(cs.sample_trace())
+s = cs.sweep(jobs, ["easy", Greedy()], [0.8], replications=2, workers=2, progress=False, out="out", figures=[])
+print(s.errors, s.policies[1].split("#")[0], len(s.rows))
+""",
+]
+
+
+@pytest.mark.slow
+def test_a_sweep_of_easy_against_a_notebook_defined_policy_with_two_workers(tmp_path, monkeypatch):
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    root = tmp_path / "jupyter"
+    (root / "kernels" / "here").mkdir(parents=True)
+    (root / "kernels" / "here" / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "this interpreter", "language": "python"}))
+    monkeypatch.setenv("JUPYTER_PATH", str(root))
+    monkeypatch.setenv("JUPYTER_PLATFORM_DIRS", "1")
+    outputs = []
+    for _ in range(2):  # the second run resumes: every scenario is stored
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in NOTEBOOK_CELLS])
+        nbclient.NotebookClient(nb, kernel_name="here", timeout=300, startup_timeout=120,
+                                resources={"metadata": {"path": str(tmp_path)}}).execute()
+        outputs.append([o for o in nb.cells[1].outputs if o.output_type == "stream"])
+    first, second = ("".join(o.text for o in out if o.name == "stdout") for out in outputs)
+    assert first == second == "0 greedy 4\n"
+    assert "nothing left to compute" in "".join(o.text for o in outputs[1] if o.name == "stderr")
+
+
 # -- the command line --------------------------------------------------------------------------------------------------
 POLICY_FILE = """
 from clustersched.batch import Policy
