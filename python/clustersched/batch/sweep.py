@@ -335,7 +335,8 @@ def policy_key(policy: Policy) -> str:
     one class get two keys, and the same class and parameters the same key in
     every run and in a new notebook kernel (file names and line numbers are
     left out), so a stored sweep resumes; a change to the code makes a new
-    key, whose scenarios are computed afresh.
+    key, whose scenarios are computed afresh (so does a new Python version,
+    whose byte code differs).
 
     Examples
     --------
