@@ -3,7 +3,8 @@
 ``clustersched compare`` runs the built-in batch policies on a trace (by default
 a bundled week of the real HPC2N trace) and prints a comparison table;
 ``clustersched simulate`` runs one policy and can write the per-job schedule
-and a Gantt chart; ``clustersched lublin`` writes a synthetic SWF workload;
+and a Gantt chart; ``clustersched cut`` writes a time window of a trace as
+a trace of its own; ``clustersched lublin`` writes a synthetic SWF workload;
 ``clustersched ptg`` schedules several parallel task graphs with one of the
 multi-PTG algorithms; ``clustersched qlse`` maps a task interaction graph onto
 a grid of LANs with QLSE or the greedy baseline; ``clustersched reproduce PAPER`` reruns a paper's

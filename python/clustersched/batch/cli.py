@@ -1,4 +1,4 @@
-"""``clustersched simulate | compare | lublin | sweep``: batch scheduling of rigid jobs from the command line.
+"""``clustersched simulate | compare | cut | lublin | sweep``: batch scheduling of rigid jobs from the command line.
 
 Usage::
 
@@ -56,7 +56,7 @@ importable from the current folder or the installed packages) or
 ``--drop-invalid`` removes the jobs no simulation can run
 (:func:`clustersched.workload.drop_invalid`) and prints how many per reason.
 
-:func:`add_parser` adds the four sub-commands to the ``clustersched`` parser.
+:func:`add_parser` adds the five sub-commands to the ``clustersched`` parser.
 Library code is imported by the handlers, so that building the parser stays
 cheap (see :mod:`clustersched._cli`).
 """
@@ -130,7 +130,7 @@ DROP_HELP = ("remove the jobs a simulation cannot run (no processor count, a run
 
 
 def add_parser(subparsers: Any) -> None:
-    """Adds ``simulate``, ``compare``, ``lublin`` and ``sweep`` to ``subparsers`` (from ``parser.add_subparsers()``).
+    """Adds ``simulate``, ``compare``, ``cut``, ``lublin`` and ``sweep`` to ``subparsers`` (from ``parser.add_subparsers()``).
 
     Each one's handler is ``args.run``.
     """
