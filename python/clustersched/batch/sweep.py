@@ -742,7 +742,7 @@ class SweepResult:
         The workload's key in the results (a trace's file name, job count and fingerprint, or the Lublin
         model's parameters): what the stored scenarios are keyed by.
     policies, loads : tuple
-        As run (policies by their canonical names).
+        As run (built-in policies by their canonical names, your own by :func:`policy_key`).
     replications : int
     rows : list of dict
         The tidy table: one row per policy x load x replication, in that
