@@ -53,8 +53,6 @@ SMALLER: list[tuple[str, str]] = [
 STATUS = {
     # docs/reproduce-qlse.md: greedy best fit finds no mapping of this case (QLSE does)
     "clustersched qlse --tasks 40 --lans 12 --hosts 8 --seed 3 --algorithm greedy --bandwidth dedicated --json": 1,
-    # docs/reproduce-dpsa.md: METACENTRUM-2009-2 has no header, so no machine size: its scenarios are error rows
-    "clustersched reproduce dpsa --traces ../shared/data/swf --scale full --out dpsa-full": 1,
 }
 #: Commands not run, by how they start, and why.
 NOT_RUN = {
