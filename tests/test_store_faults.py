@@ -322,7 +322,11 @@ from clustersched.dfrs import DfrsJobs, DfrsPlatform, simulate as dfrs_simulate
 from clustersched.workload.batsim import write_batsim
 from clustersched.workload.ptg import write_ptgs
 from clustersched.workload.ptg_generators import fft_ptg
+from clustersched._output import save_figure
+from matplotlib.figure import Figure
 
+figure = Figure(figsize=(6, 4))
+figure.add_subplot().plot(range(1000), [i * 7919 % 1000 for i in range(1000)])
 run = cs.simulate(cs.read_swf(cs.sample_trace()), "easy")
 n = 400
 dfrs = dfrs_simulate(DfrsJobs(submit=list(range(n)), processing_time=[600] * n, tasks=[1] * n, cpu_need=[0.5] * n,
@@ -337,6 +341,7 @@ writers = {
     "ptgs.json.gz": lambda p: write_ptgs([fft_ptg(8, seed=s) for s in range(5)], p),
     "dfrs.csv": lambda p: dfrs.schedule.to_csv(p),
     "timeseries.csv": lambda p: batch_timeseries(run.schedule).to_csv(p),
+    "figure.png": lambda p: save_figure(figure, p, dpi=100),
     "rows.csv": lambda p: write_csv([{"a": i, "b": "x" * 50} for i in range(2000)], p, ["a", "b"]),
 }
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)

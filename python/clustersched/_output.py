@@ -18,7 +18,7 @@ import stat
 from collections.abc import Iterator
 from typing import IO, Any
 
-__all__ = ["atomic_open"]
+__all__ = ["atomic_open", "save_figure"]
 
 
 @contextlib.contextmanager
@@ -82,6 +82,26 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "w", **kwargs: Any) ->
         with contextlib.suppress(OSError):
             os.unlink(part)
         raise
+
+
+def save_figure(figure: Any, path: str | os.PathLike[str], **kwargs: Any) -> None:
+    """``figure.savefig(path, **kwargs)`` through :func:`atomic_open`: the image whole or not at all.
+
+    The format is the name's suffix (``.png``, ``.pdf``, ``.svg``), as
+    ``savefig`` reads it from a name, unless ``format`` is given.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> from matplotlib.figure import Figure
+    >>> from clustersched._output import save_figure
+    >>> save_figure(Figure(figsize=(2, 1)), "empty.png", dpi=50)
+    >>> Path("empty.png").read_bytes()[:4]
+    b'\\x89PNG'
+    """
+    kwargs.setdefault("format", os.path.splitext(os.fspath(path))[1].lstrip(".").lower() or None)
+    with atomic_open(path, "wb") as fh:
+        figure.savefig(fh, **kwargs)
 
 
 @contextlib.contextmanager
