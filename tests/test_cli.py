@@ -413,24 +413,6 @@ def test_compare_out_needs_a_known_extension_before_the_run(tmp_path, capsys):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_failed_write_leaves_the_old_file_whole(tmp_path):
-    from clustersched._cli import write_atomically
-
-    out = tmp_path / "table.csv"
-    out.write_text("old\n")
-
-    def half(path):
-        with open(path, "w") as fh:
-            fh.write("new, but only ha")
-        raise OSError(28, "No space left on device")
-
-    with pytest.raises(OSError):
-        write_atomically(out, half)
-    assert out.read_text() == "old\n" and [p.name for p in tmp_path.iterdir()] == ["table.csv"]
-    write_atomically(out, lambda path: Path(path).write_text("new\n"))
-    assert out.read_text() == "new\n" and [p.name for p in tmp_path.iterdir()] == ["table.csv"]
-
-
 def _status(argv: list[str]) -> int:
     try:
         return main(argv)

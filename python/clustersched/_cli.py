@@ -23,7 +23,6 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import suppress as _suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -45,7 +44,6 @@ __all__ = [
     "library_bound",
     "report_dropped",
     "sample_trace",
-    "write_atomically",
 ]
 
 #: The bundled default workload: one week of the cleaned HPC2N-2002 trace.
@@ -376,30 +374,3 @@ def cli_spelling(message: str) -> str:
         message = pattern.sub(replacement, message)
     return message
 
-
-def write_atomically(path: str | os.PathLike[str], write: Callable[[str], object]) -> None:
-    """Calls ``write(temporary)`` on a new file in ``path``'s folder, then renames it to ``path``: a command that
-    fails or is interrupted while writing leaves the old file (or none), never a truncated one.
-
-    The temporary name ends like ``path`` (``.gz``, ``.json``), for writers that choose a format by the name;
-    the file gets the mode a new file would get (or the one ``path`` has).
-    """
-    import tempfile
-
-    target = Path(path)
-    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=target.suffix)
-    os.close(fd)
-    try:
-        write(temporary)
-        try:
-            mode = target.stat().st_mode & 0o7777
-        except OSError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(temporary, mode)
-        os.replace(temporary, target)
-    except BaseException:
-        with _suppress(OSError):
-            os.unlink(temporary)
-        raise

@@ -84,7 +84,6 @@ from .._cli import (
     library_bound,
     report_dropped,
     sample_trace,
-    write_atomically,
 )
 
 from ..errors import InvalidOptionError
@@ -521,9 +520,10 @@ def compare_command(args: argparse.Namespace) -> int:
         _print_table(rows, f"{trace}: {len(jobs)} jobs, estimates={args.estimates}")
     if args.out is not None:
         text = _json_rows(records) + "\n" if args.out.lower().endswith(".json") else _csv_rows(records)
-        from pathlib import Path
+        from .._output import atomic_open
 
-        write_atomically(args.out, lambda path: Path(path).write_text(text, encoding="utf-8", newline=""))
+        with atomic_open(args.out, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
         if not args.json:
             print(f"wrote {args.out} ({len(records)} row(s), one per policy)")
     return 0
@@ -675,7 +675,7 @@ def cut_command(args: argparse.Namespace) -> int:
 
     jobs = read_trace(trace)
     kept = _in_window(jobs, args, note=False)  # the line below says it
-    write_atomically(args.out, lambda path: write_swf(kept, path))
+    write_swf(kept, args.out)  # whole or not at all
     start = kept.metadata.get("StartTime") or kept.metadata.get("UnixStartTime")
     print(f"wrote {args.out}: {len(kept)} of {len(jobs)} jobs" + (f", starting {start}" if start else ""))
     return 0
