@@ -105,6 +105,7 @@ class Store:
             tables = [name for (name,) in self._db.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
             (application_id,) = self._db.execute("PRAGMA application_id").fetchone()
+            columns = tuple(row[1] for row in self._db.execute("PRAGMA table_info(results)"))
             # a damaged page shows only when read: read them all now, not halfway through a campaign
             problems = [text for (text,) in self._db.execute("PRAGMA quick_check(1)")]
         if problems != ["ok"]:
@@ -114,8 +115,6 @@ class Store:
             raise StoreError(self.path, f"is the SQLite database of another program (application id "
                              f"{application_id:#x}), not a results store; {_LEFT}")
         if tables:
-            columns = tuple(row[1] for row in self._db.execute("PRAGMA table_info(results)")) \
-                if "results" in tables else ()
             if columns != _COLUMNS:
                 found = f"table results has columns ({', '.join(columns)})" if columns else \
                     f"tables: {', '.join(tables)}"
