@@ -25,7 +25,8 @@ count or with a runtime <= 0 are an error, or with ``--drop-invalid``
 removed (:func:`clustersched.workload.drop_invalid`) and counted per reason
 on stderr.  The schedule is validated, and its
 metrics are printed with the Theorem 1 lower bound: with ``--json`` as one
-JSON object (``algorithm``, ``jobs``, ``dropped``, ``nodes``, ``penalty``,
+JSON object (``algorithm``, ``jobs``, ``dropped``, ``nodes``, ``cores_per_node``,
+``platform`` (where the size came from), ``penalty``,
 ``period``, ``bound``, ``max_stretch``, ``degradation``, ``mean_stretch``,
 ``preemptions``, ``migrations``, their rates per hour and per job, the
 bandwidths in GB/s, ``underutilization`` (normalized), ``seconds``: the
