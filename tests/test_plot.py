@@ -157,3 +157,23 @@ def test_resample_width_is_round():
     assert plot.resample_width(365 * 86400.0, 300) == 2 * 86400.0
     assert plot.resample_width(3600.0, 300) == 15.0
     assert plot.resample_width(50 * 365 * 86400.0, 300) == 28 * 86400.0 * 3
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_binned_matches_a_dense_sampling(seed):
+    # the mean, minimum and maximum of a step function over each bin, against the function sampled finely
+    import numpy as np
+
+    from clustersched._timeseries import binned
+
+    rng = np.random.default_rng(seed)
+    t = np.unique(rng.integers(0, 1000, 40)).astype(float)
+    v = rng.integers(0, 9, len(t)).astype(float)
+    edges = np.unique(np.r_[rng.integers(-50, 1100, 12), -50, 1100]).astype(float)
+    mean, low, high = binned(t, v, edges)
+    for k in range(len(edges) - 1):
+        x = np.arange(edges[k], edges[k + 1]) + 0.5  # integer breakpoints: unit steps sample exactly
+        i = np.searchsorted(t, x, side="right") - 1
+        y = np.where(i >= 0, v[np.maximum(i, 0)], 0.0)
+        assert mean[k] == pytest.approx(y.mean())
+        assert (low[k], high[k]) == (y.min(), y.max())
