@@ -177,3 +177,17 @@ def test_binned_matches_a_dense_sampling(seed):
         y = np.where(i >= 0, v[np.maximum(i, 0)], 0.0)
         assert mean[k] == pytest.approx(y.mean())
         assert (low[k], high[k]) == (y.min(), y.max())
+
+
+def test_gantt_boxes_are_in_the_units_of_its_axis():
+    # Notebook 1 once set ticks in the trace's seconds on an axis that counts hours since the trace start, and
+    # its charts were blank: the window is given in seconds, the axis and the boxes are in its unit.
+    import numpy as np
+
+    run = cs.simulate(cs.read_swf(cs.sample_trace()), "easy")
+    t0 = float(run.schedule.submit.min()) + 2 * 86400.0
+    fig = plot.gantt(run.schedule, window=(t0, t0 + 86400.0))
+    ax = fig.axes[0]
+    assert ax.get_xlabel() == "time since the trace start (h)" and ax.get_xlim() == (48.0, 72.0)
+    x = np.concatenate([p.vertices[:, 0] for p in ax.collections[0].get_paths()])
+    assert x.min() < 72.0 and x.max() > 48.0 and np.mean((x > 48.0) & (x < 72.0)) > 0.5
