@@ -128,7 +128,8 @@ def _install_figure_hook(path):
     ip = get_ipython()
 
     def within(pts, box):
-        return bool(((pts[:, 0] >= box.x0) & (pts[:, 0] <= box.x1) & (pts[:, 1] >= box.y0) & (pts[:, 1] <= box.y1)).any())
+        x, y = pts[:, 0], pts[:, 1]
+        return bool(((x >= box.x0) & (x <= box.x1) & (y >= box.y0) & (y <= box.y1)).any())
 
     def of_data(trf, ax):
         return trf == ax.transData or trf.contains_branch(ax.transData)
@@ -296,7 +297,8 @@ def _figure_problems(nb, records: list[dict]) -> list[str]:
 
 # --- what a reader sees: the numbers the text quotes ----------------------------------------------------------
 
-#: A number in the markdown's prose (2,406; 0.75; 240 of "240-processor"), not part of a name (HPC2N-2002, SP2, RR-7224).
+#: A number in the markdown's prose (2,406; 0.75; 240 of "240-processor"), not part of a name (HPC2N-2002,
+#: SP2, RR-7224).
 _QUOTED = re.compile(r"(?<![\w.,'\-/])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\w'])(?!\.\d)")
 #: A number of the text that points into a paper (§4.5, Table 1, Figs. 2 and 6, Eq. 1, Algorithms 1 and 2, week 45).
 _REFERENCE = re.compile(r"(?:§|\bTables?|\bFigs?\.|\bEq\.|\bAlgorithms?|\bTheorem|\bweeks?|\bPart)\s*$")

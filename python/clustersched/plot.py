@@ -239,8 +239,10 @@ def timeseries(
     >>> from clustersched.batch import batch_timeseries
     >>> ts = batch_timeseries(cs.simulate(cs.read_swf(cs.sample_trace()), "easy").schedule)
     >>> fig = timeseries(ts)
-    >>> [a.get_ylabel() for a in fig.axes], fig.axes[-1].get_xlabel()
-    (['utilization', 'jobs', 'queued work (processor-hours)'], 'time since the trace start (d); mean per 1-h bin, band: min to max')
+    >>> [a.get_ylabel() for a in fig.axes]
+    ['utilization', 'jobs', 'queued work (processor-hours)']
+    >>> fig.axes[-1].get_xlabel()   # a week's events outnumber the figure's bins: hourly means
+    'time since the trace start (d); mean per 1-h bin, band: min to max'
     >>> timeseries(ts, resample=None).axes[-1].get_xlabel()   # every step, exact
     'time since the trace start (d)'
     """
