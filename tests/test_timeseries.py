@@ -189,7 +189,9 @@ def test_timeseries_plot_panels_and_axes():
     ts = batch_timeseries(week())
     fig = plot.timeseries(ts)
     assert [a.get_ylabel() for a in fig.axes] == ["utilization", "jobs", "queued work (processor-hours)"]
-    assert fig.axes[-1].get_xlabel() == "time since the trace start (d)"
+    # a week's events outnumber the figure's bins: resampled (plot.timeseries's resample="auto"); exact on request
+    assert fig.axes[-1].get_xlabel() == "time since the trace start (d); mean per 1-h bin, band: min to max"
+    assert plot.timeseries(ts, resample=None).axes[-1].get_xlabel() == "time since the trace start (d)"
     # a window of a day is in hours; panels chosen; drawn on the Axes given
     o = ts.origin
     fig = plot.timeseries(ts, panels=["jobs"], window=(o + 86400, o + 2 * 86400))
