@@ -26,6 +26,7 @@ import clustersched as cs
 from clustersched.batch.formats import BATSIM_JOBS_COLUMNS
 from clustersched.cli import sample_trace
 from clustersched.workload import drop_invalid, read_swf, read_trace, write_batsim
+from clustersched.errors import InvalidWorkloadError
 
 from support import SWF_DIR, run_cli as run, swf_path
 
@@ -178,12 +179,15 @@ def dirty(tmp_path) -> Path:
 def test_simulate_without_drop_invalid_names_the_option_and_a_call_that_works(dirty, capsys):
     status, out, err = run(["simulate", str(dirty)], capsys)
     assert status == 2 and out == "" and len(err.splitlines()) == 1
-    assert "job 3, field 'procs'" in err and "--drop-invalid" in err
-    # the Python call the message suggests runs as written (it raised TypeError: missing 'procs' before)
-    call = re.search(r"(clustersched\.workload\.drop_invalid\(jobs, procs=\d+\))", err).group(1)
+    assert "job 3, field 'procs'" in err and "--drop-invalid removes and counts them" in err
+    assert "drop_invalid(" not in err  # the command line's error spells the option, not the Python call
+    # the Python call the library's message suggests runs as written (it raised TypeError: missing 'procs' before)
+    jobs = read_swf(dirty)
+    with pytest.raises(InvalidWorkloadError) as raised:
+        cs.simulate(jobs, "easy")
+    call = re.search(r"(clustersched\.workload\.drop_invalid\(jobs, procs=\d+\))", str(raised.value)).group(1)
     import clustersched  # noqa: F401  (the name the call uses)
 
-    jobs = read_swf(dirty)
     kept = eval(call)  # noqa: S307
     assert len(kept) == 2 and cs.simulate(kept, "easy").schedule.start.tolist() == [0.0, 100.0]
     assert drop_invalid(jobs).drop_summary() == kept.drop_summary()  # procs defaults to the header's MaxProcs
@@ -222,7 +226,9 @@ def test_dfrs_drop_invalid(dirty, capsys):
     status, out, err = run(["dfrs", str(dirty), "--algorithm", "EASY"], capsys)
     assert status == 2 and out == "" and len(err.splitlines()) == 1
     assert "job 2: has non-positive runtime (3 such job(s); --drop-invalid removes them" in err
-    status, out, err = run(["dfrs", str(dirty), "--algorithm", "EASY", "--drop-invalid", "--json"], capsys)
+    # on HPC2N's nodes (the header's 8 processors would refuse the 16-processor job before DFRS runs)
+    status, out, err = run(["dfrs", str(dirty), "--algorithm", "EASY", "--drop-invalid", "--json",
+                            "--nodes", "120", "--cores-per-node", "2"], capsys)
     assert status == 0, err
     # DFRS places tasks by memory, not by width: the 16-processor job stays
     assert err.splitlines() == ["note: --drop-invalid: 2 of 6 jobs dropped: non-positive runtime",
