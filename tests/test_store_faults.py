@@ -322,7 +322,7 @@ from clustersched.dfrs import DfrsJobs, DfrsPlatform, simulate as dfrs_simulate
 from clustersched.workload.batsim import write_batsim
 from clustersched.workload.ptg import write_ptgs
 from clustersched.workload.ptg_generators import fft_ptg
-from clustersched._output import save_figure
+from clustersched._output import save_figure, write_text
 from matplotlib.figure import Figure
 
 figure = Figure(figsize=(6, 4))
@@ -342,6 +342,7 @@ writers = {
     "dfrs.csv": lambda p: dfrs.schedule.to_csv(p),
     "timeseries.csv": lambda p: batch_timeseries(run.schedule).to_csv(p),
     "figure.png": lambda p: save_figure(figure, p, dpi=100),
+    "report.md": lambda p: write_text(p, "| a | b |\\n" * 2000),
     "rows.csv": lambda p: write_csv([{"a": i, "b": "x" * 50} for i in range(2000)], p, ["a", "b"]),
 }
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)

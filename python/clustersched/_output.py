@@ -18,7 +18,7 @@ import stat
 from collections.abc import Iterator
 from typing import IO, Any
 
-__all__ = ["atomic_open", "save_figure"]
+__all__ = ["atomic_open", "save_figure", "write_text"]
 
 
 @contextlib.contextmanager
@@ -102,6 +102,21 @@ def save_figure(figure: Any, path: str | os.PathLike[str], **kwargs: Any) -> Non
     kwargs.setdefault("format", os.path.splitext(os.fspath(path))[1].lstrip(".").lower() or None)
     with atomic_open(path, "wb") as fh:
         figure.savefig(fh, **kwargs)
+
+
+def write_text(path: str | os.PathLike[str], text: str) -> None:
+    """``Path(path).write_text(text)`` (UTF-8) through :func:`atomic_open`: the text whole or not at all.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> from clustersched._output import write_text
+    >>> write_text("report.md", "# Report\\n")
+    >>> Path("report.md").read_text()
+    '# Report\\n'
+    """
+    with atomic_open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
 
 
 @contextlib.contextmanager

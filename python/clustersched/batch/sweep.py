@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 import numpy as np
 
 from .._checks import MAX_PROCS, check_choice, check_float, check_int, lookup, short_repr
+from .._output import save_figure
 from ..workload.jobs import JobTable
 from ..workload.transform import drop_invalid, offered_load, scale_to_load
 from .policies import BUILTIN_POLICIES, Policy
@@ -1175,7 +1176,7 @@ def _write(result: SweepResult, figures: Sequence[str] | None, baseline: str | N
         metrics = default_figure_metrics(result.summary) if figures is None else list(figures)
         for metric in metrics:
             path = out / f"{metric}.png"
-            result.plot(metric).savefig(path, dpi=130)
+            save_figure(result.plot(metric), path, dpi=130)
             written.append(path)
         if baseline is not None:
             merged: dict[tuple[str, float], dict[str, Any]] = {}
@@ -1188,6 +1189,6 @@ def _write(result: SweepResult, figures: Sequence[str] | None, baseline: str | N
             written.append(path)
             for metric in metrics:
                 path = out / f"{metric}_vs_{baseline}.png"
-                result.plot(metric, baseline=baseline).savefig(path, dpi=130)
+                save_figure(result.plot(metric, baseline=baseline), path, dpi=130)
                 written.append(path)
     return tuple(written)

@@ -69,6 +69,7 @@ from typing import Any
 
 import numpy as np
 
+from .._output import save_figure, write_text
 from ..dfrs.algorithms import DEFAULT_PENALTY, DEFAULT_PERIOD
 from ..campaign.study import run_study, write_csv
 from ._common import cell
@@ -408,7 +409,7 @@ def reproduce_dfrs(
     write_csv(variants, out / "easy_variants.csv", tuple(variants[0]) if variants else ("algorithm", "estimates"))
     fig1 = _fig1(ok, out)
     fig3, fig4 = _fig34(ok, out)
-    (out / "report.md").write_text(_report(rows, table2, table3, table4, variants, fig1, fig3, fig4, scale))
+    write_text(out / "report.md", _report(rows, table2, table3, table4, variants, fig1, fig3, fig4, scale))
     return table2
 
 
@@ -592,7 +593,7 @@ def plot_fig1(table: list[dict[str, Any]], path: str | os.PathLike[str] | None =
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0,
                   title="colour: family; marker, line: variant", title_fontsize=7)
     if path is not None:
-        fig.savefig(path, dpi=130)
+        save_figure(fig, path, dpi=130)
     return fig
 
 
@@ -657,7 +658,7 @@ def plot_fig3(fig3: list[dict[str, Any]], path: str | os.PathLike[str] | None = 
         fig.legend(handles, labels, loc="outside lower center", ncols=len(handles), fontsize=8)
     fig.suptitle("Fig. 3: normalized underutilization vs period")
     if path is not None:
-        fig.savefig(path, dpi=130)
+        save_figure(fig, path, dpi=130)
     return fig
 
 
@@ -680,7 +681,7 @@ def plot_fig4(fig4: list[dict[str, Any]], path: str | os.PathLike[str] | None = 
     if ax.lines:
         ax.legend(fontsize=8)
     if path is not None:
-        fig.savefig(path, dpi=130)
+        save_figure(fig, path, dpi=130)
     return fig
 
 

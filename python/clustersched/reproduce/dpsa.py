@@ -37,6 +37,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from .._checks import MAX_PROCS, check_int
+from .._output import save_figure
 from ..batch import simulate
 from ..campaign import grid
 from ..batch.metrics import batch_metrics
@@ -292,7 +293,7 @@ def plot_fig3(rows: list[dict[str, Any]], path: Path | None = None) -> Any:
     ax.legend(handles, labels, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0), borderaxespad=0.3,
               title="a marker on the 0 line:\nthe same as easy" if any_zero else None, title_fontsize=7)
     if path is not None:
-        fig.savefig(path, dpi=130)
+        save_figure(fig, path, dpi=130)
     return fig
 
 
@@ -325,5 +326,5 @@ def plot_fig4(rows: list[dict[str, Any]], path: Path | None = None) -> Any:
     ax.set_title("dpsa-n gain over easy vs utilization")
     ax.grid(linewidth=0.3)
     if path is not None:
-        fig.savefig(path, dpi=130)
+        save_figure(fig, path, dpi=130)
     return fig

@@ -48,6 +48,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from .._output import save_figure, write_text
 from ..campaign import grid
 from ..platform import CLUSTERS, cluster
 from ..workload.ptg import PTG
@@ -263,7 +264,7 @@ def reproduce_ptg(
         write_csv(table, out / f"table2_{metric}.csv", ("algorithm", *CLUSTER_ORDER))
     times = _times_table(ok, algorithms)
     write_csv(times, out / "scheduling_times.csv", tuple(times[0]) if times else ("algorithm",))
-    (out / "report.md").write_text(_report(rows, per_algorithm, utilization, times))
+    write_text(out / "report.md", _report(rows, per_algorithm, utilization, times))
     _figures(ok, algorithms, out)
     return rows
 
@@ -472,7 +473,7 @@ def plot_figures(rows: list[dict[str, Any]], algorithms: list[str],
     figs.append(_fig8(rows, [a for a in FIG8_ALGORITHMS if a in algorithms]))
     if out is not None:
         for f, name in zip(figs, FIGURES):
-            f.savefig(Path(out) / name, dpi=130)
+            save_figure(f, Path(out) / name, dpi=130)
     return figs
 
 

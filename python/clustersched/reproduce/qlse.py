@@ -47,6 +47,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from .._output import save_figure, write_text
 from ..campaign import grid
 from ..campaign.study import run_study, write_csv
 from ._common import cell
@@ -203,7 +204,7 @@ def reproduce_qlse(
     write_csv(rows, out / "results.csv", COLUMNS)
     table = summary(rows)
     write_csv(table, out / "summary.csv", tuple(table[0]) if table else ("bandwidth",))
-    (out / "report.md").write_text(_report(rows, table))
+    write_text(out / "report.md", _report(rows, table))
     _figures(rows, out)
     return rows
 
@@ -380,6 +381,6 @@ def plot_figures(rows: list[dict[str, Any]], out: str | os.PathLike[str] | None 
             fig.legend(list(handles.values()), list(handles), loc="outside right upper", fontsize=8)
         fig.suptitle(title)
         if out is not None:
-            fig.savefig(Path(out) / name, dpi=130)
+            save_figure(fig, Path(out) / name, dpi=130)
         figures.append(fig)
     return figures

@@ -58,6 +58,7 @@ from typing import Any
 
 import numpy as np
 
+from .._output import save_figure, write_text
 from ..platform import MultiCluster, scrap_platform_configs, scrap_platforms
 from ..workload.ptg import PTG
 from ..workload.ptg_generators import SCENARIOS, random_ptg
@@ -369,7 +370,7 @@ def reproduce_scrap(out: str | os.PathLike[str], *, scale: str = "full", seed: i
     _write_results(cols, failed, out / "results.csv", seed)
     table = summary(cols)
     write_csv(table, out / "summary.csv", tuple(table[0]) if table else ("algorithm",))
-    (out / "report.md").write_text(report(cols, table, failed, scale=scale))
+    write_text(out / "report.md", report(cols, table, failed, scale=scale))
     if cols:
         _figures(cols, out)
     return {**cols, "failed": failed}  # type: ignore[dict-item]
@@ -665,5 +666,5 @@ def plot_figures(cols: dict[str, np.ndarray], out: str | os.PathLike[str] | None
         f.axes[0].set_ylim(lo, hi)
     if out is not None:
         for f, name in zip(figs, FIGURES):
-            f.savefig(Path(out) / name, dpi=130)
+            save_figure(f, Path(out) / name, dpi=130)
     return figs
