@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._output import save_figure
+
 if TYPE_CHECKING:
     from .batch.schedule import Schedule
 
@@ -144,7 +146,7 @@ def gantt(
     ax.set_ylabel("processor")
     ax.set_title(title or f"{schedule.policy}: {len(shown)} job{'' if len(shown) == 1 else 's'} on {schedule.total_procs} processors")
     if path is not None:
-        fig.savefig(path, dpi=150)
+        save_figure(fig, path, dpi=150)
     return fig
 
 
@@ -304,7 +306,7 @@ def timeseries(
     if title:
         axes[0].set_title(title)
     if path is not None:
-        fig.savefig(path, dpi=150)
+        save_figure(fig, path, dpi=150)
     return fig
 
 
@@ -442,7 +444,7 @@ def grouped_boxplot(
         ax.legend(handles=handles, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0), borderaxespad=0.3)
     ax.grid(axis="y", linewidth=0.3)
     if path is not None:
-        fig.savefig(path, dpi=130)
+        save_figure(fig, path, dpi=130)
     return fig
 
 
@@ -521,7 +523,7 @@ def pareto(
         ax.legend(fontsize=7, loc="best")
         label_points(ax, [xy[0] for xy in finite.values()], [xy[1] for xy in finite.values()], list(finite))
     if path is not None:
-        fig.savefig(path, dpi=130)
+        save_figure(fig, path, dpi=130)
     return fig
 
 
