@@ -3,6 +3,8 @@
 //! built-in one, and DPSA's subset search alone. `clustersched.batch` is the
 //! public interface.
 
+use std::time::{Duration, Instant};
+
 use clustersched_core::batch::{self, BatchSim as CoreSim, Builtin, DpsaConfig, DpsaVariant, Jobs, Priority, Runner};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
@@ -11,6 +13,10 @@ use pyo3::types::PyDict;
 
 use crate::errors::{to_py, InfeasibleError};
 use crate::owned;
+
+/// How long [`BatchSim::run`] runs without the GIL before it looks at
+/// Python's signals.
+const SIGNAL_INTERVAL: Duration = Duration::from_millis(50);
 
 const ARRIVAL: &str = "arrival";
 const SHORTEST_ESTIMATE: &str = "shortest-estimate";
@@ -162,6 +168,12 @@ impl BatchSim {
 
     /// Runs built-in `policy` for at most `max_events` time stamps (all if None),
     /// without the GIL. Returns True when the simulation is finished.
+    ///
+    /// Every [`SIGNAL_INTERVAL`] of wall clock it takes the GIL back for a
+    /// moment to run Python's signal handlers: a Ctrl-C or a SIGTERM handler
+    /// that raises (the `clustersched` command's) stops a long run within
+    /// about that time plus one time stamp, with the handler's exception.
+    /// The simulation keeps the time stamps done so far.
     #[pyo3(signature = (policy, max_events=None, node_budget=None, time_limit=None))]
     fn run(
         &mut self,
@@ -174,7 +186,18 @@ impl BatchSim {
         let policy = Builtin::from_name_with(policy, node_budget, time_limit).map_err(to_py)?;
         self.runner(policy);
         let (inner, runner) = (&mut self.inner, self.runner.as_mut().expect("set above"));
-        py.detach(move || runner.run(inner, max_events)).map_err(to_py)
+        let stop = max_events.map(|m| inner.events().saturating_add(m));
+        loop {
+            let before = inner.events();
+            let left = stop.map(|s| s.saturating_sub(before));
+            let until = Instant::now().checked_add(SIGNAL_INTERVAL);
+            let done = py.detach(|| runner.run_until(inner, left, until)).map_err(to_py)?;
+            py.check_signals()?;
+            let after = inner.events();
+            if done || after == before || stop.is_some_and(|s| after >= s) {
+                return Ok(done);
+            }
+        }
     }
 
     /// First reservation of every job (NaN where none was given).

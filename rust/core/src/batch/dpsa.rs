@@ -178,7 +178,22 @@ fn search(
         let chosen = (0..items.len()).collect();
         return Selection { chosen, utilization: total as u32, nodes: items.len() as u64 + 1, cut: false };
     }
-    let sums = SuffixSums::new(items, capacity);
+    match SuffixSums::new(items, capacity) {
+        Some(sums) => walk(items, &sums, reserved, unreserved, budget, deadline),
+        None => depth_first(items, reserved, unreserved, budget, deadline),
+    }
+}
+
+/// The walk down Fig. 2's tree to its first subset of the best utilization,
+/// guided by the exact sums: one node per chosen candidate.
+fn walk(
+    items: &[Candidate],
+    sums: &SuffixSums,
+    reserved: u32,
+    unreserved: u32,
+    budget: u64,
+    deadline: Option<Instant>,
+) -> Selection {
     let optimum = sums.reach(0, reserved, unreserved);
     let mut best = Selection { chosen: Vec::new(), utilization: 0, nodes: 1, cut: false };
     let (mut r, mut u) = (reserved, unreserved);
@@ -207,11 +222,226 @@ fn search(
     best
 }
 
+/// Most 64-bit words the bitsets of [`DenseSums`] may take together (128 MiB):
+/// beyond that, the sums are kept as lists ([`SparseSums`]) when those are
+/// small, else the search is Fig. 2's depth-first one ([`depth_first`]).
+pub const MAX_DENSE_WORDS: usize = 1 << 24;
+
+/// Most sums [`SparseSums`] may hold in all (16 MiB): building lists that
+/// overflow it, before giving up on them, costs a few milliseconds.
+pub const MAX_SPARSE_SUMS: usize = 1 << 22;
+
+/// Below this many words the bitsets are used at once (no list is tried).
+const SMALL_DENSE_WORDS: usize = 1 << 16;
+
 /// For every suffix `k..` of the candidates, the subset sums its short jobs
-/// and its long jobs can make (up to the capacity), as bitsets; the short
+/// and its long jobs can make, up to the capacity.
+///
+/// Its size follows the candidates, not the machine: sums never exceed the
+/// candidates' total width, so the table covers `0..=min(capacity, total)`
+/// (a search on 2^32 - 1 free processors for a few narrow jobs costs what it
+/// costs on a small machine); and when even that is large (a few very wide
+/// jobs), the sums are kept as sorted lists, whose length is bounded by the
+/// number of subsets. Both give the same sets, so the same answers.
+enum SuffixSums {
+    Dense(DenseSums),
+    Sparse(SparseSums),
+}
+
+impl SuffixSums {
+    /// The sums of `items` up to `capacity`, or `None` when neither form
+    /// fits its limit ([`MAX_DENSE_WORDS`], [`MAX_SPARSE_SUMS`]).
+    fn new(items: &[Candidate], capacity: u32) -> Option<Self> {
+        let total: u64 = items.iter().map(|c| u64::from(c.width)).sum();
+        let size = u64::from(capacity).min(total) as u32;
+        let dense_words = (items.len() + 1).saturating_mul(3).saturating_mul(size as usize / 64 + 1);
+        if dense_words <= SMALL_DENSE_WORDS {
+            return Some(SuffixSums::Dense(DenseSums::new(items, size)));
+        }
+        let sparse_limit = MAX_SPARSE_SUMS.min(dense_words.saturating_mul(2));
+        if let Some(sparse) = SparseSums::new(items, size, sparse_limit) {
+            return Some(SuffixSums::Sparse(sparse));
+        }
+        (dense_words <= MAX_DENSE_WORDS).then(|| SuffixSums::Dense(DenseSums::new(items, size)))
+    }
+
+    /// Whether candidates `k..` can use exactly `t` processors with long
+    /// jobs on at most `u` of them.
+    fn makes(&self, k: usize, t: u32, u: u32) -> bool {
+        match self {
+            SuffixSums::Dense(d) => d.makes(k, t, u),
+            SuffixSums::Sparse(s) => s.makes(k, t, u),
+        }
+    }
+
+    /// Most processors candidates `k..` can still use with `r` reserved and
+    /// `u` unreserved ones left.
+    fn reach(&self, k: usize, r: u32, u: u32) -> u32 {
+        match self {
+            SuffixSums::Dense(d) => d.reach(k, r, u),
+            SuffixSums::Sparse(s) => s.reach(k, r, u),
+        }
+    }
+}
+
+/// [`SuffixSums`] as sorted lists of the sums each suffix's short jobs and
+/// long jobs can make (up to the capacity).
+struct SparseSums {
+    capacity: u32,
+    /// `short[k]`, `long[k]`: the sums of suffix `k..`, ascending.
+    short: Vec<Vec<u32>>,
+    long: Vec<Vec<u32>>,
+}
+
+impl SparseSums {
+    /// The lists, or `None` as soon as they would hold more than `limit` sums.
+    fn new(items: &[Candidate], capacity: u32, limit: usize) -> Option<Self> {
+        let n = items.len();
+        let (mut short, mut long) = (vec![Vec::new(); n + 1], vec![Vec::new(); n + 1]);
+        short[n].push(0);
+        long[n].push(0);
+        let mut held = 2usize;
+        for k in (0..n).rev() {
+            let (w, is_short) = (items[k].width, items[k].short);
+            let (grown, kept) = if is_short { (&mut short, &mut long) } else { (&mut long, &mut short) };
+            kept[k] = kept[k + 1].clone();
+            grown[k] = with_item(&grown[k + 1], w, capacity);
+            held += kept[k].len() + grown[k].len();
+            if held > limit {
+                return None;
+            }
+        }
+        Some(SparseSums { capacity, short, long })
+    }
+
+    fn makes(&self, k: usize, t: u32, u: u32) -> bool {
+        if t > self.capacity {
+            return false;
+        }
+        let short = &self.short[k];
+        let limit = u.min(t);
+        self.long[k].iter().take_while(|&&l| l <= limit).any(|&l| short.binary_search(&(t - l)).is_ok())
+    }
+
+    fn reach(&self, k: usize, r: u32, u: u32) -> u32 {
+        let total = u64::from(r) + u64::from(u);
+        let short = &self.short[k];
+        let mut best = 0u64;
+        for &l in self.long[k].iter().take_while(|&&l| l <= u) {
+            let room = total - u64::from(l);
+            let fits = short.partition_point(|&s| u64::from(s) <= room);
+            // the empty subset (sum 0) is always in the list, so `fits >= 1`
+            best = best.max(u64::from(l) + u64::from(short[fits - 1]));
+            if best == total {
+                break;
+            }
+        }
+        best as u32
+    }
+}
+
+/// The sums of `sums` (ascending) and of `sums + w`, merged, without
+/// duplicates, up to `capacity`.
+fn with_item(sums: &[u32], w: u32, capacity: u32) -> Vec<u32> {
+    let mut out = Vec::with_capacity(sums.len() * 2);
+    let shifted = sums.iter().filter_map(|&s| s.checked_add(w).filter(|&v| v <= capacity));
+    let mut shifted = shifted.peekable();
+    let mut plain = sums.iter().copied().peekable();
+    loop {
+        let next = match (plain.peek(), shifted.peek()) {
+            (Some(&a), Some(&b)) if a <= b => plain.next(),
+            (Some(_), Some(_)) | (None, Some(_)) => shifted.next(),
+            (Some(_), None) => plain.next(),
+            (None, None) => break,
+        };
+        let v = next.expect("peeked");
+        if out.last() != Some(&v) {
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// Fig. 2's include-first depth-first search itself, for the decisions whose
+/// table of sums would be too large: it visits the subsets in the same
+/// order, pruning a branch when even all of its remaining candidates (as
+/// many as fit) could not beat the best subset found so far, and keeps the
+/// first subset of the best utilization. Uncut, it finds the subset the
+/// exact walk of [`search`] finds (that walk goes straight down this
+/// search's tree to it); it can visit many more nodes, and the node budget
+/// (or the time limit) bounds it, as in the paper, keeping the best subset
+/// found so far.
+fn depth_first(items: &[Candidate], reserved: u32, unreserved: u32, budget: u64, deadline: Option<Instant>) -> Selection {
+    let n = items.len();
+    // Remaining widths from position k on: short ones, long ones.
+    let (mut short_rest, mut long_rest) = (vec![0u64; n + 1], vec![0u64; n + 1]);
+    for k in (0..n).rev() {
+        let w = u64::from(items[k].width);
+        short_rest[k] = short_rest[k + 1] + if items[k].short { w } else { 0 };
+        long_rest[k] = long_rest[k + 1] + if items[k].short { 0 } else { w };
+    }
+    // Most that candidates `k..` can add with `r` reserved and `u` unreserved left.
+    let bound = |k: usize, r: u32, u: u32| -> u64 {
+        (u64::from(r) + u64::from(u)).min(short_rest[k] + long_rest[k].min(u64::from(u)))
+    };
+    let ceiling = bound(0, reserved, unreserved);
+    let mut best = Selection { chosen: Vec::new(), utilization: 0, nodes: 1, cut: false };
+    // One frame per subset on the current path: the next candidate to try
+    // adding, the processors left, the utilization; `path` lists the
+    // candidates of the deepest frame's subset.
+    struct Frame {
+        next: usize,
+        r: u32,
+        u: u32,
+        used: u64,
+    }
+    let mut frames = vec![Frame { next: 0, r: reserved, u: unreserved, used: 0 }];
+    let mut path: Vec<usize> = Vec::new();
+    while let Some(top) = frames.last_mut() {
+        if u64::from(best.utilization) == ceiling {
+            break;
+        }
+        let (k, r, u, used) = (top.next, top.r, top.u, top.used);
+        if k >= n || used + bound(k, r, u) <= u64::from(best.utilization) {
+            frames.pop();
+            if !frames.is_empty() {
+                path.pop();
+            }
+            continue;
+        }
+        top.next = k + 1;
+        let item = items[k];
+        let fits = if item.short { item.width <= r + u } else { item.width <= u };
+        if !fits {
+            continue;
+        }
+        let from_reserved = if item.short { item.width.min(r) } else { 0 };
+        let (r2, u2) = (r - from_reserved, u - (item.width - from_reserved));
+        let used2 = used + u64::from(item.width);
+        if used2 + bound(k + 1, r2, u2) <= u64::from(best.utilization) {
+            continue;
+        }
+        if best.nodes >= budget || deadline.is_some_and(|d| Instant::now() >= d) {
+            best.cut = true;
+            break;
+        }
+        best.nodes += 1;
+        path.push(k);
+        frames.push(Frame { next: k + 1, r: r2, u: u2, used: used2 });
+        if used2 > u64::from(best.utilization) {
+            best.utilization = used2 as u32;
+            best.chosen.clone_from(&path);
+        }
+    }
+    best
+}
+
+/// [`SuffixSums`] as bitsets, one bit per sum `0..=capacity`: the short
 /// ones also mirrored (bit `capacity - s` for sum `s`), so that "can the
-/// suffix make exactly `t`" is one pass of word operations.
-struct SuffixSums {
+/// suffix make exactly `t`" is one pass of word operations. `capacity` here
+/// is the table's size (see [`SuffixSums::new`]), which may be below the
+/// free processors: no subset sums to more than it.
+struct DenseSums {
     words: usize,
     capacity: usize,
     short: Vec<u64>,
@@ -219,7 +449,7 @@ struct SuffixSums {
     mirrored_short: Vec<u64>,
 }
 
-impl SuffixSums {
+impl DenseSums {
     fn new(items: &[Candidate], capacity: u32) -> Self {
         let words = capacity as usize / 64 + 1;
         let n = items.len();
@@ -251,7 +481,7 @@ impl SuffixSums {
             short[k * words + words - 1] &= mask;
             long[k * words + words - 1] &= mask;
         }
-        SuffixSums { words, capacity: capacity as usize, short, long, mirrored_short }
+        DenseSums { words, capacity: capacity as usize, short, long, mirrored_short }
     }
 
     /// Whether candidates `k..` can use exactly `t` processors with long
@@ -406,6 +636,79 @@ mod tests {
             let s = select(&cands, 4, 0, &config);
             assert_eq!((s.chosen, s.cut), (vec![1, 2], false));
         }
+    }
+
+    /// Candidates drawn from a small linear congruential generator.
+    fn draw(seed: &mut u64, n: usize, max_width: u32) -> Vec<Candidate> {
+        (0..n)
+            .map(|_| {
+                *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let x = *seed >> 33;
+                c((x % u64::from(max_width)) as u32 + 1, x & (1 << 20) != 0)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn dense_sparse_and_depth_first_agree() {
+        let mut seed = 7u64;
+        for case in 0..3000 {
+            let n = case % 14;
+            let free = (case as u32 * 7919) % 40 + 1;
+            let items = draw(&mut seed, n, free);
+            let unreserved = (case as u32 * 31) % (free + 1);
+            let reserved = free - unreserved;
+            let total: u64 = items.iter().map(|c| u64::from(c.width)).sum();
+            // the table at the machine's size (as before) and at the candidates' total
+            let full = SuffixSums::Dense(DenseSums::new(&items, free));
+            let size = u64::from(free).min(total) as u32;
+            let dense = SuffixSums::Dense(DenseSums::new(&items, size));
+            let sparse = SuffixSums::Sparse(SparseSums::new(&items, size, usize::MAX).unwrap());
+            let expected = walk(&items, &full, reserved, unreserved, u64::MAX, None);
+            for sums in [&dense, &sparse] {
+                assert_eq!(walk(&items, sums, reserved, unreserved, u64::MAX, None), expected, "{items:?}");
+            }
+            let dfs = depth_first(&items, reserved, unreserved, u64::MAX, None);
+            assert_eq!((&dfs.chosen, dfs.utilization, dfs.cut), (&expected.chosen, expected.utilization, false));
+        }
+    }
+
+    #[test]
+    fn a_few_jobs_on_a_huge_machine_cost_what_they_cost_on_a_small_one() {
+        let config = DpsaConfig::new(DpsaVariant::Priority);
+        // 2^32 - 1 free processors, most of them reserved: the table follows the 4 jobs' widths.
+        let began = Instant::now();
+        let s = select(&[c(2, true), c(3, false), c(5, true), c(7, false)], u32::MAX - 4, 4, &config);
+        assert_eq!((s.chosen, s.utilization, s.cut), (vec![0, 1, 2], 10, false));
+        // Very wide jobs: the sums as lists (16 subsets at most).
+        let wide = [c(1 << 30, true), c((1 << 30) + 1, false), c(3 << 29, true), c(1 << 31, false)];
+        let s = select(&wide, u32::MAX - (1 << 31), 1 << 31, &config);
+        assert_eq!((s.chosen, s.utilization, s.cut), (vec![0, 1, 2], (1 << 30) + (1 << 30) + 1 + (3 << 29), false));
+        assert!(began.elapsed() < Duration::from_secs(1), "{:?}", began.elapsed());
+    }
+
+    #[test]
+    fn too_large_for_any_table_the_budget_bounds_the_search() {
+        // 60 wide jobs of distinct widths on 2^32 - 1 processors: neither the
+        // bitsets nor the lists fit their limits; the depth-first search does
+        // the work the node budget allows.
+        let mut seed = 3u64;
+        let items: Vec<Candidate> =
+            draw(&mut seed, 60, 1 << 26).into_iter().map(|x| Candidate { width: x.width + (1 << 26), ..x }).collect();
+        assert!(SuffixSums::new(&items, u32::MAX).is_none());
+        let config = DpsaConfig { node_budget: 10_000, ..DpsaConfig::new(DpsaVariant::Priority) };
+        let s = select(&items, u32::MAX / 2, u32::MAX / 2, &config);
+        assert!(s.nodes <= 10_000 && s.utilization > 0);
+        let again = select(&items, u32::MAX / 2, u32::MAX / 2, &config);
+        assert_eq!(s, again);
+        assert_eq!(s.utilization, s.chosen.iter().map(|&i| items[i].width).sum::<u32>());
+    }
+
+    #[test]
+    fn merged_sums() {
+        assert_eq!(with_item(&[0, 2, 5], 3, 7), vec![0, 2, 3, 5]);
+        assert_eq!(with_item(&[0, 2, 5], 3, 8), vec![0, 2, 3, 5, 8]);
+        assert_eq!(with_item(&[0, u32::MAX - 1], 2, u32::MAX), vec![0, 2, u32::MAX - 1]);
     }
 
     #[test]

@@ -146,12 +146,24 @@ impl Runner {
     /// Runs the policy to the end, or for at most `max_events` more time
     /// stamps. Returns `true` when the simulation is finished.
     pub fn run(&mut self, sim: &mut BatchSim, max_events: Option<u64>) -> Result<bool> {
+        self.run_until(sim, max_events, None)
+    }
+
+    /// [`Runner::run`] that also returns once the wall clock reaches `until`
+    /// (checked after every time stamp), so that a caller can look at
+    /// something else (the bindings: Python's signals) now and then, and go
+    /// on with another call. Where it pauses never changes the schedule.
+    pub fn run_until(&mut self, sim: &mut BatchSim, max_events: Option<u64>, until: Option<Instant>) -> Result<bool> {
         let stop = max_events.map_or(u64::MAX, |m| sim.events().saturating_add(m));
         while sim.events() < stop {
             if sim.advance().is_none() {
                 break;
             }
             self.schedule(sim)?;
+            // a clock read costs ~25 ns, a time stamp at least ten times that
+            if until.is_some_and(|t| Instant::now() >= t) {
+                break;
+            }
         }
         Ok(sim.finished())
     }
@@ -361,6 +373,33 @@ mod tests {
         assert_eq!(run(Builtin::Easy, &w, 5), vec![0.0, 0.0, 7.0, 2.0, 10.0, 10.0]);
         for v in ["dpsa-p", "dpsa-n", "dpsa-w"] {
             assert_eq!(run(Builtin::from_name(v).unwrap(), &w, 5), vec![0.0, 0.0, 7.0, 10.0, 2.0, 2.0], "{v}");
+        }
+    }
+
+    #[test]
+    fn pausing_the_run_changes_nothing() {
+        let w: Vec<(f64, f64, u32)> = (0..200).map(|j| (f64::from(j / 3), f64::from(j % 17 + 1), j % 4 + 1)).collect();
+        let jobs = Jobs {
+            submit: w.iter().map(|j| j.0).collect(),
+            runtime: w.iter().map(|j| j.1).collect(),
+            estimate: w.iter().map(|j| 2.0 * j.1).collect(),
+            width: w.iter().map(|j| j.2).collect(),
+        };
+        for name in Builtin::NAMES {
+            let policy = Builtin::from_name(name).unwrap();
+            let mut whole = BatchSim::new(jobs.clone(), 4, policy.priority()).unwrap();
+            assert!(Runner::new(policy).run(&mut whole, None).unwrap());
+            let mut paused = BatchSim::new(jobs.clone(), 4, policy.priority()).unwrap();
+            let mut runner = Runner::new(policy);
+            let mut calls = 0;
+            // a deadline already past: one time stamp per call
+            while !runner.run_until(&mut paused, None, Some(Instant::now())).unwrap() {
+                calls += 1;
+                assert!(calls < 10_000);
+            }
+            assert_eq!(paused.starts(), whole.starts(), "{name}");
+            assert_eq!(paused.events(), whole.events(), "{name}");
+            assert!(calls + 1 >= whole.events() as usize, "{name}");
         }
     }
 
