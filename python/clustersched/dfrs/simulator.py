@@ -343,6 +343,8 @@ class _Simulation:
                                      submit=np.ascontiguousarray(jobs.submit, dtype=np.float64),
                                      processing_time=np.ascontiguousarray(jobs.processing_time, dtype=np.float64),
                                      penalty=penalty)
+        self._lp_cache: tuple[tuple[bytes, ...], np.ndarray] | None = None  # opt=avg: LP (2)'s last inputs, yields
+        self.lp_solved = 0  # LP (2) solutions computed (the others were reused)
         self.mcb8_jobs: list[int] = []
         self.mcb8_seconds: list[float] = []
         self.events = 0
@@ -401,11 +403,34 @@ class _Simulation:
         else:
             jobs, ys = state.max_min_yields()
             if len(jobs):
-                from .allocation import average_yields
-
                 node, job, count = state.node_tasks()
-                ys = average_yields(node, job, count, self.cpu, jobs)
+                ys = self._average_yields(node, job, count, jobs)
             state.share(t, jobs, np.ascontiguousarray(ys, dtype=np.float64))
+
+    def _average_yields(self, node: np.ndarray, job: np.ndarray, count: np.ndarray, jobs: np.ndarray) -> np.ndarray:
+        """LP (2)'s yields (:func:`~clustersched.dfrs.allocation.average_yields`), solved again only when its
+        inputs changed.
+
+        The LP is a function of the mapping alone: which jobs are placed, how
+        many tasks of each sit on which node, and their CPU needs (fixed per
+        job); not of the time, the virtual times or the priorities.  So the
+        last solution is kept with the exact arrays it was computed from, and
+        an event that leaves them equal (a periodic event whose MCB8 maps the
+        same jobs to the same nodes, as it does while nothing is submitted or
+        completes and the priorities keep their order) reuses it: the same
+        yields, bit for bit, as solving again, at a comparison's cost instead
+        of a solver call.  One entry: the memory is that of one mapping.
+        """
+        key = (node.tobytes(), job.tobytes(), count.tobytes(), jobs.tobytes())
+        if self._lp_cache is not None and self._lp_cache[0] == key:
+            return self._lp_cache[1]
+        from .allocation import average_yields
+
+        ys = average_yields(node, job, count, self.cpu, jobs)
+        ys.flags.writeable = False
+        self._lp_cache = (key, ys)
+        self.lp_solved += 1
+        return ys
 
     # -- the loop --------------------------------------------------------------------------------
     def run(self) -> DfrsRun:
