@@ -126,6 +126,15 @@ pub struct Selection {
 /// explore exponentially many (e.g. when no subset fills the free processors
 /// exactly). The node budget and the time limit still bound it; a cut
 /// decision starts the part of the subset chosen so far.
+///
+/// The work follows the candidates, never the machine's size: the table of
+/// sums covers `min(free, total width of the candidates)`, or holds the
+/// reachable sums as lists when those are fewer (a few very wide jobs). When
+/// neither fits its limit ([`MAX_DENSE_WORDS`], [`MAX_SPARSE_SUMS`]: many
+/// wide jobs of distinct widths on a machine of billions of processors), the
+/// search is Fig. 2's depth-first recursion itself, pruned by the widths left,
+/// which finds the same subset unless the node budget (or the time limit)
+/// cuts it first; a cut decision then starts the best subset found so far.
 pub fn select(candidates: &[Candidate], reserved: u32, unreserved: u32, config: &DpsaConfig) -> Selection {
     select_among(candidates, true, reserved, unreserved, config)
 }
@@ -222,12 +231,12 @@ fn walk(
     best
 }
 
-/// Most 64-bit words the bitsets of [`DenseSums`] may take together (128 MiB):
-/// beyond that, the sums are kept as lists ([`SparseSums`]) when those are
-/// small, else the search is Fig. 2's depth-first one ([`depth_first`]).
+/// Most 64-bit words the bitsets of the subset sums may take together (128
+/// MiB): beyond that, the sums are kept as sorted lists when those are small,
+/// else the search is Fig. 2's depth-first one (see [`select`]).
 pub const MAX_DENSE_WORDS: usize = 1 << 24;
 
-/// Most sums [`SparseSums`] may hold in all (16 MiB): building lists that
+/// Most sums the sorted lists may hold in all (16 MiB): building lists that
 /// overflow it, before giving up on them, costs a few milliseconds.
 pub const MAX_SPARSE_SUMS: usize = 1 << 22;
 
