@@ -58,7 +58,12 @@ Semantics (the choices the paper leaves open, named and documented):
 * **Allocation** (§4.6, §4.7) is recomputed at every event, on the mapping
   the actions left (an event without an action still re-shares the CPU the
   completions freed).  ``/stretch-per`` computes its estimated stretches
-  with the time left to the next periodic event.
+  with the time left to the next periodic event.  ``opt=avg``'s LP (2)
+  depends on the mapping alone (the jobs placed, their tasks per node, their
+  CPU needs), so an event that leaves the mapping as it was (a periodic
+  event whose MCB8 maps the same jobs the same way) reuses the last
+  solution instead of solving it again: the same yields, bit for bit, and a
+  periodic event costs what packing its jobs costs.
 * **Penalty.** A job placed again after having been paused (a resume), and
   a running job whose nodes change (a migration; nodes compared as the
   multiset of its tasks' nodes), make no progress for ``penalty`` seconds
