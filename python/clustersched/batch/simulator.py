@@ -324,7 +324,12 @@ def simulate(
 
 
 def _run_builtin(sim: _core.BatchSim, run: "Callable[[int | None], bool]", bar: "_Bar | None") -> None:
-    """The fast path: the whole event loop in Rust, paused only to move the progress bar."""
+    """The fast path: the whole event loop in Rust, paused only to move the progress bar.
+
+    ``BatchSim.run`` looks at Python's signals every 50 ms of its run (taking
+    the GIL back for a moment), so a Ctrl-C, or the ``clustersched`` command's
+    SIGTERM handler, stops even one long call at once with its exception.
+    """
     if bar is None:
         run(None)
         return
