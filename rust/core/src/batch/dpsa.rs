@@ -379,7 +379,8 @@ fn with_item(sums: &[u32], w: u32, capacity: u32) -> Vec<u32> {
 /// exact walk of [`search`] finds (that walk goes straight down this
 /// search's tree to it); it can visit many more nodes, and the node budget
 /// (or the time limit) bounds it, as in the paper, keeping the best subset
-/// found so far.
+/// found so far. Here the budget counts the candidates looked at, which
+/// bounds the work (the subsets entered, reported as `nodes`, are fewer).
 fn depth_first(items: &[Candidate], reserved: u32, unreserved: u32, budget: u64, deadline: Option<Instant>) -> Selection {
     let n = items.len();
     // Remaining widths from position k on: short ones, long ones.
@@ -406,6 +407,14 @@ fn depth_first(items: &[Candidate], reserved: u32, unreserved: u32, budget: u64,
     }
     let mut frames = vec![Frame { next: 0, r: reserved, u: unreserved, used: 0 }];
     let mut path: Vec<usize> = Vec::new();
+    // The best subset is `path[..best_len]` while `best_in_path`; it is
+    // copied out only when the search backs out of it, so that a deep descent
+    // that improves at every step costs its depth, not its depth squared.
+    let (mut best_len, mut best_in_path) = (0, false);
+    // Candidates looked at (the root counts as one): the budget bounds them,
+    // not only the subsets entered, so that a decision's work is bounded by
+    // the budget whatever the candidates that do not fit or cannot help.
+    let mut looked: u64 = 1;
     while let Some(top) = frames.last_mut() {
         if u64::from(best.utilization) == ceiling {
             break;
@@ -414,10 +423,19 @@ fn depth_first(items: &[Candidate], reserved: u32, unreserved: u32, budget: u64,
         if k >= n || used + bound(k, r, u) <= u64::from(best.utilization) {
             frames.pop();
             if !frames.is_empty() {
+                if best_in_path && path.len() == best_len {
+                    best.chosen.clone_from(&path);
+                    best_in_path = false;
+                }
                 path.pop();
             }
             continue;
         }
+        if looked >= budget || (looked % 1024 == 0 && deadline.is_some_and(|d| Instant::now() >= d)) {
+            best.cut = true;
+            break;
+        }
+        looked += 1;
         top.next = k + 1;
         let item = items[k];
         let fits = if item.short { item.width <= r + u } else { item.width <= u };
@@ -430,17 +448,17 @@ fn depth_first(items: &[Candidate], reserved: u32, unreserved: u32, budget: u64,
         if used2 + bound(k + 1, r2, u2) <= u64::from(best.utilization) {
             continue;
         }
-        if best.nodes >= budget || deadline.is_some_and(|d| Instant::now() >= d) {
-            best.cut = true;
-            break;
-        }
         best.nodes += 1;
         path.push(k);
         frames.push(Frame { next: k + 1, r: r2, u: u2, used: used2 });
         if used2 > u64::from(best.utilization) {
             best.utilization = used2 as u32;
-            best.chosen.clone_from(&path);
+            (best_len, best_in_path) = (path.len(), true);
         }
+    }
+    if best_in_path {
+        path.truncate(best_len);
+        best.chosen = path;
     }
     best
 }
@@ -711,6 +729,14 @@ mod tests {
         let again = select(&items, u32::MAX / 2, u32::MAX / 2, &config);
         assert_eq!(s, again);
         assert_eq!(s.utilization, s.chosen.iter().map(|&i| items[i].width).sum::<u32>());
+        // 100,000 candidates, thousands deep: the budget bounds the candidates looked at.
+        let items: Vec<Candidate> =
+            draw(&mut seed, 100_000, 1 << 16).into_iter().map(|x| Candidate { width: x.width + (1 << 16), ..x }).collect();
+        let config = DpsaConfig { node_budget: 50_000, ..DpsaConfig::new(DpsaVariant::Narrow) };
+        let s = select(&items, u32::MAX / 2, u32::MAX / 2, &config);
+        assert!(s.cut && s.nodes <= 50_000 && s.chosen.len() > 1000);
+        assert!(s.chosen.windows(2).all(|p| p[0] < p[1]));
+        assert_eq!(u64::from(s.utilization), s.chosen.iter().map(|&i| u64::from(items[i].width)).sum::<u64>());
     }
 
     #[test]
