@@ -431,7 +431,7 @@ fn depth_first(items: &[Candidate], reserved: u32, unreserved: u32, budget: u64,
             }
             continue;
         }
-        if looked >= budget || (looked % 1024 == 0 && deadline.is_some_and(|d| Instant::now() >= d)) {
+        if looked >= budget || (looked & 1023 == 0 && deadline.is_some_and(|d| Instant::now() >= d)) {
             best.cut = true;
             break;
         }
