@@ -47,7 +47,13 @@ Semantics (the choices peers differ on, named and documented):
   decision (``node_budget``, ``1 .. 2**64 - 1``, default one million:
   ``DEFAULT_NODE_BUDGET`` of the Rust core; the search visits at most one node
   per candidate job, so only decisions among over a million eligible jobs are
-  ever cut); ``time_limit`` (seconds per decision, finite, ``> 0`` and at most
+  ever cut).  The search's table of subset sums is sized by the candidates'
+  widths, never by the machine (4 jobs on 2**32 - 1 processors decide in
+  microseconds); in the one case where no table fits its limit (thousands of
+  wide jobs of distinct widths on billions of processors) DPSA runs Fig. 2's
+  plain depth-first search, whose every candidate looked at counts against
+  the budget, and a cut decision starts the best subset found so far;
+  ``time_limit`` (seconds per decision, finite, ``> 0`` and at most
   one day, :data:`MAX_TIME_LIMIT`) adds a wall-clock bound, which makes
   results machine-dependent.  Decisions cut by either are counted in
   :attr:`SimulationResult.search`.  Both options belong to DPSA: giving them
