@@ -35,8 +35,9 @@ def simulate(path: Path) -> dict[str, object]:
     out, err = io.StringIO(), io.StringIO()
     began = time.perf_counter()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = main(["simulate", str(path), "--drop-invalid", "--policy", "easy", "--no-progress",
-                       *OPTIONS.get(path.name, [])])
+        status = main(
+            ["simulate", str(path), "--drop-invalid", "--policy", "easy", "--no-progress", *OPTIONS.get(path.name, [])]
+        )
     wall = time.perf_counter() - began
     if status != 0:
         raise SystemExit(f"{path.name}: status {status}: {err.getvalue().strip()}")
@@ -52,8 +53,14 @@ def simulate(path: Path) -> dict[str, object]:
         dropped[match.group(3)] = int(match.group(1))
         total = int(match.group(2))
     kept = int(row["jobs"])
-    return {"trace": path.name.removesuffix(".gz").removesuffix(".swf"), "jobs": total or kept, "kept": kept,
-            **dropped, "sim_s": float(row["sim_s"]), "wall_s": wall}
+    return {
+        "trace": path.name.removesuffix(".gz").removesuffix(".swf"),
+        "jobs": total or kept,
+        "kept": kept,
+        **dropped,
+        "sim_s": float(row["sim_s"]),
+        "wall_s": wall,
+    }
 
 
 def main_(folder: Path) -> None:
@@ -64,8 +71,14 @@ def main_(folder: Path) -> None:
     print("|---|---:|---:|" + "---:|" * len(REASONS) + "---:|---:|")
     for path in traces:
         r = simulate(path)
-        cells = [r["trace"], f"{r['jobs']:,}", f"{r['kept']:,}", *(f"{r[k]:,}" for k in REASONS),
-                 f"{r['sim_s']:.3f}", f"{r['wall_s']:.2f}"]
+        cells = [
+            r["trace"],
+            f"{r['jobs']:,}",
+            f"{r['kept']:,}",
+            *(f"{r[k]:,}" for k in REASONS),
+            f"{r['sim_s']:.3f}",
+            f"{r['wall_s']:.2f}",
+        ]
         print("| " + " | ".join(cells) + " |", flush=True)
 
 

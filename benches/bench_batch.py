@@ -22,6 +22,7 @@ import pytest
 
 from clustersched import batch_metrics, simulate, validate_batch
 from clustersched.batch import estimates_of
+
 from reference.batch import simulate_reference
 
 
@@ -49,8 +50,12 @@ def test_loaded_ctc_easy_against_reference(benchmark, ctc):
     jobs = result.jobs
     began = time.perf_counter()
     reference = simulate_reference(
-        jobs.submit.tolist(), jobs.runtime.tolist(), estimates_of(jobs).tolist(), jobs.width().tolist(),
-        result.schedule.total_procs, "easy",
+        jobs.submit.tolist(),
+        jobs.runtime.tolist(),
+        estimates_of(jobs).tolist(),
+        jobs.width().tolist(),
+        result.schedule.total_procs,
+        "easy",
     )
     reference_seconds = time.perf_counter() - began
     assert result.schedule.start.tolist() == reference

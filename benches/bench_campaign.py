@@ -33,10 +33,16 @@ def digest(packed: dict[str, str]) -> str:
 
 def one_by_one(s: dict) -> dict[str, str]:
     platform = scrap._platforms(s["seed"])[s["platform"]]
-    parts = [scrap.runs_one_by_one(c, scrap._ptg(c["index"], s["seed"]), platform, validate=False)
-             for c in scrap._shape_configs(s["shape"])]
-    return {name: base64.b64encode(np.concatenate([np.asarray(p[name], dtype=dtype) for p in parts]).tobytes())
-            .decode("ascii") for name, dtype in scrap.RUN_COLUMNS.items()}
+    parts = [
+        scrap.runs_one_by_one(c, scrap._ptg(c["index"], s["seed"]), platform, validate=False)
+        for c in scrap._shape_configs(s["shape"])
+    ]
+    return {
+        name: base64.b64encode(np.concatenate([np.asarray(p[name], dtype=dtype) for p in parts]).tobytes()).decode(
+            "ascii"
+        )
+        for name, dtype in scrap.RUN_COLUMNS.items()
+    }
 
 
 @pytest.fixture(scope="module", autouse=True)

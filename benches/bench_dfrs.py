@@ -22,10 +22,9 @@ Run for real from a release build: ``pip install . && python -m pytest benches/b
 
 from __future__ import annotations
 
-import numpy as np
-
 import hashlib
 
+import numpy as np
 import pytest
 
 from clustersched import _core
@@ -79,18 +78,32 @@ def test_greedypm_per_on_a_1000_job_trace(benchmark):
 
 #: The busiest HPC2N week: (seconds before the change, the 3x target, the schedule's sha256 then and now).
 BUSIEST_WEEK = {
-    "MCB8 */per/opt=min/minvt=600": (14.8, 14.8 / 3,
-                                     "bac248e5039ebd080918ea6b384b1f75e73ebdbf60a3b2ea389090e6c8a47b04"),
-    "GreedyPM */per/opt=min/minvt=600": (1.27, 1.27 / 3,
-                                         "38c02644d526c06d7126e5c30821e93bc2d23056ca3df4c52d44cedafbbff30a"),
+    "MCB8 */per/opt=min/minvt=600": (
+        14.8,
+        14.8 / 3,
+        "bac248e5039ebd080918ea6b384b1f75e73ebdbf60a3b2ea389090e6c8a47b04",
+    ),
+    "GreedyPM */per/opt=min/minvt=600": (
+        1.27,
+        1.27 / 3,
+        "38c02644d526c06d7126e5c30821e93bc2d23056ca3df4c52d44cedafbbff30a",
+    ),
 }
 
 
 def schedule_digest(schedule) -> str:
     """sha256 of a DFRS schedule's columns (segments, entries, completions)."""
     h = hashlib.sha256()
-    for name in ("seg_job", "seg_start", "seg_end", "seg_offsets", "entry_node", "entry_count", "entry_share",
-                 "completion"):
+    for name in (
+        "seg_job",
+        "seg_start",
+        "seg_end",
+        "seg_offsets",
+        "entry_node",
+        "entry_count",
+        "entry_share",
+        "completion",
+    ):
         a = np.ascontiguousarray(getattr(schedule, name))
         h.update(name.encode())
         h.update(str(a.dtype).encode())
@@ -110,12 +123,17 @@ def test_busiest_hpc2n_week(benchmark, busiest_week, algorithm):
     k, w = busiest_week
     assert (k, len(w.jobs), w.platform.nodes) == (93, 4507, 120)
     before, target, digest = BUSIEST_WEEK[algorithm]
-    result = benchmark.pedantic(simulate, args=(w.jobs, w.platform, algorithm), kwargs={"validate": False},
-                                rounds=3, iterations=1)
+    result = benchmark.pedantic(
+        simulate, args=(w.jobs, w.platform, algorithm), kwargs={"validate": False}, rounds=3, iterations=1
+    )
     assert schedule_digest(result.schedule) == digest  # the schedule of the build before, bit for bit
     validate_dfrs(result.schedule, w.jobs, w.platform)
     assert np.isfinite(result.schedule.completion).all()
-    benchmark.extra_info.update(events=result.events, mcb8_calls=len(result.mcb8_seconds),
-                                mcb8_seconds=float(result.mcb8_seconds.sum()), before_seconds=before)
+    benchmark.extra_info.update(
+        events=result.events,
+        mcb8_calls=len(result.mcb8_seconds),
+        mcb8_seconds=float(result.mcb8_seconds.sum()),
+        before_seconds=before,
+    )
     if not benchmark.disabled:
         assert benchmark.stats.stats.median <= target

@@ -33,8 +33,9 @@ def large(request):
 @pytest.mark.parametrize("fn", [qlse, greedy_best_fit], ids=["QLSE", "greedy"])
 def test_large_tig_on_large_grid(benchmark, large, fn):
     model, inst = large
-    result = benchmark.pedantic(fn, args=(inst.tig, inst.grid), kwargs={"bandwidth": model}, rounds=200,
-                                iterations=1, warmup_rounds=5)
+    result = benchmark.pedantic(
+        fn, args=(inst.tig, inst.grid), kwargs={"bandwidth": model}, rounds=200, iterations=1, warmup_rounds=5
+    )
     assert len(inst.tig) == 64 and inst.grid.num_lans == 32 and inst.grid.num_hosts == 32 * 48
     again = fn(inst.tig, inst.grid, bandwidth=model)
     assert result.found == again.found and result.attempts == again.attempts
@@ -43,14 +44,16 @@ def test_large_tig_on_large_grid(benchmark, large, fn):
         assert mapping_violations(result, inst.tig, inst.grid) == []
     if fn is qlse:
         assert result.found  # a single large LAN holds a planted large TIG under both models
-    benchmark.extra_info.update(found=result.found, attempts=result.attempts,
-                                lans_used=result.lans_used if result.found else None)
+    benchmark.extra_info.update(
+        found=result.found, attempts=result.attempts, lans_used=result.lans_used if result.found else None
+    )
 
 
 def test_full_reproduction_wall_time(benchmark, tmp_path):
     scale = "small" if benchmark.disabled else "full"
-    rows = benchmark.pedantic(study.reproduce_qlse, args=(tmp_path,), kwargs={"scale": scale, "progress": False},
-                              rounds=1, iterations=1)
+    rows = benchmark.pedantic(
+        study.reproduce_qlse, args=(tmp_path,), kwargs={"scale": scale, "progress": False}, rounds=1, iterations=1
+    )
     cases = len(study.combinations(scale)) * study.CASES[scale]
     assert len(rows) == cases * 2 * 2  # two bandwidth models, two algorithms
     assert {r["status"] for r in rows} == {"ok"}  # every mapping passed validate_mapping

@@ -41,9 +41,18 @@ def alone(n_ptgs: int) -> None:
             used.append(area / (c.procs * star))
         q = lambda x: " / ".join(f"{v:.3g}" for v in np.quantile(x, [0.0, 0.25, 0.5, 0.75, 1.0]))
         print(f"  rule={rule}")
-        print(f"    largest task allocation   min/q1/median/q3/max: {q(most)}; all {c.procs}: {np.mean(np.array(most) == c.procs):.0%}")
-        print(f"    parallel efficiency       min/q1/median/q3/max: {q(eff)}; under 5%: {np.mean(np.array(eff) < 0.05):.0%}")
-        print(f"    fraction of cluster used  min/q1/median/q3/max: {q(used)}; under 30%: {np.mean(np.array(used) < 0.3):.0%}")
+        print(
+            f"    largest task allocation   min/q1/median/q3/max: {q(most)}; "
+            f"all {c.procs}: {np.mean(np.array(most) == c.procs):.0%}"
+        )
+        print(
+            f"    parallel efficiency       min/q1/median/q3/max: {q(eff)}; "
+            f"under 5%: {np.mean(np.array(eff) < 0.05):.0%}"
+        )
+        print(
+            f"    fraction of cluster used  min/q1/median/q3/max: {q(used)}; "
+            f"under 30%: {np.mean(np.array(used) < 0.3):.0%}"
+        )
 
 
 def mixed(n: int, seed: int) -> list:
@@ -73,16 +82,26 @@ def together(sets: int, sizes: tuple[int, ...] = (2, 4, 6, 8, 10)) -> None:
                             util["SELFISH" if algo == "SELFISH" else "CRA"].append(m.utilization)
         print(f"  rule={rule}")
         print(f"    CRA runs with a PTG earlier than alone: {early}/{cra_runs} = {early / cra_runs:.0%}")
-        print(f"    median max stretch SELFISH {np.median(worst['SELFISH']):.2f}, SELFISH_ORDER {np.median(worst['SELFISH_ORDER']):.2f}")
-        print(f"    gdx utilization (busy / P x makespan): SELFISH {np.mean(util['SELFISH']):.1%}, CRA family {np.mean(util['CRA']):.1%}")
+        print(
+            f"    median max stretch SELFISH {np.median(worst['SELFISH']):.2f}, "
+            f"SELFISH_ORDER {np.median(worst['SELFISH_ORDER']):.2f}"
+        )
+        print(
+            f"    gdx utilization (busy / P x makespan): SELFISH {np.mean(util['SELFISH']):.1%}, "
+            f"CRA family {np.mean(util['CRA']):.1%}"
+        )
 
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ptgs", type=int, default=40)
     ap.add_argument("--sets", type=int, default=2)
-    ap.add_argument("--scale", choices=("small", "full"), default="full",
-                    help="small: 4 PTGs alone, 1 set, N = 2 and 4 (seconds); full: --ptgs and --sets (default)")
+    ap.add_argument(
+        "--scale",
+        choices=("small", "full"),
+        default="full",
+        help="small: 4 PTGs alone, 1 set, N = 2 and 4 (seconds); full: --ptgs and --sets (default)",
+    )
     args = ap.parse_args()
     if args.scale == "small":
         alone(4)

@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 
 from clustersched.campaign import Store, run_campaign
-from clustersched.reproduce import scrap
 from clustersched.campaign.study import write_csv
+from clustersched.reproduce import scrap
 
 #: Scenarios of the sample that ``--scale small`` computes.
 SMALL = 3
@@ -29,8 +29,12 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("out", nargs="?", default="scrap-sample")
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--scale", choices=("small", "full"), default="full",
-                        help=f"small: the sample's first {SMALL} scenarios (default: full, the whole sample)")
+    parser.add_argument(
+        "--scale",
+        choices=("small", "full"),
+        default="full",
+        help=f"small: the sample's first {SMALL} scenarios (default: full, the whole sample)",
+    )
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -39,20 +43,25 @@ def main() -> None:
         todo = todo[:SMALL]
     began = time.perf_counter()
     with Store(out / "campaign.sqlite") as store:
-        stored = run_campaign(scrap.CAMPAIGN, todo, scrap.run_scenario, store=store, workers=args.workers,
-                              progress=False)
+        stored = run_campaign(
+            scrap.CAMPAIGN, todo, scrap.run_scenario, store=store, workers=args.workers, progress=False
+        )
     computed = time.perf_counter() - began
     cols, failed = scrap.load_columns(stored, 0)
     scrap._write_results(cols, failed, out / "results.csv", 0)
     table = scrap.summary(cols)
     write_csv(table, out / "summary.csv", tuple(table[0]) if table else ("algorithm",))
-    what = "full, 1-in-20 sample" if args.scale == "full" else f"full, the first {SMALL} scenarios of the 1-in-20 sample"
+    what = (
+        "full, 1-in-20 sample" if args.scale == "full" else f"full, the first {SMALL} scenarios of the 1-in-20 sample"
+    )
     (out / "report.md").write_text(scrap.report(cols, table, failed, scale=what))
     scrap._figures(cols, out)
     seconds = sum(r["seconds"] for r in stored)
-    print(f"{len(todo)} scenarios, {len(cols['ptg'])} rows, {len(failed)} failed; wall {computed:.0f} s with "
-          f"{args.workers} worker(s), {seconds:.0f} s of scenario time "
-          f"(full study: about {20 * seconds / 3600:.2f} core-hours)")
+    print(
+        f"{len(todo)} scenarios, {len(cols['ptg'])} rows, {len(failed)} failed; wall {computed:.0f} s with "
+        f"{args.workers} worker(s), {seconds:.0f} s of scenario time "
+        f"(full study: about {20 * seconds / 3600:.2f} core-hours)"
+    )
 
 
 if __name__ == "__main__":

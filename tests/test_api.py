@@ -32,8 +32,6 @@ def test_top_level_names_are_the_problem_folders_objects():
 
 
 def test_a_function_named_like_its_module_stays_the_function():
-    import clustersched.ptg.selfish  # binds the submodule to the package attribute, as any import does
-
     from clustersched.ptg import selfish
 
     assert callable(selfish) and selfish.__module__ == "clustersched.ptg.selfish"

@@ -38,14 +38,22 @@ def swf_file(tmp_path: Path, text: str | bytes, name: str = "t.swf") -> Path:
     ("header", "line", "field", "message"),
     [
         ("; MaxProcs:", 1, "MaxProcs", "has no value"),
-        ("; MaxProcs: 100000000000000000000000", 1, "MaxProcs",
-         "value 100000000000000000000000 is out of range (must be in 1..=4294967295)"),
+        (
+            "; MaxProcs: 100000000000000000000000",
+            1,
+            "MaxProcs",
+            "value 100000000000000000000000 is out of range (must be in 1..=4294967295)",
+        ),
         ("; MaxProcs: abc\n; MaxNodes: 10", 1, "MaxProcs", "value 'abc' is not a whole number of processors"),
         ("; MaxProcs: 240.0\n; MaxNodes: 10", 1, "MaxProcs", "value '240.0' is not a whole number"),
         ("; MaxProcs: 0", 1, "MaxProcs", "value 0 is out of range"),
         ("; MaxProcs: 64\n; MaxNodes: -1", 2, "MaxNodes", "value '-1' is not a whole number"),
-        ("; MaxProcs: 240\n; Note: x\n; MaxProcs: 100", 3, "MaxProcs",
-         "value 100 contradicts the MaxProcs of 240 at line 1"),
+        (
+            "; MaxProcs: 240\n; Note: x\n; MaxProcs: 100",
+            3,
+            "MaxProcs",
+            "value 100 contradicts the MaxProcs of 240 at line 1",
+        ),
     ],
 )
 def test_bad_machine_size_header(tmp_path: Path, header: str, line: int, field: str, message: str) -> None:
@@ -66,7 +74,7 @@ def test_machine_size_header_accepted_forms(tmp_path: Path) -> None:
 def test_bad_machine_size_in_a_built_table_is_not_replaced() -> None:
     t = JobTable({"runtime": [1.0]}, metadata={"MaxProcs": "abc", "MaxNodes": "4"}, source="mine")
     with pytest.raises(InvalidWorkloadError, match="mine, field 'MaxProcs': value 'abc' is not a whole number"):
-        t.max_procs
+        _ = t.max_procs
     assert "MaxProcs='abc'" in repr(t)  # a repr never raises
 
 
@@ -261,8 +269,10 @@ def test_dpsa_options_are_refused_by_other_policies(policy: str, option: dict) -
 
     given = Custom() if policy == "custom" else policy
     name = "mine" if policy == "custom" else policy
-    (key, value), = option.items()
-    with pytest.raises(ValueError, match=rf"{key} == {value} bounds DPSA's subset search, but policy '{name}' has none"):
+    ((key, value),) = option.items()
+    with pytest.raises(
+        ValueError, match=rf"{key} == {value} bounds DPSA's subset search, but policy '{name}' has none"
+    ):
         simulate(small_table(), given, **option)
 
 
@@ -381,7 +391,11 @@ class _Probe:
 @pytest.mark.parametrize(
     ("call", "error", "message"),
     [
-        (lambda s: s.start(-1), "InfeasibleError", r"cannot start job index -1 at time 0: it does not exist \(rows are 0..2\)"),
+        (
+            lambda s: s.start(-1),
+            "InfeasibleError",
+            r"cannot start job index -1 at time 0: it does not exist \(rows are 0..2\)",
+        ),
         (lambda s: s.start(3), "InfeasibleError", r"cannot start job index 3 at time 0: it does not exist"),
         (lambda s: s.start(2**70), "InfeasibleError", r"it does not exist"),
         (lambda s: s.start(1), "InfeasibleError", r"cannot start job index 1 at time 0: it has not been submitted"),
@@ -447,19 +461,35 @@ def _dup_first_node(payload: dict) -> None:
     [
         (_set(["ptgs"], None), "ptgs", r": 'ptgs' is null, must be a list of PTGs"),
         (_set(["ptgs"], None, delete=True), "ptgs", r": no 'ptgs' key, must be a list of PTGs"),
-        (_set(["ptgs", 1, "nodes", 0, "id"], None), "id",
-         r": PTG #1: PTG 'second': nodes\[0\]: id == None, must be a string, an integer or a finite number"),
+        (
+            _set(["ptgs", 1, "nodes", 0, "id"], None),
+            "id",
+            r": PTG #1: PTG 'second': nodes\[0\]: id == None, must be a string, an integer or a finite number",
+        ),
         (_set(["ptgs", 1, "nodes", 0, "id"], True), "id", r"PTG #1: PTG 'second': nodes\[0\]: id == True"),
-        (_set(["ptgs", 1, "nodes", 2, "work"], 10**400), None,
-         r": PTG #1: PTG 'second': task '.*': work == 1000000.*\(401 characters\), must be finite"),
+        (
+            _set(["ptgs", 1, "nodes", 2, "work"], 10**400),
+            None,
+            r": PTG #1: PTG 'second': task '.*': work == 1000000.*\(401 characters\), must be finite",
+        ),
         (_dup_first_node, "id", r": PTG #1: PTG 'second': nodes\[\d+\]: id '.*' repeats nodes\[0\]"),
-        (_set(["ptgs", 1, "edges"], None, delete=True), "edges",
-         r": PTG #1: PTG 'second': no 'edges' list \(write \[\] for a PTG of independent tasks\)"),
+        (
+            _set(["ptgs", 1, "edges"], None, delete=True),
+            "edges",
+            r": PTG #1: PTG 'second': no 'edges' list \(write \[\] for a PTG of independent tasks\)",
+        ),
         (_set(["ptgs", 0, "multigraph"], True), "multigraph", r": PTG #0: .*multigraph == True, must be false"),
         (_set(["ptgs", 0, "directed"], False), "directed", r": PTG #0: .*directed == False, must be true"),
-        (_set(["ptgs", 0, "edges", 0, "target"], "nowhere"), "target",
-         r": PTG #0: .*edges\[0\].target == 'nowhere' is not the id of a node"),
-        (_set(["ptgs", 0, "nodes"], {"a": 1}), "nodes", r": PTG #0: PTG 'fft-2-mixed': 'nodes' is an object, must be a list"),
+        (
+            _set(["ptgs", 0, "edges", 0, "target"], "nowhere"),
+            "target",
+            r": PTG #0: .*edges\[0\].target == 'nowhere' is not the id of a node",
+        ),
+        (
+            _set(["ptgs", 0, "nodes"], {"a": 1}),
+            "nodes",
+            r": PTG #0: PTG 'fft-2-mixed': 'nodes' is an object, must be a list",
+        ),
     ],
 )
 def test_bad_ptg_files(tmp_path: Path, change, field: str | None, message: str) -> None:
@@ -516,8 +546,11 @@ def test_tiny_speed_cluster_is_a_typed_error(strategy: str) -> None:
     ptgs = [fft_ptg(2, seed=0), fft_ptg(4, seed=1)]
     slow = Cluster("slow", 8, 1e-300)
     for run in (lambda: cra_budgets(ptgs, slow, strategy), lambda: cra_work(ptgs, slow), lambda: selfish(ptgs, slow)):
-        with pytest.raises(InvalidWorkloadError, match=r"PTG 0 \('fft-2-.*'\) task '.*': work .* flop on one "
-                           r"processor of cluster 'slow' \(1e-300 flop/s\) takes longer than float64 can count"):
+        with pytest.raises(
+            InvalidWorkloadError,
+            match=r"PTG 0 \('fft-2-.*'\) task '.*': work .* flop on one "
+            r"processor of cluster 'slow' \(1e-300 flop/s\) takes longer than float64 can count",
+        ):
             run()
 
 
@@ -561,8 +594,31 @@ def test_ptg_bottom_levels_durations(durations: object, message: str) -> None:
 # -- SWF mutation fuzzing -------------------------------------------------------------------------
 
 _WEIRD_TOKENS = [
-    "1e400", "99999999999999999999999", "1e300", "-5", "-1", "nan", "inf", "-inf", "1e10", "-2e10", "0x10",
-    "1.5", "2.", ".5", "+3", "1e", "--1", "٣", "\x00", "½", "9" * 30, "-0", "1_000", "", "240 (comment)",
+    "1e400",
+    "99999999999999999999999",
+    "1e300",
+    "-5",
+    "-1",
+    "nan",
+    "inf",
+    "-inf",
+    "1e10",
+    "-2e10",
+    "0x10",
+    "1.5",
+    "2.",
+    ".5",
+    "+3",
+    "1e",
+    "--1",
+    "٣",
+    "\x00",
+    "½",
+    "9" * 30,
+    "-0",
+    "1_000",
+    "",
+    "240 (comment)",
 ]
 
 

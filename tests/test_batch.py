@@ -9,9 +9,10 @@ from hypothesis import strategies as st
 
 import clustersched as cs
 from clustersched.batch import Policy, estimates_of, simulate
-from clustersched.errors import InfeasibleError, InvalidWorkloadError
 from clustersched.batch.validate import validate_batch
+from clustersched.errors import InfeasibleError, InvalidWorkloadError
 from clustersched.workload import JobTable
+
 from reference.batch import simulate_reference
 
 POLICIES = list(cs.batch.BUILTIN_POLICIES)
@@ -70,8 +71,9 @@ def test_no_job_starts_after_its_first_reservation(jobs, policy):
         assert reserved.all()  # every job is given one on arrival
 
 
-@pytest.mark.parametrize(("policy", "rows"), [("fcfs", (0, 3000)), ("easy", (0, 3000)), ("sjf", (0, 3000)),
-                                             ("conservative", (1200, 1800))])
+@pytest.mark.parametrize(
+    ("policy", "rows"), [("fcfs", (0, 3000)), ("easy", (0, 3000)), ("sjf", (0, 3000)), ("conservative", (1200, 1800))]
+)
 def test_real_hpc2n_slice_agrees_with_reference(hpc2n_head, policy, rows):
     # (the reference conservative is quadratic per event, hence a shorter, busy
     # slice; the reference DPSA enumerates every subset, too slow for real
@@ -175,8 +177,9 @@ def test_plugin_cannot_overcommit():
 
 
 def test_oversized_jobs_error_skip_or_clip():
-    t = JobTable({"job_id": [7, 8, 9], "submit": [0, 0, 0], "runtime": [5, 5, 5], "procs": [2, 6, 1]},
-                 metadata={"MaxProcs": "4"})
+    t = JobTable(
+        {"job_id": [7, 8, 9], "submit": [0, 0, 0], "runtime": [5, 5, 5], "procs": [2, 6, 1]}, metadata={"MaxProcs": "4"}
+    )
     with pytest.raises(InvalidWorkloadError, match="needs 6 processors but the machine has 4") as err:
         simulate(t, "easy")
     assert err.value.job == 8 and err.value.field == "procs"
@@ -259,8 +262,7 @@ def test_same_input_same_output():
 def test_far_overestimated_jobs_agree_with_reference(jobs, policy, scale):
     # requested times up to 100x the runtime: most jobs end long before their
     # estimate, which is what makes conservative backfilling re-plan
-    jobs = jobs.with_columns(time_requested=np.where(jobs.time_requested >= 0,
-                                                     (jobs.time_requested + 1) * scale, -1))
+    jobs = jobs.with_columns(time_requested=np.where(jobs.time_requested >= 0, (jobs.time_requested + 1) * scale, -1))
     result = simulate(jobs, policy)
     validate_batch(result.schedule, result.jobs)
     assert result.schedule.start.tolist() == reference_starts(result, policy, "requested")
@@ -275,8 +277,9 @@ def test_conservative_replans_after_a_user_start():
                 state.start(0)
             state._sim.schedule("conservative")
 
-    jobs = JobTable({"submit": [0, 0, 1, 2], "runtime": [5, 3, 2, 1], "procs": [2, 2, 4, 1]},
-                    metadata={"MaxProcs": "4"})
+    jobs = JobTable(
+        {"submit": [0, 0, 1, 2], "runtime": [5, 3, 2, 1], "procs": [2, 2, 4, 1]}, metadata={"MaxProcs": "4"}
+    )
     result = simulate(jobs, StartFirstThenConservative())
     validate_batch(result.schedule, result.jobs)
     assert result.schedule.start.tolist() == [0, 0, 5, 3]
@@ -295,24 +298,35 @@ def test_conservative_compression_agrees_with_reference_on_deep_queues(data):
     runtime = data.draw(st.lists(st.integers(0, 40), min_size=n, max_size=n))
     width = data.draw(st.lists(st.integers(1, procs), min_size=n, max_size=n))
     slack = data.draw(st.lists(st.sampled_from([0, 1, 5, 30, 200]), min_size=n, max_size=n))
-    jobs = JobTable({"submit": submit, "runtime": runtime, "procs": width,
-                     "time_requested": [r + s for r, s in zip(runtime, slack)]},
-                    metadata={"MaxProcs": str(procs)})
+    jobs = JobTable(
+        {
+            "submit": submit,
+            "runtime": runtime,
+            "procs": width,
+            "time_requested": [r + s for r, s in zip(runtime, slack)],
+        },
+        metadata={"MaxProcs": str(procs)},
+    )
     result = simulate(jobs, "conservative")
     validate_batch(result.schedule, result.jobs)
     assert result.schedule.start.tolist() == reference_starts(result, "conservative", "requested")
 
 
-@pytest.mark.parametrize("submit, runtime, width", [
-    # Found by the differential test in CI: a zero-runtime job starts at 13 where the rule reserves 17.
-    ([0] * 25 + [9],
-     [0, 0, 8, 9, 0, 0, 0, 0, 5, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-     [2, 2, 2, 1, 2, 2, 2, 1, 1, 2, 2, 2, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1]),
-    # The same, reduced: job 5 moves from 13 + 1 ulp to 13, which lets job 6 (4 s) move from 17 + 2 ulp to
-    # 13 + 1 ulp, where it ends at 17.0 exactly: 13.000000000000002 + 4 rounds to 17.0, though the room's
-    # length 17 - 13.000000000000002 is less than 4.
-    ([0, 0, 0, 0, 0, 0, 0, 9], [8, 9, 0, 5, 0, 0, 4, 0], [2, 1, 1, 1, 2, 1, 1, 1]),
-])
+@pytest.mark.parametrize(
+    "submit, runtime, width",
+    [
+        # Found by the differential test in CI: a zero-runtime job starts at 13 where the rule reserves 17.
+        (
+            [0] * 25 + [9],
+            [0, 0, 8, 9, 0, 0, 0, 0, 5, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+            [2, 2, 2, 1, 2, 2, 2, 1, 1, 2, 2, 2, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1],
+        ),
+        # The same, reduced: job 5 moves from 13 + 1 ulp to 13, which lets job 6 (4 s) move from 17 + 2 ulp to
+        # 13 + 1 ulp, where it ends at 17.0 exactly: 13.000000000000002 + 4 rounds to 17.0, though the room's
+        # length 17 - 13.000000000000002 is less than 4.
+        ([0, 0, 0, 0, 0, 0, 0, 9], [8, 9, 0, 5, 0, 0, 4, 0], [2, 1, 1, 1, 2, 1, 1, 1]),
+    ],
+)
 def test_conservative_finds_movers_with_the_placements_rounding(submit, runtime, width):
     # The kept plan looked for the jobs a hole lets move by comparing the room's length with the estimate,
     # while the placement compares start + estimate with the room's end: near an instant 1 ulp after a step
@@ -325,9 +339,14 @@ def test_conservative_finds_movers_with_the_placements_rounding(submit, runtime,
 
 def _many_jobs(n: int) -> JobTable:
     rng = np.random.default_rng(3)
-    return JobTable({"submit": np.sort(rng.integers(0, 10 * n, n)).astype(float),
-                     "runtime": rng.integers(1, 500, n).astype(float), "procs": rng.integers(1, 9, n)},
-                    metadata={"MaxProcs": "64"})
+    return JobTable(
+        {
+            "submit": np.sort(rng.integers(0, 10 * n, n)).astype(float),
+            "runtime": rng.integers(1, 500, n).astype(float),
+            "procs": rng.integers(1, 9, n),
+        },
+        metadata={"MaxProcs": "64"},
+    )
 
 
 def test_a_progress_bar_appears_once_the_run_is_slow(monkeypatch, capsys):
@@ -361,11 +380,13 @@ def test_a_fast_run_never_loads_the_progress_bar():
     import subprocess
     import sys
 
-    code = ("import sys, numpy as np, clustersched as cs\n"
-            "t = cs.JobTable({'submit': np.arange(2000.0), 'runtime': np.ones(2000), 'procs': np.ones(2000, int)},"
-            " metadata={'MaxProcs': '4'})\n"
-            "cs.simulate(t, 'easy', progress=True)\n"
-            "assert 'tqdm' not in sys.modules, 'tqdm was imported'\n")
+    code = (
+        "import sys, numpy as np, clustersched as cs\n"
+        "t = cs.JobTable({'submit': np.arange(2000.0), 'runtime': np.ones(2000), 'procs': np.ones(2000, int)},"
+        " metadata={'MaxProcs': '4'})\n"
+        "cs.simulate(t, 'easy', progress=True)\n"
+        "assert 'tqdm' not in sys.modules, 'tqdm was imported'\n"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "simulating" not in done.stderr
@@ -374,8 +395,10 @@ def test_a_fast_run_never_loads_the_progress_bar():
 def test_a_policy_sees_the_jobs_read_only_and_the_callers_table_is_unchanged():
     # issue 30: `state.submit[:] = ...` used to write into the caller's JobTable (a sorted input is
     # simulated as it is), after which the schedule started jobs before their submission
-    jobs = JobTable({"submit": [0, 5, 10], "runtime": [20, 5, 5], "procs": [2, 2, 1],
-                     "time_requested": [30, 10, -1]}, metadata={"MaxProcs": "2"})
+    jobs = JobTable(
+        {"submit": [0, 5, 10], "runtime": [20, 5, 5], "procs": [2, 2, 1], "time_requested": [30, 10, -1]},
+        metadata={"MaxProcs": "2"},
+    )
     before = {name: column.copy() for name, column in jobs.columns().items()}
     tried: list[str] = []
 

@@ -11,8 +11,12 @@ from clustersched import Schedule, batch_metrics
 def test_hand_computed_values():
     # 2 processors; job A (R=4) starts at once; job B (R=20) waits 4; job C (R=1, short) waits 23.
     s = Schedule(
-        job_id=np.array([1, 2, 3]), submit=np.array([0.0, 0.0, 1.0]), start=np.array([0.0, 4.0, 24.0]),
-        end=np.array([4.0, 24.0, 25.0]), procs=np.array([2, 2, 1]), total_procs=2,
+        job_id=np.array([1, 2, 3]),
+        submit=np.array([0.0, 0.0, 1.0]),
+        start=np.array([0.0, 4.0, 24.0]),
+        end=np.array([4.0, 24.0, 25.0]),
+        procs=np.array([2, 2, 1]),
+        total_procs=2,
     )
     m = batch_metrics(s)
     assert m.wait.tolist() == [0.0, 4.0, 23.0]
@@ -27,8 +31,14 @@ def test_hand_computed_values():
 
 
 def test_tau_is_a_parameter_and_checked():
-    s = Schedule(job_id=np.array([1]), submit=np.array([0.0]), start=np.array([5.0]), end=np.array([6.0]),
-                 procs=np.array([1]), total_procs=1)
+    s = Schedule(
+        job_id=np.array([1]),
+        submit=np.array([0.0]),
+        start=np.array([5.0]),
+        end=np.array([6.0]),
+        procs=np.array([1]),
+        total_procs=1,
+    )
     assert batch_metrics(s, tau=1.0).bounded_slowdown.tolist() == [6.0]
     assert batch_metrics(s).bounded_slowdown.tolist() == [1.0]
     with pytest.raises(ValueError, match="tau == 0"):
@@ -41,15 +51,27 @@ import clustersched as cs  # noqa: E402
 from clustersched.batch import ClassMetrics, validate_batch  # noqa: E402
 from clustersched.batch.metrics import PERCENTILES, RUNTIME_EDGES, WIDTH_EDGES  # noqa: E402
 
-OLD_KEYS = ["jobs", "avg_wait", "max_wait", "avg_response", "avg_bounded_slowdown", "max_bounded_slowdown",
-            "utilization", "makespan"]
+OLD_KEYS = [
+    "jobs",
+    "avg_wait",
+    "max_wait",
+    "avg_response",
+    "avg_bounded_slowdown",
+    "max_bounded_slowdown",
+    "utilization",
+    "makespan",
+]
 
 
 def three_jobs() -> Schedule:
     # the schedule of test_hand_computed_values: waits 0, 4, 23; bsld 1, 1.2, 2.4; responses 4, 24, 24
     return Schedule(
-        job_id=np.array([1, 2, 3]), submit=np.array([0.0, 0.0, 1.0]), start=np.array([0.0, 4.0, 24.0]),
-        end=np.array([4.0, 24.0, 25.0]), procs=np.array([2, 2, 1]), total_procs=2,
+        job_id=np.array([1, 2, 3]),
+        submit=np.array([0.0, 0.0, 1.0]),
+        start=np.array([0.0, 4.0, 24.0]),
+        end=np.array([4.0, 24.0, 25.0]),
+        procs=np.array([2, 2, 1]),
+        total_procs=2,
     )
 
 
@@ -60,7 +82,8 @@ def test_percentiles_by_linear_interpolation_hand_computed():
     assert (s["p50_wait"], s["p90_wait"], s["p99_wait"]) == pytest.approx((4.0, 19.2, 22.62))
     # bsld 1, 1.2, 2.4: 1.2; 1.2 + 0.8 * 1.2 = 2.16; 1.2 + 0.98 * 1.2 = 2.376
     assert (s["p50_bounded_slowdown"], s["p90_bounded_slowdown"], s["p99_bounded_slowdown"]) == pytest.approx(
-        (1.2, 2.16, 2.376))
+        (1.2, 2.16, 2.376)
+    )
     # responses 4, 24, 24: all three percentiles between the two 24s
     assert (s["p50_response"], s["p90_response"], s["p99_response"]) == (24.0, 24.0, 24.0)
 
@@ -68,8 +91,9 @@ def test_percentiles_by_linear_interpolation_hand_computed():
 def test_summary_keeps_its_keys_first_and_adds_the_percentiles():
     s = batch_metrics(three_jobs()).summary()
     assert list(s)[: len(OLD_KEYS)] == OLD_KEYS
-    assert list(s)[len(OLD_KEYS):] == [f"p{q}_{m}" for m in ("wait", "bounded_slowdown", "response")
-                                       for q in PERCENTILES] + ["killed"]
+    assert list(s)[len(OLD_KEYS) :] == [
+        f"p{q}_{m}" for m in ("wait", "bounded_slowdown", "response") for q in PERCENTILES
+    ] + ["killed"]
     assert s["killed"] == 0  # no time-limit rule: no job killed
     df = batch_metrics(three_jobs()).to_pandas()
     assert "p90_wait_s" in df.columns and "p90_bounded_slowdown" in df.columns and "p99_response_s" in df.columns
@@ -79,10 +103,12 @@ def six_jobs() -> Schedule:
     # 64 processors; widths 1, 8, 9, 32, 33, 2; runtimes 300, 600, 3600, 3601, 28801, 28800 s;
     # waits 0, 100, 200, 0, 3990, 30 s (at most 52 processors busy at once)
     return Schedule(
-        job_id=np.arange(1, 7), submit=np.array([0.0, 0.0, 0.0, 0.0, 10.0, 20.0]),
+        job_id=np.arange(1, 7),
+        submit=np.array([0.0, 0.0, 0.0, 0.0, 10.0, 20.0]),
         start=np.array([0.0, 100.0, 200.0, 0.0, 4000.0, 50.0]),
         end=np.array([300.0, 700.0, 3800.0, 3601.0, 32801.0, 28850.0]),
-        procs=np.array([1, 8, 9, 32, 33, 2]), total_procs=64,
+        procs=np.array([1, 8, 9, 32, 33, 2]),
+        total_procs=64,
     )
 
 
@@ -116,7 +142,11 @@ def test_runtime_classes_hand_computed():
     assert df.columns.tolist()[:4] == ["class", "runtime_above_s", "runtime_upto_s", "jobs"]
     assert "p50_wait_s" in df.columns and "avg_bounded_slowdown" in df.columns
     assert batch_metrics(six_jobs()).by_width().to_pandas().columns.tolist()[:4] == [
-        "class", "procs_above", "procs_upto", "jobs"]
+        "class",
+        "procs_above",
+        "procs_upto",
+        "jobs",
+    ]
 
 
 def test_empty_classes_are_kept_with_nan_and_edges_are_checked():
@@ -136,9 +166,12 @@ def four_sequential_jobs() -> Schedule:
     # 2 processors, one job at a time; rows deliberately not in submit order: C, A, D, B
     #   A submit 0, runs 0-10; B submit 5, runs 10-20; C submit 6, runs 20-30; D submit 31, runs 31-41
     return Schedule(
-        job_id=np.array([3, 1, 4, 2]), submit=np.array([6.0, 0.0, 31.0, 5.0]),
-        start=np.array([20.0, 0.0, 31.0, 10.0]), end=np.array([30.0, 10.0, 41.0, 20.0]),
-        procs=np.array([1, 1, 1, 1]), total_procs=2,
+        job_id=np.array([3, 1, 4, 2]),
+        submit=np.array([6.0, 0.0, 31.0, 5.0]),
+        start=np.array([20.0, 0.0, 31.0, 10.0]),
+        end=np.array([30.0, 10.0, 41.0, 20.0]),
+        procs=np.array([1, 1, 1, 1]),
+        total_procs=2,
     )
 
 

@@ -71,8 +71,14 @@ def test_double_booked_processor_is_rejected():
     ("changes", "message"),
     [
         ({"proc_first": np.array([0, 2, 3])}, "processors 3..4 outside 0..3"),
-        ({"proc_offsets": np.array([0, 2, 3, 4]), "proc_first": np.array([0, 0, 2, 0]),
-          "proc_count": np.array([1, 1, 2, 2])}, "lists processor 0 twice"),
+        (
+            {
+                "proc_offsets": np.array([0, 2, 3, 4]),
+                "proc_first": np.array([0, 0, 2, 0]),
+                "proc_count": np.array([1, 1, 2, 2]),
+            },
+            "lists processor 0 twice",
+        ),
         ({"proc_count": np.array([2, 1, 2])}, "1 processors assigned for width 2"),
         ({"proc_offsets": np.array([0, 1, 2])}, "processor runs malformed"),
     ],
@@ -85,9 +91,15 @@ def test_malformed_processor_lists_are_rejected(changes, message):
 def test_back_to_back_and_zero_length_jobs_are_fine():
     jobs = JobTable({"submit": [0, 0, 0], "runtime": [5, 0, 3], "procs": [4, 4, 4]}, metadata={"MaxProcs": "4"})
     ok = Schedule(
-        job_id=jobs.job_id, submit=jobs.submit, start=np.array([0.0, 5.0, 5.0]), end=np.array([5.0, 5.0, 8.0]),
-        procs=np.array([4, 4, 4]), total_procs=4, proc_offsets=np.array([0, 1, 3, 4]),
-        proc_first=np.array([0, 0, 2, 0]), proc_count=np.array([4, 2, 2, 4]),
+        job_id=jobs.job_id,
+        submit=jobs.submit,
+        start=np.array([0.0, 5.0, 5.0]),
+        end=np.array([5.0, 5.0, 8.0]),
+        procs=np.array([4, 4, 4]),
+        total_procs=4,
+        proc_offsets=np.array([0, 1, 3, 4]),
+        proc_first=np.array([0, 0, 2, 0]),
+        proc_count=np.array([4, 2, 2, 4]),
     )
     assert batch_violations(ok, jobs) == []
 
@@ -96,8 +108,14 @@ def test_double_booking_between_split_runs_is_caught():
     # job 3 holds processors 1 and 3 (two runs); job 2 holds 2..3 at the same time
     jobs = JobTable({"submit": [0, 0, 0], "runtime": [5, 5, 5], "procs": [1, 2, 2]}, metadata={"MaxProcs": "4"})
     bad = Schedule(
-        job_id=jobs.job_id, submit=jobs.submit, start=np.zeros(3), end=np.full(3, 5.0), procs=jobs.procs,
-        total_procs=4, proc_offsets=np.array([0, 1, 2, 4]), proc_first=np.array([0, 2, 1, 3]),
+        job_id=jobs.job_id,
+        submit=jobs.submit,
+        start=np.zeros(3),
+        end=np.full(3, 5.0),
+        procs=jobs.procs,
+        total_procs=4,
+        proc_offsets=np.array([0, 1, 2, 4]),
+        proc_first=np.array([0, 2, 1, 3]),
         proc_count=np.array([1, 2, 1, 1]),
     )
     assert any("processor 3 double-booked: job 2" in v for v in batch_violations(bad, jobs))
@@ -110,8 +128,17 @@ def test_a_corrupted_simulator_schedule_is_caught(hpc2n_head):
     start = result.schedule.start.copy()
     start[waited] = result.jobs.submit[waited] - 1
     s = result.schedule
-    tampered = Schedule(s.job_id, s.submit, start, start + result.jobs.runtime, s.procs, s.total_procs,
-                        s.proc_offsets, s.proc_first, s.proc_count)
+    tampered = Schedule(
+        s.job_id,
+        s.submit,
+        start,
+        start + result.jobs.runtime,
+        s.procs,
+        s.total_procs,
+        s.proc_offsets,
+        s.proc_first,
+        s.proc_count,
+    )
     with pytest.raises(InvalidScheduleError, match="before its submit time"):
         validate_batch(tampered, result.jobs)
 

@@ -33,7 +33,7 @@ BATSIM_WORKLOAD = {
     "jobs": [
         {"id": "w0!1", "subtime": 0, "walltime": 120, "res": 4, "profile": "p100"},
         {"id": "w0!2", "subtime": 5, "walltime": 50, "res": 8, "profile": "p30"},
-        {"id": "w0!3", "subtime": 5, "res": 2, "profile": "p100", "extra_data": "{\"user\": 3}"},
+        {"id": "w0!3", "subtime": 5, "res": 2, "profile": "p100", "extra_data": '{"user": 3}'},
         {"id": "w0!4", "subtime": 12.5, "walltime": 400, "res": 3, "profile": "p300"},
         {"id": "w0!5", "subtime": 20, "walltime": 40, "res": 1, "profile": "p30"},
         {"id": "w0!6", "subtime": 21, "walltime": 1000, "res": 5, "profile": "p300"},
@@ -107,30 +107,47 @@ def test_read_batsim_columns(tmp_path):
     ],
 )
 def test_batsim_ids_become_job_numbers(ids, numbers, renumbered, tmp_path):
-    doc = {"nb_res": 2, "profiles": {"p": {"type": "delay", "delay": 1}},
-           "jobs": [{"id": i, "subtime": k, "res": 1, "profile": "p"} for k, i in enumerate(ids)]}
+    doc = {
+        "nb_res": 2,
+        "profiles": {"p": {"type": "delay", "delay": 1}},
+        "jobs": [{"id": i, "subtime": k, "res": 1, "profile": "p"} for k, i in enumerate(ids)],
+    }
     t = read_batsim(_write_json(tmp_path / "w.json", doc))
     assert t.job_id.tolist() == numbers
     assert ("BatsimIds" in t.metadata) == renumbered
 
 
 def test_write_batsim_round_trips_and_raises_walltimes_to_the_run_time(tmp_path):
-    t = JobTable({"job_id": [4, 9, 2], "submit": [0, 3.25, 7], "runtime": [50, 20, 0], "procs": [2, -1, 1],
-                  "procs_requested": [2, 3, 1], "time_requested": [40, 100, -1]}, metadata={"MaxProcs": "4"})
+    t = JobTable(
+        {
+            "job_id": [4, 9, 2],
+            "submit": [0, 3.25, 7],
+            "runtime": [50, 20, 0],
+            "procs": [2, -1, 1],
+            "procs_requested": [2, 3, 1],
+            "time_requested": [40, 100, -1],
+        },
+        metadata={"MaxProcs": "4"},
+    )
     doc = json.loads(write_batsim(t, tmp_path / "w.json").read_text())
     assert doc["nb_res"] == 4
     assert doc["jobs"][0] == {"id": "4", "subtime": 0, "walltime": 50, "res": 2, "profile": "delay_50"}
     assert [j["walltime"] for j in doc["jobs"]] == [50, 100, -1]  # max(request, run time); -1 stays
     assert [j["res"] for j in doc["jobs"]] == [2, 3, 1]
-    assert doc["profiles"] == {"delay_50": {"type": "delay", "delay": 50}, "delay_20": {"type": "delay", "delay": 20},
-                               "delay_0": {"type": "delay", "delay": 0}}
+    assert doc["profiles"] == {
+        "delay_50": {"type": "delay", "delay": 50},
+        "delay_20": {"type": "delay", "delay": 20},
+        "delay_0": {"type": "delay", "delay": 0},
+    }
     back = read_batsim(tmp_path / "w.json")
     assert back.job_id.tolist() == [4, 9, 2] and back.submit.tolist() == [0, 3.25, 7]
     assert back.runtime.tolist() == [50, 20, 0] and back.time_requested.tolist() == [50, 100, -1]
     assert back.width().tolist() == t.width().tolist()
     for estimates in ("requested", "exact"):
-        np.testing.assert_array_equal(cs.simulate(back, "easy", estimates=estimates).schedule.start,
-                                      cs.simulate(t, "easy", estimates=estimates).schedule.start)
+        np.testing.assert_array_equal(
+            cs.simulate(back, "easy", estimates=estimates).schedule.start,
+            cs.simulate(t, "easy", estimates=estimates).schedule.start,
+        )
     raw = json.loads(write_batsim(t, tmp_path / "r.json", walltime="requested", nb_res=16).read_text())
     assert [j["walltime"] for j in raw["jobs"]] == [40, 100, -1] and raw["nb_res"] == 16
     with gzip.open(write_batsim(t, tmp_path / "w.json.gz"), "rt") as f:
@@ -145,8 +162,12 @@ def test_write_batsim_refuses_what_a_delay_profile_cannot_hold(tmp_path):
     with pytest.raises(InvalidWorkloadError, match="job 1, field 'procs'"):
         write_batsim(JobTable({"submit": [0], "runtime": [1]}, metadata={"MaxProcs": "2"}), tmp_path / "w.json")
     with pytest.raises(InvalidWorkloadError, match="job 3, field 'job_id'"):
-        write_batsim(JobTable({"job_id": [3, 3], "submit": [0, 1], "runtime": [1, 1], "procs": [1, 1]},
-                              metadata={"MaxProcs": "2"}), tmp_path / "w.json")
+        write_batsim(
+            JobTable(
+                {"job_id": [3, 3], "submit": [0, 1], "runtime": [1, 1], "procs": [1, 1]}, metadata={"MaxProcs": "2"}
+            ),
+            tmp_path / "w.json",
+        )
     with pytest.raises(ValueError, match="pass nb_res="):
         write_batsim(JobTable({"submit": [0], "runtime": [1], "procs": [1]}), tmp_path / "w.json")
     with pytest.raises(ValueError, match="walltime == 'max'"):
@@ -178,10 +199,16 @@ DELAY = {"p": {"type": "delay", "delay": 5}}
         ({"nb_res": 4, "jobs": [], "profiles": DELAY}, "contains no jobs", "jobs"),
         ({"nb_res": 4, "jobs": [_job()], "profiles": []}, "'profiles' is a JSON list", "profiles"),
         ({"nb_res": 4, "jobs": [_job(), 3], "profiles": DELAY}, r"jobs\[1\]: is a JSON int", None),
-        ({"nb_res": 4, "jobs": [_job(), _without(_job(id="2"), "subtime")], "profiles": DELAY},
-         r"jobs\[1\] \(id '2'\): has no 'subtime'", "subtime"),
-        ({"nb_res": 4, "jobs": [_without(_job(), "res")], "profiles": DELAY}, r"jobs\[0\] \(id '1'\): has no 'res'",
-         "res"),
+        (
+            {"nb_res": 4, "jobs": [_job(), _without(_job(id="2"), "subtime")], "profiles": DELAY},
+            r"jobs\[1\] \(id '2'\): has no 'subtime'",
+            "subtime",
+        ),
+        (
+            {"nb_res": 4, "jobs": [_without(_job(), "res")], "profiles": DELAY},
+            r"jobs\[0\] \(id '1'\): has no 'res'",
+            "res",
+        ),
         ({"nb_res": 4, "jobs": [_without(_job(), "id")], "profiles": DELAY}, r"jobs\[0\]: has no 'id'", "id"),
         ({"nb_res": 4, "jobs": [_without(_job(), "profile")], "profiles": DELAY}, "has no 'profile'", "profile"),
         ({"nb_res": 4, "jobs": [_job(id=None)], "profiles": DELAY}, "id == None, must be a string", "id"),
@@ -193,12 +220,21 @@ DELAY = {"p": {"type": "delay", "delay": 5}}
         ({"nb_res": 4, "jobs": [_job(walltime=1e300)], "profiles": DELAY}, "walltime == 1e.300", "walltime"),
         ({"nb_res": 4, "jobs": [_job(profile="q")], "profiles": DELAY}, "profile 'q' is not defined", "profile"),
         ({"nb_res": 4, "jobs": [_job(profile=3)], "profiles": DELAY}, "profile == 3, must be the name", "profile"),
-        ({"nb_res": 4, "jobs": [_job()], "profiles": {"p": {"type": "delay"}}}, "profile 'p' .*has no 'delay'",
-         "delay"),
-        ({"nb_res": 4, "jobs": [_job()], "profiles": {"p": {"type": "delay", "delay": -5}}},
-         "profile 'p': delay == -5, must be >= 0", "delay"),
-        ({"nb_res": 4, "jobs": [_job(), _job()], "profiles": DELAY}, r"jobs\[1\] has id '1', already used by jobs\[0\]",
-         "id"),
+        (
+            {"nb_res": 4, "jobs": [_job()], "profiles": {"p": {"type": "delay"}}},
+            "profile 'p' .*has no 'delay'",
+            "delay",
+        ),
+        (
+            {"nb_res": 4, "jobs": [_job()], "profiles": {"p": {"type": "delay", "delay": -5}}},
+            "profile 'p': delay == -5, must be >= 0",
+            "delay",
+        ),
+        (
+            {"nb_res": 4, "jobs": [_job(), _job()], "profiles": DELAY},
+            r"jobs\[1\] has id '1', already used by jobs\[0\]",
+            "id",
+        ),
     ],
 )
 def test_malformed_batsim_workloads_raise_typed_errors_naming_file_and_job(doc, match, field, tmp_path):
@@ -223,8 +259,11 @@ def test_malformed_batsim_workloads_raise_typed_errors_naming_file_and_job(doc, 
     ],
 )
 def test_other_profile_types_are_refused_saying_only_delay_profiles_are_supported(profile, tmp_path):
-    doc = {"nb_res": 4, "profiles": {"d": {"type": "delay", "delay": 5}, "x": profile},
-           "jobs": [_job(id="w0!1", profile="d"), _job(id="w0!2", profile="x")]}
+    doc = {
+        "nb_res": 4,
+        "profiles": {"d": {"type": "delay", "delay": 5}, "x": profile},
+        "jobs": [_job(id="w0!1", profile="d"), _job(id="w0!2", profile="x")],
+    }
     path = _write_json(tmp_path / "w.json", doc)
     with pytest.raises(InvalidWorkloadError) as e:
         read_batsim(path)
@@ -287,9 +326,11 @@ def test_read_trace_tells_batsim_from_swf_by_content(week, tmp_path):
 KILL_DOC = {
     "nb_res": 16,
     "jobs": [{"id": f"w0!{k}", "subtime": k % 4, "walltime": 3 * k, "res": 1, "profile": "d30"} for k in range(1, 16)]
-    + [{"id": "w0!16", "subtime": 2, "res": 2, "profile": "d30"},
-       {"id": "w0!17", "subtime": 30, "walltime": -1, "res": 16, "profile": "d30"},
-       {"id": "w0!18", "subtime": 31, "walltime": 12.5, "res": 4, "profile": "d30"}],
+    + [
+        {"id": "w0!16", "subtime": 2, "res": 2, "profile": "d30"},
+        {"id": "w0!17", "subtime": 30, "walltime": -1, "res": 16, "profile": "d30"},
+        {"id": "w0!18", "subtime": 31, "walltime": 12.5, "res": 4, "profile": "d30"},
+    ],
     "profiles": {"d30": {"type": "DelayProfile", "delay": 30}},
 }
 KILLED_IDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 18]
@@ -383,22 +424,46 @@ def test_the_simulate_command_reports_the_kills(tmp_path, capsys):
 
 # --- limits (issue 31): integers beyond int64, JSON nested beyond a depth limit -----------------------------
 
+
 @pytest.mark.parametrize(
     ("text", "match", "field"),
     [
-        ('{"nb_res": 4, "jobs": [{"id": "1", "subtime": 0, "res": 9223372036854775808, "profile": "p"}], '
-         '"profiles": {"p": {"type": "delay", "delay": 5}}}', r"res == 9223372036854775808, .*beyond int64", "res"),
-        ('{"nb_res": 4, "jobs": [{"id": "1", "subtime": 0, "res": 4294967296, "profile": "p"}], '
-         '"profiles": {"p": {"type": "delay", "delay": 5}}}', r"res == 4294967296, .*at most 4294967295", "res"),
-        ('{"nb_res": 9223372036854775808, "jobs": [{"id": "1", "subtime": 0, "res": 1, "profile": "p"}], '
-         '"profiles": {"p": {"type": "delay", "delay": 5}}}', "nb_res == 9223372036854775808", "nb_res"),
-        ('{"nb_res": 4, "jobs": [{"id": "1", "subtime": 1' + "0" * 400 + ', "res": 1, "profile": "p"}], '
-         '"profiles": {"p": {"type": "delay", "delay": 5}}}', r"subtime == 1000.*\(401 characters\)", "subtime"),
-        ('{"nb_res": 4, "jobs": [{"id": "1", "subtime": 0, "res": 1, "profile": "p"}], '
-         '"profiles": {"p": {"type": "delay", "delay": 1' + "0" * 330 + '}}}', r"delay == 1000.*must be >= 0", "delay"),
-        ('{"nb_res": 4, "jobs": [{"id": "1", "subtime": 0, "res": 1, "walltime": 9223372036854775808, '
-         '"profile": "p"}], "profiles": {"p": {"type": "delay", "delay": 5}}}', "walltime == 9223372036854775808",
-         "walltime"),
+        (
+            '{"nb_res": 4, "jobs": [{"id": "1", "subtime": 0, "res": 9223372036854775808, "profile": "p"}], '
+            '"profiles": {"p": {"type": "delay", "delay": 5}}}',
+            r"res == 9223372036854775808, .*beyond int64",
+            "res",
+        ),
+        (
+            '{"nb_res": 4, "jobs": [{"id": "1", "subtime": 0, "res": 4294967296, "profile": "p"}], '
+            '"profiles": {"p": {"type": "delay", "delay": 5}}}',
+            r"res == 4294967296, .*at most 4294967295",
+            "res",
+        ),
+        (
+            '{"nb_res": 9223372036854775808, "jobs": [{"id": "1", "subtime": 0, "res": 1, "profile": "p"}], '
+            '"profiles": {"p": {"type": "delay", "delay": 5}}}',
+            "nb_res == 9223372036854775808",
+            "nb_res",
+        ),
+        (
+            '{"nb_res": 4, "jobs": [{"id": "1", "subtime": 1' + "0" * 400 + ', "res": 1, "profile": "p"}], '
+            '"profiles": {"p": {"type": "delay", "delay": 5}}}',
+            r"subtime == 1000.*\(401 characters\)",
+            "subtime",
+        ),
+        (
+            '{"nb_res": 4, "jobs": [{"id": "1", "subtime": 0, "res": 1, "profile": "p"}], '
+            '"profiles": {"p": {"type": "delay", "delay": 1' + "0" * 330 + "}}}",
+            r"delay == 1000.*must be >= 0",
+            "delay",
+        ),
+        (
+            '{"nb_res": 4, "jobs": [{"id": "1", "subtime": 0, "res": 1, "walltime": 9223372036854775808, '
+            '"profile": "p"}], "profiles": {"p": {"type": "delay", "delay": 5}}}',
+            "walltime == 9223372036854775808",
+            "walltime",
+        ),
     ],
 )
 def test_integers_beyond_what_a_field_holds_raise_typed_errors(text, match, field, tmp_path):
@@ -411,8 +476,10 @@ def test_integers_beyond_what_a_field_holds_raise_typed_errors(text, match, fiel
 
 def test_integers_of_thousands_of_digits_raise_typed_errors(tmp_path):
     path = tmp_path / "digits.json"
-    path.write_text('{"nb_res": 4, "jobs": [{"id": "1", "subtime": ' + "9" * 5000 + ', "res": 1, "profile": "p"}], '
-                    '"profiles": {"p": {"type": "delay", "delay": 5}}}')
+    path.write_text(
+        '{"nb_res": 4, "jobs": [{"id": "1", "subtime": ' + "9" * 5000 + ', "res": 1, "profile": "p"}], '
+        '"profiles": {"p": {"type": "delay", "delay": 5}}}'
+    )
     with pytest.raises(InvalidWorkloadError, match="holds an integer of more than [0-9]+ digits") as e:
         read_batsim(path)  # was a bare ValueError from Python's int conversion
     assert str(e.value).startswith(str(path))
@@ -423,11 +490,15 @@ def test_json_nested_beyond_the_depth_limit_raises_a_typed_error(depth, tmp_path
     from clustersched.workload.batsim import MAX_DEPTH
 
     path = tmp_path / "deep.json"
-    path.write_text('{"nb_res": 4, "extra": ' + "[" * depth + "]" * depth + ', "jobs": [{"id": "1", "subtime": 0, '
-                    '"res": 1, "profile": "p"}], "profiles": {"p": {"type": "delay", "delay": 5}}}')
+    path.write_text(
+        '{"nb_res": 4, "extra": ' + "[" * depth + "]" * depth + ', "jobs": [{"id": "1", "subtime": 0, '
+        '"res": 1, "profile": "p"}], "profiles": {"p": {"type": "delay", "delay": 5}}}'
+    )
     with pytest.raises(InvalidWorkloadError, match="nested (deeper than|more than) [0-9]+ levels") as e:
         read_batsim(path)  # 100,000 deep was a RecursionError
     assert str(e.value).startswith(str(path))
     ok = tmp_path / "ok.json"  # the limit itself is fine
-    ok.write_text(path.read_text().replace("[" * depth, "[" * (MAX_DEPTH - 1)).replace("]" * depth, "]" * (MAX_DEPTH - 1)))
+    ok.write_text(
+        path.read_text().replace("[" * depth, "[" * (MAX_DEPTH - 1)).replace("]" * depth, "]" * (MAX_DEPTH - 1))
+    )
     assert len(read_batsim(ok)) == 1

@@ -11,11 +11,12 @@ from functools import partial
 
 import numpy as np
 import pytest
-from campaign_funcs import clashing, compute, computed, not_a_dict, record
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from clustersched.campaign import RESERVED, Store, grid, run_campaign, scenario_key
+
+from campaign_funcs import clashing, compute, computed, not_a_dict, record
 
 SCENARIOS = grid(policy=["fcfs", "easy"], x=range(6))
 ALL = sorted(f"{s['policy']}-{s['x']}" for s in SCENARIOS)
@@ -38,8 +39,12 @@ def fresh(scenarios=SCENARIOS):
 
 def test_grid_order_is_keyword_order_last_axis_fastest():
     assert grid(b=[1, 2], a=("x", "y", "z")) == [
-        {"b": 1, "a": "x"}, {"b": 1, "a": "y"}, {"b": 1, "a": "z"},
-        {"b": 2, "a": "x"}, {"b": 2, "a": "y"}, {"b": 2, "a": "z"},
+        {"b": 1, "a": "x"},
+        {"b": 1, "a": "y"},
+        {"b": 1, "a": "z"},
+        {"b": 2, "a": "x"},
+        {"b": 2, "a": "y"},
+        {"b": 2, "a": "z"},
     ]
     assert [list(s) for s in grid(b=[1], a=[2])] == [["b", "a"]]
     assert grid() == [{}]
@@ -52,15 +57,18 @@ def test_grid_index_is_mixed_radix(sizes):
     assert len(scenarios) == math.prod(sizes)
     for index, scenario in enumerate(scenarios):
         # the scenario's values, read as digits with the last axis least significant, give its index
-        assert index == sum(v * math.prod(sizes[i + 1:]) for i, v in enumerate(scenario.values()))
+        assert index == sum(v * math.prod(sizes[i + 1 :]) for i, v in enumerate(scenario.values()))
 
 
-@pytest.mark.parametrize("axis, error, match", [
-    ("easy", TypeError, r"grid axis policy == 'easy', must be an ordered collection"),
-    ({"easy", "fcfs"}, TypeError, r"grid axis policy == .*wrap a single value in a list"),
-    (3, TypeError, r"grid axis policy == 3"),
-    ([], ValueError, r"grid axis policy == \[\], must have at least one value"),
-])
+@pytest.mark.parametrize(
+    "axis, error, match",
+    [
+        ("easy", TypeError, r"grid axis policy == 'easy', must be an ordered collection"),
+        ({"easy", "fcfs"}, TypeError, r"grid axis policy == .*wrap a single value in a list"),
+        (3, TypeError, r"grid axis policy == 3"),
+        ([], ValueError, r"grid axis policy == \[\], must have at least one value"),
+    ],
+)
 def test_grid_refuses_bad_axes(axis, error, match):
     with pytest.raises(error, match=match):
         grid(x=[1], policy=axis)
@@ -84,16 +92,22 @@ def test_scenario_key_is_canonical(scenario, random):
 
 
 def test_scenario_key_converts_numpy_scalars():
-    assert scenario_key({"x": np.int64(3), "p": np.float64(0.5), "ok": np.bool_(True)}) == \
-        scenario_key({"x": 3, "p": 0.5, "ok": True}) == '{"ok":true,"p":0.5,"x":3}'
+    assert (
+        scenario_key({"x": np.int64(3), "p": np.float64(0.5), "ok": np.bool_(True)})
+        == scenario_key({"x": 3, "p": 0.5, "ok": True})
+        == '{"ok":true,"p":0.5,"x":3}'
+    )
 
 
-@pytest.mark.parametrize("scenario, error, match", [
-    ([("x", 1)], TypeError, r"scenario == \[\('x', 1\)\], must be a dict"),
-    ({1: "a"}, TypeError, r"parameter names must be str, not int"),
-    ({"status": "ok"}, ValueError, r"parameter 'status' is reserved"),
-    ({"x": {1, 2}}, TypeError, r"scenario == \{'x': \{1, 2\}\} is not JSON-serializable: set"),
-])
+@pytest.mark.parametrize(
+    "scenario, error, match",
+    [
+        ([("x", 1)], TypeError, r"scenario == \[\('x', 1\)\], must be a dict"),
+        ({1: "a"}, TypeError, r"parameter names must be str, not int"),
+        ({"status": "ok"}, ValueError, r"parameter 'status' is reserved"),
+        ({"x": {1, 2}}, TypeError, r"scenario == \{'x': \{1, 2\}\} is not JSON-serializable: set"),
+    ],
+)
 def test_scenario_key_refuses_bad_scenarios(scenario, error, match):
     with pytest.raises(error, match=match):
         scenario_key(scenario)
@@ -136,14 +150,17 @@ def test_store_persists_and_tables_are_dataframe_ready(tmp_path):
         assert store.results("nothing") == []
 
 
-@pytest.mark.parametrize("kwargs, error, match", [
-    ({}, ValueError, r"result == None and error == None: give exactly one of them"),
-    ({"result": {}, "error": "e"}, ValueError, r"give exactly one of them"),
-    ({"result": {"x": 2}}, ValueError, r"result field 'x' clashes with a scenario parameter"),
-    ({"result": {"seconds": 2}}, ValueError, r"result field 'seconds' clashes"),
-    ({"result": {"y": object}}, TypeError, r"result == .* is not JSON-serializable"),
-    ({"result": [1]}, TypeError, r"result == \[1\], must be a dict"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({}, ValueError, r"result == None and error == None: give exactly one of them"),
+        ({"result": {}, "error": "e"}, ValueError, r"give exactly one of them"),
+        ({"result": {"x": 2}}, ValueError, r"result field 'x' clashes with a scenario parameter"),
+        ({"result": {"seconds": 2}}, ValueError, r"result field 'seconds' clashes"),
+        ({"result": {"y": object}}, TypeError, r"result == .* is not JSON-serializable"),
+        ({"result": [1]}, TypeError, r"result == \[1\], must be a dict"),
+    ],
+)
 def test_store_put_refuses_bad_outcomes(kwargs, error, match):
     with Store(":memory:") as store:
         with pytest.raises(error, match=match):
@@ -171,10 +188,13 @@ def test_errors_are_recorded_and_do_not_stop_the_others(tmp_path):
     assert {type(ok[0][k]) for k in ("square", "draw", "even")} == {int, float, bool}
 
 
-@pytest.mark.parametrize("func, message", [
-    (not_a_dict, r"TypeError: result == \[1\], must be a dict"),
-    (clashing, r"ValueError: result field 'x' clashes"),
-])
+@pytest.mark.parametrize(
+    "func, message",
+    [
+        (not_a_dict, r"TypeError: result == \[1\], must be a dict"),
+        (clashing, r"ValueError: result field 'x' clashes"),
+    ],
+)
 def test_bad_results_are_recorded_as_errors(func, message):
     with Store(":memory:") as store:
         (row,) = run_campaign("c", [{"x": 1}], func, store=store, workers=1, progress=False)
@@ -208,14 +228,14 @@ def test_resume_after_a_worker_crash(tmp_path):
     calls.mkdir()
     with Store(tmp_path / "store.sqlite") as store:
         with pytest.raises(BrokenProcessPool):
-            run_campaign("c", SCENARIOS, partial(record, calls=str(calls), exit_at={4}), store=store, workers=2,
-                         progress=False)
+            run_campaign(
+                "c", SCENARIOS, partial(record, calls=str(calls), exit_at={4}), store=store, workers=2, progress=False
+            )
         stored = {f"{s['policy']}-{s['x']}" for s in map(json.loads, store.done("c"))}
         assert "fcfs-4" not in stored and "easy-4" not in stored
         computed(calls)
 
-        rows = run_campaign("c", SCENARIOS, partial(record, calls=str(calls)), store=store, workers=2,
-                            progress=False)
+        rows = run_campaign("c", SCENARIOS, partial(record, calls=str(calls)), store=store, workers=2, progress=False)
         assert computed(calls) == sorted(set(ALL) - stored)
         assert stable(rows) == fresh()
 
@@ -224,11 +244,19 @@ def test_retry_errors_false_keeps_stored_errors(tmp_path):
     calls = tmp_path / "calls"
     calls.mkdir()
     with Store(":memory:") as store:
-        run_campaign("c", SCENARIOS, partial(record, calls=str(calls), error_at={0}), store=store, workers=1,
-                     progress=False)
+        run_campaign(
+            "c", SCENARIOS, partial(record, calls=str(calls), error_at={0}), store=store, workers=1, progress=False
+        )
         computed(calls)
-        rows = run_campaign("c", SCENARIOS, partial(record, calls=str(calls)), store=store, workers=1,
-                            progress=False, retry_errors=False)
+        rows = run_campaign(
+            "c",
+            SCENARIOS,
+            partial(record, calls=str(calls)),
+            store=store,
+            workers=1,
+            progress=False,
+            retry_errors=False,
+        )
         assert computed(calls) == []
         assert [row["status"] for row in rows] == ["error", *["ok"] * 5] * 2
 
@@ -247,8 +275,15 @@ def test_chunks_give_the_same_rows_and_errors_per_scenario(tmp_path, workers, ch
     calls = tmp_path / "calls"
     calls.mkdir()
     with Store(tmp_path / "store.sqlite") as store:
-        rows = run_campaign("c", SCENARIOS, partial(record, calls=str(calls), error_at={2}), store=store,
-                            workers=workers, progress=False, chunk=chunk)
+        rows = run_campaign(
+            "c",
+            SCENARIOS,
+            partial(record, calls=str(calls), error_at={2}),
+            store=store,
+            workers=workers,
+            progress=False,
+            chunk=chunk,
+        )
         assert computed(calls) == ALL
         # one row per scenario, each with its own status, in the given order
         assert [(r["policy"], r["x"]) for r in rows] == [(s["policy"], s["x"]) for s in SCENARIOS]
@@ -257,8 +292,9 @@ def test_chunks_give_the_same_rows_and_errors_per_scenario(tmp_path, workers, ch
         ok = [r for r in stable(rows) if r["status"] == "ok"]
         assert ok == [r for r in fresh() if r["x"] != 2]
         # resuming retries the two errors only, whatever the chunk
-        rows = run_campaign("c", SCENARIOS, partial(record, calls=str(calls)), store=store, workers=workers,
-                            progress=False, chunk=chunk)
+        rows = run_campaign(
+            "c", SCENARIOS, partial(record, calls=str(calls)), store=store, workers=workers, progress=False, chunk=chunk
+        )
         assert computed(calls) == ["easy-2", "fcfs-2"]
         assert stable(rows) == fresh()
 
@@ -268,14 +304,22 @@ def test_a_crashed_chunk_is_not_stored_and_the_others_resume(tmp_path):
     calls.mkdir()
     with Store(tmp_path / "store.sqlite") as store:
         with pytest.raises(BrokenProcessPool):
-            run_campaign("c", SCENARIOS, partial(record, calls=str(calls), exit_at={4}), store=store, workers=2,
-                         progress=False, chunk=3)
+            run_campaign(
+                "c",
+                SCENARIOS,
+                partial(record, calls=str(calls), exit_at={4}),
+                store=store,
+                workers=2,
+                progress=False,
+                chunk=3,
+            )
         stored = {f"{s['policy']}-{s['x']}" for s in map(json.loads, store.done("c"))}
         # fcfs-4 crashed its chunk (fcfs-3, fcfs-4, fcfs-5): none of the three was stored
         assert not stored & {"fcfs-3", "fcfs-4", "fcfs-5"}
         computed(calls)
-        rows = run_campaign("c", SCENARIOS, partial(record, calls=str(calls)), store=store, workers=2,
-                            progress=False, chunk=3)
+        rows = run_campaign(
+            "c", SCENARIOS, partial(record, calls=str(calls)), store=store, workers=2, progress=False, chunk=3
+        )
         assert computed(calls) == sorted(set(ALL) - stored)
         assert stable(rows) == fresh()
 
@@ -285,8 +329,15 @@ def test_an_interrupt_inside_a_chunk_keeps_the_chunks_before(tmp_path):
     calls.mkdir()
     with Store(tmp_path / "store.sqlite") as store:
         with pytest.raises(KeyboardInterrupt):
-            run_campaign("c", SCENARIOS, partial(record, calls=str(calls), interrupt_at={4}), store=store,
-                         workers=1, progress=False, chunk=3)
+            run_campaign(
+                "c",
+                SCENARIOS,
+                partial(record, calls=str(calls), interrupt_at={4}),
+                store=store,
+                workers=1,
+                progress=False,
+                chunk=3,
+            )
         # chunk fcfs-0..2 stored; chunk fcfs-3..5 interrupted at fcfs-4: nothing of it stored
         assert {f"{s['policy']}-{s['x']}" for s in map(json.loads, store.done("c"))} == {"fcfs-0", "fcfs-1", "fcfs-2"}
 
@@ -295,7 +346,9 @@ def test_put_many_stores_all_or_nothing():
     with Store(":memory:") as store:
         store.put_many("c", [({"x": 1}, {"result": {"y": 1}, "seconds": 0.5}), ({"x": 2}, {"error": "E: e"})])
         assert [(r["x"], r["status"], r.get("y"), r["seconds"]) for r in store.results("c")] == [
-            (1, "ok", 1, 0.5), (2, "error", None, 0.0)]
+            (1, "ok", 1, 0.5),
+            (2, "error", None, 0.0),
+        ]
         with pytest.raises(ValueError, match="exactly one"):
             store.put_many("c", [({"x": 3}, {"result": {"y": 3}}), ({"x": 4}, {})])
         with pytest.raises(TypeError, match="not JSON-serializable"):
@@ -320,8 +373,7 @@ def test_local_pool_and_dask_give_the_same_rows(tmp_path):
                 expected = expected or rows
                 assert rows == expected, how
     assert [row["status"] for row in expected].count("error") == 2
-    assert expected == [row if row["status"] == "error" else fresh_row
-                        for row, fresh_row in zip(expected, fresh())]
+    assert expected == [row if row["status"] == "error" else fresh_row for row, fresh_row in zip(expected, fresh())]
 
 
 def test_progress_bar_counts_the_scenarios_to_compute(capsys, monkeypatch):

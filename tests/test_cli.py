@@ -46,15 +46,27 @@ def test_sample_is_a_real_hpc2n_week():
 def test_simulate_writes_jobs_csv_and_gantt(tmp_path, capsys):
     out, png = tmp_path / "jobs.csv", tmp_path / "gantt.png"
     trace = str(sample_trace())
-    assert main(["simulate", trace, "--policy", "fcfs", "--estimates", "exact", "--out", str(out),
-                 "--gantt", str(png)]) == 0
+    assert (
+        main(["simulate", trace, "--policy", "fcfs", "--estimates", "exact", "--out", str(out), "--gantt", str(png)])
+        == 0
+    )
     assert "fcfs" in capsys.readouterr().out
     with open(out) as fh:
         rows = list(csv.DictReader(fh))
     assert len(rows) == 2406
     # the default --format csv: times in seconds, the allocated processors and the requested time (issue 21)
-    assert list(rows[0]) == ["job_id", "submit_s", "start_s", "end_s", "wait_s", "runtime_s", "procs",
-                             "procs_requested", "time_requested_s", "allocated"]
+    assert list(rows[0]) == [
+        "job_id",
+        "submit_s",
+        "start_s",
+        "end_s",
+        "wait_s",
+        "runtime_s",
+        "procs",
+        "procs_requested",
+        "time_requested_s",
+        "allocated",
+    ]
     jobs = read_swf(trace)
     assert sorted(int(r["job_id"]) for r in rows) == sorted(jobs.job_id.tolist())
     assert all(float(r["start_s"]) >= float(r["submit_s"]) for r in rows)
@@ -187,8 +199,11 @@ def snapshot(folder: Path) -> dict[str, bytes]:
         (["reproduce", "dpsa", "--traces", ".", "--out", "t.swf.gz"], "--out", "t.swf.gz"),
         (["reproduce", "dpsa", "--traces", ".", "--workers", "0", "--out", "r"], "--workers", "'0'"),
         (["reproduce", "dpsa", "--traces", ".", "--workers", "-2", "--out", "r"], "--workers", "'-2'"),
-        (["reproduce", "dpsa", "--traces", ".", "--workers", "2", "--dask", "tcp://h:1", "--out", "r"],
-         "--dask", "--workers"),
+        (
+            ["reproduce", "dpsa", "--traces", ".", "--workers", "2", "--dask", "tcp://h:1", "--out", "r"],
+            "--dask",
+            "--workers",
+        ),
         (["ptg", "--algorithm", "C1", "--gantt", "nodir/g.png"], "--gantt", "nodir/g.png"),
         (["ptg", "--algorithm", "C1", "--gantt", "g.txt"], "--gantt", "g.txt"),
     ],
@@ -278,7 +293,9 @@ def _commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()):
 
 def test_every_option_states_its_default():
     commands = dict(_commands(_parser()))
-    assert {("simulate",), ("compare",), ("lublin",), ("ptg",), ("reproduce", "dpsa"), ("reproduce", "ptg")} <= set(commands)
+    assert {("simulate",), ("compare",), ("lublin",), ("ptg",), ("reproduce", "dpsa"), ("reproduce", "ptg")} <= set(
+        commands
+    )
     for path, parser in commands.items():
         text = parser.format_help()  # formats every help string (and fails on a bad one)
         assert text
@@ -293,13 +310,27 @@ def test_every_option_states_its_default():
 
 
 # -- start-up: `import clustersched.cli` and `clustersched --help` import no heavy library --------------------------
-HEAVY = ("networkx", "matplotlib", "dask", "distributed", "scipy", "tqdm", "numpy", "clustersched.campaign.runner",
-         "clustersched._core")
+HEAVY = (
+    "networkx",
+    "matplotlib",
+    "dask",
+    "distributed",
+    "scipy",
+    "tqdm",
+    "numpy",
+    "clustersched.campaign.runner",
+    "clustersched._core",
+)
 
 
 def test_importing_the_cli_imports_no_heavy_module():
-    run = subprocess.run([sys.executable, "-X", "importtime", "-c", "import clustersched.cli"],
-                         capture_output=True, text=True, timeout=120, check=True)
+    run = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", "import clustersched.cli"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     imported = {line.split("|")[-1].strip() for line in run.stderr.splitlines() if line.startswith("import time:")}
     assert "clustersched.cli" in imported
     heavy = {m for m in imported if m in HEAVY or m.split(".")[0] in HEAVY}
@@ -332,8 +363,11 @@ def test_help_imports_no_heavy_module(argv):
     ("text", "cli", "python"),
     [
         ("; MaxProcs: 2\n" + ROW, "use --oversized skip or --oversized clip", "use oversized='skip' or 'clip'"),
-        ("; MaxProcs: 8\n" + ROW.replace(" 0 10 4 ", " 0 -1 4 "), "1 such job(s): --drop-invalid removes and counts them",
-         "clustersched.workload.drop_invalid(jobs, procs=8) removes and counts them"),
+        (
+            "; MaxProcs: 8\n" + ROW.replace(" 0 10 4 ", " 0 -1 4 "),
+            "1 such job(s): --drop-invalid removes and counts them",
+            "clustersched.workload.drop_invalid(jobs, procs=8) removes and counts them",
+        ),
         (ROW, "pass the machine size with --procs", "(procs=, or --procs)"),
     ],
 )
@@ -441,8 +475,9 @@ def test_time_window_cuts_the_trace_as_cut_writes_it(tmp_path, capsys):
     assert captured.err == ""  # the line on stdout says it all
     assert day.job_id.tolist() == week.job_id[inside].tolist()
     # every job keeps its date: UnixStartTime + submit
-    assert np.array_equal(int(day.metadata["UnixStartTime"]) + day.submit,
-                          int(week.metadata["UnixStartTime"]) + week.submit[inside])
+    assert np.array_equal(
+        int(day.metadata["UnixStartTime"]) + day.submit, int(week.metadata["UnixStartTime"]) + week.submit[inside]
+    )
     assert day.metadata["UnixStartTime"] == str(int(week.metadata["UnixStartTime"]) + int(start) + 86400)
     assert day.metadata["MaxJobs"] == str(len(day)) and day.max_procs == 240
     # simulate and compare with --time-window run exactly those jobs

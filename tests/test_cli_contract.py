@@ -25,11 +25,12 @@ from pathlib import Path
 import pytest
 
 from clustersched.campaign import scenario_key
+from clustersched.cli import EXIT_CLOSED_STDOUT, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, _parser, main, sample_trace
 from clustersched.errors import InvalidScheduleError
 from clustersched.reproduce import dfrs as dfrs_study
-from clustersched.cli import EXIT_CLOSED_STDOUT, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, _parser, main, sample_trace
 from clustersched.workload.ptg import write_ptgs
 from clustersched.workload.ptg_generators import ptg_population
+
 from support import run_cli as outcome
 
 TESTS = Path(__file__).resolve().parent
@@ -48,8 +49,6 @@ def commands(parser: argparse.ArgumentParser | None = None, path: tuple[str, ...
             for name, sub in action.choices.items():
                 found |= commands(sub, (*path, name))
     return found or {path}
-
-
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
@@ -104,7 +103,10 @@ BAD_INPUT = [
     (["ptg", "--algorithm", "C1", "--gantt", "g.txt"], "--gantt 'g.txt'"),
     (["scrap", "--algorithm", "SCRAP", "--beta", "2"], "argument --beta: invalid value '2'"),
     (["scrap", "--algorithm", "CPA", "--beta", "0.5"], "argument --algorithm: invalid choice: 'CPA'"),
-    (["scrap", "--algorithm", "SCRAP", "--beta", "0.5", "--heterogeneity", "0.5"], "--heterogeneity: invalid value '0.5': must be a finite number in [1, 100]"),
+    (
+        ["scrap", "--algorithm", "SCRAP", "--beta", "0.5", "--heterogeneity", "0.5"],
+        "--heterogeneity: invalid value '0.5': must be a finite number in [1, 100]",
+    ),
     (["dfrs", "--algorithm", "Greedy"], "--algorithm 'Greedy'"),
     (["dfrs", "--algorithm", "EASY", "--penalty", "-1"], "argument --penalty: invalid value '-1'"),
     (["dfrs", "missing.swf", "--algorithm", "EASY"], "TRACE 'missing.swf': no such file"),
@@ -118,17 +120,28 @@ BAD_INPUT = [
     (["reproduce", "dpsa", "--traces", "notraces", "--out", "r"], "--traces 'notraces': holds no .swf"),
     (["reproduce", "dpsa", "--traces", ".", "--workers", "0", "--out", "r"], "argument --workers: invalid value '0'"),
     (["reproduce", "dpsa", "--traces", ".", "--out", ""], "--out '': is not a folder name"),
-    (["reproduce", "dpsa", "--dask", "notanaddress", "--out", "r"],
-     "argument --dask: invalid value 'notanaddress': must be a scheduler address like 'tcp://host:8786'"),
+    (
+        ["reproduce", "dpsa", "--dask", "notanaddress", "--out", "r"],
+        "argument --dask: invalid value 'notanaddress': must be a scheduler address like 'tcp://host:8786'",
+    ),
     (["reproduce", "ptg", "--scale", "huge", "--out", "r"], "argument --scale: invalid choice: 'huge'"),
-    (["reproduce", "ptg", "--dask", "tcp://host:port", "--out", "r"], "argument --dask: invalid value 'tcp://host:port'"),
+    (
+        ["reproduce", "ptg", "--dask", "tcp://host:port", "--out", "r"],
+        "argument --dask: invalid value 'tcp://host:port'",
+    ),
     (["reproduce", "ptg", "--out", "t.swf.gz"], "--out 't.swf.gz': is a file, not a folder"),
     (["reproduce", "ptg", "--workers", "2", "--dask", "tcp://h:1", "--out", "r"], "not allowed with argument"),
     (["reproduce", "scrap", "--seed", "-1", "--out", "r"], "argument --seed: invalid value '-1'"),
     (["reproduce", "scrap", "--dask", "tcp://h", "--out", "r"], "missing port number"),
     (["reproduce", "scrap", "--out", ""], "--out '': is not a folder name"),
-    (["reproduce", "dfrs", "--traces", "notraces", "--out", "r"], "--traces 'notraces': holds no HPC2N-2002-2.2-cln.swf.gz"),
-    (["reproduce", "dfrs", "--scale", "medium", "--traces", "missing", "--out", "r"], "--traces 'missing': no such folder"),
+    (
+        ["reproduce", "dfrs", "--traces", "notraces", "--out", "r"],
+        "--traces 'notraces': holds no HPC2N-2002-2.2-cln.swf.gz",
+    ),
+    (
+        ["reproduce", "dfrs", "--scale", "medium", "--traces", "missing", "--out", "r"],
+        "--traces 'missing': no such folder",
+    ),
     (["reproduce", "dfrs", "--dask", "inproc", "--out", "r"], "argument --dask"),
     (["reproduce", "qlse", "--out", ""], "--out '': is not a folder name"),
     (["reproduce", "qlse", "--bandwidth", "wide", "--out", "r"], "argument --bandwidth: invalid choice: 'wide'"),
@@ -162,10 +175,13 @@ def test_dask_without_the_extra_is_one_line_saying_how_to_install_it(workdir, ca
     assert not (workdir / "r").exists()
 
 
-@pytest.mark.parametrize("argv", [
-    ["reproduce", "ptg", "--scale", "small", "--dask", "notanaddress", "--out", "r"],
-    ["ptg", "--algorithm", "nope"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["reproduce", "ptg", "--scale", "small", "--dask", "notanaddress", "--out", "r"],
+        ["ptg", "--algorithm", "nope"],
+    ],
+)
 def test_bad_input_as_a_process(tmp_path, argv):
     """As a user runs it: the process ends at once (`--dask notanaddress` used to hang after its traceback)."""
     run = subprocess.run(CLI + argv, cwd=tmp_path, capture_output=True, text=True, timeout=60)
@@ -189,20 +205,34 @@ def test_check_dask_address(monkeypatch):
 def _raise(exc: BaseException):
     def handler(args):
         raise exc
+
     return handler
 
 
-@pytest.mark.parametrize(("exc", "status", "line"), [
-    (InvalidScheduleError(["job 1: starts before its submit time", "job 2: overlaps job 1"]), 2,
-     "clustersched: error: 2 violation(s): job 1: starts before its submit time; job 2: overlaps job 1"),
-    (SystemExit("clustersched compare: --x 3: must be even"), 2, "clustersched: error: --x 3: must be even"),
-    (OSError(28, "No space left on device", "out.csv"), 2, "clustersched: error: out.csv: No space left on device"),
-    (ValueError("speed == inf, must be finite"), 2, "clustersched: error: speed == inf, must be finite"),
-    (BrokenProcessPool("3 of 9 scenarios are stored in r/campaign.sqlite"), 1,
-     "clustersched: a worker process ended abruptly: 3 of 9 scenarios are stored in r/campaign.sqlite"),
-    (KeyboardInterrupt(), 130, "clustersched: interrupted"),
-    (KeyboardInterrupt("2 of 5 scenarios are stored"), 130, "clustersched: interrupted: 2 of 5 scenarios are stored"),
-])
+@pytest.mark.parametrize(
+    ("exc", "status", "line"),
+    [
+        (
+            InvalidScheduleError(["job 1: starts before its submit time", "job 2: overlaps job 1"]),
+            2,
+            "clustersched: error: 2 violation(s): job 1: starts before its submit time; job 2: overlaps job 1",
+        ),
+        (SystemExit("clustersched compare: --x 3: must be even"), 2, "clustersched: error: --x 3: must be even"),
+        (OSError(28, "No space left on device", "out.csv"), 2, "clustersched: error: out.csv: No space left on device"),
+        (ValueError("speed == inf, must be finite"), 2, "clustersched: error: speed == inf, must be finite"),
+        (
+            BrokenProcessPool("3 of 9 scenarios are stored in r/campaign.sqlite"),
+            1,
+            "clustersched: a worker process ended abruptly: 3 of 9 scenarios are stored in r/campaign.sqlite",
+        ),
+        (KeyboardInterrupt(), 130, "clustersched: interrupted"),
+        (
+            KeyboardInterrupt("2 of 5 scenarios are stored"),
+            130,
+            "clustersched: interrupted: 2 of 5 scenarios are stored",
+        ),
+    ],
+)
 def test_every_way_a_command_ends_is_routed_through_main(capsys, monkeypatch, exc, status, line):
     from clustersched.batch import cli as batch_cli
 
@@ -268,8 +298,10 @@ def test_errored_scenarios_end_with_status_1_and_their_count(workdir, capsys, mo
     status, out, err = outcome(argv, capsys)
     assert status == EXIT_FAILED == 1, err
     where = "summary.csv" if paper == "dpsa" else "results.csv"
-    assert err.splitlines()[-1] == (f"clustersched: 1 of {total} scenarios failed: see the status and error "
-                                    f"columns of {os.path.join('r', where)} (the same command retries them)")
+    assert err.splitlines()[-1] == (
+        f"clustersched: 1 of {total} scenarios failed: see the status and error "
+        f"columns of {os.path.join('r', where)} (the same command retries them)"
+    )
     assert "an unlucky scenario" in (workdir / "r" / where).read_text()
     assert "wrote " in out  # the outputs were written all the same
 
@@ -303,8 +335,23 @@ CLOSED_STDOUT = [
     ["simulate", "t.swf.gz", "--policy", "fcfs"],
     ["lublin", "--jobs", "20", "--out", "l.swf"],
     ["cut", "t.swf.gz", "--time-window", ":1d", "--out", "c.swf"],
-    ["sweep", "lublin", "--jobs", "100", "--procs", "16", "--policies", "easy", "--loads", "0.5", "--workers", "1",
-     "--no-progress", "--out", "r"],
+    [
+        "sweep",
+        "lublin",
+        "--jobs",
+        "100",
+        "--procs",
+        "16",
+        "--policies",
+        "easy",
+        "--loads",
+        "0.5",
+        "--workers",
+        "1",
+        "--no-progress",
+        "--out",
+        "r",
+    ],
     ["ptg", "--algorithm", "C1", "--n-ptgs", "2", "--cluster", "chti"],
     ["scrap", "--algorithm", "SCRAP", "--beta", "0.5", "--tasks", "10", "--json"],
     ["dfrs", "--algorithm", "EASY", "--nodes", "64"],
@@ -324,8 +371,14 @@ def test_a_closed_stdout_ends_quietly(workdir, capsys, monkeypatch, argv):
     assert status == EXIT_CLOSED_STDOUT == 141 and err == ""
 
 
-@pytest.mark.parametrize("argv", [["compare", "--policies", "fcfs,easy"], ["--help"],
-                                  ["qlse", "--tasks", "8", "--lans", "2", "--hosts", "4", "--json"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["compare", "--policies", "fcfs,easy"],
+        ["--help"],
+        ["qlse", "--tasks", "8", "--lans", "2", "--hosts", "4", "--json"],
+    ],
+)
 def test_a_pipe_closed_before_the_output_as_a_process(tmp_path, argv):
     """``clustersched ... | true``: the reader is gone before the first write."""
     read, write = os.pipe()
@@ -389,8 +442,13 @@ RUN_SLOW_CAMPAIGN = textwrap.dedent("""
 def test_an_interrupted_campaign_stops_its_workers_keeps_its_store_and_exits_130(tmp_path, how):
     out = tmp_path / "out"
     store = out / "campaign.sqlite"
-    process = subprocess.Popen([sys.executable, "-c", RUN_SLOW_CAMPAIGN.format(tests=str(TESTS), out=str(out))],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    process = subprocess.Popen(
+        [sys.executable, "-c", RUN_SLOW_CAMPAIGN.format(tests=str(TESTS), out=str(out))],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
         # the first result: FCFS on the week; every other scenario sleeps a minute first
         deadline = time.monotonic() + 90
@@ -421,8 +479,9 @@ def test_an_interrupted_campaign_stops_its_workers_keeps_its_store_and_exits_130
     assert took < 10, took
     reason = "interrupted" if how == "Ctrl-C" else "interrupted by SIGTERM"
     total = len(dfrs_study.scenarios("small"))
-    assert err == (f"clustersched: {reason}: 1 of {total} scenarios are stored in {store}; "
-                   "the same command resumes from there\n")
+    assert err == (
+        f"clustersched: {reason}: 1 of {total} scenarios are stored in {store}; the same command resumes from there\n"
+    )
     # no worker left behind (they would sleep on for a minute)
     deadline = time.monotonic() + 10
     while any(_alive(pid, started) for pid, started in workers.items()) and time.monotonic() < deadline:

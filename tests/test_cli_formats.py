@@ -25,10 +25,11 @@ import pytest
 import clustersched as cs
 from clustersched.batch.formats import BATSIM_JOBS_COLUMNS
 from clustersched.cli import sample_trace
-from clustersched.workload import drop_invalid, read_swf, read_trace, write_batsim
 from clustersched.errors import InvalidWorkloadError
+from clustersched.workload import drop_invalid, read_swf, read_trace, write_batsim
 
-from support import SWF_DIR, run_cli as run, swf_path
+from support import SWF_DIR, swf_path
+from support import run_cli as run
 
 
 def read_rows(path: Path) -> list[dict[str, str]]:
@@ -56,8 +57,18 @@ def test_the_default_csv_has_the_allocated_processors_and_the_requested_time(tmp
     assert status == 0 and f"wrote {out} (csv)" in text
     rows = read_rows(out)
     assert len(rows) == 2406
-    assert list(rows[0]) == ["job_id", "submit_s", "start_s", "end_s", "wait_s", "runtime_s", "procs",
-                             "procs_requested", "time_requested_s", "allocated"]
+    assert list(rows[0]) == [
+        "job_id",
+        "submit_s",
+        "start_s",
+        "end_s",
+        "wait_s",
+        "runtime_s",
+        "procs",
+        "procs_requested",
+        "time_requested_s",
+        "allocated",
+    ]
     for r in rows:
         assert _count(r["allocated"]) == int(r["procs"])  # an interval set such as "0-3 8-9"
         assert float(r["wait_s"]) == float(r["start_s"]) - float(r["submit_s"])
@@ -100,8 +111,13 @@ def test_swf_out_gz_is_compressed(tmp_path, capsys):
 
 def test_batsim_out_is_the_jobs_file_evalys_reads(tmp_path, capsys):
     out = tmp_path / "out_jobs.csv"
-    assert run(["simulate", str(sample_trace()), "--policy", "conservative", "--out", str(out),
-                "--format", "batsim"], capsys)[0] == 0
+    assert (
+        run(
+            ["simulate", str(sample_trace()), "--policy", "conservative", "--out", str(out), "--format", "batsim"],
+            capsys,
+        )[0]
+        == 0
+    )
     rows = read_rows(out)
     assert tuple(rows[0]) == BATSIM_JOBS_COLUMNS and len(rows) == 2406
     assert {r["final_state"] for r in rows} == {"COMPLETED_SUCCESSFULLY"}
@@ -149,8 +165,10 @@ def test_compare_and_dfrs_read_a_batsim_workload(week_json, capsys):
 
 def test_a_malformed_batsim_workload_is_one_line(tmp_path, capsys):
     bad = tmp_path / "bad.json"
-    bad.write_text('{"nb_res": 4, "jobs": [{"id": 1, "subtime": 0, "res": 2, "profile": "p"}], '
-                   '"profiles": {"p": {"type": "parallel"}}}')
+    bad.write_text(
+        '{"nb_res": 4, "jobs": [{"id": 1, "subtime": 0, "res": 2, "profile": "p"}], '
+        '"profiles": {"p": {"type": "parallel"}}}'
+    )
     for argv in (["simulate", str(bad)], ["compare", str(bad)], ["dfrs", str(bad), "--algorithm", "EASY"]):
         status, out, err = run(argv, capsys)
         assert status == 2 and out == "" and len(err.splitlines()) == 1, err
@@ -161,10 +179,10 @@ def test_a_malformed_batsim_workload_is_one_line(tmp_path, capsys):
 ROWS = [
     # id submit wait runtime procs ... requested procs, requested time
     "1 0 0 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1",
-    "2 10 0 -1 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1",     # unknown runtime
-    "3 20 0 50 -1 -1 -1 -1 200 -1 1 1 1 -1 1 -1 -1 -1",   # no processor count
-    "4 30 0 0 2 -1 -1 2 200 -1 1 1 1 -1 1 -1 -1 -1",      # runtime 0
-    "5 40 0 50 16 -1 -1 16 200 -1 1 1 1 -1 1 -1 -1 -1",   # wider than the 8 processors
+    "2 10 0 -1 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1",  # unknown runtime
+    "3 20 0 50 -1 -1 -1 -1 200 -1 1 1 1 -1 1 -1 -1 -1",  # no processor count
+    "4 30 0 0 2 -1 -1 2 200 -1 1 1 1 -1 1 -1 -1 -1",  # runtime 0
+    "5 40 0 50 16 -1 -1 16 200 -1 1 1 1 -1 1 -1 -1 -1",  # wider than the 8 processors
     "6 50 0 70 8 -1 -1 8 200 -1 1 1 1 -1 1 -1 -1 -1",
 ]
 
@@ -227,12 +245,27 @@ def test_dfrs_drop_invalid(dirty, capsys):
     assert status == 2 and out == "" and len(err.splitlines()) == 1
     assert "job 2: has non-positive runtime (3 such job(s); --drop-invalid removes them" in err
     # on HPC2N's nodes (the header's 8 processors would refuse the 16-processor job before DFRS runs)
-    status, out, err = run(["dfrs", str(dirty), "--algorithm", "EASY", "--drop-invalid", "--json",
-                            "--nodes", "120", "--cores-per-node", "2"], capsys)
+    status, out, err = run(
+        [
+            "dfrs",
+            str(dirty),
+            "--algorithm",
+            "EASY",
+            "--drop-invalid",
+            "--json",
+            "--nodes",
+            "120",
+            "--cores-per-node",
+            "2",
+        ],
+        capsys,
+    )
     assert status == 0, err
     # DFRS places tasks by memory, not by width: the 16-processor job stays
-    assert err.splitlines() == ["note: --drop-invalid: 2 of 6 jobs dropped: non-positive runtime",
-                                "note: --drop-invalid: 1 of 6 jobs dropped: no processor count"]
+    assert err.splitlines() == [
+        "note: --drop-invalid: 2 of 6 jobs dropped: non-positive runtime",
+        "note: --drop-invalid: 1 of 6 jobs dropped: no processor count",
+    ]
     assert json.loads(out)["jobs"] == 3 and json.loads(out)["dropped"] == 3
 
 
@@ -276,9 +309,14 @@ ARCHIVE = {
 }
 #: Over this many jobs a trace's test is marked slow (reading, simulating and validating take seconds).
 BIG = 150_000
-_SIZES = {"CEA-Curie-2011-2.1-cln.swf.gz": 312826, "HPC2N-2002-2.2-cln.swf.gz": 202871, "LCG.swf.gz": 188041,
-          "LPC-EGEE-2004-1.2-cln.swf.gz": 234889, "RICC-2010-2.swf.gz": 447794,
-          "SDSC-BLUE-2000-4.2-cln.swf.gz": 243306}
+_SIZES = {
+    "CEA-Curie-2011-2.1-cln.swf.gz": 312826,
+    "HPC2N-2002-2.2-cln.swf.gz": 202871,
+    "LCG.swf.gz": 188041,
+    "LPC-EGEE-2004-1.2-cln.swf.gz": 234889,
+    "RICC-2010-2.swf.gz": 447794,
+    "SDSC-BLUE-2000-4.2-cln.swf.gz": 243306,
+}
 
 
 def test_the_archive_table_names_every_shared_trace():
@@ -287,19 +325,21 @@ def test_the_archive_table_names_every_shared_trace():
     assert set(ARCHIVE) == {p.name for p in SWF_DIR.glob("*.swf.gz")}
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(name, marks=pytest.mark.slow) if _SIZES.get(name, 0) > BIG else name for name in ARCHIVE
-])
+@pytest.mark.parametrize(
+    "name", [pytest.param(name, marks=pytest.mark.slow) if _SIZES.get(name, 0) > BIG else name for name in ARCHIVE]
+)
 def test_every_archive_trace_simulates_under_easy_with_drop_invalid(name, capsys):
     path = swf_path(name)
-    status, out, err = run(["simulate", str(path), "--drop-invalid", "--policy", "easy", "--no-progress",
-                            *ARCHIVE[name]], capsys)
+    status, out, err = run(
+        ["simulate", str(path), "--drop-invalid", "--policy", "easy", "--no-progress", *ARCHIVE[name]], capsys
+    )
     assert status == 0, err
     jobs = read_trace(path)
     procs = int(ARCHIVE[name][1]) if ARCHIVE[name] else jobs.max_procs
     summary = drop_invalid(jobs, procs).drop_summary()
-    assert err.splitlines() == [f"note: --drop-invalid: {n} of {len(jobs)} jobs dropped: {reason}"
-                                for reason, n in summary.items()]
+    assert err.splitlines() == [
+        f"note: --drop-invalid: {n} of {len(jobs)} jobs dropped: {reason}" for reason, n in summary.items()
+    ]
     row = table_row(out)
     assert int(row["jobs"]) == len(jobs) - sum(summary.values()) and float(row["sim_s"]) > 0
 
@@ -309,28 +349,56 @@ def test_reproduce_dpsa_reports_what_it_dropped(dirty, tmp_path, capsys):
     folder = tmp_path / "traces"
     folder.mkdir()
     (folder / "dirty.swf").write_bytes(dirty.read_bytes())
-    argv = ["reproduce", "dpsa", "--traces", str(folder), "--scale", "small", "--workers", "1", "--no-progress",
-            "--out", str(tmp_path / "r")]
+    argv = [
+        "reproduce",
+        "dpsa",
+        "--traces",
+        str(folder),
+        "--scale",
+        "small",
+        "--workers",
+        "1",
+        "--no-progress",
+        "--out",
+        str(tmp_path / "r"),
+    ]
     status, out, err = run(argv, capsys)
     assert status == 0, err
-    assert ("note: dirty: 4 of 6 jobs dropped (non-positive runtime: 2; no processor count: 1; "
-            "wider than machine: 1)") in err.splitlines()
+    assert (
+        "note: dirty: 4 of 6 jobs dropped (non-positive runtime: 2; no processor count: 1; wider than machine: 1)"
+    ) in err.splitlines()
     rows = read_rows(tmp_path / "r" / "summary.csv")
     assert {(r["dropped"], r["dropped_by_reason"]) for r in rows} == {
-        ("4", "non-positive runtime: 2; no processor count: 1; wider than machine: 1")}
+        ("4", "non-positive runtime: 2; no processor count: 1; wider than machine: 1")
+    }
     # run again: everything found done, said on one line, nothing recomputed
     status, _, err = run(argv, capsys)
     assert status == 0
-    assert f"note: resuming: 4 of 4 scenarios already done in {tmp_path / 'r' / 'campaign.sqlite'}; nothing left " \
-           "to compute" in err.splitlines()
+    assert (
+        f"note: resuming: 4 of 4 scenarios already done in {tmp_path / 'r' / 'campaign.sqlite'}; nothing left "
+        "to compute" in err.splitlines()
+    )
 
 
 def test_a_campaign_progress_bar_names_the_paper_and_what_it_counts(tmp_path, capsys, monkeypatch):
     import sys
 
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # a bar shows on a terminal only
-    status, _, err = run(["reproduce", "dpsa", "--traces", str(sample_trace().parent), "--scale", "small",
-                          "--workers", "1", "--out", str(tmp_path / "r")], capsys)
+    status, _, err = run(
+        [
+            "reproduce",
+            "dpsa",
+            "--traces",
+            str(sample_trace().parent),
+            "--scale",
+            "small",
+            "--workers",
+            "1",
+            "--out",
+            str(tmp_path / "r"),
+        ],
+        capsys,
+    )
     assert status == 0
     assert "DPSA paper (Grudenic & Bogunovic): scenarios" in err and "4/4" in err
     assert "dpsa-v" not in err  # not the campaign's internal name
@@ -361,6 +429,14 @@ def test_compare_names_its_units_and_the_simulator_time(capsys):
     assert status == 0
     title, header, row = out.splitlines()
     assert title.endswith("(times in seconds; sim_s: the simulator's wall-clock run time)")
-    assert header.split() == ["policy", "jobs", "avg_wait_s", "avg_bounded_slowdown", "max_bounded_slowdown",
-                              "utilization", "makespan_s", "sim_s"]
+    assert header.split() == [
+        "policy",
+        "jobs",
+        "avg_wait_s",
+        "avg_bounded_slowdown",
+        "max_bounded_slowdown",
+        "utilization",
+        "makespan_s",
+        "sim_s",
+    ]
     assert "seconds" not in header.split()

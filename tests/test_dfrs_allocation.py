@@ -9,10 +9,11 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linprog
+from test_dfrs_kernels import states
 
 from clustersched.dfrs.allocation import average_stretch_yields, average_yields
+
 from reference.dfrs import UNIT
-from test_dfrs_kernels import states
 
 
 def node_cpu(ref, y):

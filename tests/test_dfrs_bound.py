@@ -39,8 +39,15 @@ def network(rows, nodes, threshold=BOUNDED_STRETCH_THRESHOLD):
 
 def as_rows(jobs):
     """The table's rows (in its submission order) as reference tuples."""
-    return list(zip(jobs.submit.tolist(), jobs.processing_time.tolist(), jobs.tasks.tolist(),
-                    jobs.cpu_need.tolist(), jobs.mem_need.tolist()))
+    return list(
+        zip(
+            jobs.submit.tolist(),
+            jobs.processing_time.tolist(),
+            jobs.tasks.tolist(),
+            jobs.cpu_need.tolist(),
+            jobs.mem_need.tolist(),
+        )
+    )
 
 
 # Small instances: whole seconds, needs in quarters (a quad-core node), sizes within the platform.
@@ -121,13 +128,15 @@ def test_bound_is_the_lps_feasibility_threshold(instance):
 def test_feasibility_matches_the_lp_on_a_larger_instance():
     rng = np.random.default_rng(7)
     n, nodes = 40, 4
-    rows = list(zip(
-        np.sort(rng.integers(0, 2000, n)).astype(float),
-        rng.integers(1, 600, n).astype(float),
-        rng.integers(1, 6, n),
-        rng.choice([0.25, 1.0], n),
-        np.full(n, 0.1),
-    ))
+    rows = list(
+        zip(
+            np.sort(rng.integers(0, 2000, n)).astype(float),
+            rng.integers(1, 600, n).astype(float),
+            rng.integers(1, 6, n),
+            rng.choice([0.25, 1.0], n),
+            np.full(n, 0.1),
+        )
+    )
     jobs = make_jobs(rows)
     bound = max_stretch_lower_bound(jobs, nodes)
     assert bound > 1.5  # the instance is loaded enough for the test to mean something

@@ -39,8 +39,9 @@ def read_csv(path):
         return list(csv.DictReader(fh))
 
 
-@pytest.mark.parametrize("algorithm", ["GreedyPM */per/opt=min/minvt=600", "MCB8 */opt=avg/minft=300", "EASY",
-                                       "/stretch-per/opt=max"])
+@pytest.mark.parametrize(
+    "algorithm", ["GreedyPM */per/opt=min/minvt=600", "MCB8 */opt=avg/minft=300", "EASY", "/stretch-per/opt=max"]
+)
 def test_dfrs_json(small_trace, capsys, algorithm):
     # HPC2N's header says MaxProcs 240 (and, wrongly, MaxNodes 240): its dual nodes are told
     assert main(["dfrs", str(small_trace), "--algorithm", algorithm, "--json", "--cores-per-node", "2"]) == 0
@@ -53,28 +54,48 @@ def test_dfrs_json(small_trace, capsys, algorithm):
 
 def test_dfrs_report_and_jobs_csv(small_trace, tmp_path, capsys):
     out = tmp_path / "jobs.csv"
-    assert main(["dfrs", str(small_trace), "--algorithm", "GreedyP */opt=min", "--penalty", "60",
-                 "--period", "1200", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "dfrs",
+                str(small_trace),
+                "--algorithm",
+                "GreedyP */opt=min",
+                "--penalty",
+                "60",
+                "--period",
+                "1200",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     text = capsys.readouterr().out
     assert "GreedyP */opt=min on week200.swf: 200 jobs" in text and "penalty 60 s" in text
     rows = read_csv(out)
     assert len(rows) == 200 and {"job_id", "completion", "stretch"} <= set(rows[0])
 
 
-@pytest.mark.parametrize("argv,message", [
-    (["--algorithm", "Greedy"], "--algorithm 'Greedy': 'Greedy' is not one of the combinations"),
-    (["--algorithm", "GreedyP */opt=min/minvt=600"], "never runs MCB8"),
-    (["no-such.swf", "--algorithm", "EASY"], "TRACE 'no-such.swf': no such file"),
-    (["--algorithm", "Greedy */opt=min", "--estimates", "requested"], "is for the batch baselines"),
-])
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["--algorithm", "Greedy"], "--algorithm 'Greedy': 'Greedy' is not one of the combinations"),
+        (["--algorithm", "GreedyP */opt=min/minvt=600"], "never runs MCB8"),
+        (["no-such.swf", "--algorithm", "EASY"], "TRACE 'no-such.swf': no such file"),
+        (["--algorithm", "Greedy */opt=min", "--estimates", "requested"], "is for the batch baselines"),
+    ],
+)
 def test_dfrs_bad_options_end_in_one_line(capsys, argv, message):
     assert main(["dfrs", *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
 
 
-@pytest.mark.parametrize("option,value", [("--penalty", "-1"), ("--period", "0"), ("--nodes", "0"),
-                                          ("--estimates", "f:-1"), ("--seed", "-1")])
+@pytest.mark.parametrize(
+    "option,value",
+    [("--penalty", "-1"), ("--period", "0"), ("--nodes", "0"), ("--estimates", "f:-1"), ("--seed", "-1")],
+)
 def test_dfrs_bad_numbers(capsys, option, value):
     with pytest.raises(SystemExit) as info:
         main(["dfrs", "--algorithm", "EASY", option, value])
@@ -82,14 +103,17 @@ def test_dfrs_bad_numbers(capsys, option, value):
     assert f"argument {option}" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("option", "value", "rule"), [
-    ("--nodes", "4294967295", "must be an integer in 1..1048576"),  # aborted the process (exit 134)
-    ("--nodes", "100000000", "must be an integer in 1..1048576"),  # ran 9.5 minutes on 20 jobs
-    ("--period", "1e-9", "must be a finite number of seconds in [0.001, 1e+10]"),
-    ("--period", "1e300", "must be a finite number of seconds in [0.001, 1e+10]"),
-    ("--penalty", "1e300", "must be a finite number of seconds in [0, 1e+10]"),
-    ("--node-memory", "1e300", "must be a finite number of GB in (0, 1e+06]"),
-])
+@pytest.mark.parametrize(
+    ("option", "value", "rule"),
+    [
+        ("--nodes", "4294967295", "must be an integer in 1..1048576"),  # aborted the process (exit 134)
+        ("--nodes", "100000000", "must be an integer in 1..1048576"),  # ran 9.5 minutes on 20 jobs
+        ("--period", "1e-9", "must be a finite number of seconds in [0.001, 1e+10]"),
+        ("--period", "1e300", "must be a finite number of seconds in [0.001, 1e+10]"),
+        ("--penalty", "1e300", "must be a finite number of seconds in [0, 1e+10]"),
+        ("--node-memory", "1e300", "must be a finite number of GB in (0, 1e+06]"),
+    ],
+)
 def test_dfrs_sizes_beyond_the_limits_are_refused(capsys, option, value, rule):
     with pytest.raises(SystemExit) as info:
         main(["dfrs", "--algorithm", "EASY", option, value])
@@ -104,16 +128,19 @@ def _with_header(small_trace, path, header):
     return path
 
 
-@pytest.mark.parametrize(("header", "options", "nodes", "cores"), [
-    (["MaxProcs: 100"], [], 100, 1),  # KTH's header: 100 processors, not HPC2N's 120 dual nodes
-    (["MaxNodes: 70  (dual)", "MaxProcs: 140"], [], 70, 2),  # LPC-EGEE's
-    (["MaxNodes: 1152", "MaxProcs: 9216"], [], 1152, 8),  # LLNL-Atlas's
-    (["MaxNodes: 240", "MaxProcs: 240"], [], 240, 1),  # HPC2N's, as it is written
-    (["MaxNodes: 240", "MaxProcs: 240"], ["--cores-per-node", "2"], 120, 2),  # ... and as the machine was
-    (["MaxProcs: 100"], ["--nodes", "25"], 25, 4),
-    ([], ["--nodes", "60", "--cores-per-node", "4"], 60, 4),
-    (["MaxNodes: 57", "MaxProcs: 178"], ["--nodes", "50", "--cores-per-node", "4"], 50, 4),
-])
+@pytest.mark.parametrize(
+    ("header", "options", "nodes", "cores"),
+    [
+        (["MaxProcs: 100"], [], 100, 1),  # KTH's header: 100 processors, not HPC2N's 120 dual nodes
+        (["MaxNodes: 70  (dual)", "MaxProcs: 140"], [], 70, 2),  # LPC-EGEE's
+        (["MaxNodes: 1152", "MaxProcs: 9216"], [], 1152, 8),  # LLNL-Atlas's
+        (["MaxNodes: 240", "MaxProcs: 240"], [], 240, 1),  # HPC2N's, as it is written
+        (["MaxNodes: 240", "MaxProcs: 240"], ["--cores-per-node", "2"], 120, 2),  # ... and as the machine was
+        (["MaxProcs: 100"], ["--nodes", "25"], 25, 4),
+        ([], ["--nodes", "60", "--cores-per-node", "4"], 60, 4),
+        (["MaxNodes: 57", "MaxProcs: 178"], ["--nodes", "50", "--cores-per-node", "4"], 50, 4),
+    ],
+)
 def test_dfrs_platform_comes_from_the_trace_header(small_trace, tmp_path, capsys, header, options, nodes, cores):
     trace = _with_header(small_trace, tmp_path / "t.swf", header)
     assert main(["dfrs", str(trace), "--algorithm", "EASY", "--json", *options]) == 0
@@ -137,15 +164,22 @@ def test_dfrs_cores_per_node_makes_the_tasks(small_trace, tmp_path, capsys):
     assert single.any() and (seven.cpu_units()[single] * 7 <= 10**9).all()
 
 
-@pytest.mark.parametrize(("header", "options", "message"), [
-    ([], [], "its header gives no machine size (no MaxProcs or MaxNodes line): give the platform as --nodes N "
-             "--cores-per-node C"),
-    ([], ["--nodes", "60"], "its header gives no machine size"),
-    ([], ["--cores-per-node", "2"], "its header gives no machine size"),
-    (["MaxNodes: 57", "MaxProcs: 178"], [], "MaxProcs 178 do not make whole nodes of MaxNodes 57"),
-    (["MaxProcs: 100"], ["--cores-per-node", "3"], "MaxProcs 100 is not a multiple of --cores-per-node 3"),
-    (["MaxProcs: 100"], ["--nodes", "30"], "MaxProcs 100 is not a multiple of --nodes 30"),
-])
+@pytest.mark.parametrize(
+    ("header", "options", "message"),
+    [
+        (
+            [],
+            [],
+            "its header gives no machine size (no MaxProcs or MaxNodes line): give the platform as --nodes N "
+            "--cores-per-node C",
+        ),
+        ([], ["--nodes", "60"], "its header gives no machine size"),
+        ([], ["--cores-per-node", "2"], "its header gives no machine size"),
+        (["MaxNodes: 57", "MaxProcs: 178"], [], "MaxProcs 178 do not make whole nodes of MaxNodes 57"),
+        (["MaxProcs: 100"], ["--cores-per-node", "3"], "MaxProcs 100 is not a multiple of --cores-per-node 3"),
+        (["MaxProcs: 100"], ["--nodes", "30"], "MaxProcs 100 is not a multiple of --nodes 30"),
+    ],
+)
 def test_dfrs_without_a_size_is_refused_in_one_line(small_trace, tmp_path, capsys, header, options, message):
     # it ran on HPC2N's 120 dual-processor nodes whatever the trace
     trace = _with_header(small_trace, tmp_path / "t.swf", header)
@@ -190,8 +224,22 @@ def test_dfrs_period_too_short_for_the_trace_is_one_line(tmp_path, capsys):
 def test_reproduce_traces_without_the_hpc2n_trace(tmp_path, capsys):
     (tmp_path / "other.swf").write_text("; nothing\n")
     for scale in ("small", "full"):
-        assert main(["reproduce", "dfrs", "--scale", scale, "--traces", str(tmp_path), "--no-progress",
-                     "--out", str(tmp_path / "o")]) == 2
+        assert (
+            main(
+                [
+                    "reproduce",
+                    "dfrs",
+                    "--scale",
+                    scale,
+                    "--traces",
+                    str(tmp_path),
+                    "--no-progress",
+                    "--out",
+                    str(tmp_path / "o"),
+                ]
+            )
+            == 2
+        )
         err = capsys.readouterr().err
         assert f"holds no {reproduce.HPC2N_FILE}" in err and err.count("\n") == 1
 
@@ -222,8 +270,11 @@ def test_reproduce_small_writes_every_output(small_run):
     variants = read_csv(small_run / "easy_variants.csv")
     # every reading on every set, requested times on the real set only
     assert [(r["trace_set"], r["algorithm"], r["estimates"]) for r in variants] == [
-        (ts, a, e) for ts in ("real", "unscaled", "scaled") for a, e in reproduce.EASY_VARIANTS
-        if e != "requested" or ts == "real"]
+        (ts, a, e)
+        for ts in ("real", "unscaled", "scaled")
+        for a, e in reproduce.EASY_VARIANTS
+        if e != "requested" or ts == "real"
+    ]
     by = {(r["trace_set"], r["algorithm"], r["estimates"]): r for r in variants}
     easy = {r["trace_set"]: r for r in table2 if r["algorithm"] == "EASY"}
     fcfs = {r["trace_set"]: r for r in table2 if r["algorithm"] == "FCFS"}
@@ -232,18 +283,39 @@ def test_reproduce_small_writes_every_output(small_run):
         row = by[(ts, "EASY", "exact")]
         assert row["degradation_avg"] == easy[ts]["degradation_avg"]
         assert float(row["easy_fcfs_ratio"]) == pytest.approx(
-            float(easy[ts]["degradation_avg"]) / float(fcfs[ts]["degradation_avg"]))
+            float(easy[ts]["degradation_avg"]) / float(fcfs[ts]["degradation_avg"])
+        )
     assert by[("real", "EASY", "exact")]["paper_easy_fcfs_ratio"] == "0.85"
     assert "EASY's readings" in report and "| real | EASY-arrival | requested |" in report
 
 
 def test_reproduce_runs_only_the_algorithms_asked_for(tmp_path, capsys):
     out = tmp_path / "baselines"
-    assert main(["reproduce", "dfrs", "--scale", "small", "--workers", "1", "--no-progress", "--out", str(out),
-                 "--algorithms", "fcfs,EASY-arrival"]) == 0
+    assert (
+        main(
+            [
+                "reproduce",
+                "dfrs",
+                "--scale",
+                "small",
+                "--workers",
+                "1",
+                "--no-progress",
+                "--out",
+                str(out),
+                "--algorithms",
+                "fcfs,EASY-arrival",
+            ]
+        )
+        == 0
+    )
     rows = read_csv(out / "results.csv")
     assert {(r["algorithm"], r["estimates"]) for r in rows} == {
-        ("FCFS", "exact"), ("EASY-arrival", "exact"), ("EASY-arrival", "requested"), ("EASY-arrival", "modal")}
+        ("FCFS", "exact"),
+        ("EASY-arrival", "exact"),
+        ("EASY-arrival", "requested"),
+        ("EASY-arrival", "modal"),
+    }
     capsys.readouterr()
     with pytest.raises(SystemExit) as info:
         main(["reproduce", "dfrs", "--scale", "small", "--out", str(out), "--algorithms", "EASY,Greedy"])
@@ -258,14 +330,19 @@ def test_reproduce_resumes_without_recomputing(small_run, monkeypatch, capsys):
 
     monkeypatch.setattr(simulator, "simulate", fail)
     monkeypatch.setattr(reproduce, "run_scenario", fail)
-    assert main(["reproduce", "dfrs", "--scale", "small", "--workers", "1", "--no-progress",
-                 "--out", str(small_run)]) == 0
+    assert (
+        main(["reproduce", "dfrs", "--scale", "small", "--workers", "1", "--no-progress", "--out", str(small_run)]) == 0
+    )
     assert "table2.csv" in capsys.readouterr().out
 
 
 def test_reproduce_bad_options(tmp_path, capsys):
-    assert main(["reproduce", "dfrs", "--scale", "small", "--traces", str(tmp_path / "nope"),
-                 "--out", str(tmp_path / "o")]) == 2
+    assert (
+        main(
+            ["reproduce", "dfrs", "--scale", "small", "--traces", str(tmp_path / "nope"), "--out", str(tmp_path / "o")]
+        )
+        == 2
+    )
     assert "--traces" in capsys.readouterr().err
     (tmp_path / "f").write_text("x")
     assert main(["reproduce", "dfrs", "--scale", "small", "--out", str(tmp_path / "f")]) == 2
@@ -277,7 +354,7 @@ def test_reproduce_bad_options(tmp_path, capsys):
 def test_readme_commands_run(capsys, tmp_path, monkeypatch):
     """The README's DFRS section, as written: its Python snippet, then its two commands."""
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    section = readme[readme.index("## Fractional sharing of nodes through VMs (DFRS)"):]
+    section = readme[readme.index("## Fractional sharing of nodes through VMs (DFRS)") :]
     section = section[: section.index("\n## ", 1)]
     snippet = section.split("```python\n")[1].split("```")[0]
     commands = [line for line in section.split("```sh\n")[1].split("```")[0].splitlines() if line]

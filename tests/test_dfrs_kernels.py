@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from clustersched import _core
 from clustersched.errors import InfeasibleError, InvalidWorkloadError
+
 from reference.dfrs import UNIT, Ref
 
 # needs on the paper's grids (quarters of CPU, tenths of memory) and arbitrary units,
@@ -19,8 +20,9 @@ from reference.dfrs import UNIT, Ref
 _CPU_GRID = st.sampled_from([UNIT // 4, UNIT // 2, UNIT])
 _MEM_GRID = st.sampled_from([UNIT // 10, UNIT // 5, 3 * UNIT // 10, UNIT // 2])
 CPU = st.one_of(_CPU_GRID, _CPU_GRID, _CPU_GRID, st.integers(1, UNIT))
-MEM = st.one_of(_MEM_GRID, _MEM_GRID, st.sampled_from([k * UNIT // 10 for k in range(1, 11)]),
-                st.integers(UNIT // 20, UNIT))
+MEM = st.one_of(
+    _MEM_GRID, _MEM_GRID, st.sampled_from([k * UNIT // 10 for k in range(1, 11)]), st.integers(UNIT // 20, UNIT)
+)
 
 
 @st.composite
@@ -87,7 +89,9 @@ def test_mcb8_matches_reference(s, data):
     extra = data.draw(st.lists(st.sampled_from(others), unique=True)) if others else []
     order = data.draw(st.permutations(running + extra))
     fixed = {j: ref.place[j] for j in running if data.draw(st.booleans())}
-    level, kept, attempts = rust.mcb8(np.array(order, dtype=np.int64), np.array([j in fixed for j in order], dtype=bool))
+    level, kept, attempts = rust.mcb8(
+        np.array(order, dtype=np.int64), np.array([j in fixed for j in order], dtype=bool)
+    )
     want_level, want_kept, _ = ref.mcb8(order, fixed)
     assert level == want_level
     assert kept == len(want_kept)
@@ -111,8 +115,11 @@ def test_mcb8_stretch_matches_reference(s, data):
     virt = {j: data.draw(st.floats(0, 1)) * flow[j] for j in order}
     period = data.draw(st.sampled_from([60.0, 600.0, 3600.0]))
     level, kept, _ = rust.mcb8_stretch(
-        np.array(order, dtype=np.int64), np.array([j in fixed for j in order], dtype=bool),
-        np.array([flow[j] for j in order]), np.array([virt[j] for j in order]), period,
+        np.array(order, dtype=np.int64),
+        np.array([j in fixed for j in order], dtype=bool),
+        np.array([flow[j] for j in order]),
+        np.array([virt[j] for j in order]),
+        period,
     )
     want_level, want_kept, _ = ref.mcb8(order, fixed, stretch=(flow, virt, period))
     assert (level, kept) == (want_level, len(want_kept))
@@ -163,8 +170,9 @@ def test_max_min_stretch_is_feasible_and_fair(s, data):
 
 
 def test_bad_calls_are_typed_errors():
-    s = _core.DfrsState(np.array([1, 2]), np.array([UNIT, UNIT], dtype=np.uint64),
-                        np.array([UNIT // 2, UNIT // 2], dtype=np.uint64), 1)
+    s = _core.DfrsState(
+        np.array([1, 2]), np.array([UNIT, UNIT], dtype=np.uint64), np.array([UNIT // 2, UNIT // 2], dtype=np.uint64), 1
+    )
     with pytest.raises(ValueError, match="job index 5 does not exist"):
         s.greedy(5)
     with pytest.raises(ValueError, match="must be a job index"):
@@ -184,12 +192,15 @@ def test_bad_calls_are_typed_errors():
         _core.DfrsState(np.array([1]), np.array([1], dtype=np.uint64), np.array([1], dtype=np.uint64), 0)
 
 
-@pytest.mark.parametrize("cpu,mem,want", [
-    # memory-heavy ties on (memory, CPU): the higher job index goes first
-    ([UNIT // 4, UNIT // 4], [UNIT // 2, UNIT // 2], {0: [1], 1: [0, 0]}),
-    # CPU-heavy ties on (CPU, memory): the higher job index goes first
-    ([UNIT // 2, UNIT // 2], [UNIT // 10, UNIT // 10], {0: [1], 1: [0, 0]}),
-])
+@pytest.mark.parametrize(
+    "cpu,mem,want",
+    [
+        # memory-heavy ties on (memory, CPU): the higher job index goes first
+        ([UNIT // 4, UNIT // 4], [UNIT // 2, UNIT // 2], {0: [1], 1: [0, 0]}),
+        # CPU-heavy ties on (CPU, memory): the higher job index goes first
+        ([UNIT // 2, UNIT // 2], [UNIT // 10, UNIT // 10], {0: [1], 1: [0, 0]}),
+    ],
+)
 def test_mcb8_ties_by_job_index_descending(cpu, mem, want):
     tasks = [1, 2]
     ref = Ref(tasks, cpu, mem, 2)

@@ -16,16 +16,21 @@ from clustersched.dfrs import (
     DfrsPlatform,
     dfrs_metrics,
     dfrs_violations,
+    limits,
     parse_algorithm,
     simulate,
     validate_dfrs,
 )
-from clustersched.dfrs import limits
 from clustersched.dfrs.metrics import reschedulings, stretches, underutilization
 from clustersched.dfrs.model import CPU_TOLERANCE, TIME_ULPS, WORK_RTOL, completion_time, progress, work_tolerance
 from clustersched.dfrs.simulator import _Simulation, busy_time, periodic_tasks, shortest_stay
-from clustersched.errors import ClusterschedError, InvalidOptionError, InvalidScheduleError, InvalidWorkloadError, \
-    LimitError
+from clustersched.errors import (
+    ClusterschedError,
+    InvalidOptionError,
+    InvalidScheduleError,
+    InvalidWorkloadError,
+    LimitError,
+)
 
 
 def one_job(submit=803.709, p=601.0, tasks=1, cpu=1.0, mem=0.5):
@@ -33,6 +38,7 @@ def one_job(submit=803.709, p=601.0, tasks=1, cpu=1.0, mem=0.5):
 
 
 # -- 1. time that always advances ------------------------------------------------------------------
+
 
 def test_the_issue_single_job_returns():
     """The issue's job: the tick at 803.709 + 600 used to be re-derived as itself, forever."""
@@ -46,10 +52,16 @@ def test_the_issue_single_job_returns():
 
 def test_the_issue_two_jobs_with_fractional_penalty_and_period_return():
     """Two jobs on 4 nodes under the issue's algorithm, penalty and period (hung before)."""
-    jobs = DfrsJobs(submit=[1308.061, 1492.456], processing_time=[4071.314, 460.488], tasks=[2, 3],
-                    cpu_need=[1.0, 1.0], mem_need=[0.23, 0.1])
-    r = simulate(jobs, DfrsPlatform(4), "GreedyPM */per/opt=min/minvt=600", penalty=365.328, period=435.278,
-                 validate=True)
+    jobs = DfrsJobs(
+        submit=[1308.061, 1492.456],
+        processing_time=[4071.314, 460.488],
+        tasks=[2, 3],
+        cpu_need=[1.0, 1.0],
+        mem_need=[0.23, 0.1],
+    )
+    r = simulate(
+        jobs, DfrsPlatform(4), "GreedyPM */per/opt=min/minvt=600", penalty=365.328, period=435.278, validate=True
+    )
     assert np.all(np.isfinite(r.schedule.completion))
 
 
@@ -57,8 +69,14 @@ def test_three_decimal_submit_times_under_every_periodic_algorithm():
     """About 1 in 12 of these hung; every periodic combination of Table 1 now returns a valid schedule."""
     rng = np.random.default_rng(20)
     submits = rng.integers(0, 10**7, 24) / 1000
-    periodic = ["Greedy/per/opt=min", "GreedyP */per/opt=avg", "MCB8/per/opt=min/minvt=600", "/per/opt=min",
-                "/stretch-per/opt=max", "/stretch-per/opt=avg/minft=300"]
+    periodic = [
+        "Greedy/per/opt=min",
+        "GreedyP */per/opt=avg",
+        "MCB8/per/opt=min/minvt=600",
+        "/per/opt=min",
+        "/stretch-per/opt=max",
+        "/stretch-per/opt=avg/minft=300",
+    ]
     for k, submit in enumerate(submits.tolist()):
         r = simulate(one_job(submit=submit), DfrsPlatform(1), periodic[k % len(periodic)], validate=True)
         assert r.schedule.completion[0] >= submit + 601.0
@@ -66,8 +84,9 @@ def test_three_decimal_submit_times_under_every_periodic_algorithm():
 
 def test_periodic_events_are_t0_plus_k_periods():
     """The k-th periodic event is at t0 + k * period exactly (the float of that product and sum)."""
-    jobs = DfrsJobs(submit=[0.1, 0.1], processing_time=[1000.0, 1000.0], tasks=[1, 1], cpu_need=[1.0, 1.0],
-                    mem_need=[0.6, 0.6])
+    jobs = DfrsJobs(
+        submit=[0.1, 0.1], processing_time=[1000.0, 1000.0], tasks=[1, 1], cpu_need=[1.0, 1.0], mem_need=[0.6, 0.6]
+    )
     period = 0.7 * 100  # 70.00000000000001
     r = simulate(jobs, DfrsPlatform(1), "/per/opt=min", period=period, penalty=0.0, validate=True)
     ticks = {0.1 + k * period for k in range(1, 200)}
@@ -77,8 +96,9 @@ def test_periodic_events_are_t0_plus_k_periods():
 
 def test_idle_periods_are_skipped_exactly():
     """No job in the system: the next periodic event is the first at or after the next arrival."""
-    jobs = DfrsJobs(submit=[0.0, 10_000.0], processing_time=[10.0, 10.0], tasks=[1, 1], cpu_need=[1.0, 1.0],
-                    mem_need=[0.5, 0.5])
+    jobs = DfrsJobs(
+        submit=[0.0, 10_000.0], processing_time=[10.0, 10.0], tasks=[1, 1], cpu_need=[1.0, 1.0], mem_need=[0.5, 0.5]
+    )
     r = simulate(jobs, DfrsPlatform(1), "/per/opt=min", period=1000.0, validate=True)
     # job 2 arrives exactly at periodic event 10 and starts there
     assert r.schedule.first_start().tolist() == [1000.0, 10_000.0]
@@ -88,8 +108,9 @@ def test_idle_periods_are_skipped_exactly():
 def test_completions_below_the_clock_resolution_happen_at_once():
     """A processing time too small to move the clock: the job completes when placed, within the time stamp."""
     for p in (0.0, 1e-300, 1e-14):
-        jobs = DfrsJobs(submit=[803.709, 803.709], processing_time=[p, 50.0], tasks=[1, 1], cpu_need=[1.0, 1.0],
-                        mem_need=[0.5, 0.5])
+        jobs = DfrsJobs(
+            submit=[803.709, 803.709], processing_time=[p, 50.0], tasks=[1, 1], cpu_need=[1.0, 1.0], mem_need=[0.5, 0.5]
+        )
         for name in ("Greedy */opt=min", "MCB8 */opt=min", "Greedy/per/opt=min"):
             r = simulate(jobs, DfrsPlatform(1), name, validate=True)
             assert r.schedule.completion[0] == 803.709
@@ -98,8 +119,9 @@ def test_completions_below_the_clock_resolution_happen_at_once():
 
 
 def test_a_penalty_below_the_clock_resolution_ends_at_once():
-    jobs = DfrsJobs(submit=[1e9, 1e9 + 1], processing_time=[100.0, 10.0], tasks=[1, 1], cpu_need=[1.0, 1.0],
-                    mem_need=[0.6, 0.6])
+    jobs = DfrsJobs(
+        submit=[1e9, 1e9 + 1], processing_time=[100.0, 10.0], tasks=[1, 1], cpu_need=[1.0, 1.0], mem_need=[0.6, 0.6]
+    )
     r = simulate(jobs, DfrsPlatform(1), "GreedyP */opt=min", penalty=1e-12, validate=True)
     assert r.schedule.completion.tolist() == [1e9 + 110, 1e9 + 11]
 
@@ -114,18 +136,24 @@ def test_the_loop_fails_loudly_if_time_stops(monkeypatch):
         self.k += 1
 
     monkeypatch.setattr(_Simulation, "_next_tick", stuck)
-    with pytest.raises(RuntimeError, match="internal error in the DFRS simulator: the next event at 1403.7089999999998 "
-                                           "is not after the time stamp 1403.7089999999998 just processed"):
+    with pytest.raises(
+        RuntimeError,
+        match="internal error in the DFRS simulator: the next event at 1403.7089999999998 "
+        "is not after the time stamp 1403.7089999999998 just processed",
+    ):
         simulate(one_job(), DfrsPlatform(1), "/per/opt=min")
 
 
-@pytest.mark.parametrize(("option", "value", "message"), [
-    ("period", 1e-9, "period == 1e-09, must be >= 0.001 s (clustersched.dfrs.limits.MIN_PERIOD)"),
-    ("period", 0.0, "period == 0.0, must be > 0"),
-    ("period", 1e300, "period == 1e+300, must be <= 1e+10 (clustersched.dfrs.limits.MAX_TIME)"),
-    ("penalty", 1e300, "penalty == 1e+300, must be <= 1e+10 (clustersched.dfrs.limits.MAX_TIME)"),
-    ("penalty", math.nan, "penalty == nan, must be finite"),
-])
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("period", 1e-9, "period == 1e-09, must be >= 0.001 s (clustersched.dfrs.limits.MIN_PERIOD)"),
+        ("period", 0.0, "period == 0.0, must be > 0"),
+        ("period", 1e300, "period == 1e+300, must be <= 1e+10 (clustersched.dfrs.limits.MAX_TIME)"),
+        ("penalty", 1e300, "penalty == 1e+300, must be <= 1e+10 (clustersched.dfrs.limits.MAX_TIME)"),
+        ("penalty", math.nan, "penalty == nan, must be finite"),
+    ],
+)
 def test_options_too_small_or_too_large_are_refused(option, value, message):
     with pytest.raises(ValueError) as info:
         simulate(one_job(), DfrsPlatform(1), "Greedy/per/opt=min", **{option: value})
@@ -143,8 +171,10 @@ def test_job_times_too_large_are_refused(field, value):
         DfrsJobs(**cols, tasks=[1, 1], cpu_need=[1, 1], mem_need=[1, 1], job_id=[7, 8])
     e = info.value
     assert (e.job, e.field, e.value) == (8, field, value)
-    assert str(e) == (f"job 8, field {field!r}: {field} == {value!r}, must be <= 1e+10 s "
-                      "(clustersched.dfrs.limits.MAX_TIME) (1 such job(s))")
+    assert str(e) == (
+        f"job 8, field {field!r}: {field} == {value!r}, must be <= 1e+10 s "
+        "(clustersched.dfrs.limits.MAX_TIME) (1 such job(s))"
+    )
 
 
 def test_periodic_work_is_bounded_up_front():
@@ -154,7 +184,8 @@ def test_periodic_work_is_bounded_up_front():
     assert str(info.value) == (
         "period == 0.001, must be >= 0.00601 s for these jobs: they keep the system busy for at least 6010 s "
         "(submit to submit + processing_time, longer on too few nodes: clustersched.dfrs.simulator.busy_time), "
-        "more than max_periodic_events == 1000000 periods (clustersched.dfrs.limits.MAX_PERIODIC_EVENTS)")
+        "more than max_periodic_events == 1000000 periods (clustersched.dfrs.limits.MAX_PERIODIC_EVENTS)"
+    )
     assert (info.value.name, info.value.value, info.value.limit) == ("period", 0.001, 1_000_000)
     # the same period is fine for an algorithm without periodic events, and with a larger budget
     r = simulate(one_job(), DfrsPlatform(1), "Greedy */opt=min", period=0.001)
@@ -182,18 +213,27 @@ def test_runs_that_reach_the_budget_stop_with_a_limit_error():
     """Slowed far beyond the lower bounds (50 jobs that cannot share one node's memory take turns),
     the runs stop at the budgets."""
     n = 50
-    jobs = DfrsJobs(submit=np.zeros(n), processing_time=np.full(n, 10.0), tasks=np.ones(n, int),
-                    cpu_need=np.full(n, 0.01), mem_need=np.full(n, 0.6))
+    jobs = DfrsJobs(
+        submit=np.zeros(n),
+        processing_time=np.full(n, 10.0),
+        tasks=np.ones(n, int),
+        cpu_need=np.full(n, 0.01),
+        mem_need=np.full(n, 0.6),
+    )
     with pytest.raises(LimitError) as info:
         simulate(jobs, DfrsPlatform(1), "/per/opt=min", period=1.0, penalty=0.0, max_periodic_events=100)
-    assert str(info.value).startswith("the simulation needs more than max_periodic_events == 100 periodic events "
-                                      "(at time 101.0, 50 job(s) still in the system (first: job id 1)): "
-                                      "period == 1.0 is too short")
+    assert str(info.value).startswith(
+        "the simulation needs more than max_periodic_events == 100 periodic events "
+        "(at time 101.0, 50 job(s) still in the system (first: job id 1)): "
+        "period == 1.0 is too short"
+    )
     assert (info.value.name, info.value.value, info.value.limit) == ("periodic events", 101, 100)
     with pytest.raises(LimitError) as info:
         simulate(jobs, DfrsPlatform(1), "/per/opt=min", period=1.0, penalty=0.0, max_periodic_tasks=1000)
-    assert str(info.value).startswith("the simulation's periodic events need to pack more than "
-                                      "max_periodic_tasks == 1000 tasks (at time 21.0, 50 job(s) with 50 tasks")
+    assert str(info.value).startswith(
+        "the simulation's periodic events need to pack more than "
+        "max_periodic_tasks == 1000 tasks (at time 21.0, 50 job(s) with 50 tasks"
+    )
     assert (info.value.name, info.value.value, info.value.limit) == ("periodic tasks", 1050, 1000)
     assert simulate(jobs, DfrsPlatform(1), "/per/opt=min", period=1.0, penalty=0.0, validate=True).events == 502
     for option in ("max_periodic_events", "max_periodic_tasks"):
@@ -202,8 +242,9 @@ def test_runs_that_reach_the_budget_stop_with_a_limit_error():
 
 
 def test_busy_time_is_the_union_of_the_intervals():
-    jobs = DfrsJobs(submit=[0, 10, 20, 500], processing_time=[100, 5, 200, 0], tasks=[1] * 4, cpu_need=[1] * 4,
-                    mem_need=[0.1] * 4)
+    jobs = DfrsJobs(
+        submit=[0, 10, 20, 500], processing_time=[100, 5, 200, 0], tasks=[1] * 4, cpu_need=[1] * 4, mem_need=[0.1] * 4
+    )
     assert busy_time(jobs) == 220.0
     assert busy_time(jobs, nodes=1) == 305.0  # the work, one node's worth per second
     wide = DfrsJobs(submit=[0], processing_time=[100], tasks=[8], cpu_need=[0.5], mem_need=[0.1])
@@ -214,14 +255,16 @@ def test_busy_time_is_the_union_of_the_intervals():
 def test_periodic_packing_is_bounded_up_front():
     """A job of 2**20 tasks on 8 nodes runs 65,536 times slower than alone, and every periodic event
     packs its million tasks: about 3 * 10**11 task packings, refused before the run (it ran for hours)."""
-    jobs = DfrsJobs(submit=[0.0, 10.0], processing_time=[3000.0, 100.0], tasks=[2**20, 1], cpu_need=[0.5, 1.0],
-                    mem_need=[1e-6, 0.5])
+    jobs = DfrsJobs(
+        submit=[0.0, 10.0], processing_time=[3000.0, 100.0], tasks=[2**20, 1], cpu_need=[0.5, 1.0], mem_need=[1e-6, 0.5]
+    )
     with pytest.raises(LimitError) as info:
         simulate(jobs, DfrsPlatform(8), "GreedyPM */per/opt=min/minvt=600")
     assert str(info.value) == (
         "period == 600.0 is too short for these jobs: their periodic events would pack at least 343597383680 tasks "
         "(clustersched.dfrs.simulator.periodic_tasks), more than max_periodic_tasks == 1000000000 "
-        "(clustersched.dfrs.limits.MAX_PERIODIC_TASKS)")
+        "(clustersched.dfrs.limits.MAX_PERIODIC_TASKS)"
+    )
     assert (info.value.name, info.value.limit) == ("period", 10**9)
     # without periodic events, or on a platform it fits, it runs in seconds
     assert simulate(jobs, DfrsPlatform(8), "MCB8 */opt=min", validate=True).events == 4
@@ -230,9 +273,13 @@ def test_periodic_packing_is_bounded_up_front():
 
 # -- 2. sizes checked before any work -------------------------------------------------------------
 
+
 def test_limits_match_the_core():
     assert (limits.MAX_NODES, limits.MAX_TASKS, limits.MAX_TOTAL_TASKS) == (
-        _core.DFRS_MAX_NODES, _core.DFRS_MAX_TASKS, _core.DFRS_MAX_TOTAL_TASKS)
+        _core.DFRS_MAX_NODES,
+        _core.DFRS_MAX_TASKS,
+        _core.DFRS_MAX_TOTAL_TASKS,
+    )
     from clustersched.workload import swf
 
     assert limits.MAX_TIME == swf.MAX_TIME
@@ -263,8 +310,13 @@ def test_task_counts_are_bounded():
     assert "must be in 1..1048576 (clustersched.dfrs.limits.MAX_TASKS)" in str(info.value)
     n = 257
     with pytest.raises(InvalidWorkloadError) as info:
-        DfrsJobs(submit=np.zeros(n), processing_time=np.ones(n), tasks=np.full(n, 2**20), cpu_need=np.ones(n),
-                 mem_need=np.full(n, 1e-9))
+        DfrsJobs(
+            submit=np.zeros(n),
+            processing_time=np.ones(n),
+            tasks=np.full(n, 2**20),
+            cpu_need=np.ones(n),
+            mem_need=np.full(n, 1e-9),
+        )
     assert (info.value.job, info.value.field) == (257, "tasks")
     assert "brings the table to 269484032 tasks, more than 268435456 in all" in str(info.value)
     # the core checks the same limits on the arrays it is given
@@ -274,10 +326,10 @@ def test_task_counts_are_bounded():
 
 # -- 3. silent acceptance and wrong output --------------------------------------------------------
 
+
 @pytest.fixture()
 def run():
-    jobs = DfrsJobs(submit=[0, 10], processing_time=[100, 50], tasks=[1, 1], cpu_need=[1.0, 1.0],
-                    mem_need=[0.6, 0.6])
+    jobs = DfrsJobs(submit=[0, 10], processing_time=[100, 50], tasks=[1, 1], cpu_need=[1.0, 1.0], mem_need=[0.6, 0.6])
     return simulate(jobs, DfrsPlatform(1), "GreedyP */opt=min", validate=True)
 
 
@@ -306,47 +358,65 @@ def test_metrics_bound_must_be_a_bound(run, bound):
 
 
 def test_metrics_of_another_instance_are_a_typed_error(run):
-    other = DfrsJobs(submit=[0, 10, 20], processing_time=[100, 50, 5], tasks=[1, 1, 1], cpu_need=[1.0] * 3,
-                     mem_need=[0.6] * 3)
-    for f in (lambda: dfrs_metrics(run.schedule, other, run.platform), lambda: stretches(run.schedule, other),
-              lambda: reschedulings(run.schedule, other), lambda: underutilization(run.schedule, other, run.platform)):
+    other = DfrsJobs(
+        submit=[0, 10, 20], processing_time=[100, 50, 5], tasks=[1, 1, 1], cpu_need=[1.0] * 3, mem_need=[0.6] * 3
+    )
+    for f in (
+        lambda: dfrs_metrics(run.schedule, other, run.platform),
+        lambda: stretches(run.schedule, other),
+        lambda: reschedulings(run.schedule, other),
+        lambda: underutilization(run.schedule, other, run.platform),
+    ):
         with pytest.raises(InvalidScheduleError) as info:
             f()
         assert info.value.violations == ["schedule has 2 jobs, the job table 3 (a schedule of another job table?)"]
-    shifted = DfrsJobs(submit=[0, 11], processing_time=[100, 50], tasks=[1, 1], cpu_need=[1.0] * 2,
-                       mem_need=[0.6] * 2, job_id=[1, 5])
+    shifted = DfrsJobs(
+        submit=[0, 11], processing_time=[100, 50], tasks=[1, 1], cpu_need=[1.0] * 2, mem_need=[0.6] * 2, job_id=[1, 5]
+    )
     with pytest.raises(InvalidScheduleError) as info:
         dfrs_metrics(run.schedule, shifted, run.platform)
-    assert info.value.violations == ["job 5 (row 1): schedule names job 2",
-                                     "job 5 (row 1): submit 10.0 in the schedule, 11.0 in the jobs"]
+    assert info.value.violations == [
+        "job 5 (row 1): schedule names job 2",
+        "job 5 (row 1): submit 10.0 in the schedule, 11.0 in the jobs",
+    ]
     with pytest.raises(InvalidScheduleError, match="schedule is for 1 nodes, the platform has 2"):
         dfrs_metrics(run.schedule, run.jobs, DfrsPlatform(2))
 
 
 def test_duplicate_job_ids_are_refused_as_in_swf():
     with pytest.raises(InvalidWorkloadError) as info:
-        DfrsJobs(submit=[0, 1, 2], processing_time=[1, 1, 1], tasks=[1, 1, 1], cpu_need=[1] * 3, mem_need=[1] * 3,
-                 job_id=[4, 9, 4], source="t.swf")
+        DfrsJobs(
+            submit=[0, 1, 2],
+            processing_time=[1, 1, 1],
+            tasks=[1, 1, 1],
+            cpu_need=[1] * 3,
+            mem_need=[1] * 3,
+            job_id=[4, 9, 4],
+            source="t.swf",
+        )
     e = info.value
     assert (e.path, e.job, e.field, e.value) == ("t.swf", 4, "job_id", 4)
     assert str(e) == "t.swf, job 4, field 'job_id': job number 4 is already used at row 0 (row 2; 1 such row(s))"
     # -1 (unknown) may repeat, as in SWF
-    jobs = DfrsJobs(submit=[0, 1], processing_time=[1, 1], tasks=[1, 1], cpu_need=[1, 1], mem_need=[1, 1],
-                    job_id=[-1, -1])
+    jobs = DfrsJobs(
+        submit=[0, 1], processing_time=[1, 1], tasks=[1, 1], cpu_need=[1, 1], mem_need=[1, 1], job_id=[-1, -1]
+    )
     assert jobs.job_id.tolist() == [-1, -1]
 
 
-@pytest.mark.parametrize("value", ["٦٠٠", "６００", "6_00", "inf", "nan", "600s", "--1", "0x10", " 600", "1e",
-                                   "."])
+@pytest.mark.parametrize("value", ["٦٠٠", "６００", "6_00", "inf", "nan", "600s", "--1", "0x10", " 600", "1e", "."])
 def test_algorithm_seconds_are_ascii_numbers(value):
     with pytest.raises(ValueError) as info:
         parse_algorithm(f"GreedyPM */per/opt=min/minvt={value}")
-    assert str(info.value) == (f"algorithm 'GreedyPM */per/opt=min/minvt={value}': minvt={value!r} is not a number "
-                               "of seconds (ASCII digits, e.g. 600 or 1.5e3)")
+    assert str(info.value) == (
+        f"algorithm 'GreedyPM */per/opt=min/minvt={value}': minvt={value!r} is not a number "
+        "of seconds (ASCII digits, e.g. 600 or 1.5e3)"
+    )
 
 
-@pytest.mark.parametrize(("text", "seconds"), [("600", 600.0), ("600.", 600.0), (".5", 0.5), ("1.5e3", 1500.0),
-                                                ("3E2", 300.0)])
+@pytest.mark.parametrize(
+    ("text", "seconds"), [("600", 600.0), ("600.", 600.0), (".5", 0.5), ("1.5e3", 1500.0), ("3E2", 300.0)]
+)
 def test_algorithm_seconds_in_ascii(text, seconds):
     assert parse_algorithm(f"MCB8 */minft={text}").minft == seconds
 
@@ -364,6 +434,7 @@ def test_reproduce_traces_folder_without_the_hpc2n_trace_is_an_error(tmp_path):
 
 
 # -- one rounding rule ----------------------------------------------------------------------------
+
 
 def test_one_rounding_rule():
     """The simulator's completion and the validator's work are the same float64 arithmetic."""

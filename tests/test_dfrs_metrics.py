@@ -22,8 +22,9 @@ from clustersched.dfrs.schedule import DfrsSchedule
 
 
 def test_bounded_stretch_threshold():
-    jobs = DfrsJobs(submit=[0, 0, 0], processing_time=[5, 100, 0], tasks=[1, 1, 1], cpu_need=[0.25] * 3,
-                    mem_need=[0.1] * 3)
+    jobs = DfrsJobs(
+        submit=[0, 0, 0], processing_time=[5, 100, 0], tasks=[1, 1, 1], cpu_need=[0.25] * 3, mem_need=[0.1] * 3
+    )
     r = simulate(jobs, DfrsPlatform(1), "Greedy */opt=min")
     # three 25% tasks on one node never share below yield 1: flows 5, 100, 0
     assert r.schedule.completion.tolist() == [5.0, 100.0, 0.0]
@@ -34,8 +35,9 @@ def test_bounded_stretch_threshold():
 
 def test_pause_resume_costs_and_underutilization():
     # job 0 paused at 100 for job 1, resumed at 200 with a 300 s penalty, completes at 1400
-    jobs = DfrsJobs(submit=[0, 100], processing_time=[1000, 100], tasks=[1, 1], cpu_need=[1.0, 1.0],
-                    mem_need=[0.6, 0.6])
+    jobs = DfrsJobs(
+        submit=[0, 100], processing_time=[1000, 100], tasks=[1, 1], cpu_need=[1.0, 1.0], mem_need=[0.6, 0.6]
+    )
     platform = DfrsPlatform(1, node_memory_gb=4.0)
     r = simulate(jobs, platform, "GreedyP */opt=min")
     m = dfrs_metrics(r.schedule, jobs, platform, bound=1.25)
@@ -56,8 +58,9 @@ def test_pause_resume_costs_and_underutilization():
 
 @pytest.mark.parametrize("algorithm", ["GreedyP */opt=min", "EASY"])
 def test_run_summary_is_the_metrics_summary_with_name_events_and_seconds(algorithm):
-    jobs = DfrsJobs(submit=[0, 100], processing_time=[1000, 100], tasks=[1, 1], cpu_need=[1.0, 1.0],
-                    mem_need=[0.6, 0.6])
+    jobs = DfrsJobs(
+        submit=[0, 100], processing_time=[1000, 100], tasks=[1, 1], cpu_need=[1.0, 1.0], mem_need=[0.6, 0.6]
+    )
     platform = DfrsPlatform(1)
     r = simulate(jobs, platform, algorithm)
     assert isinstance(r, DfrsRun) and DfrsResult is DfrsRun
@@ -78,18 +81,32 @@ def test_underutilization_counts_demand_below_capacity():
     r = simulate(jobs, DfrsPlatform(2), "EASY")
     assert underutilization(r.schedule, jobs, DfrsPlatform(2)) == pytest.approx(0.0)
     # the same job started 50 s late (by hand): 50 s x 0.25 of demand left unserved
-    late = DfrsSchedule(**{**r.schedule.__dict__, "seg_start": np.array([50.0]), "seg_end": np.array([150.0]),
-                           "completion": np.array([150.0])})
+    late = DfrsSchedule(
+        **{
+            **r.schedule.__dict__,
+            "seg_start": np.array([50.0]),
+            "seg_end": np.array([150.0]),
+            "completion": np.array([150.0]),
+        }
+    )
     assert underutilization(late, jobs, DfrsPlatform(2)) == pytest.approx(12.5)
 
 
 def test_migration_counts_only_the_tasks_that_move():
     jobs = DfrsJobs(submit=[0], processing_time=[100], tasks=[2], cpu_need=[1.0], mem_need=[0.5])
     s = DfrsSchedule(
-        job_id=jobs.job_id, submit=jobs.submit, completion=np.array([130.0]), seg_job=np.array([0, 0]),
-        seg_start=np.array([0.0, 50.0]), seg_end=np.array([50.0, 130.0]), seg_offsets=np.array([0, 2, 4]),
-        entry_node=np.array([0, 1, 0, 2]), entry_count=np.array([1, 1, 1, 1]),
-        entry_share=np.ones(4), nodes=3, penalty=30.0,
+        job_id=jobs.job_id,
+        submit=jobs.submit,
+        completion=np.array([130.0]),
+        seg_job=np.array([0, 0]),
+        seg_start=np.array([0.0, 50.0]),
+        seg_end=np.array([50.0, 130.0]),
+        seg_offsets=np.array([0, 2, 4]),
+        entry_node=np.array([0, 1, 0, 2]),
+        entry_count=np.array([1, 1, 1, 1]),
+        entry_share=np.ones(4),
+        nodes=3,
+        penalty=30.0,
     )
     resumed, migrated, moved = reschedulings(s, jobs)
     assert resumed.tolist() == [False, False] and migrated.tolist() == [False, True]
@@ -100,8 +117,9 @@ def test_migration_counts_only_the_tasks_that_move():
 
 
 def test_stretch_percentiles_hand_computed():
-    jobs = DfrsJobs(submit=[0, 0, 0], processing_time=[5, 100, 0], tasks=[1, 1, 1], cpu_need=[0.25] * 3,
-                    mem_need=[0.1] * 3)
+    jobs = DfrsJobs(
+        submit=[0, 0, 0], processing_time=[5, 100, 0], tasks=[1, 1, 1], cpu_need=[0.25] * 3, mem_need=[0.1] * 3
+    )
     platform = DfrsPlatform(1)
     r = simulate(jobs, platform, "Greedy */opt=min")
     validate_dfrs(r.schedule, jobs, platform)

@@ -13,8 +13,13 @@ from clustersched.errors import InvalidWorkloadError
 
 
 def jobs(**changes):
-    cols = dict(submit=[5, 0, 5], processing_time=[10, 20, 30], tasks=[1, 2, 3],
-                cpu_need=[0.25, 1.0, 0.5], mem_need=[0.1, 0.3, 0.5])
+    cols = dict(
+        submit=[5, 0, 5],
+        processing_time=[10, 20, 30],
+        tasks=[1, 2, 3],
+        cpu_need=[0.25, 1.0, 0.5],
+        mem_need=[0.1, 0.3, 0.5],
+    )
     cols.update(changes)
     return DfrsJobs(**cols)
 
@@ -24,8 +29,15 @@ def test_rows_in_submission_order_stable():
     assert j.job_id.tolist() == [2, 1, 3]
     assert j.submit.tolist() == [0, 5, 5]
     assert j.processing_time.tolist() == [20, 10, 30]
-    assert len(j) == 3 and set(j.columns()) == {"job_id", "submit", "processing_time", "tasks", "cpu_need",
-                                                "mem_need", "time_requested"}
+    assert len(j) == 3 and set(j.columns()) == {
+        "job_id",
+        "submit",
+        "processing_time",
+        "tasks",
+        "cpu_need",
+        "mem_need",
+        "time_requested",
+    }
 
 
 def test_needs_rounded_to_resolution_and_units_exact():
@@ -54,16 +66,19 @@ def test_immutable():
         j.submit[0] = 3.0
 
 
-@pytest.mark.parametrize("field,value,match", [
-    ("cpu_need", [0.25, 0.0, 0.5], "cpu_need == 0.0"),
-    ("cpu_need", [0.25, 1.5, 0.5], "cpu_need == 1.5"),
-    ("mem_need", [0.1, float("nan"), 0.5], "mem_need == nan"),
-    ("mem_need", [0.1, 1e-12, 0.5], "resolution"),
-    ("tasks", [1, 0, 3], "tasks == 0"),
-    ("tasks", [1, 2.5, 3], "not an integer"),
-    ("submit", [5, -1, 5], "submit == -1"),
-    ("processing_time", [10, float("inf"), 30], "processing_time == inf"),
-])
+@pytest.mark.parametrize(
+    "field,value,match",
+    [
+        ("cpu_need", [0.25, 0.0, 0.5], "cpu_need == 0.0"),
+        ("cpu_need", [0.25, 1.5, 0.5], "cpu_need == 1.5"),
+        ("mem_need", [0.1, float("nan"), 0.5], "mem_need == nan"),
+        ("mem_need", [0.1, 1e-12, 0.5], "resolution"),
+        ("tasks", [1, 0, 3], "tasks == 0"),
+        ("tasks", [1, 2.5, 3], "not an integer"),
+        ("submit", [5, -1, 5], "submit == -1"),
+        ("processing_time", [10, float("inf"), 30], "processing_time == inf"),
+    ],
+)
 def test_bad_values_name_job_and_field(field, value, match):
     with pytest.raises(InvalidWorkloadError, match=match) as info:
         jobs(**{field: value})

@@ -128,8 +128,14 @@ def test_easy_arrival_backfills_only_at_submission():
 def test_baselines_plan_with_the_estimates_asked_for():
     # job 2's requested time (1,000 s) is past job 1's reservation: with exact run times EASY backfills it,
     # with requested times it waits; the run itself always takes the processing time
-    j = DfrsJobs(submit=[0, 0, 0], processing_time=[100, 100, 50], tasks=[1, 2, 1], cpu_need=[1.0] * 3,
-                 mem_need=[0.5] * 3, time_requested=[100, 100, 1000])
+    j = DfrsJobs(
+        submit=[0, 0, 0],
+        processing_time=[100, 100, 50],
+        tasks=[1, 2, 1],
+        cpu_need=[1.0] * 3,
+        mem_need=[0.5] * 3,
+        time_requested=[100, 100, 1000],
+    )
     exact = simulate(j, DfrsPlatform(2), "EASY", validate=True)
     requested = simulate(j, DfrsPlatform(2), "EASY", estimates="requested", validate=True)
     assert exact.schedule.seg_start.tolist() == [0.0, 100.0, 0.0]
@@ -152,11 +158,19 @@ def test_estimates_are_for_the_baselines_only():
 
 def test_requested_times_are_checked_and_kept():
     with pytest.raises(InvalidWorkloadError, match="time_requested") as info:
-        DfrsJobs(submit=[0, 1], processing_time=[1, 1], tasks=[1, 1], cpu_need=[1, 1], mem_need=[1, 1],
-                 time_requested=[5, float("nan")], job_id=[7, 8])
+        DfrsJobs(
+            submit=[0, 1],
+            processing_time=[1, 1],
+            tasks=[1, 1],
+            cpu_need=[1, 1],
+            mem_need=[1, 1],
+            time_requested=[5, float("nan")],
+            job_id=[7, 8],
+        )
     assert info.value.job == 8
-    j = DfrsJobs(submit=[5, 0], processing_time=[1, 1], tasks=[1, 1], cpu_need=[1, 1], mem_need=[1, 1],
-                 time_requested=[30, 0])
+    j = DfrsJobs(
+        submit=[5, 0], processing_time=[1, 1], tasks=[1, 1], cpu_need=[1, 1], mem_need=[1, 1], time_requested=[30, 0]
+    )
     assert j.time_requested.tolist() == [-1.0, 30.0]  # sorted by submit; <= 0 is unknown
     assert j.select([1]).time_requested.tolist() == [30.0]
 
@@ -165,8 +179,7 @@ def test_requested_times_are_checked_and_kept():
 def instances(draw):
     nodes = draw(st.integers(1, 4))
     n = draw(st.integers(1, 12))
-    submit = np.cumsum(draw(st.lists(st.sampled_from([0, 0, 1, 60, 300, 599, 600, 1800]), min_size=n,
-                                     max_size=n)))
+    submit = np.cumsum(draw(st.lists(st.sampled_from([0, 0, 1, 60, 300, 599, 600, 1800]), min_size=n, max_size=n)))
     p = draw(st.lists(st.sampled_from([0, 5, 60, 300, 600, 1000, 3600, 7200]), min_size=n, max_size=n))
     tasks = draw(st.lists(st.integers(1, 2 * nodes), min_size=n, max_size=n))
     cpu = draw(st.lists(st.sampled_from([0.25, 0.5, 1.0]), min_size=n, max_size=n))
@@ -195,10 +208,21 @@ def test_every_table1_combination_gives_valid_schedules(combo, inst):
 
 
 @settings(max_examples=15, deadline=None)
-@given(instances(), st.sampled_from(["GreedyPM */per/opt=min/minvt=300", "MCB8 */opt=min/minft=600",
-                                     "MCB8 */per/opt=avg/minvt=600", "GreedyP */opt=avg",
-                                     "/stretch-per/opt=avg/minft=300", "GreedyP/per/opt=min/minvt=600"]),
-       st.sampled_from([0.0, 300.0]), st.sampled_from([300.0, 600.0, 3600.0]))
+@given(
+    instances(),
+    st.sampled_from(
+        [
+            "GreedyPM */per/opt=min/minvt=300",
+            "MCB8 */opt=min/minft=600",
+            "MCB8 */per/opt=avg/minvt=600",
+            "GreedyP */opt=avg",
+            "/stretch-per/opt=avg/minft=300",
+            "GreedyP/per/opt=min/minvt=600",
+        ]
+    ),
+    st.sampled_from([0.0, 300.0]),
+    st.sampled_from([300.0, 600.0, 3600.0]),
+)
 def test_options_give_valid_schedules(inst, name, penalty, period):
     j, platform = inst
     if len(j) == 0:
@@ -236,8 +260,7 @@ def test_minvt_protects_young_jobs_from_mcb8(inst):
         before = [x for x in s.job_segments(row) if x < k]
         # virtual time at the move: yield x time over earlier segments, penalties included as
         # progress (an upper bound on the true virtual time is enough to show it is >= B)
-        vt = sum((s.seg_end[x] - s.seg_start[x]) * s.entry_share[s.seg_offsets[x]] / j.cpu_need[row]
-                 for x in before)
+        vt = sum((s.seg_end[x] - s.seg_start[x]) * s.entry_share[s.seg_offsets[x]] / j.cpu_need[row] for x in before)
         assert vt >= bound - 1e-6, (row, vt)
 
 
@@ -252,17 +275,20 @@ def test_names_round_trip_and_paper_count():
     assert parse_algorithm(" MCB8*/per ").name == "MCB8 */per/opt=min"
 
 
-@pytest.mark.parametrize("name,match", [
-    ("Greedy", "not one of the combinations"),
-    ("GreedyPM */opt=max", "opt == 'max'"),
-    ("/stretch-per/opt=min", "opt == 'min'"),
-    ("Greedy */opt=min/minvt=600", "never runs MCB8"),
-    ("MCB8 */opt=min/minvt=600/minft=300", "cannot both be set"),
-    ("MCB8 */opt=min/minvt=-1", "finite number of seconds"),
-    ("MCB8 */opt=min/opt=avg", "sets opt twice"),
-    ("GreedyX */per", "first part"),
-    ("MCB8 */opt=min/per", "right after the first part"),
-])
+@pytest.mark.parametrize(
+    "name,match",
+    [
+        ("Greedy", "not one of the combinations"),
+        ("GreedyPM */opt=max", "opt == 'max'"),
+        ("/stretch-per/opt=min", "opt == 'min'"),
+        ("Greedy */opt=min/minvt=600", "never runs MCB8"),
+        ("MCB8 */opt=min/minvt=600/minft=300", "cannot both be set"),
+        ("MCB8 */opt=min/minvt=-1", "finite number of seconds"),
+        ("MCB8 */opt=min/opt=avg", "sets opt twice"),
+        ("GreedyX */per", "first part"),
+        ("MCB8 */opt=min/per", "right after the first part"),
+    ],
+)
 def test_bad_names(name, match):
     with pytest.raises(ValueError, match=match):
         parse_algorithm(name)
@@ -294,8 +320,12 @@ def test_empty_job_table_is_an_invalid_workload(algorithm):
     with pytest.raises(ValueError):  # InvalidWorkloadError is a ValueError: older handlers still catch it
         simulate(empty, DfrsPlatform(2), algorithm)
     run = simulate(jobs([0], [10], [1], [1.0], [0.5]), DfrsPlatform(1), algorithm)
-    no_rows = dataclasses.replace(run.schedule, job_id=run.schedule.job_id[:0], submit=run.schedule.submit[:0],
-                                  completion=run.schedule.completion[:0])
+    no_rows = dataclasses.replace(
+        run.schedule,
+        job_id=run.schedule.job_id[:0],
+        submit=run.schedule.submit[:0],
+        completion=run.schedule.completion[:0],
+    )
     with pytest.raises(InvalidWorkloadError, match="the job table is empty"):
         dfrs_metrics(no_rows, empty, DfrsPlatform(1))
     with pytest.raises(InvalidWorkloadError, match="the job table is empty"):

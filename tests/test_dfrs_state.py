@@ -35,9 +35,15 @@ def test_completion_time_is_models_rule_bit_for_bit(t, pen, remaining, y):
 
 
 def _state(n=2, nodes=1, penalty=300.0):
-    return _core.DfrsState(np.ones(n, dtype=I64), np.full(n, NEED_UNITS, dtype=np.uint64),
-                           np.full(n, NEED_UNITS // 2, dtype=np.uint64), nodes, submit=np.zeros(n),
-                           processing_time=np.full(n, 100.0), penalty=penalty)
+    return _core.DfrsState(
+        np.ones(n, dtype=I64),
+        np.full(n, NEED_UNITS, dtype=np.uint64),
+        np.full(n, NEED_UNITS // 2, dtype=np.uint64),
+        nodes,
+        submit=np.zeros(n),
+        processing_time=np.full(n, 100.0),
+        penalty=penalty,
+    )
 
 
 def test_two_jobs_by_hand():
@@ -58,16 +64,21 @@ def test_two_jobs_by_hand():
     assert s.completions().tolist() == [200.0, 200.0]
     assert len(s.active()) == 0
     job, start, end, y, offsets, node, count = s.segments()
-    assert (job.tolist(), start.tolist(), end.tolist(), y.tolist()) == ([0, 1], [0.0, 0.0], [200.0, 200.0],
-                                                                        [0.5, 0.5])
+    assert (job.tolist(), start.tolist(), end.tolist(), y.tolist()) == ([0, 1], [0.0, 0.0], [200.0, 200.0], [0.5, 0.5])
     assert (offsets.tolist(), node.tolist(), count.tolist()) == ([0, 1, 2], [0, 0], [1, 1])
 
 
 def test_a_pause_and_resume_costs_the_penalty():
     # GreedyP: job 1 (infinite priority) pauses job 0 (which has progressed) on the one node
-    s = _core.DfrsState(np.ones(2, dtype=I64), np.full(2, NEED_UNITS, dtype=np.uint64),
-                        np.full(2, NEED_UNITS, dtype=np.uint64), 1, submit=np.array([0.0, 50.0]),
-                        processing_time=np.array([100.0, 10.0]), penalty=30.0)
+    s = _core.DfrsState(
+        np.ones(2, dtype=I64),
+        np.full(2, NEED_UNITS, dtype=np.uint64),
+        np.full(2, NEED_UNITS, dtype=np.uint64),
+        1,
+        submit=np.array([0.0, 50.0]),
+        processing_time=np.array([100.0, 10.0]),
+        penalty=30.0,
+    )
     s.arrive(0, 1)
     s.submit(0.0, 0, 1, "GreedyP")
     s.record_commit(0.0)
@@ -102,19 +113,35 @@ def test_bad_steps_raise_and_leave_no_panic():
     with pytest.raises(ValueError, match="1 yields for 1 jobs, 0 running"):
         s.share(0.0, np.array([0], dtype=I64), np.array([1.0]))
     with pytest.raises(ValueError, match="processing_time has 1 entries for 2 jobs"):
-        _core.DfrsState(np.ones(2, dtype=I64), np.ones(2, dtype=np.uint64), np.ones(2, dtype=np.uint64), 1,
-                        processing_time=np.ones(1))
+        _core.DfrsState(
+            np.ones(2, dtype=I64),
+            np.ones(2, dtype=np.uint64),
+            np.ones(2, dtype=np.uint64),
+            1,
+            processing_time=np.ones(1),
+        )
     assert s.mcb8_active(0.0) == 2
 
 
-@pytest.mark.parametrize("algorithm", ["GreedyP */per/opt=min/minvt=600", "MCB8 */per/opt=min/minft=300",
-                                       "/stretch-per/opt=max/minvt=600", "GreedyPM */opt=avg"])
+@pytest.mark.parametrize(
+    "algorithm",
+    [
+        "GreedyP */per/opt=min/minvt=600",
+        "MCB8 */per/opt=min/minft=300",
+        "/stretch-per/opt=max/minvt=600",
+        "GreedyPM */opt=avg",
+    ],
+)
 def test_simulations_complete_every_job_and_validate(algorithm):
     rng = np.random.default_rng(7)
     n = 40
-    jobs = DfrsJobs(submit=np.sort(rng.uniform(0, 5000, n)), processing_time=rng.uniform(0, 3000, n),
-                    tasks=rng.integers(1, 5, n), cpu_need=rng.choice([0.25, 0.5, 1.0], n),
-                    mem_need=rng.choice([0.1, 0.3, 0.5], n))
+    jobs = DfrsJobs(
+        submit=np.sort(rng.uniform(0, 5000, n)),
+        processing_time=rng.uniform(0, 3000, n),
+        tasks=rng.integers(1, 5, n),
+        cpu_need=rng.choice([0.25, 0.5, 1.0], n),
+        mem_need=rng.choice([0.1, 0.3, 0.5], n),
+    )
     run = simulate(jobs, DfrsPlatform(4), algorithm, validate=True)
     assert np.isfinite(run.schedule.completion).all()
     assert run.events > 0

@@ -16,8 +16,13 @@ from clustersched.validate import dfrs_violations, validate_dfrs
 
 PLATFORM = DfrsPlatform(2)
 # job 0: 2 tasks; jobs 1 and 2 share node 1 with job 0; job 3 is paused by GreedyP and resumed
-JOBS = DfrsJobs(submit=[0, 0, 50, 100], processing_time=[1000, 400, 200, 100], tasks=[2, 1, 1, 1],
-                cpu_need=[1.0, 0.5, 1.0, 1.0], mem_need=[0.3, 0.3, 0.3, 0.5])
+JOBS = DfrsJobs(
+    submit=[0, 0, 50, 100],
+    processing_time=[1000, 400, 200, 100],
+    tasks=[2, 1, 1, 1],
+    cpu_need=[1.0, 0.5, 1.0, 1.0],
+    mem_need=[0.3, 0.3, 0.3, 0.5],
+)
 
 
 @pytest.fixture(scope="module")
@@ -57,12 +62,15 @@ def test_memory_over_a_node(good):
 
 def test_cpu_over_a_node():
     # two single-task CPU-bound jobs alone on one node, each given its full CPU need
-    jobs = DfrsJobs(submit=[0, 0], processing_time=[100, 100], tasks=[1, 1], cpu_need=[1.0, 1.0],
-                    mem_need=[0.1, 0.1])
+    jobs = DfrsJobs(submit=[0, 0], processing_time=[100, 100], tasks=[1, 1], cpu_need=[1.0, 1.0], mem_need=[0.1, 0.1])
     p1 = DfrsPlatform(1)
     s = simulate(jobs, p1, "Greedy */opt=min", validate=False).schedule
-    broken = replace(s, entry_share=np.ones(len(s.entry_share)),
-                     seg_end=np.array([100.0, 100.0]), completion=np.array([100.0, 100.0]))
+    broken = replace(
+        s,
+        entry_share=np.ones(len(s.entry_share)),
+        seg_end=np.array([100.0, 100.0]),
+        completion=np.array([100.0, 100.0]),
+    )
     text = one(broken, jobs, p1)
     assert "CPU 2 of the node" in text
 
@@ -111,10 +119,18 @@ def test_migration_penalty_is_derived_from_the_nodes():
     # one job, two contiguous segments on different nodes: the second starts a penalty
     jobs = DfrsJobs(submit=[0], processing_time=[100], tasks=[1], cpu_need=[1.0], mem_need=[0.1])
     s = DfrsSchedule(
-        job_id=jobs.job_id, submit=jobs.submit, completion=np.array([100.0]), seg_job=np.array([0, 0]),
-        seg_start=np.array([0.0, 50.0]), seg_end=np.array([50.0, 100.0]), seg_offsets=np.array([0, 1, 2]),
-        entry_node=np.array([0, 1]), entry_count=np.array([1, 1]), entry_share=np.array([1.0, 1.0]),
-        nodes=2, penalty=30.0,
+        job_id=jobs.job_id,
+        submit=jobs.submit,
+        completion=np.array([100.0]),
+        seg_job=np.array([0, 0]),
+        seg_start=np.array([0.0, 50.0]),
+        seg_end=np.array([50.0, 100.0]),
+        seg_offsets=np.array([0, 1, 2]),
+        entry_node=np.array([0, 1]),
+        entry_count=np.array([1, 1]),
+        entry_share=np.array([1.0, 1.0]),
+        nodes=2,
+        penalty=30.0,
     )
     assert "receives 70.0 s" in one(s, jobs, DfrsPlatform(2))
     fixed = replace(s, seg_end=np.array([50.0, 130.0]), completion=np.array([130.0]))
@@ -146,9 +162,16 @@ def test_missing_job_and_mismatched_tables(good):
     keep = good.seg_job != 2
     per = np.diff(good.seg_offsets)
     entries = np.repeat(keep, per)
-    s = replace(good, seg_job=good.seg_job[keep], seg_start=good.seg_start[keep], seg_end=good.seg_end[keep],
-                seg_offsets=np.concatenate([[0], np.cumsum(per[keep])]), entry_node=good.entry_node[entries],
-                entry_count=good.entry_count[entries], entry_share=good.entry_share[entries])
+    s = replace(
+        good,
+        seg_job=good.seg_job[keep],
+        seg_start=good.seg_start[keep],
+        seg_end=good.seg_end[keep],
+        seg_offsets=np.concatenate([[0], np.cumsum(per[keep])]),
+        entry_node=good.entry_node[entries],
+        entry_count=good.entry_count[entries],
+        entry_share=good.entry_share[entries],
+    )
     assert "never runs" in one(s)
     assert "4 jobs, the job table 3" in one(good, JOBS.select([0, 1, 2]))
     assert "for 2 nodes" in one(good, JOBS, DfrsPlatform(3))

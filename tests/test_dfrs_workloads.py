@@ -43,8 +43,16 @@ swf_row = st.tuples(
 @given(st.lists(swf_row, min_size=1, max_size=30), st.integers(1, 4))
 def test_swf_processing_matches_the_row_by_row_reference(rows, nodes):
     procs, requested, runtime, mem_req, mem_used = (list(c) for c in zip(*rows))
-    table = JobTable({"submit": list(range(len(rows))), "runtime": runtime, "procs": procs,
-                      "procs_requested": requested, "mem_requested": mem_req, "mem_used": mem_used})
+    table = JobTable(
+        {
+            "submit": list(range(len(rows))),
+            "runtime": runtime,
+            "procs": procs,
+            "procs_requested": requested,
+            "mem_requested": mem_req,
+            "mem_used": mem_used,
+        }
+    )
     jobs, dropped = swf_to_dfrs(table, nodes=nodes)
     kept = {}
     expected_misfits = []
@@ -68,13 +76,15 @@ def test_swf_processing_matches_the_row_by_row_reference(rows, nodes):
 
 
 def test_swf_processing_by_hand():
-    table = JobTable({
-        "submit": [0, 1, 2, 3, 4, 5],
-        "runtime": [10, 10, 10, 10, 10, 0],
-        "procs": [4, 4, 3, 2, 2, 2],
-        "mem_requested": [0.25 * KB, 0.5 * KB, 0.25 * KB, -1, 0.6 * KB, -1],
-        "mem_used": [-1, 0.1 * KB, -1, 0.3 * KB, -1, -1],
-    })
+    table = JobTable(
+        {
+            "submit": [0, 1, 2, 3, 4, 5],
+            "runtime": [10, 10, 10, 10, 10, 0],
+            "procs": [4, 4, 3, 2, 2, 2],
+            "mem_requested": [0.25 * KB, 0.5 * KB, 0.25 * KB, -1, 0.6 * KB, -1],
+            "mem_used": [-1, 0.1 * KB, -1, 0.3 * KB, -1, -1],
+        }
+    )
     jobs, dropped = swf_to_dfrs(table, nodes=2)
     # 25% per processor on an even count: 2 two-threaded tasks of 50%; exactly 50%: not "less than
     # 50%", 4 tasks of 50% CPU; odd: 3 tasks; used > requested wins; 60%: one-threaded; no runtime: dropped.
@@ -109,8 +119,9 @@ def test_hpc2n_weeks_of_the_real_trace(hpc2n):
 
 
 def test_weeks_are_cut_from_the_origin():
-    table = JobTable({"submit": [10.0, WEEK + 5, 3 * WEEK + 1, 3 * WEEK + 2], "runtime": [1, 1, 1, 1],
-                      "procs": [1, 1, 2, 2]})
+    table = JobTable(
+        {"submit": [10.0, WEEK + 5, 3 * WEEK + 1, 3 * WEEK + 2], "runtime": [1, 1, 1, 1], "procs": [1, 1, 2, 2]}
+    )
     weeks = hpc2n_weeks(table, nodes=2)
     assert [w.name for w in weeks] == ["hpc2n-week-000", "hpc2n-week-001", "hpc2n-week-003"]  # week 2 empty
     assert [w.jobs.submit.tolist() for w in weeks] == [[10.0], [5.0], [1.0, 2.0]]

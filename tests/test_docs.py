@@ -43,9 +43,9 @@ WIDTH = 100
 #: How a documented command is run in the tests, in this order (a study of minutes or hours at the
 #: scale of seconds; the commands are parsed as written first, by test_every_documented_command_parses):
 SMALLER: list[tuple[str, str]] = [
-    ("--scale full", "--scale small"),      # a paper's whole study: its small scale
+    ("--scale full", "--scale small"),  # a paper's whole study: its small scale
     ("--scale medium", "--scale small"),
-    ("--workers 2", "--workers 1"),         # one process: the CI's cores are shared
+    ("--workers 2", "--workers 1"),  # one process: the CI's cores are shared
     ("--dask tcp://host:8786", "--workers 1"),  # no Dask scheduler in CI (tests/test_campaign.py starts one)
     ("../shared/data/swf", os.fspath(SWF_DIR)),  # the traces beside the checkout, seen from the test's folder
 ]
@@ -151,7 +151,7 @@ def blocks(page: Path) -> list[Block]:
             continue
         end = next(j for j in range(i + 1, len(lines)) if lines[j].startswith("```"))
         before = next((lines[j] for j in range(i - 1, -1, -1) if lines[j].strip()), "")
-        found.append(Block(page, i + 2, match.group(1), "\n".join(lines[i + 1:end]) + "\n", before))
+        found.append(Block(page, i + 2, match.group(1), "\n".join(lines[i + 1 : end]) + "\n", before))
         i = end + 1
     return found
 
@@ -170,7 +170,7 @@ def commands(block: Block) -> list[list[str]]:
         while words:
             cut = words.index("&&") if "&&" in words else len(words)
             found.append(words[:cut])
-            words = words[cut + 1:]
+            words = words[cut + 1 :]
     return found
 
 
@@ -207,7 +207,7 @@ def test_the_readme_summary_is_the_parsers():
 def test_the_readme_summary_lists_the_options_the_readme_uses():
     text = command_summary()
     for block in blocks(ROOT / "README.md"):
-        for argv in (commands(block) if block.lang == "sh" and block.after != SUMMARY_MARK else []):
+        for argv in commands(block) if block.lang == "sh" and block.after != SUMMARY_MARK else []:
             if argv[:1] != ["clustersched"]:
                 continue
             path = argv[1:3] if argv[1] == "reproduce" else argv[1:2]
@@ -216,10 +216,19 @@ def test_the_readme_summary_lists_the_options_the_readme_uses():
                 if word.startswith("--"):
                     assert word in usage.split() or f"[{word}" in usage, (block.where, " ".join(path), word)
     # the options the issue found missing
-    for path, option in [("qlse", "--bandwidth"), ("scrap", "--heterogeneity"), ("scrap", "--min-speed"),
-                         ("scrap", "--costs"), ("dfrs", "--out"), ("dfrs", "--node-memory"),
-                         ("compare", "--oversized"), ("simulate", "--format"), ("simulate", "--drop-invalid"),
-                         ("compare", "--drop-invalid"), ("dfrs", "--drop-invalid")]:
+    for path, option in [
+        ("qlse", "--bandwidth"),
+        ("scrap", "--heterogeneity"),
+        ("scrap", "--min-speed"),
+        ("scrap", "--costs"),
+        ("dfrs", "--out"),
+        ("dfrs", "--node-memory"),
+        ("compare", "--oversized"),
+        ("simulate", "--format"),
+        ("simulate", "--drop-invalid"),
+        ("compare", "--drop-invalid"),
+        ("dfrs", "--drop-invalid"),
+    ]:
         assert f"[{option}" in _summary_of(text, path.split()), (path, option)
 
 
@@ -229,15 +238,16 @@ def _summary_of(text: str, path: list[str]) -> str:
     lines = text.splitlines()
     i = next(k for k, line in enumerate(lines) if line.startswith(head))
     usage = [lines[i]]
-    for line in lines[i + 1:]:
+    for line in lines[i + 1 :]:
         if not line.startswith(" "):
             break
         usage.append(line.strip())
     return " ".join(usage)
 
 
-@pytest.mark.parametrize("argv", [argv for b in SH for argv in commands(b) if argv[:1] == ["clustersched"]],
-                         ids=shlex.join)
+@pytest.mark.parametrize(
+    "argv", [argv for b in SH for argv in commands(b) if argv[:1] == ["clustersched"]], ids=shlex.join
+)
 def test_every_documented_command_parses(argv):
     from clustersched.cli import _parser
 
@@ -258,8 +268,9 @@ def inline_commands(page: Path) -> list[list[str]]:
     return found
 
 
-@pytest.mark.parametrize("argv", sorted({tuple(argv) for page in PAGES for argv in inline_commands(page)}),
-                         ids=shlex.join)
+@pytest.mark.parametrize(
+    "argv", sorted({tuple(argv) for page in PAGES for argv in inline_commands(page)}), ids=shlex.join
+)
 def test_every_command_in_the_text_parses(argv):
     from clustersched.cli import _parser
 
@@ -275,8 +286,9 @@ def _slow(block: Block) -> bool:
     return any("reproduce" in argv or argv[:1] == ["python"] for argv in commands(block))
 
 
-@pytest.mark.parametrize("block", [pytest.param(b, marks=pytest.mark.slow) if _slow(b) else b for b in SH],
-                         ids=lambda b: b.where)
+@pytest.mark.parametrize(
+    "block", [pytest.param(b, marks=pytest.mark.slow) if _slow(b) else b for b in SH], ids=lambda b: b.where
+)
 def test_every_sh_block_runs(block, tmp_path, monkeypatch, capsys):
     from clustersched.cli import main
 
@@ -296,8 +308,9 @@ def test_every_sh_block_runs(block, tmp_path, monkeypatch, capsys):
             assert status == expected, f"{block.where}: {shlex.join(argv)}: status {status}\n{captured.err}"
         elif argv[0] == "python":
             # the installed package, as a reader has it (the source tree holds no compiled module)
-            process = subprocess.run([sys.executable, os.fspath(ROOT / argv[1]), *argv[2:]],
-                                     capture_output=True, text=True, timeout=600)
+            process = subprocess.run(
+                [sys.executable, os.fspath(ROOT / argv[1]), *argv[2:]], capture_output=True, text=True, timeout=600
+            )
             assert process.returncode == 0, f"{block.where}: {shlex.join(argv)}\n{process.stderr[-3000:]}"
         else:
             raise AssertionError(f"{block.where}: no rule to run {shlex.join(argv)} (see NOT_RUN)")
@@ -307,17 +320,20 @@ def test_every_sh_block_runs(block, tmp_path, monkeypatch, capsys):
 
 PYTHON_PAGES = sorted({b.page for b in PYTHON})
 
-RUNNER = textwrap.dedent('''
+RUNNER = textwrap.dedent("""
     import json, sys
     namespace = {"__name__": "__main__"}
     for where, line, text in json.load(open(sys.argv[1])):
         # blank lines before the code: a traceback names the page's own line numbers
         exec(compile("\\n" * (line - 1) + text, where, "exec"), namespace)
-    ''')
+    """)
 
 
-@pytest.mark.parametrize("page", [pytest.param(p, marks=pytest.mark.slow) for p in PYTHON_PAGES],
-                         ids=lambda p: os.fspath(p.relative_to(ROOT)))
+@pytest.mark.parametrize(
+    "page",
+    [pytest.param(p, marks=pytest.mark.slow) for p in PYTHON_PAGES],
+    ids=lambda p: os.fspath(p.relative_to(ROOT)),
+)
 def test_the_python_blocks_of_a_page_run(page, tmp_path):
     import json
 
@@ -327,8 +343,14 @@ def test_the_python_blocks_of_a_page_run(page, tmp_path):
     env = {**os.environ, "MPLBACKEND": "Agg"}  # the installed package, as a reader has it
     work = tmp_path / "work"
     work.mkdir()
-    process = subprocess.run([sys.executable, os.fspath(tmp_path / "run_blocks.py"), os.fspath(tmp_path / "blocks.json")],
-                             cwd=work, env=env, capture_output=True, text=True, timeout=900)
+    process = subprocess.run(
+        [sys.executable, os.fspath(tmp_path / "run_blocks.py"), os.fspath(tmp_path / "blocks.json")],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert process.returncode == 0, process.stderr[-4000:]
 
 

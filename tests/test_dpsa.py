@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from clustersched import _core
 from clustersched.batch import simulate
 from clustersched.workload import JobTable
+
 from reference.batch import dpsa_brute_force
 
 

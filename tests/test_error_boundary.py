@@ -35,8 +35,13 @@ def test_batch_job_error_for_a_bad_runtime():
 def test_ptg_task_error_carries_ptg_task_field_and_value():
     # PTG 0: one task; PTG 1: 0 -> 1, whose task 1 has alpha 1.5.
     with pytest.raises(InvalidWorkloadError) as info:
-        _core.PtgSet(np.array([0, 1, 3], dtype=I64), np.ones(3), np.array([0.0, 0.0, 1.5]),
-                     np.array([0, 0, 1, 1], dtype=I64), np.array([2], dtype=I64))
+        _core.PtgSet(
+            np.array([0, 1, 3], dtype=I64),
+            np.ones(3),
+            np.array([0.0, 0.0, 1.5]),
+            np.array([0, 0, 1, 1], dtype=I64),
+            np.array([2], dtype=I64),
+        )
     e = info.value
     assert (e.ptg, e.task, e.field, e.value, e.job) == (1, 1, "alpha", 1.5, None)
     assert str(e).startswith("PTG 1, task 1, field 'alpha': alpha == 1.5")
@@ -44,16 +49,27 @@ def test_ptg_task_error_carries_ptg_task_field_and_value():
 
 def test_ptg_error_without_a_task_names_the_ptg():
     with pytest.raises(InvalidWorkloadError) as info:
-        _core.PtgSet(np.array([0, 1, 3], dtype=I64), np.ones(3), np.zeros(3),
-                     np.array([0, 0, 0, 0], dtype=I64), np.array([], dtype=I64))
+        _core.PtgSet(
+            np.array([0, 1, 3], dtype=I64),
+            np.ones(3),
+            np.zeros(3),
+            np.array([0, 0, 0, 0], dtype=I64),
+            np.array([], dtype=I64),
+        )
     assert (info.value.ptg, info.value.task) == (1, 1)  # task 1 of PTG 1 has no predecessor
     assert "has no predecessor" in str(info.value)
 
 
 def test_scrap_task_error_carries_task_field_and_value():
     with pytest.raises(InvalidWorkloadError) as info:
-        _core.MultiClusterPtg(np.array([1.0, -2.0]), np.zeros(2), np.array([0, 1, 1], dtype=I64),
-                              np.array([1], dtype=I64), np.array([4], dtype=I64), np.array([1e9]))
+        _core.MultiClusterPtg(
+            np.array([1.0, -2.0]),
+            np.zeros(2),
+            np.array([0, 1, 1], dtype=I64),
+            np.array([1], dtype=I64),
+            np.array([4], dtype=I64),
+            np.array([1e9]),
+        )
     e = info.value
     assert (e.ptg, e.task, e.field, e.value) == (0, 1, "work", -2.0)
 
@@ -81,8 +97,14 @@ def test_grid_task_and_lan_errors_carry_the_node():
     assert (info.value.node, info.value.field, info.value.value) == (1, "mcr", -1.0)
     assert str(info.value) == "task 1: mcr == -1, must be finite, > 0 and <= 1e300 (Mflop/s)"
     with pytest.raises(InvalidGraphError) as info:
-        _core.LanGrid(np.array([0, 1, 1], dtype=I64), np.ones(1), np.ones(2),
-                      np.array([], dtype=I64), np.array([], dtype=I64), np.array([]))
+        _core.LanGrid(
+            np.array([0, 1, 1], dtype=I64),
+            np.ones(1),
+            np.ones(2),
+            np.array([], dtype=I64),
+            np.array([], dtype=I64),
+            np.array([]),
+        )
     assert info.value.node == 1 and "has no host" in str(info.value)
 
 

@@ -44,6 +44,7 @@ from clustersched.workload.estimates import (
     modal_histogram,
     modal_value_count,
 )
+
 from support import run_cli
 
 HOUR, MIN = 3600, 60
@@ -60,15 +61,22 @@ JOINT_MINUTES = [5, 10, 15, 20, 30, 60, 120, 180, 240, 300, 360, 480, 600, 720, 
 
 def table(runtimes) -> JobTable:
     r = np.asarray(runtimes, dtype=float)
-    return JobTable({"submit": np.zeros(r.size), "runtime": r, "procs": np.ones(r.size, dtype=np.int64)},
-                    metadata={"MaxProcs": "4"})
+    return JobTable(
+        {"submit": np.zeros(r.size), "runtime": r, "procs": np.ones(r.size, dtype=np.int64)}, metadata={"MaxProcs": "4"}
+    )
 
 
 # -- the spec strings ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "spec, model",
-    [("exact", EstimateModel("exact")), ("modal", EstimateModel("modal")), ("f:2", EstimateModel("f", 2.0)),
-     (" f:0.5 ", EstimateModel("f", 0.5)), ("f:0", EstimateModel("f", 0.0)), ("f:1e2", EstimateModel("f", 100.0))],
+    [
+        ("exact", EstimateModel("exact")),
+        ("modal", EstimateModel("modal")),
+        ("f:2", EstimateModel("f", 2.0)),
+        (" f:0.5 ", EstimateModel("f", 0.5)),
+        ("f:0", EstimateModel("f", 0.0)),
+        ("f:1e2", EstimateModel("f", 100.0)),
+    ],
 )
 def test_parse_estimate_model(spec, model):
     assert parse_estimate_model(spec) == model
@@ -77,9 +85,16 @@ def test_parse_estimate_model(spec, model):
 
 @pytest.mark.parametrize(
     "spec, message",
-    [("f:-1", "F == -1.0, must be >= 0"), ("f:x", "F == 'x' is not a number"), ("f:inf", "must be finite"),
-     ("f:nan", "must be finite"), ("f", "must be one of exact, f:F, modal"), ("requested", "must be one of"),
-     ("", "must be one of"), ("Modal", "must be one of")],
+    [
+        ("f:-1", "F == -1.0, must be >= 0"),
+        ("f:x", "F == 'x' is not a number"),
+        ("f:inf", "must be finite"),
+        ("f:nan", "must be finite"),
+        ("f", "must be one of exact, f:F, modal"),
+        ("requested", "must be one of"),
+        ("", "must be one of"),
+        ("Modal", "must be one of"),
+    ],
 )
 def test_parse_estimate_model_rejects(spec, message):
     with pytest.raises(ValueError, match=message) as info:
@@ -97,14 +112,20 @@ def test_f_model_by_hand():
     """estimate = max(r, round(r (1 + f U))), U the seed's uniforms in row order; -1 where runtime <= 0."""
     u = np.random.default_rng(7).random(4)
     out = f_model(table([100, 33.5, 0, -1]), 3, seed=7)
-    assert out.time_requested.tolist() == [math.floor(100 * (1 + 3 * u[0]) + 0.5),
-                                           math.floor(33.5 * (1 + 3 * u[1]) + 0.5), -1.0, -1.0]
+    assert out.time_requested.tolist() == [
+        math.floor(100 * (1 + 3 * u[0]) + 0.5),
+        math.floor(33.5 * (1 + 3 * u[1]) + 0.5),
+        -1.0,
+        -1.0,
+    ]
     assert f_model(table([100, 7]), 0, seed=1).time_requested.tolist() == [100.0, 7.0]
     u = np.random.default_rng(3).random(3)
     capped = f_model(table([100, 5000, 10]), 100, seed=3, max_estimate=1000).time_requested.tolist()
-    assert capped == [min(math.floor(100 * (1 + 100 * u[0]) + 0.5), 1000),
-                      5000,  # longer than the cap: keeps its runtime
-                      min(math.floor(10 * (1 + 100 * u[2]) + 0.5), 1000)]
+    assert capped == [
+        min(math.floor(100 * (1 + 100 * u[0]) + 0.5), 1000),
+        5000,  # longer than the cap: keeps its runtime
+        min(math.floor(10 * (1 + 100 * u[2]) + 0.5), 1000),
+    ]
     assert "f-model f=3" in out.metadata["Estimates"]
 
 
@@ -147,7 +168,12 @@ def test_f_model_rejects_bad_arguments():
 def test_head_values_by_hand():
     """The maximum, the joint values below it, then round multiples going down from it until there are 20."""
     assert _head_values(18 * HOUR) == [18 * HOUR] + [m * MIN for m in JOINT_MINUTES[:-1]] + [
-        13 * HOUR, 14 * HOUR, 15 * HOUR, 16 * HOUR, 17 * HOUR]  # 15 h (5 h multiples), 16, 14 h (2 h), 17, 13 h (1 h)
+        13 * HOUR,
+        14 * HOUR,
+        15 * HOUR,
+        16 * HOUR,
+        17 * HOUR,
+    ]  # 15 h (5 h multiples), 16, 14 h (2 h), 17, 13 h (1 h)
     # One hour: five joint values below it, then 40 min (20 min multiples), 50 (10 min), 55, 45, 35, 25 (5 min).
     assert _head_values(HOUR) == [HOUR] + [m * MIN for m in (5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55)]
     assert len(_head_values(100 * HOUR)) == 20
@@ -163,7 +189,17 @@ def test_tail_values_by_hand():
 def test_value_count_by_hand():
     """est_model.cc's linear model through (0,0) (20,10) (200,20) (1000,35) (10000,90) (70000,340) (250000,565)."""
     assert [modal_value_count(n) for n in (1, 10, 20, 110, 200, 1000, 10_000, 40_000, 250_000, 10**6)] == [
-        1, 5, 10, 15, 20, 35, 90, 215, 565, 565]
+        1,
+        5,
+        10,
+        15,
+        20,
+        35,
+        90,
+        215,
+        565,
+        565,
+    ]
 
 
 def test_equalize_by_hand():
@@ -227,7 +263,8 @@ def test_modal_model_on_lublin():
     assert np.sort(counts)[::-1][:20].sum() / 10_000 == pytest.approx(0.89, abs=0.005)
     # Every value of the histogram is used: the assignment loses none on Lublin's runtimes.
     assert dict(zip(values.astype(int).tolist(), counts.tolist())) == modal_histogram(
-        10_000, max_est, seed=np.random.default_rng(9))
+        10_000, max_est, seed=np.random.default_rng(9)
+    )
     assert np.array_equal(out.runtime, t.runtime)  # runtimes never change
 
 
@@ -273,8 +310,9 @@ def test_with_estimates_leaves_its_input_alone():
     assert np.array_equal(with_estimates(t, "exact").time_requested, t.runtime)
 
 
-runtimes = st.lists(st.one_of(st.integers(-1, 200_000).map(float),
-                              st.floats(0.001, 200_000, allow_nan=False)), min_size=1, max_size=60)
+runtimes = st.lists(
+    st.one_of(st.integers(-1, 200_000).map(float), st.floats(0.001, 200_000, allow_nan=False)), min_size=1, max_size=60
+)
 
 
 @settings(max_examples=60, deadline=None)
@@ -288,8 +326,12 @@ def test_estimates_never_undercut_the_runtime(rs, spec, seed):
 
 
 @settings(max_examples=40, deadline=None)
-@given(runtimes, st.integers(1, 60).map(lambda h: h * HOUR), st.integers(0, 2**32),
-       st.one_of(st.none(), st.floats(0, 0.89)))
+@given(
+    runtimes,
+    st.integers(1, 60).map(lambda h: h * HOUR),
+    st.integers(0, 2**32),
+    st.one_of(st.none(), st.floats(0, 0.89)),
+)
 def test_modal_estimates_are_whole_seconds_up_to_the_maximum(rs, max_est, seed, share):
     t = table(rs)
     e = modal_model(t, seed=seed, max_estimate=max_est, max_share=share).time_requested
@@ -340,8 +382,11 @@ def test_an_f_past_the_time_limit_is_refused_whatever_the_seed():
         with_estimates(t, "f:1e300")
     # 86400 s x (F + 1) past 1e10 s: refused for every seed, naming the job
     for seed in range(3):
-        with pytest.raises(ValueError, match=r"job 7's runtime \(86400 s\) may reach .* past the library's time "
-                                             r"limit of 1e\+10 s .* F must be <= 1\.157e\+05 here"):
+        with pytest.raises(
+            ValueError,
+            match=r"job 7's runtime \(86400 s\) may reach .* past the library's time "
+            r"limit of 1e\+10 s .* F must be <= 1\.157e\+05 here",
+        ):
             with_estimates(t, "f:2e5", seed=seed)
     e = with_estimates(t, "f:1e5", seed=0).time_requested  # within the limit: accepted
     assert e.max() <= 1e10 and e[2] == -1
@@ -350,8 +395,7 @@ def test_an_f_past_the_time_limit_is_refused_whatever_the_seed():
         f_model(t, 1, max_estimate=1e300)
 
 
-@pytest.mark.parametrize("command", [["lublin", "--out", "l.swf", "--estimates"],
-                                     ["dfrs", "--estimates"]])
+@pytest.mark.parametrize("command", [["lublin", "--out", "l.swf", "--estimates"], ["dfrs", "--estimates"]])
 def test_the_commands_refuse_an_f_past_the_time_limit(tmp_path, capsys, monkeypatch, command):
     monkeypatch.chdir(tmp_path)
     status, out, err = run_cli(command + ["f:1e300"], capsys)

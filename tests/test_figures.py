@@ -16,8 +16,11 @@ def _line_styles(ax):
     """(colour, marker, line style) of the labelled lines of ``ax``."""
     from matplotlib.colors import to_hex
 
-    return [(to_hex(line.get_color()), line.get_marker(), line.get_linestyle()) for line in ax.lines
-            if not line.get_label().startswith("_")]
+    return [
+        (to_hex(line.get_color()), line.get_marker(), line.get_linestyle())
+        for line in ax.lines
+        if not line.get_label().startswith("_")
+    ]
 
 
 def _text_boxes(texts):
@@ -42,8 +45,7 @@ def test_styles_are_distinct(n):
 @pytest.mark.parametrize("log", [False, True])
 def test_pareto_labels_do_not_overlap_on_a_crowded_input(log):
     rng = np.random.default_rng(3)
-    points = {f"ALGORITHM_{k}_NAME": (float(rng.uniform(0.9, 1.0)), float(rng.uniform(0.8, 0.85)))
-              for k in range(24)}
+    points = {f"ALGORITHM_{k}_NAME": (float(rng.uniform(0.9, 1.0)), float(rng.uniform(0.8, 0.85))) for k in range(24)}
     points["A"], points["B"] = (0.95, 0.82), (0.9501, 0.8201)  # two nearly equal points
     fig = plot.pareto(points, reference=(1.0, 1.0), log=log, title="crowded")
     fig.draw_without_rendering()
@@ -89,8 +91,11 @@ def test_plain_log_ticks():
 
 
 def _dfrs_fig1_table(names):
-    return [{"algorithm": a, "load": x, "degradation_avg": 1.0 + k + x, "runs": 1}
-            for k, a in enumerate(names) for x in (0.3, 0.9)]
+    return [
+        {"algorithm": a, "load": x, "degradation_avg": 1.0 + k + x, "runs": 1}
+        for k, a in enumerate(names)
+        for x in (0.3, 0.9)
+    ]
 
 
 def test_dfrs_fig1_names_and_styles():
@@ -101,7 +106,7 @@ def test_dfrs_fig1_names_and_styles():
     fig = dfrs.plot_fig1(_dfrs_fig1_table(names))
     ax = fig.axes[0]
     labels = [line.get_label() for line in ax.lines]
-    assert labels[:len(dfrs.FIG1_ALGORITHMS)] == list(dfrs.FIG1_ALGORITHMS) and sorted(labels) == sorted(names)
+    assert labels[: len(dfrs.FIG1_ALGORITHMS)] == list(dfrs.FIG1_ALGORITHMS) and sorted(labels) == sorted(names)
     for name in labels:  # named as --algorithm takes them
         assert name in ("FCFS", "EASY") or parse_algorithm(name).name == name
     styles = _line_styles(ax)
@@ -116,9 +121,17 @@ def test_dfrs_algorithm_style_is_family_colour_and_variant_marker():
 
 
 def test_dfrs_fig3_panels_share_y_and_show_a_zero_easy_line():
-    rows = [{"trace_set": ts, "period": p, "underutilization_avg": u * (k + 1),
-             "easy_underutilization_avg": 0.0 if ts == "real" else 0.1, "runs": 1}
-            for k, ts in enumerate(dfrs.TRACE_SETS) for p, u in ((600.0, 0.2), (3000.0, 0.1))]
+    rows = [
+        {
+            "trace_set": ts,
+            "period": p,
+            "underutilization_avg": u * (k + 1),
+            "easy_underutilization_avg": 0.0 if ts == "real" else 0.1,
+            "runs": 1,
+        }
+        for k, ts in enumerate(dfrs.TRACE_SETS)
+        for p, u in ((600.0, 0.2), (3000.0, 0.1))
+    ]
     fig = dfrs.plot_fig3(rows)
     axes = [ax for ax in fig.axes]
     assert len({ax.get_ylim() for ax in axes}) == 1
@@ -128,8 +141,11 @@ def test_dfrs_fig3_panels_share_y_and_show_a_zero_easy_line():
 
 
 def test_dfrs_fig4_styles():
-    rows = [{"trace_set": ts, "period": p, "degradation_avg": 2.0, "runs": 1} for ts in dfrs.TRACE_SETS
-            for p in (600.0, 3000.0)]
+    rows = [
+        {"trace_set": ts, "period": p, "degradation_avg": 2.0, "runs": 1}
+        for ts in dfrs.TRACE_SETS
+        for p in (600.0, 3000.0)
+    ]
     styles = _line_styles(dfrs.plot_fig4(rows).axes[0])
     assert len(styles) == 3 and len(set(styles)) == 3
 
@@ -142,10 +158,19 @@ def _dpsa_rows():
     for t, (name, util) in enumerate([("A", 0.0), ("B", 0.01), ("C", 0.02), ("D", 0.5), ("E", 0.51), ("F", 0.7)]):
         for policy in dpsa.POLICIES:
             change = 0.0 if policy == "easy" or name in "ABC" else (-0.1 * t if policy == "dpsa-n" else 0.05)
-            rows.append({"trace": f"TRACE-{name}-2001-1.1", "policy": policy, "change_vs_easy": change,
-                         "utilization": util, "status": "ok"})
-    rows += [{"trace": "FAILED", "policy": p, "change_vs_easy": None, "utilization": None, "status": "error"}
-             for p in dpsa.POLICIES]
+            rows.append(
+                {
+                    "trace": f"TRACE-{name}-2001-1.1",
+                    "policy": policy,
+                    "change_vs_easy": change,
+                    "utilization": util,
+                    "status": "ok",
+                }
+            )
+    rows += [
+        {"trace": "FAILED", "policy": p, "change_vs_easy": None, "utilization": None, "status": "error"}
+        for p in dpsa.POLICIES
+    ]
     return rows
 
 
@@ -154,8 +179,9 @@ def test_dpsa_fig3_names_zero_markers_and_missing_data():
     ax = fig.axes[0]
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["dpsa-p", "dpsa-n", "dpsa-w"]
     # every zero bar (3 traces x 3 variants, and dpsa-p/dpsa-w are never 0 elsewhere) has a marker on the 0 line
-    zero_points = [xy for line in ax.lines if line.get_marker() not in ("None", None, "")
-                   for xy in np.asarray(line.get_xydata())]
+    zero_points = [
+        xy for line in ax.lines if line.get_marker() not in ("None", None, "") for xy in np.asarray(line.get_xydata())
+    ]
     assert len(zero_points) == 9 and all(y == 0 for _, y in zero_points)
     assert len({line.get_marker() for line in ax.lines if line.get_linestyle() == "None"}) == 3
     assert any(t.get_text() == "no data" for t in ax.texts)
@@ -179,9 +205,18 @@ def _qlse_rows():
         for case, tasks in enumerate((8, 20, 40, 60)):
             for algorithm in qlse.ALGORITHMS:
                 failed = model == "shared" and algorithm == "greedy"  # shared: no case both mapped
-                rows.append({"status": "ok", "bandwidth": model, "case": case, "algorithm": algorithm,
-                             "tasks": tasks, "failed": failed, "lan_hit_ratio": 0.5 + 0.1 * case,
-                             "task_machine_ratio": 2.0 + case})
+                rows.append(
+                    {
+                        "status": "ok",
+                        "bandwidth": model,
+                        "case": case,
+                        "algorithm": algorithm,
+                        "tasks": tasks,
+                        "failed": failed,
+                        "lan_hit_ratio": 0.5 + 0.1 * case,
+                        "task_machine_ratio": 2.0 + case,
+                    }
+                )
     return rows
 
 
@@ -208,9 +243,14 @@ def _scrap_cols():
     algorithm, beta = np.meshgrid(np.arange(len(scrap.ALGORITHMS)), np.repeat(scrap.BETAS, 5), indexing="ij")
     algorithm, beta = algorithm.ravel(), beta.ravel()
     n = algorithm.size
-    return {"algorithm": algorithm, "beta": beta, "violation": rng.random(n) < 0.2,
-            "initial_violation": (rng.random(n) < 0.1).astype(int), "slowdown": rng.uniform(0.7, 1.1, n),
-            "slowdown_vs_hcpa": rng.uniform(0.8, 1.3, n)}
+    return {
+        "algorithm": algorithm,
+        "beta": beta,
+        "violation": rng.random(n) < 0.2,
+        "initial_violation": (rng.random(n) < 0.1).astype(int),
+        "slowdown": rng.uniform(0.7, 1.1, n),
+        "slowdown_vs_hcpa": rng.uniform(0.8, 1.3, n),
+    }
 
 
 def test_scrap_figures():
@@ -232,10 +272,23 @@ def test_scrap_figures():
 def test_ptg_figures():
     rng = np.random.default_rng(1)
     algorithms = list(ptg.PAPER_ALGORITHMS)
-    rows = [{"population": pop, "n_ptgs": n, "cluster": "c", "set": s, "seed": 0, "algorithm": a,
-             "average_stretch": float(rng.uniform(1, 3)), "makespan": float(rng.uniform(100, 1000)),
-             "max_stretch": float(rng.uniform(1, 10))}
-            for pop in ptg.FIGURE_POPULATIONS for n in (2, 4) for s in range(2) for a in algorithms]
+    rows = [
+        {
+            "population": pop,
+            "n_ptgs": n,
+            "cluster": "c",
+            "set": s,
+            "seed": 0,
+            "algorithm": a,
+            "average_stretch": float(rng.uniform(1, 3)),
+            "makespan": float(rng.uniform(100, 1000)),
+            "max_stretch": float(rng.uniform(1, 10)),
+        }
+        for pop in ptg.FIGURE_POPULATIONS
+        for n in (2, 4)
+        for s in range(2)
+        for a in algorithms
+    ]
     figs = ptg.plot_figures(rows, algorithms)
     assert len(figs) == len(ptg.FIGURES)
     for fig in figs[3:6]:  # Pareto plots

@@ -91,8 +91,10 @@ def test_swf_of_a_schedule_keeps_the_header_and_names_the_machine_simulated(week
 
 
 def test_swf_of_a_table_without_header_gets_one(tmp_path):
-    t = JobTable({"submit": [0.5, 1], "runtime": [10.25, 5], "procs": [3, 2], "time_requested": [20, -1]},
-                 metadata={"MaxProcs": "4", "Note": "made by hand"})
+    t = JobTable(
+        {"submit": [0.5, 1], "runtime": [10.25, 5], "procs": [3, 2], "time_requested": [20, -1]},
+        metadata={"MaxProcs": "4", "Note": "made by hand"},
+    )
     run = cs.simulate(t, "fcfs")
     back = read_swf(write_schedule_swf(run.schedule, run.jobs, tmp_path / "s.swf"))
     assert back.max_procs == 4 and back.metadata["Note"].startswith("made by hand\n")
@@ -146,8 +148,18 @@ def test_csv_has_the_requested_time_and_the_allocated_processors(week, tmp_path)
     run = cs.simulate(week, "easy")
     with open(write_schedule_csv(run.schedule, run.jobs, tmp_path / "s.csv")) as f:
         rows = list(csv.DictReader(f))
-    assert list(rows[0]) == ["job_id", "submit_s", "start_s", "end_s", "wait_s", "runtime_s", "procs",
-                             "procs_requested", "time_requested_s", "allocated"]
+    assert list(rows[0]) == [
+        "job_id",
+        "submit_s",
+        "start_s",
+        "end_s",
+        "wait_s",
+        "runtime_s",
+        "procs",
+        "procs_requested",
+        "time_requested_s",
+        "allocated",
+    ]
     s = run.schedule
     assert [float(r["start_s"]) for r in rows] == s.start.tolist()
     assert [float(r["time_requested_s"]) for r in rows] == run.jobs.time_requested.tolist()
@@ -162,12 +174,27 @@ def _interval(part: str) -> list[int]:
 
 
 def test_allocated_resources_merge_and_sort_runs():
-    s = cs.Schedule(job_id=np.array([1, 2, 3]), submit=np.zeros(3), start=np.zeros(3), end=np.ones(3),
-                    procs=np.array([5, 1, 4]), total_procs=10, proc_offsets=np.array([0, 3, 4, 6]),
-                    proc_first=np.array([6, 0, 2, 9, 4, 5]), proc_count=np.array([1, 2, 2, 1, 1, 3]))
+    s = cs.Schedule(
+        job_id=np.array([1, 2, 3]),
+        submit=np.zeros(3),
+        start=np.zeros(3),
+        end=np.ones(3),
+        procs=np.array([5, 1, 4]),
+        total_procs=10,
+        proc_offsets=np.array([0, 3, 4, 6]),
+        proc_first=np.array([6, 0, 2, 9, 4, 5]),
+        proc_count=np.array([1, 2, 2, 1, 1, 3]),
+    )
     assert s.allocated_resources() == ["0-3 6", "9", "4-7"]
-    bare = cs.Schedule(job_id=np.array([1]), submit=np.zeros(1), start=np.zeros(1), end=np.ones(1),
-                       procs=np.array([1]), total_procs=1, policy="mine")
+    bare = cs.Schedule(
+        job_id=np.array([1]),
+        submit=np.zeros(1),
+        start=np.zeros(1),
+        end=np.ones(1),
+        procs=np.array([1]),
+        total_procs=1,
+        policy="mine",
+    )
     with pytest.raises(ValueError, match="'mine' assigns no processors"):
         bare.allocated_resources()
 
@@ -215,8 +242,10 @@ def test_evalys_reads_the_jobs_file_of_the_bundled_week(week, tmp_path):
 
 
 def test_batsim_jobs_file_columns(tmp_path):
-    t = JobTable({"submit": [0, 1, 3], "runtime": [10, 0, 2.5], "procs": [3, 2, 1], "time_requested": [20, 5, -1]},
-                 metadata={"MaxProcs": "4"})
+    t = JobTable(
+        {"submit": [0, 1, 3], "runtime": [10, 0, 2.5], "procs": [3, 2, 1], "time_requested": [20, 5, -1]},
+        metadata={"MaxProcs": "4"},
+    )
     run = cs.simulate(t, "fcfs")
     with open(write_batsim_jobs(run.schedule, run.jobs, tmp_path / "j.csv", workload_name="hpc")) as f:
         rows = list(csv.DictReader(f))
@@ -235,5 +264,7 @@ def test_batsim_jobs_file_columns(tmp_path):
 def test_evalys_utilization_of_a_whole_hpc2n_easy_run_agrees_with_ours(hpc2n, tmp_path):
     run = cs.simulate(drop_invalid(hpc2n, hpc2n.max_procs), "easy")
     evalys_util, ours = _evalys_agrees(run, tmp_path / "hpc2n_easy_jobs.csv")
-    print(f"\nHPC2N EASY: {len(run.schedule)} jobs, utilization ours {ours:.6f}, "
-          f"evalys mean_utilisation / MaxProcs {evalys_util:.6f} (from the first start)")
+    print(
+        f"\nHPC2N EASY: {len(run.schedule)} jobs, utilization ours {ours:.6f}, "
+        f"evalys mean_utilisation / MaxProcs {evalys_util:.6f} (from the first start)"
+    )

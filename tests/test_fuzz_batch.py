@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from clustersched.batch import BUILTIN_POLICIES, Policy
+
 from sandbox import fixture
 
 #: Cases run (seeds 0..CASES-1) and the hard limit of one case (16 simulations), seconds.
@@ -79,8 +80,10 @@ def _table(rng: np.random.Generator):
             width[k] = 0
         else:
             width[k] = procs + 1
-    table = JobTable({"submit": submit, "runtime": runtime, "procs": width, "time_requested": requested},
-                     metadata={"MaxProcs": str(procs)})
+    table = JobTable(
+        {"submit": submit, "runtime": runtime, "procs": width, "time_requested": requested},
+        metadata={"MaxProcs": str(procs)},
+    )
     return table, procs
 
 

@@ -42,8 +42,10 @@ def names() -> tuple[str, ...]:
 
 # -- what a worker runs (module level, so that it pickles) -----------------------------------------
 
-def simulate_case(cols: dict, nodes: int, algorithm: str, penalty: float, period: float,
-                  max_periodic_events: int | None = None) -> None:
+
+def simulate_case(
+    cols: dict, nodes: int, algorithm: str, penalty: float, period: float, max_periodic_events: int | None = None
+) -> None:
     """One simulation, validated in the worker; returns nothing (a violation raises)."""
     from clustersched.dfrs import DfrsJobs, DfrsPlatform, simulate
 
@@ -72,6 +74,7 @@ def platform_case(nodes: int) -> None:
 
 
 # -- the cases ------------------------------------------------------------------------------------
+
 
 def _times(rng: np.random.Generator, n: int, scale: float) -> np.ndarray:
     kind = rng.integers(3)
@@ -120,8 +123,13 @@ def one_job(submit: float = 803.709, p: float = 601.0) -> dict:
 def test_issue_reproducers(box):
     """The inputs issue 20 lists: the hangs return (validated), the impossible values are typed errors."""
     assert box.run(simulate_case, one_job(), 1, "Greedy/per/opt=min", 300.0, 600.0) == "ok"
-    two = {"submit": [1308.061, 1492.456], "processing_time": [4071.314, 460.488], "tasks": [2, 3],
-           "cpu_need": [1.0, 1.0], "mem_need": [0.23, 0.1]}
+    two = {
+        "submit": [1308.061, 1492.456],
+        "processing_time": [4071.314, 460.488],
+        "tasks": [2, 3],
+        "cpu_need": [1.0, 1.0],
+        "mem_need": [0.23, 0.1],
+    }
     assert box.run(simulate_case, two, 4, "GreedyPM */per/opt=min/minvt=600", 365.328, 435.278) == "ok"
     # about 1 in 12 three-decimal submit times hung under every periodic algorithm
     rng = np.random.default_rng(12)
@@ -174,16 +182,26 @@ def edge_instances(draw):
         "mem_need": mem,
     }
     penalty = draw(st.one_of(_time, st.floats(0, 1e3)))
-    period = draw(st.one_of(st.floats(1e-3, 1e4).map(lambda x: max(1e-3, round(x, 3))), st.floats(1e-3, 1e10),
-                            st.sampled_from([1e-3, 1e10, 1e-9, 5e-324, 1e300])))
+    period = draw(
+        st.one_of(
+            st.floats(1e-3, 1e4).map(lambda x: max(1e-3, round(x, 3))),
+            st.floats(1e-3, 1e10),
+            st.sampled_from([1e-3, 1e10, 1e-9, 5e-324, 1e300]),
+        )
+    )
     return cols, nodes, draw(st.sampled_from(names())), penalty, period
 
 
 edge_box = sandbox.fixture("dfrs test_edge_values", LIMIT)
 
 
-@settings(max_examples=500, derandomize=True, database=None, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=500,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(case=edge_instances())
 def test_edge_values(edge_box, case):
     """Any value the API accepts, up to its limits: returns within the limit (validated) or a typed

@@ -48,7 +48,7 @@ def _tight(rng: np.random.Generator, needs: list[float], capacity: float) -> flo
 
 def _model(rng: np.random.Generator):
     """A random TIG and grid (as arrays), maybe degenerate, maybe with tight capacities."""
-    from clustersched.grid import LanGrid, TIG
+    from clustersched.grid import TIG, LanGrid
 
     n = int(rng.choice([1, 2, 3, int(rng.integers(1, 40))]))
     shape = rng.choice(["tree", "tree", "dense", "forest", "none"])
@@ -66,8 +66,9 @@ def _model(rng: np.random.Generator):
     mbr = _values(rng, len(pairs), scale, 0.2)
 
     lans = int(rng.choice([1, 1, 2, int(rng.integers(1, 12))]))
-    hosts = [_values(rng, int(rng.integers(1, 7)), scale * float(rng.choice([1.0, 3.0, 20.0])), 0.1)
-             for _ in range(lans)]
+    hosts = [
+        _values(rng, int(rng.integers(1, 7)), scale * float(rng.choice([1.0, 3.0, 20.0])), 0.1) for _ in range(lans)
+    ]
     lan_bw = _values(rng, lans, scale * float(rng.choice([1.0, 5.0, 50.0])), 0.15)
     p = float(rng.choice([0.0, 0.3, 1.0]))
     links = [(a, b) for a in range(lans) for b in range(a + 1, lans) if rng.random() < p]
@@ -121,9 +122,10 @@ def grid_case(seed: int) -> None:
         bandwidth = str(rng.choice(["shared", "dedicated"]))
         inst = feasible_instance(
             TigRanges((1, tasks), (scale, 2 * scale), (0.0, scale)),
-            GridRanges((1, int(rng.integers(1, 12))), (1, int(rng.integers(1, 8))), (scale, 4 * scale),
-                       (0.0, scale)),
-            rng, bandwidth=bandwidth)
+            GridRanges((1, int(rng.integers(1, 12))), (1, int(rng.integers(1, 8))), (scale, 4 * scale), (0.0, scale)),
+            rng,
+            bandwidth=bandwidth,
+        )
         tig, grid = inst.tig, inst.grid
         violations = mapping_violations(inst.planted, tig, grid, bandwidth=bandwidth)
         assert violations == [], f"the planted mapping is invalid: {violations}"

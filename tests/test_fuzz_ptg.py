@@ -25,6 +25,7 @@ import numpy as np
 import pytest
 
 from clustersched.errors import ClusterschedError
+
 from sandbox import fixture
 
 #: Populations per kind (19 runs each); the time is in the module docstring.

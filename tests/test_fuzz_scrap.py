@@ -37,6 +37,7 @@ import numpy as np
 import pytest
 
 from clustersched.errors import ClusterschedError
+
 from sandbox import fixture
 
 #: Instances per kind (four runs each); the time is in the module docstring.

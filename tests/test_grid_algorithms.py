@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from clustersched.grid import (
     ALGORITHMS,
+    TIG,
     LanGrid,
     Mapping,
     NoFeasibleMapping,
-    TIG,
     algorithm,
     failure_rate,
     feasible_instance,
@@ -29,6 +29,7 @@ from clustersched.grid import (
     task_machine_ratio,
     task_order,
 )
+
 from reference import grid as ref
 from reference.grid_instances import grids, tigs
 
@@ -94,14 +95,17 @@ def test_greedy_matches_the_reference(tig, grid, model):
 def test_both_match_the_reference_on_generated_instances(seed, size, model):
     inst = feasible_instance(size, "small", seed=seed, bandwidth=model)
     result = qlse(inst.tig, inst.grid, bandwidth=model)
-    assert (_hosts(result), result.attempts) == (lambda r: (r[0], r[3]))(ref.qlse(inst.tig, inst.grid,
-                                                                                   bandwidth=model))
+    assert (_hosts(result), result.attempts) == (lambda r: (r[0], r[3]))(ref.qlse(inst.tig, inst.grid, bandwidth=model))
     assert _hosts(greedy_best_fit(inst.tig, inst.grid, bandwidth=model)) == ref.greedy(inst.tig, inst.grid, model)
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 10_000), st.sampled_from(["small", "medium", "large"]),
-       st.sampled_from(["small", "medium", "large"]), MODELS)
+@given(
+    st.integers(0, 10_000),
+    st.sampled_from(["small", "medium", "large"]),
+    st.sampled_from(["small", "medium", "large"]),
+    MODELS,
+)
 def test_no_algorithm_returns_an_invalid_mapping_on_random_instances(seed, ts, gs, model):
     """Random (mostly infeasible) instances: a mapping is valid, or the result is a typed failure."""
     inst = random_instance(ts, gs, seed=seed)
@@ -171,9 +175,16 @@ def test_run_algorithm_without_a_mapping():
         assert run.algorithm == name and not run.found and run.metrics is None
         assert isinstance(run.mapping, NoFeasibleMapping) and run.seconds == run.mapping.seconds
         summary = run.summary()
-        assert summary == {"algorithm": name, "found": False, "lan_hit_ratio": None, "task_machine_ratio": None,
-                           "shared_task_machine_ratio": None, "lans_used": None, "hosts_used": None,
-                           "seconds": run.seconds}
+        assert summary == {
+            "algorithm": name,
+            "found": False,
+            "lan_hit_ratio": None,
+            "task_machine_ratio": None,
+            "shared_task_machine_ratio": None,
+            "lans_used": None,
+            "hosts_used": None,
+            "seconds": run.seconds,
+        }
 
 
 def test_a_tig_without_a_task_is_an_invalid_workload():
@@ -186,10 +197,21 @@ def test_a_tig_without_a_task_is_an_invalid_workload():
     for make in (lambda: TIG.from_arrays([], [], []), lambda: TIG.from_networkx(nx.Graph())):
         with pytest.raises(InvalidWorkloadError, match="the TIG has no task"):
             make()
-    empty = TIG(name="empty", labels=[], mcr=np.empty(0), edge_u=np.empty(0, dtype=np.int64),
-                edge_v=np.empty(0, dtype=np.int64), mbr=np.empty(0))
+    empty = TIG(
+        name="empty",
+        labels=[],
+        mcr=np.empty(0),
+        edge_u=np.empty(0, dtype=np.int64),
+        edge_v=np.empty(0, dtype=np.int64),
+        mbr=np.empty(0),
+    )
     grid = LanGrid.from_arrays([[250.0], [250.0]], [10.0, 10.0], [(0, 1)], [20.0])
-    for call in (lambda: qlse(empty, grid), lambda: greedy_best_fit(empty, grid), lambda: task_order(empty),
-                 lambda: run_algorithm("QLSE", empty, grid), lambda: run_algorithm("greedy", empty, grid)):
+    for call in (
+        lambda: qlse(empty, grid),
+        lambda: greedy_best_fit(empty, grid),
+        lambda: task_order(empty),
+        lambda: run_algorithm("QLSE", empty, grid),
+        lambda: run_algorithm("greedy", empty, grid),
+    ):
         with pytest.raises(InvalidWorkloadError, match="the TIG has no task"):
             call()

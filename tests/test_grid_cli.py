@@ -19,14 +19,29 @@ def test_report_of_a_valid_mapping(capsys):
 
 
 def test_json_mapping_is_the_valid_mapping_of_the_same_instance(capsys):
-    argv = ["qlse", "--tasks", "40", "--lans", "20", "--hosts", "16", "--seed", "7", "--algorithm", "greedy",
-            "--bandwidth", "dedicated", "--json"]
+    argv = [
+        "qlse",
+        "--tasks",
+        "40",
+        "--lans",
+        "20",
+        "--hosts",
+        "16",
+        "--seed",
+        "7",
+        "--algorithm",
+        "greedy",
+        "--bandwidth",
+        "dedicated",
+        "--json",
+    ]
     status = main(argv)
     report = json.loads(capsys.readouterr().out)
     assert report["algorithm"] == "greedy" and report["bandwidth"] == "dedicated" and report["planted"]
     assert (report["tasks"], report["lans"], report["hosts_per_lan"]) == (40, 20, 16)
-    inst = feasible_instance(tig_ranges("medium"), grid_ranges("medium"), 7, tasks=40, lans=20, hosts_per_lan=16,
-                             bandwidth="dedicated")
+    inst = feasible_instance(
+        tig_ranges("medium"), grid_ranges("medium"), 7, tasks=40, lans=20, hosts_per_lan=16, bandwidth="dedicated"
+    )
     assert report["edges"] == inst.tig.num_edges and report["links"] == inst.grid.num_links
     if report["found"]:
         assert status == 0 and report["valid"] and report["violations"] == []
@@ -42,18 +57,23 @@ def test_no_mapping_found_exits_1(capsys):
     assert "no feasible mapping found" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["--tasks", "0"], "argument --tasks: invalid value '0': must be an integer in 1..10000"),
-    (["--algorithm", "HEFT"], "argument --algorithm: invalid value 'HEFT': must be one of QLSE, greedy"),
-    (["--bandwidth", "fat"], "argument --bandwidth: invalid choice: 'fat'"),
-    (["--seed", "-1"], "argument --seed: invalid value '-1'"),
-    # sizes beyond the model's limits: refused by the option's type, before any work (issue 20)
-    (["--tasks", "100000"], "argument --tasks: invalid value '100000': must be an integer in 1..10000"),
-    (["--tasks", "18446744073709551616"], "argument --tasks: invalid value '18446744073709551616': must be an integer "
-     "in 1..10000"),
-    (["--lans", "100000"], "argument --lans: invalid value '100000': must be an integer in 1..1000"),
-    (["--hosts", "100001"], "argument --hosts: invalid value '100001': must be an integer in 1..100000"),
-])
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--tasks", "0"], "argument --tasks: invalid value '0': must be an integer in 1..10000"),
+        (["--algorithm", "HEFT"], "argument --algorithm: invalid value 'HEFT': must be one of QLSE, greedy"),
+        (["--bandwidth", "fat"], "argument --bandwidth: invalid choice: 'fat'"),
+        (["--seed", "-1"], "argument --seed: invalid value '-1'"),
+        # sizes beyond the model's limits: refused by the option's type, before any work (issue 20)
+        (["--tasks", "100000"], "argument --tasks: invalid value '100000': must be an integer in 1..10000"),
+        (
+            ["--tasks", "18446744073709551616"],
+            "argument --tasks: invalid value '18446744073709551616': must be an integer in 1..10000",
+        ),
+        (["--lans", "100000"], "argument --lans: invalid value '100000': must be an integer in 1..1000"),
+        (["--hosts", "100001"], "argument --hosts: invalid value '100001': must be an integer in 1..100000"),
+    ],
+)
 def test_bad_options_end_in_one_line(capsys, argv, message):
     with pytest.raises(SystemExit) as info:
         main(["qlse", *argv])
@@ -71,8 +91,10 @@ def test_an_instance_too_small_to_plant_is_an_error(capsys):
 def test_a_grid_beyond_max_hosts_is_one_line_and_exit_2(capsys):
     assert main(["qlse", "--lans", "1000", "--hosts", "101"]) == 2
     err = capsys.readouterr().err
-    assert err == ("clustersched: error: a grid of up to 1000 LANs of up to 101 hosts has up to 101000 hosts, "
-                   "more than MAX_HOSTS == 100000\n")
+    assert err == (
+        "clustersched: error: a grid of up to 1000 LANs of up to 101 hosts has up to 101000 hosts, "
+        "more than MAX_HOSTS == 100000\n"
+    )
 
 
 def test_the_help_states_the_models_limits(capsys):

@@ -27,8 +27,12 @@ from clustersched.grid.generators import EXTRA_EDGES_PER_TASK
 def test_sizes_are_tables_1_and_2():
     assert TIG_SIZES["small"] == {"tasks": (8, 32), "mcr": (100.0, 200.0), "mbr": (10.0, 30.0)}
     assert TIG_SIZES["large"] == {"tasks": (48, 64), "mcr": (400.0, 600.0), "mbr": (30.0, 50.0)}
-    assert GRID_SIZES["medium"] == {"lans": (12, 24), "hosts_per_lan": (8, 24), "power": (800.0, 1000.0),
-                                    "bandwidth": (30.0, 50.0)}
+    assert GRID_SIZES["medium"] == {
+        "lans": (12, 24),
+        "hosts_per_lan": (8, 24),
+        "power": (800.0, 1000.0),
+        "bandwidth": (30.0, 50.0),
+    }
     assert GRID_SIZES["large"]["hosts_per_lan"] == (16, 48)
     # 3^3 x 3^4 combinations
     combos = set(itertools.product(*[("small", "medium", "large")] * 7))

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from clustersched import _core
 from clustersched.errors import InvalidGraphError
 from clustersched.grid import (
+    TIG,
     GridRanges,
     LanGrid,
-    TIG,
     TigRanges,
     failure_rate,
     feasible_instance,
@@ -28,6 +28,7 @@ from clustersched.grid import (
     lan_hit_ratio,
     mapping_metrics,
     mapping_violations,
+    model,
     qlse,
     qlse_step,
     random_grid,
@@ -39,7 +40,6 @@ from clustersched.grid import (
     task_order,
     validate_mapping,
 )
-from clustersched.grid import model
 from clustersched.grid.validate import RTOL, check_mapping
 
 
@@ -64,73 +64,108 @@ class Huge:
 # -- sizes ---------------------------------------------------------------------------------------
 def test_the_limits_are_the_cores():
     assert (model.MAX_TASKS, model.MAX_EDGES, model.MAX_LANS, model.MAX_HOSTS, model.MAX_VALUE) == (
-        _core.GRID_MAX_TASKS, _core.GRID_MAX_EDGES, _core.GRID_MAX_LANS, _core.GRID_MAX_HOSTS, _core.GRID_MAX_VALUE)
+        _core.GRID_MAX_TASKS,
+        _core.GRID_MAX_EDGES,
+        _core.GRID_MAX_LANS,
+        _core.GRID_MAX_HOSTS,
+        _core.GRID_MAX_VALUE,
+    )
     assert model.MAX_LINKS == model.MAX_LANS * (model.MAX_LANS - 1) // 2 == _core.GRID_MAX_LINKS
     assert RTOL == _core.GRID_RTOL
 
 
-@pytest.mark.parametrize(("build", "match"), [
-    (lambda: TIG.from_arrays(Huge(10**12), [], []), r"the TIG has 1000000000000 tasks, more than MAX_TASKS == 10000"),
-    (lambda: TIG.from_arrays([1.0] * 10_001, [], []), "the TIG has 10001 tasks, more than MAX_TASKS == 10000"),
-    (lambda: TIG.from_arrays(iter([1.0] * 10_001), [], []), "the TIG has more than 10000 tasks"),
-    (lambda: TIG.from_arrays([1.0, 1.0], Huge(100_001), []), "100001 edges, more than MAX_EDGES == 100000"),
-    (lambda: TIG.from_networkx(nx.empty_graph(10_001)), "10001 tasks, more than MAX_TASKS"),
-    (lambda: LanGrid.from_arrays(Huge(1001), [], [], []), "the grid has 1001 LANs, more than MAX_LANS == 1000"),
-    (lambda: LanGrid.from_arrays([Huge(100_001)], [1.0], [], []), "more than 100000 hosts .*MAX_HOSTS == 100000"),
-    (lambda: LanGrid.from_arrays([[1.0] * 60_000, iter([1.0] * 60_000)], [1.0, 1.0], [], []),
-     "the grid has more than 100000 hosts, more than MAX_HOSTS"),
-    (lambda: LanGrid.from_arrays([[1.0]], [1.0], Huge(499_501), []), "499501 links, more than MAX_LINKS == 499500"),
-    (lambda: LanGrid.from_networkx(nx.empty_graph(1001)), "1001 LANs, more than MAX_LANS"),
-])
+@pytest.mark.parametrize(
+    ("build", "match"),
+    [
+        (
+            lambda: TIG.from_arrays(Huge(10**12), [], []),
+            r"the TIG has 1000000000000 tasks, more than MAX_TASKS == 10000",
+        ),
+        (lambda: TIG.from_arrays([1.0] * 10_001, [], []), "the TIG has 10001 tasks, more than MAX_TASKS == 10000"),
+        (lambda: TIG.from_arrays(iter([1.0] * 10_001), [], []), "the TIG has more than 10000 tasks"),
+        (lambda: TIG.from_arrays([1.0, 1.0], Huge(100_001), []), "100001 edges, more than MAX_EDGES == 100000"),
+        (lambda: TIG.from_networkx(nx.empty_graph(10_001)), "10001 tasks, more than MAX_TASKS"),
+        (lambda: LanGrid.from_arrays(Huge(1001), [], [], []), "the grid has 1001 LANs, more than MAX_LANS == 1000"),
+        (lambda: LanGrid.from_arrays([Huge(100_001)], [1.0], [], []), "more than 100000 hosts .*MAX_HOSTS == 100000"),
+        (
+            lambda: LanGrid.from_arrays([[1.0] * 60_000, iter([1.0] * 60_000)], [1.0, 1.0], [], []),
+            "the grid has more than 100000 hosts, more than MAX_HOSTS",
+        ),
+        (lambda: LanGrid.from_arrays([[1.0]], [1.0], Huge(499_501), []), "499501 links, more than MAX_LINKS == 499500"),
+        (lambda: LanGrid.from_networkx(nx.empty_graph(1001)), "1001 LANs, more than MAX_LANS"),
+    ],
+)
 def test_models_beyond_the_limits_are_refused_before_being_read(build, match):
     with pytest.raises(InvalidGraphError, match=match):
         build()
 
 
-@pytest.mark.parametrize(("build", "match"), [
-    (lambda: TIG.from_arrays([1e301], [], []), r"task 0: MCR == 1e\+301, must be <= 1e\+300 \(Mflop/s\)"),
-    (lambda: TIG.from_arrays([1.0, 1.0], [(0, 1)], [10**400]), r"edge \(0, 1\): MBR == 1000.*must be a finite real"),
-    (lambda: TIG.from_arrays([1.0, 1.0], [(0, 1)], [2e300]), r"MBR == 2e\+300, must be <= 1e\+300"),
-    (lambda: LanGrid.from_arrays([[1e308]], [1.0], [], []), r"LAN 0 host 0: power == 1e\+308, must be <= 1e\+300"),
-    (lambda: LanGrid.from_arrays([[1.0]], [1e301], [], []), r"LAN 0: bandwidth == 1e\+301, must be <= 1e\+300"),
-    (lambda: LanGrid.from_arrays([[1.0], [1.0]], [1.0, 1.0], [(0, 1)], [1e301]), r"link \(0, 1\): bandwidth == 1e\+301"),
-])
+@pytest.mark.parametrize(
+    ("build", "match"),
+    [
+        (lambda: TIG.from_arrays([1e301], [], []), r"task 0: MCR == 1e\+301, must be <= 1e\+300 \(Mflop/s\)"),
+        (
+            lambda: TIG.from_arrays([1.0, 1.0], [(0, 1)], [10**400]),
+            r"edge \(0, 1\): MBR == 1000.*must be a finite real",
+        ),
+        (lambda: TIG.from_arrays([1.0, 1.0], [(0, 1)], [2e300]), r"MBR == 2e\+300, must be <= 1e\+300"),
+        (lambda: LanGrid.from_arrays([[1e308]], [1.0], [], []), r"LAN 0 host 0: power == 1e\+308, must be <= 1e\+300"),
+        (lambda: LanGrid.from_arrays([[1.0]], [1e301], [], []), r"LAN 0: bandwidth == 1e\+301, must be <= 1e\+300"),
+        (
+            lambda: LanGrid.from_arrays([[1.0], [1.0]], [1.0, 1.0], [(0, 1)], [1e301]),
+            r"link \(0, 1\): bandwidth == 1e\+301",
+        ),
+    ],
+)
 def test_values_beyond_max_value_are_refused(build, match):
     with pytest.raises(InvalidGraphError, match=match):
         build()
 
 
-@pytest.mark.parametrize(("call", "error", "match"), [
-    (lambda: random_tig("small", tasks=10_001), ValueError, "tasks == 10001, must be <= 10000"),
-    (lambda: random_tig("small", tasks=2**64), ValueError, "tasks == 18446744073709551616, must be <= 10000"),
-    (lambda: random_tig("small", tasks=0), ValueError, "tasks == 0, must be >= 1"),
-    (lambda: random_tig("small", tasks=3.0), TypeError, "tasks == 3.0, must be an integer"),
-    (lambda: random_grid("small", lans=100_000), ValueError, "lans == 100000, must be <= 1000"),
-    (lambda: random_grid("small", hosts_per_lan=100_001), ValueError, "hosts_per_lan == 100001, must be <= 100000"),
-    (lambda: random_grid("small", lans=1000, hosts_per_lan=101), InvalidGraphError,
-     "a grid of up to 1000 LANs of up to 101 hosts has up to 101000 hosts, more than MAX_HOSTS == 100000"),
-    (lambda: random_grid(GridRanges((1, 1000), (1, 1000), (1.0, 2.0), (1.0, 2.0))), InvalidGraphError,
-     "up to 1000000 hosts"),
-    (lambda: feasible_instance("small", "small", tasks=10**6), ValueError, "tasks == 1000000, must be <= 10000"),
-    (lambda: random_instance("small", "small", lans=10**5), ValueError, "lans == 100000, must be <= 1000"),
-    (lambda: TigRanges((0, 5), (1.0, 2.0), (1.0, 2.0)), ValueError, r"tasks == \(0, 5\), must be a pair of integers "
-     r"with 1 <= low <= high <= 10000"),
-    (lambda: TigRanges((5, 2), (1.0, 2.0), (1.0, 2.0)), ValueError, r"tasks == \(5, 2\)"),
-    (lambda: TigRanges((1, 10**5), (1.0, 2.0), (1.0, 2.0)), ValueError, "MAX_TASKS"),
-    (lambda: TigRanges((1, 2), (0.0, 2.0), (1.0, 2.0)), ValueError, r"mcr == \(0.0, 2.0\), .* 0 < low <= high"),
-    (lambda: TigRanges((1, 2), (1.0, float("nan")), (1.0, 2.0)), ValueError, "mcr == "),
-    (lambda: TigRanges((1, 2), (1.0, 2.0), (-1.0, 2.0)), ValueError, r"mbr == \(-1.0, 2.0\)"),
-    (lambda: TigRanges((1, 2), (1.0, 2.0), (1.0, 1e301)), ValueError, r"high <= 1e\+300"),
-    (lambda: TigRanges(3, (1.0, 2.0), (1.0, 2.0)), TypeError, "tasks == 3, must be a pair"),
-    (lambda: TigRanges((1.0, 2), (1.0, 2.0), (1.0, 2.0)), TypeError, "must be a pair of integers"),
-    (lambda: GridRanges((1, 2), (1, 2), (1.0, "x"), (1.0, 2.0)), TypeError, "power == .* real numbers"),
-    (lambda: GridRanges((1, 2000), (1, 2), (1.0, 2.0), (1.0, 2.0)), ValueError, "MAX_LANS"),
-    (lambda: GridRanges((1, 2), (1, 2), (1.0, 2.0), (float("inf"), float("inf"))), ValueError, "bandwidth == "),
-    (lambda: random_tig(None), TypeError, "ranges == None, must be a TigRanges or a size name"),
-    (lambda: random_tig("tiny"), ValueError, "tasks == 'tiny', must be one of"),
-    (lambda: random_tig("small", seed=-1), ValueError, "seed == -1, must be >= 0"),
-    (lambda: feasible_instance("small", "small", bandwidth="wide"), ValueError, "bandwidth == 'wide'"),
-])
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    [
+        (lambda: random_tig("small", tasks=10_001), ValueError, "tasks == 10001, must be <= 10000"),
+        (lambda: random_tig("small", tasks=2**64), ValueError, "tasks == 18446744073709551616, must be <= 10000"),
+        (lambda: random_tig("small", tasks=0), ValueError, "tasks == 0, must be >= 1"),
+        (lambda: random_tig("small", tasks=3.0), TypeError, "tasks == 3.0, must be an integer"),
+        (lambda: random_grid("small", lans=100_000), ValueError, "lans == 100000, must be <= 1000"),
+        (lambda: random_grid("small", hosts_per_lan=100_001), ValueError, "hosts_per_lan == 100001, must be <= 100000"),
+        (
+            lambda: random_grid("small", lans=1000, hosts_per_lan=101),
+            InvalidGraphError,
+            "a grid of up to 1000 LANs of up to 101 hosts has up to 101000 hosts, more than MAX_HOSTS == 100000",
+        ),
+        (
+            lambda: random_grid(GridRanges((1, 1000), (1, 1000), (1.0, 2.0), (1.0, 2.0))),
+            InvalidGraphError,
+            "up to 1000000 hosts",
+        ),
+        (lambda: feasible_instance("small", "small", tasks=10**6), ValueError, "tasks == 1000000, must be <= 10000"),
+        (lambda: random_instance("small", "small", lans=10**5), ValueError, "lans == 100000, must be <= 1000"),
+        (
+            lambda: TigRanges((0, 5), (1.0, 2.0), (1.0, 2.0)),
+            ValueError,
+            r"tasks == \(0, 5\), must be a pair of integers "
+            r"with 1 <= low <= high <= 10000",
+        ),
+        (lambda: TigRanges((5, 2), (1.0, 2.0), (1.0, 2.0)), ValueError, r"tasks == \(5, 2\)"),
+        (lambda: TigRanges((1, 10**5), (1.0, 2.0), (1.0, 2.0)), ValueError, "MAX_TASKS"),
+        (lambda: TigRanges((1, 2), (0.0, 2.0), (1.0, 2.0)), ValueError, r"mcr == \(0.0, 2.0\), .* 0 < low <= high"),
+        (lambda: TigRanges((1, 2), (1.0, float("nan")), (1.0, 2.0)), ValueError, "mcr == "),
+        (lambda: TigRanges((1, 2), (1.0, 2.0), (-1.0, 2.0)), ValueError, r"mbr == \(-1.0, 2.0\)"),
+        (lambda: TigRanges((1, 2), (1.0, 2.0), (1.0, 1e301)), ValueError, r"high <= 1e\+300"),
+        (lambda: TigRanges(3, (1.0, 2.0), (1.0, 2.0)), TypeError, "tasks == 3, must be a pair"),
+        (lambda: TigRanges((1.0, 2), (1.0, 2.0), (1.0, 2.0)), TypeError, "must be a pair of integers"),
+        (lambda: GridRanges((1, 2), (1, 2), (1.0, "x"), (1.0, 2.0)), TypeError, "power == .* real numbers"),
+        (lambda: GridRanges((1, 2000), (1, 2), (1.0, 2.0), (1.0, 2.0)), ValueError, "MAX_LANS"),
+        (lambda: GridRanges((1, 2), (1, 2), (1.0, 2.0), (float("inf"), float("inf"))), ValueError, "bandwidth == "),
+        (lambda: random_tig(None), TypeError, "ranges == None, must be a TigRanges or a size name"),
+        (lambda: random_tig("tiny"), ValueError, "tasks == 'tiny', must be one of"),
+        (lambda: random_tig("small", seed=-1), ValueError, "seed == -1, must be >= 0"),
+        (lambda: feasible_instance("small", "small", bandwidth="wide"), ValueError, "bandwidth == 'wide'"),
+    ],
+)
 def test_generator_arguments_are_checked_before_drawing(call, error, match):
     with pytest.raises(error, match=match):
         call()
@@ -140,8 +175,14 @@ def test_generator_arguments_are_checked_before_drawing(call, error, match):
 def test_the_largest_accepted_instance_maps_in_seconds():
     """The limits are below any blow-up: the largest instance the CLI draws, both algorithms, both models."""
     began = time.perf_counter()
-    inst = feasible_instance("medium", "medium", seed=0, tasks=model.MAX_TASKS, lans=model.MAX_LANS,
-                             hosts_per_lan=model.MAX_HOSTS // model.MAX_LANS)
+    inst = feasible_instance(
+        "medium",
+        "medium",
+        seed=0,
+        tasks=model.MAX_TASKS,
+        lans=model.MAX_LANS,
+        hosts_per_lan=model.MAX_HOSTS // model.MAX_LANS,
+    )
     assert len(inst.tig) == 10_000 and inst.grid.num_hosts == 100_000
     validate_mapping(inst.planted, inst.tig, inst.grid)
     for bandwidth in ("shared", "dedicated"):
@@ -155,28 +196,36 @@ def test_the_largest_accepted_instance_maps_in_seconds():
 
 
 # -- types of the public API --------------------------------------------------------------------
-@pytest.mark.parametrize(("call", "match"), [
-    (lambda i: qlse(None, i.grid), "tig == None, must be a clustersched.grid.TIG"),
-    (lambda i: qlse(i.tig, i.tig), r"grid == TIG\(.*\), must be a clustersched.grid.LanGrid"),
-    (lambda i: greedy_best_fit(i.grid, i.tig), "tig == LanGrid"),
-    (lambda i: task_order(nx.path_graph(3)), "tig == <networkx"),
-    (lambda i: qlse_step("grid", 0), "grid == 'grid'"),
-    (lambda i: validate_mapping(i.planted, None, i.grid), "tig == None"),
-    (lambda i: mapping_violations(i.planted, i.tig, None), "grid == None"),
-    (lambda i: mapping_violations(None, i.tig, i.grid), "mapping == None, must be a clustersched.grid.Mapping or a "
-     "sequence of one host index per task"),
-    (lambda i: mapping_violations("0123", i.tig, i.grid), "mapping == '0123'"),
-    (lambda i: lan_hit_ratio(None, i.tig, i.grid), "mapping == None"),
-    (lambda i: task_machine_ratio(i.planted, i.grid, i.tig), "tig == LanGrid"),
-    (lambda i: mapping_metrics(i.planted, i.tig, "grid"), "grid == 'grid'"),
-    (lambda i: failure_rate(None), "results == None, must be an iterable"),
-    (lambda i: failure_rate([True, 1]), r"results\[1\] == 1, must be a mapping result or a bool"),
-    (lambda i: run_algorithm("qlse", i.tig, i.grid, validate="yes"), "validate == 'yes', must be a bool"),
-    (lambda i: TIG.from_arrays(None, [], []), "mcr == None, must be a sequence"),
-    (lambda i: TIG.from_arrays([1.0], [], [], labels=[[1]]), r"labels contains \[1\], task labels must be hashable"),
-    (lambda i: LanGrid.from_arrays([[1.0]], 5, [], []), "lan_bandwidth == 5, must be a sequence"),
-    (lambda i: LanGrid.from_arrays([[1.0]], [1.0], None, []), "links == None, must be a sequence"),
-])
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda i: qlse(None, i.grid), "tig == None, must be a clustersched.grid.TIG"),
+        (lambda i: qlse(i.tig, i.tig), r"grid == TIG\(.*\), must be a clustersched.grid.LanGrid"),
+        (lambda i: greedy_best_fit(i.grid, i.tig), "tig == LanGrid"),
+        (lambda i: task_order(nx.path_graph(3)), "tig == <networkx"),
+        (lambda i: qlse_step("grid", 0), "grid == 'grid'"),
+        (lambda i: validate_mapping(i.planted, None, i.grid), "tig == None"),
+        (lambda i: mapping_violations(i.planted, i.tig, None), "grid == None"),
+        (
+            lambda i: mapping_violations(None, i.tig, i.grid),
+            "mapping == None, must be a clustersched.grid.Mapping or a sequence of one host index per task",
+        ),
+        (lambda i: mapping_violations("0123", i.tig, i.grid), "mapping == '0123'"),
+        (lambda i: lan_hit_ratio(None, i.tig, i.grid), "mapping == None"),
+        (lambda i: task_machine_ratio(i.planted, i.grid, i.tig), "tig == LanGrid"),
+        (lambda i: mapping_metrics(i.planted, i.tig, "grid"), "grid == 'grid'"),
+        (lambda i: failure_rate(None), "results == None, must be an iterable"),
+        (lambda i: failure_rate([True, 1]), r"results\[1\] == 1, must be a mapping result or a bool"),
+        (lambda i: run_algorithm("qlse", i.tig, i.grid, validate="yes"), "validate == 'yes', must be a bool"),
+        (lambda i: TIG.from_arrays(None, [], []), "mcr == None, must be a sequence"),
+        (
+            lambda i: TIG.from_arrays([1.0], [], [], labels=[[1]]),
+            r"labels contains \[1\], task labels must be hashable",
+        ),
+        (lambda i: LanGrid.from_arrays([[1.0]], 5, [], []), "lan_bandwidth == 5, must be a sequence"),
+        (lambda i: LanGrid.from_arrays([[1.0]], [1.0], None, []), "links == None, must be a sequence"),
+    ],
+)
 def test_wrong_types_raise_typeerror_naming_the_argument(inst, call, match):
     with pytest.raises(TypeError, match=match):
         call(inst)
@@ -227,7 +276,8 @@ def test_a_mapping_of_another_instance_is_caught_by_the_validator_and_the_metric
     m = qlse(other.tig, other.grid)
     assert m.found and len(other.tig) != len(inst.tig)
     assert mapping_violations(m, inst.tig, inst.grid) == [
-        f"the mapping has {len(other.tig)} hosts for {len(inst.tig)} tasks"]
+        f"the mapping has {len(other.tig)} hosts for {len(inst.tig)} tasks"
+    ]
     for metric in (lan_hit_ratio, task_machine_ratio, shared_task_machine_ratio, mapping_metrics):
         with pytest.raises(ValueError, match="is not a mapping of this TIG onto this grid: the mapping has"):
             metric(m, inst.tig, inst.grid)
@@ -271,7 +321,9 @@ def test_sums_within_the_tolerance_are_accepted_by_the_algorithms_and_the_valida
     just_over = LanGrid.from_arrays([[0.3 * (1 - 10 * RTOL)]], [0.1], [], [])
     for fn in (qlse, greedy_best_fit):
         assert not fn(tig, just_over).found
-    assert mapping_violations([0, 0], tig, just_over)[0].startswith("host (0, 0): tasks [0, 1] need 0.30000000000000004")
+    assert mapping_violations([0, 0], tig, just_over)[0].startswith(
+        "host (0, 0): tasks [0, 1] need 0.30000000000000004"
+    )
 
 
 VALUES = st.floats(1e-3, 1e3, allow_nan=False, allow_infinity=False)

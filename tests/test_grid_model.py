@@ -9,7 +9,8 @@ from hypothesis import given, settings
 
 from clustersched import _core
 from clustersched.errors import InfeasibleError, InvalidGraphError, InvalidWorkloadError
-from clustersched.grid import LanGrid, NoFeasibleMapping, TIG, qlse, task_order
+from clustersched.grid import TIG, LanGrid, NoFeasibleMapping, qlse, task_order
+
 from reference.grid_instances import grids, tigs
 
 
@@ -55,7 +56,10 @@ def test_any_model_round_trips(tig, grid):
     again = TIG.from_networkx(tig.to_networkx())
     assert again.labels == tig.labels and again.mcr.tolist() == tig.mcr.tolist()
     assert (again.edge_u.tolist(), again.edge_v.tolist(), again.mbr.tolist()) == (
-        tig.edge_u.tolist(), tig.edge_v.tolist(), tig.mbr.tolist())
+        tig.edge_u.tolist(),
+        tig.edge_v.tolist(),
+        tig.mbr.tolist(),
+    )
     g2 = LanGrid.from_networkx(grid.to_networkx())
     for name in ("host_offsets", "host_power", "lan_bandwidth", "link_a", "link_b", "link_bandwidth", "lan_power"):
         assert getattr(g2, name).tolist() == getattr(grid, name).tolist(), name
@@ -81,14 +85,25 @@ def _set_node(g, node, key, value):
 @pytest.mark.parametrize(
     ("change", "match", "node", "edge", "value"),
     [
-        (lambda g: _set_node(g, "b", "mcr", -5.0), r"task 'b': MCR == -5.0, must be a finite real > 0", "b", None, -5.0),
+        (
+            lambda g: _set_node(g, "b", "mcr", -5.0),
+            r"task 'b': MCR == -5.0, must be a finite real > 0",
+            "b",
+            None,
+            -5.0,
+        ),
         (lambda g: _set_node(g, "b", "mcr", 0), r"task 'b': MCR == 0", "b", None, 0),
         (lambda g: _set_node(g, "c", "mcr", float("nan")), r"task 'c': MCR == nan", "c", None, None),
         (lambda g: _set_node(g, "a", "mcr", "fast"), r"task 'a': MCR == 'fast'", "a", None, "fast"),
         (lambda g: _set_node(g, "a", "mcr", True), r"task 'a': MCR == True", "a", None, True),
         (lambda g: (g.nodes["a"].pop("mcr"), g)[1], r"task 'a': has no MCR \(node attribute 'mcr'\)", "a", None, None),
-        (lambda g: (g.add_edge("a", "c", mbr=-1.0), g)[1], r"edge \('a', 'c'\): MBR == -1.0, must be a finite real >= 0",
-         None, ("a", "c"), -1.0),
+        (
+            lambda g: (g.add_edge("a", "c", mbr=-1.0), g)[1],
+            r"edge \('a', 'c'\): MBR == -1.0, must be a finite real >= 0",
+            None,
+            ("a", "c"),
+            -1.0,
+        ),
         (lambda g: (g.add_edge("a", "c"), g)[1], r"edge \('a', 'c'\): has no MBR", None, ("a", "c"), None),
         (lambda g: (g.add_edge("b", "b", mbr=5.0), g)[1], r"task 'b' communicates with itself", "b", ("b", "b"), 5.0),
     ],
@@ -123,16 +138,32 @@ def test_empty_and_wrongly_typed_tigs():
     [
         (lambda g: _set_node(g, "pisa", "hosts", []), r"LAN 'pisa': has no host", "pisa", None),
         (lambda g: _set_node(g, "pisa", "hosts", [700.0, -1.0]), r"LAN 'pisa' host 1: power == -1.0", "pisa", None),
-        (lambda g: _set_node(g, "paris", "hosts", 800.0), r"LAN 'paris': hosts == 800.0, must be a sequence", "paris",
-         None),
+        (
+            lambda g: _set_node(g, "paris", "hosts", 800.0),
+            r"LAN 'paris': hosts == 800.0, must be a sequence",
+            "paris",
+            None,
+        ),
         (lambda g: (g.nodes["dortmund"].pop("hosts"), g)[1], r"LAN 'dortmund': has no hosts", "dortmund", None),
-        (lambda g: _set_node(g, "paris", "bandwidth", -3), r"LAN 'paris': bandwidth == -3, must be a finite real >= 0",
-         "paris", None),
+        (
+            lambda g: _set_node(g, "paris", "bandwidth", -3),
+            r"LAN 'paris': bandwidth == -3, must be a finite real >= 0",
+            "paris",
+            None,
+        ),
         (lambda g: (g.nodes["paris"].pop("bandwidth"), g)[1], r"LAN 'paris': has no bandwidth", "paris", None),
-        (lambda g: (g.add_edge("paris", "dortmund", bandwidth=float("inf")), g)[1],
-         r"link \('dortmund', 'paris'\): bandwidth == inf", None, ("dortmund", "paris")),
-        (lambda g: (g.add_edge("paris", "paris", bandwidth=1.0), g)[1], r"LAN 'paris' is linked to itself", "paris",
-         ("paris", "paris")),
+        (
+            lambda g: (g.add_edge("paris", "dortmund", bandwidth=float("inf")), g)[1],
+            r"link \('dortmund', 'paris'\): bandwidth == inf",
+            None,
+            ("dortmund", "paris"),
+        ),
+        (
+            lambda g: (g.add_edge("paris", "paris", bandwidth=1.0), g)[1],
+            r"LAN 'paris' is linked to itself",
+            "paris",
+            ("paris", "paris"),
+        ),
     ],
 )
 def test_bad_grids_raise_typed_errors_naming_lan_or_link(change, match, node, edge):
@@ -150,8 +181,14 @@ def test_the_core_refuses_bad_arrays_without_panicking():
     with pytest.raises(ValueError, match=r"u\[0\] == -1, must be >= 0"):
         _core.Tig(one, np.array([-1]), np.array([0]), one)
     with pytest.raises(ValueError, match="LAN 0: has no host"):
-        _core.LanGrid(np.array([0, 0]), np.array([]), one, np.array([], dtype=np.int64),
-                      np.array([], dtype=np.int64), np.array([]))
+        _core.LanGrid(
+            np.array([0, 0]),
+            np.array([]),
+            one,
+            np.array([], dtype=np.int64),
+            np.array([], dtype=np.int64),
+            np.array([]),
+        )
     with pytest.raises(ValueError, match=r"link 0 \(0, 0\)"):
         _core.LanGrid(np.array([0, 1]), one, one, np.array([0]), np.array([0]), one)
 
@@ -176,11 +213,14 @@ def test_a_failure_is_typed_and_unwrapping_it_raises():
         result.unwrap()
 
 
-@pytest.mark.parametrize(("kwargs", "match"), [
-    ({"alpha_t": -1.0}, "alpha_t == -1.0, must be >= 0"),
-    ({"beta_l": 1.5}, "beta_l == 1.5, must be <= 1"),
-    ({"bandwidth": "fast"}, "bandwidth == 'fast', must be one of 'shared', 'dedicated'"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"alpha_t": -1.0}, "alpha_t == -1.0, must be >= 0"),
+        ({"beta_l": 1.5}, "beta_l == 1.5, must be <= 1"),
+        ({"bandwidth": "fast"}, "bandwidth == 'fast', must be one of 'shared', 'dedicated'"),
+    ],
+)
 def test_bad_qlse_arguments(kwargs, match):
     tig = TIG.from_arrays([100.0], [], [])
     grid = LanGrid.from_arrays([[1000.0]], [100.0], [], [])

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 import clustersched.validate
 from clustersched.errors import InvalidScheduleError
 from clustersched.grid import (
-    LanGrid,
     TIG,
+    LanGrid,
     feasible_instance,
     greedy_best_fit,
     mapping_violations,
@@ -19,6 +19,7 @@ from clustersched.grid import (
     validate_mapping,
 )
 from clustersched.grid.validate import RTOL
+
 from reference.grid_instances import grids, tigs
 
 MODELS = st.sampled_from(["shared", "dedicated"])
@@ -89,8 +90,9 @@ def test_a_link_is_judged_by_the_communications_across_it(tig, grid, model, data
 @settings(max_examples=60, deadline=None)
 @given(tigs(min_tasks=2), grids(), st.data())
 def test_communicating_tasks_on_unlinked_lans_are_rejected(tig, grid, data):
-    unlinked = [(a, b) for a in range(grid.num_lans) for b in range(grid.num_lans)
-                if a != b and grid.link(a, b) is None]
+    unlinked = [
+        (a, b) for a in range(grid.num_lans) for b in range(grid.num_lans) if a != b and grid.link(a, b) is None
+    ]
     assume(unlinked and tig.num_edges)
     a, b = data.draw(st.sampled_from(unlinked))
     e = data.draw(st.integers(0, tig.num_edges - 1))
@@ -111,7 +113,9 @@ def test_moving_one_planted_task_onto_a_full_host_is_rejected(seed, data):
     tig, grid, planted = inst.tig, inst.grid, inst.planted.copy()
     load = np.bincount(planted, weights=tig.mcr, minlength=grid.num_hosts)
     t = data.draw(st.integers(0, len(tig) - 1))
-    too_full = np.flatnonzero((load + tig.mcr[t] > grid.host_power * (1 + 1e-6)) & (np.arange(grid.num_hosts) != planted[t]))
+    too_full = np.flatnonzero(
+        (load + tig.mcr[t] > grid.host_power * (1 + 1e-6)) & (np.arange(grid.num_hosts) != planted[t])
+    )
     assume(too_full.size)
     planted[t] = data.draw(st.sampled_from(too_full.tolist()))
     assert _has(mapping_violations(planted, tig, grid), "Mflop/s, it has")
@@ -144,4 +148,5 @@ def test_dedicated_accepts_what_shared_rejects():
     grid = LanGrid.from_arrays([[500.0]], [40.0], [], [])
     assert mapping_violations([0, 0, 0], tig, grid, bandwidth="dedicated") == []
     assert mapping_violations([0, 0, 0], tig, grid, bandwidth="shared") == [
-        "LAN 0: communications inside it need 60.0 Mb/s, it has 40.0"]
+        "LAN 0: communications inside it need 60.0 Mb/s, it has 40.0"
+    ]

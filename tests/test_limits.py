@@ -42,8 +42,9 @@ def dpsa_on_a_huge_machine(policy: str, widths: list[int], expected: list[float]
     from clustersched import JobTable, simulate
 
     n = len(widths)
-    table = JobTable({"submit": [0, 1] + [2] * n, "runtime": [100, 5, 5] + [500] * (n - 1),
-                      "procs": [1, HUGE] + widths})
+    table = JobTable(
+        {"submit": [0, 1] + [2] * n, "runtime": [100, 5, 5] + [500] * (n - 1), "procs": [1, HUGE] + widths}
+    )
     run = simulate(table, policy, procs=HUGE, validate=True)
     assert run.schedule.start.tolist() == expected
     assert run.search["decisions"] == 1 and run.search["cut"] == 0
@@ -62,8 +63,7 @@ def test_dpsa_on_2_to_the_32_processors_is_sized_by_the_jobs(dpsa_sandbox, polic
 def dfrs_one_long_job(algorithm: str, processing_time: float) -> None:
     """One job of ``processing_time`` seconds alone on one node at period 1 s: one periodic event per second,
     LP (2) solved once (every later event maps the same job to the same node)."""
-    from clustersched.dfrs import DfrsJobs, DfrsPlatform, simulate
-    from clustersched.dfrs import simulator
+    from clustersched.dfrs import DfrsJobs, DfrsPlatform, simulate, simulator
 
     solved = []
     average_yields = simulator._Simulation._average_yields
@@ -90,14 +90,17 @@ def test_dfrs_opt_avg_at_period_1_solves_the_lp_once_for_one_job(dfrs_sandbox, a
 
 
 def test_dfrs_opt_avg_reuses_exactly_what_it_would_solve_again(monkeypatch):
-    from clustersched.dfrs import DfrsJobs, DfrsPlatform, simulate
-    from clustersched.dfrs import allocation, simulator
+    from clustersched.dfrs import DfrsJobs, DfrsPlatform, allocation, simulate, simulator
 
     rng = np.random.default_rng(31)
     n = 16
-    jobs = DfrsJobs(submit=np.sort(rng.uniform(0, 6_000, n)).round(), processing_time=rng.uniform(10, 3_000, n).round(),
-                    tasks=rng.integers(1, 4, n), cpu_need=rng.choice([0.25, 0.5, 1.0], n),
-                    mem_need=rng.choice([0.1, 0.2, 0.4], n))
+    jobs = DfrsJobs(
+        submit=np.sort(rng.uniform(0, 6_000, n)).round(),
+        processing_time=rng.uniform(10, 3_000, n).round(),
+        tasks=rng.integers(1, 4, n),
+        cpu_need=rng.choice([0.25, 0.5, 1.0], n),
+        mem_need=rng.choice([0.1, 0.2, 0.4], n),
+    )
     solver = allocation.average_yields
     for algorithm in ("GreedyPM */per/opt=avg/minvt=600", "MCB8 */opt=avg"):
         calls = []
@@ -105,13 +108,24 @@ def test_dfrs_opt_avg_reuses_exactly_what_it_would_solve_again(monkeypatch):
         cached = simulate(jobs, DfrsPlatform(3), algorithm, period=120.0).schedule
         reused = len(calls)
         with monkeypatch.context() as m:  # every event solves LP (2), as before the cache
-            m.setattr(simulator._Simulation, "_average_yields",
-                      lambda self, node, job, count, js: allocation.average_yields(node, job, count, self.cpu, js))
+            m.setattr(
+                simulator._Simulation,
+                "_average_yields",
+                lambda self, node, job, count, js: allocation.average_yields(node, job, count, self.cpu, js),
+            )
             solved = simulate(jobs, DfrsPlatform(3), algorithm, period=120.0).schedule
         # the periodic events that map the same jobs the same way reuse the last solution
         assert reused < len(calls) - reused if "/per" in algorithm else reused == len(calls) - reused, algorithm
-        for name in ("seg_job", "seg_start", "seg_end", "seg_offsets", "entry_node", "entry_count", "entry_share",
-                     "completion"):
+        for name in (
+            "seg_job",
+            "seg_start",
+            "seg_end",
+            "seg_offsets",
+            "entry_node",
+            "entry_count",
+            "entry_share",
+            "completion",
+        ):
             assert np.array_equal(getattr(cached, name), getattr(solved, name)), (algorithm, name)
 
 
@@ -125,8 +139,10 @@ def long_conservative_trace(tmp_path_factory) -> Path:
     jobs = lublin_feitelson(20_000, 128, seed=0)
     runtime = np.asarray(jobs.runtime, dtype=float)
     requested = np.ceil(runtime * np.random.default_rng(0).uniform(1, 2, len(runtime)) + 1)
-    table = JobTable({"submit": np.zeros(len(runtime)), "runtime": runtime, "procs": jobs.width(),
-                      "time_requested": requested}, metadata={"MaxProcs": "128"})
+    table = JobTable(
+        {"submit": np.zeros(len(runtime)), "runtime": runtime, "procs": jobs.width(), "time_requested": requested},
+        metadata={"MaxProcs": "128"},
+    )
     return write_swf(table, tmp_path_factory.mktemp("limits") / "conservative-20000.swf")
 
 
@@ -138,8 +154,9 @@ def _cpu_seconds(pid: int) -> float:
 
 def _interrupt(argv: list[str], signum: int) -> tuple[int, str, float]:
     """Runs ``clustersched ARGV``, sends ``signum`` once the run is under way; returns status, stderr, latency."""
-    process = subprocess.Popen([sys.executable, "-m", "clustersched.cli", *argv],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "clustersched.cli", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     try:
         # under way: the imports and the input take well under a second of CPU, the run much longer
         deadline = time.monotonic() + 60

@@ -28,19 +28,61 @@ Z = 5.0  # tolerance in standard errors for the binomial / CLT checks
 # The published constants (m_lublin99.c), typed independently of the module.
 PUBLISHED = {
     "batch": dict(
-        serial_prob=0.2927, pow2_prob=0.6686, ulow=1.2, umed=5.0, uhi=7.0, uprob=0.875,
-        a1=6.57, b1=0.823, a2=639.1, b2=0.0156, pa=-0.003, pb=0.6986,
-        aarr=6.0415, barr=0.8531, anum=6.1271, bnum=5.2740, arar=1.0519,
+        serial_prob=0.2927,
+        pow2_prob=0.6686,
+        ulow=1.2,
+        umed=5.0,
+        uhi=7.0,
+        uprob=0.875,
+        a1=6.57,
+        b1=0.823,
+        a2=639.1,
+        b2=0.0156,
+        pa=-0.003,
+        pb=0.6986,
+        aarr=6.0415,
+        barr=0.8531,
+        anum=6.1271,
+        bnum=5.2740,
+        arar=1.0519,
     ),
     "interactive": dict(
-        serial_prob=0.1541, pow2_prob=0.625, ulow=1.0, umed=3.0, uhi=5.5, uprob=0.705,
-        a1=3.8351, b1=0.6605, a2=7.073, b2=0.6856, pa=-0.0118, pb=0.9156,
-        aarr=6.5510, barr=0.6621, anum=8.9186, bnum=3.6680, arar=0.9797,
+        serial_prob=0.1541,
+        pow2_prob=0.625,
+        ulow=1.0,
+        umed=3.0,
+        uhi=5.5,
+        uprob=0.705,
+        a1=3.8351,
+        b1=0.6605,
+        a2=7.073,
+        b2=0.6856,
+        pa=-0.0118,
+        pb=0.9156,
+        aarr=6.5510,
+        barr=0.6621,
+        anum=8.9186,
+        bnum=3.6680,
+        arar=0.9797,
     ),
     "typeless": dict(
-        serial_prob=0.244, pow2_prob=0.576, ulow=0.8, umed=4.5, uhi=7.0, uprob=0.86,
-        a1=4.2, b1=0.94, a2=312.0, b2=0.03, pa=-0.0054, pb=0.78,
-        aarr=10.2303, barr=0.4871, anum=8.1737, bnum=3.9631, arar=1.0225,
+        serial_prob=0.244,
+        pow2_prob=0.576,
+        ulow=0.8,
+        umed=4.5,
+        uhi=7.0,
+        uprob=0.86,
+        a1=4.2,
+        b1=0.94,
+        a2=312.0,
+        b2=0.03,
+        pa=-0.0054,
+        pb=0.78,
+        aarr=10.2303,
+        barr=0.4871,
+        anum=8.1737,
+        bnum=3.9631,
+        arar=1.0225,
     ),
 }
 LOG_RUNTIME_CAP = 12.0
@@ -76,9 +118,7 @@ def size_pmf(kind: str, procs: int) -> np.ndarray:
 
     def cdf(x: np.ndarray | float) -> np.ndarray:
         x = np.asarray(x, dtype=float)
-        return up * np.clip((x - lo) / (med - lo), 0, 1) + (1 - up) * np.clip(
-            (x - med) / (hi - med), 0, 1
-        )
+        return up * np.clip((x - lo) / (med - lo), 0, 1) + (1 - up) * np.clip((x - med) / (hi - med), 0, 1)
 
     sp, p2 = c["serial_prob"], c["pow2_prob"]
     other = 1.0 - sp - p2
@@ -330,9 +370,7 @@ def test_start_hour_aligns_cycle_to_clock() -> None:
 
 
 @pytest.mark.parametrize("kind", ["batch", "interactive"])
-def test_interarrival_times_in_virtual_time_are_log_gamma(
-    kind: str, batch: JobTable, mixed: JobTable
-) -> None:
+def test_interarrival_times_in_virtual_time_are_log_gamma(kind: str, batch: JobTable, mixed: JobTable) -> None:
     # Undo the daily cycle: virtual time advances w[b] s per second of bucket b.
     # Then log(inter-arrival) ~ Gamma(aarr * arar, barr) capped at 13.  Quantiles
     # 0.5/0.75/0.9 within Z standard errors + 0.005 (whole-second submit times).
@@ -340,9 +378,7 @@ def test_interarrival_times_in_virtual_time_are_log_gamma(
     w = daily_weights(kind)
     edges = np.concatenate(([0.0], np.cumsum(w))) * 1800.0
     bucket = np.floor(submit / 1800.0).astype(np.int64)
-    virtual = (bucket // 48) * edges[-1] + edges[bucket % 48] + (submit - 1800.0 * bucket) * w[
-        bucket % 48
-    ]
+    virtual = (bucket // 48) * edges[-1] + edges[bucket % 48] + (submit - 1800.0 * bucket) * w[bucket % 48]
     gaps = np.diff(np.concatenate(([0.0], virtual)))
     logs = np.log(np.maximum(gaps, 1e-9))
     c = PUBLISHED[kind]

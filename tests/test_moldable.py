@@ -134,7 +134,11 @@ def test_k_shelves_match_the_brute_force_packing(inst, scale):
     k = k_shelves(np.array(rows), cmax)
     length, start, shelf, alloc, duration = ref.k_shelves(rows, procs, cmax)
     assert (k.length.tolist(), k.start.tolist(), k.shelf.tolist(), k.alloc.tolist(), k.duration.tolist()) == (
-        length, start, shelf, alloc, duration,
+        length,
+        start,
+        shelf,
+        alloc,
+        duration,
     )
     assert all(a <= b for a, b in zip(length, length[1:])) and length[-1] <= cmax
 

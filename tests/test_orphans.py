@@ -37,8 +37,9 @@ CLI = "import sys; from clustersched.cli import main; sys.exit(main())"
 
 
 def _start(argv: list[str], cwd: Path) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, *argv], cwd=cwd, start_new_session=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return subprocess.Popen(
+        [sys.executable, *argv], cwd=cwd, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
 
 
 def _busy_workers(proc: subprocess.Popen[bytes], workers: int, cpu: float, timeout: float = 180.0) -> list:
@@ -48,8 +49,10 @@ def _busy_workers(proc: subprocess.Popen[bytes], workers: int, cpu: float, timeo
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            pytest.fail(f"the command ended (status {proc.returncode}) before its workers were busy: "
-                        f"{proc.stderr.read().decode() if proc.stderr else ''}")
+            pytest.fail(
+                f"the command ended (status {proc.returncode}) before its workers were busy: "
+                f"{proc.stderr.read().decode() if proc.stderr else ''}"
+            )
         try:
             children = parent.children(recursive=True)
             busy = [c for c in children if "spawn_main" in " ".join(c.cmdline()) and sum(c.cpu_times()[:2]) >= cpu]
@@ -90,8 +93,10 @@ def _check_no_orphan(argv: list[str], cwd: Path, *, workers: int = 2, cpu: float
         assert sum("resource_tracker" in n for n in names) <= 1
         seconds, left = _kill_parent_and_time(proc, children)
         assert not left, f"alive {BOUND} s after their parent's kill -9: {[' '.join(c.cmdline()) for c in left]}"
-        print(f"\n{len(children)} processes ({', '.join(n.split()[-1][:40] for n in names)}) gone "
-              f"{seconds:.2f} s after their parent's kill -9")
+        print(
+            f"\n{len(children)} processes ({', '.join(n.split()[-1][:40] for n in names)}) gone "
+            f"{seconds:.2f} s after their parent's kill -9"
+        )
         return seconds
     finally:
         if proc.poll() is None:
@@ -107,9 +112,28 @@ def _check_no_orphan(argv: list[str], cwd: Path, *, workers: int = 2, cpu: float
 @pytest.mark.slow
 def test_kill_9_of_sweep_leaves_no_worker(tmp_path: Path) -> None:
     # 120 scenarios of 20,000 Lublin-Feitelson jobs: half a minute of work for two workers
-    _check_no_orphan(["-c", CLI, "sweep", "lublin", "--jobs", "20000", "--loads", "0.5:1.2:0.05",
-                      "--replications", "4", "--policies", "easy,conservative", "--workers", "2", "--no-progress",
-                      "--out", "out"], tmp_path)
+    _check_no_orphan(
+        [
+            "-c",
+            CLI,
+            "sweep",
+            "lublin",
+            "--jobs",
+            "20000",
+            "--loads",
+            "0.5:1.2:0.05",
+            "--replications",
+            "4",
+            "--policies",
+            "easy,conservative",
+            "--workers",
+            "2",
+            "--no-progress",
+            "--out",
+            "out",
+        ],
+        tmp_path,
+    )
 
 
 @pytest.mark.slow
@@ -117,8 +141,24 @@ def test_kill_9_of_reproduce_dpsa_leaves_no_worker(tmp_path: Path) -> None:
     if not SWF_DIR.is_dir():
         pytest.skip(f"{SWF_DIR} not found (the tests read the shared traces from ../shared)")
     # the first 3000 jobs of every shared trace, four policies each: seconds of work per worker
-    _check_no_orphan(["-c", CLI, "reproduce", "dpsa", "--traces", str(SWF_DIR), "--scale", "small",
-                      "--workers", "2", "--no-progress", "--out", "out"], tmp_path)
+    _check_no_orphan(
+        [
+            "-c",
+            CLI,
+            "reproduce",
+            "dpsa",
+            "--traces",
+            str(SWF_DIR),
+            "--scale",
+            "small",
+            "--workers",
+            "2",
+            "--no-progress",
+            "--out",
+            "out",
+        ],
+        tmp_path,
+    )
 
 
 POOL = """
@@ -135,12 +175,15 @@ time.sleep(300)
 """
 
 
-@pytest.mark.parametrize("init, bound", [
-    # seen: 0.1 s, 0.1 s and 0.7-0.9 s; the bounds leave room for a loaded machine
-    ("start", 2.0),       # all of it: PR_SET_PDEATHSIG (Linux) or the sentinel
-    ("watch_only", 2.0),  # the watchdog thread: the parent's sentinel reads end-of-file at once
-    ("pid_only", 4.0),    # the watchdog thread's os.getppid() check alone: within a WATCH_PERIOD (1 s)
-])
+@pytest.mark.parametrize(
+    "init, bound",
+    [
+        # seen: 0.1 s, 0.1 s and 0.7-0.9 s; the bounds leave room for a loaded machine
+        ("start", 2.0),  # all of it: PR_SET_PDEATHSIG (Linux) or the sentinel
+        ("watch_only", 2.0),  # the watchdog thread: the parent's sentinel reads end-of-file at once
+        ("pid_only", 4.0),  # the watchdog thread's os.getppid() check alone: within a WATCH_PERIOD (1 s)
+    ],
+)
 def test_each_way_a_worker_notices_its_parent_died(tmp_path: Path, init: str, bound: float) -> None:
     seconds = _check_no_orphan(["-c", POOL.format(tests=str(TESTS), init=init)], tmp_path, cpu=0.5)
     assert seconds < bound

@@ -16,6 +16,7 @@ import pytest
 import clustersched as cs
 from clustersched.batch import Policy
 from clustersched.batch.sweep import policy_key, sweep
+
 from support import run_cli
 
 
@@ -75,16 +76,28 @@ def test_the_key_is_the_same_in_a_new_interpreter():
 
         print(policy_key(Mine()), policy_key(Mine(3)))
     """)
-    keys = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
-            for _ in range(2)]
+    keys = [
+        subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+        for _ in range(2)
+    ]
     assert keys[0] == keys[1] and keys[0].split()[0] != keys[0].split()[1]
 
 
 # -- sweep in this process ---------------------------------------------------------------------------------------------
 def test_sweep_takes_a_policy_instance_beside_a_builtin(week, tmp_path):
     mine = FirstFit()
-    s = sweep(week, ["EASY", mine], [0.8], replications=2, workers=1, progress=False, out=tmp_path,
-              figures=["avg_bounded_slowdown"], baseline=mine, validate=True)
+    s = sweep(
+        week,
+        ["EASY", mine],
+        [0.8],
+        replications=2,
+        workers=1,
+        progress=False,
+        out=tmp_path,
+        figures=["avg_bounded_slowdown"],
+        baseline=mine,
+        validate=True,
+    )
     key = policy_key(mine)
     assert s.errors == 0 and s.policies == ("easy", key)
     assert [r["policy"] for r in s.rows] == ["easy", "easy", key, key]
@@ -143,8 +156,9 @@ def test_a_sweep_of_easy_against_a_policy_of_main_with_two_workers_resumes(tmp_p
     out = tmp_path / "out"
 
     def run():
-        done = subprocess.run([sys.executable, str(script), str(out)], capture_output=True, text=True, cwd=tmp_path,
-                              timeout=300)
+        done = subprocess.run(
+            [sys.executable, str(script), str(out)], capture_output=True, text=True, cwd=tmp_path, timeout=300
+        )
         assert done.returncode == 0, done.stderr
         return json.loads(done.stdout.splitlines()[-1]), done.stderr
 
@@ -192,16 +206,23 @@ def test_a_sweep_of_easy_against_a_notebook_defined_policy_with_two_workers(tmp_
     nbclient = pytest.importorskip("nbclient")
     root = tmp_path / "jupyter"
     (root / "kernels" / "here").mkdir(parents=True)
-    (root / "kernels" / "here" / "kernel.json").write_text(json.dumps({
-        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        "display_name": "this interpreter", "language": "python"}))
+    (root / "kernels" / "here" / "kernel.json").write_text(
+        json.dumps(
+            {
+                "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                "display_name": "this interpreter",
+                "language": "python",
+            }
+        )
+    )
     monkeypatch.setenv("JUPYTER_PATH", str(root))
     monkeypatch.setenv("JUPYTER_PLATFORM_DIRS", "1")
     outputs = []
     for _ in range(2):  # the second run resumes: every scenario is stored
         nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in NOTEBOOK_CELLS])
-        nbclient.NotebookClient(nb, kernel_name="here", timeout=300, startup_timeout=120,
-                                resources={"metadata": {"path": str(tmp_path)}}).execute()
+        nbclient.NotebookClient(
+            nb, kernel_name="here", timeout=300, startup_timeout=120, resources={"metadata": {"path": str(tmp_path)}}
+        ).execute()
         outputs.append([o for o in nb.cells[1].outputs if o.output_type == "stream"])
     first, second = ("".join(o.text for o in out if o.name == "stdout") for out in outputs)
     assert first == second == "0 greedy 4\n"
@@ -248,7 +269,7 @@ def here(tmp_path, monkeypatch):
 def policy_column(out: str) -> list[str]:
     lines = out.splitlines()
     start = next(i for i, line in enumerate(lines) if line.split()[:1] == ["policy"])
-    return [line.split()[0] for line in lines[start + 1:] if line.strip()]
+    return [line.split()[0] for line in lines[start + 1 :] if line.strip()]
 
 
 @pytest.mark.parametrize("spelling", ["EASY", "Easy", "dpsa_n", "DPSA-N"])
@@ -262,9 +283,30 @@ def test_compare_and_sweep_read_policy_names_as_python_does(here, capsys):
     status, out, err = run_cli(["compare", "--policies", "EASY,fcfs,Easy,DPSA_N", "--no-progress"], capsys)
     assert status == 0, err
     assert policy_column(out) == ["easy", "fcfs", "dpsa-n"]
-    status, out, err = run_cli(["sweep", "lublin", "--jobs", "100", "--procs", "16", "--policies", "FCFS,Easy",
-                                "--baseline", "EASY", "--loads", "0.5", "--workers", "1", "--no-progress",
-                                "--metrics", "avg_wait", "--out", "r"], capsys)
+    status, out, err = run_cli(
+        [
+            "sweep",
+            "lublin",
+            "--jobs",
+            "100",
+            "--procs",
+            "16",
+            "--policies",
+            "FCFS,Easy",
+            "--baseline",
+            "EASY",
+            "--loads",
+            "0.5",
+            "--workers",
+            "1",
+            "--no-progress",
+            "--metrics",
+            "avg_wait",
+            "--out",
+            "r",
+        ],
+        capsys,
+    )
     assert status == 0, err
     assert policy_column(out)[:2] == ["fcfs", "easy"]
 
@@ -281,9 +323,29 @@ def test_simulate_and_compare_run_your_policy(here, capsys, spec):
 
 
 def test_sweep_runs_your_policy_from_a_file_in_worker_processes(here, capsys):
-    argv = ["sweep", "lublin", "--jobs", "200", "--procs", "16", "--policies", "easy,lib/other.py:Greedy",
-            "--baseline", "greedy", "--loads", "0.6", "--replications", "2", "--workers", "2", "--no-progress",
-            "--metrics", "avg_wait", "--out", "r"]
+    argv = [
+        "sweep",
+        "lublin",
+        "--jobs",
+        "200",
+        "--procs",
+        "16",
+        "--policies",
+        "easy,lib/other.py:Greedy",
+        "--baseline",
+        "greedy",
+        "--loads",
+        "0.6",
+        "--replications",
+        "2",
+        "--workers",
+        "2",
+        "--no-progress",
+        "--metrics",
+        "avg_wait",
+        "--out",
+        "r",
+    ]
     status, out, err = run_cli(argv, capsys)
     assert status == 0, err
     names = policy_column(out)
@@ -294,19 +356,24 @@ def test_sweep_runs_your_policy_from_a_file_in_worker_processes(here, capsys):
     assert status == 0 and again == out and "4 of 4 scenarios already done" in err
 
 
-@pytest.mark.parametrize(("argv", "says"), [
-    (["simulate", "TRACE", "--policy", "mypolicies:NotAPolicy"], "NotAPolicy is not a subclass of "
-                                                                   "clustersched.batch.Policy"),
-    (["simulate", "TRACE", "--policy", "mypolicies:Nope"], "mypolicies has no Nope"),
-    (["simulate", "TRACE", "--policy", "no_such_module:Greedy"], "cannot load no_such_module: ModuleNotFoundError"),
-    (["simulate", "TRACE", "--policy", "missing.py:Greedy"], "no such file 'missing.py'"),
-    (["simulate", "TRACE", "--policy", "broken.py:Greedy"], "cannot load broken.py: ModuleNotFoundError"),
-    (["simulate", "TRACE", "--policy", "mypolicies:Fussy"], "Fussy() failed: TypeError"),
-    (["simulate", "TRACE", "--policy", "mypolicies:"], "must be MODULE:CLASS or PATH/TO/FILE.py:CLASS"),
-    (["simulate", "TRACE", "--policy", "lifo"], "invalid value 'lifo': must be a built-in policy or MODULE:CLASS"),
-    (["compare", "--policies", "easy,mypolicies:Nope"], "mypolicies has no Nope"),
-    (["sweep", "lublin", "--policies", "easy,mypolicies:NotAPolicy", "--out", "r"], "NotAPolicy is not a subclass"),
-])
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (
+            ["simulate", "TRACE", "--policy", "mypolicies:NotAPolicy"],
+            "NotAPolicy is not a subclass of clustersched.batch.Policy",
+        ),
+        (["simulate", "TRACE", "--policy", "mypolicies:Nope"], "mypolicies has no Nope"),
+        (["simulate", "TRACE", "--policy", "no_such_module:Greedy"], "cannot load no_such_module: ModuleNotFoundError"),
+        (["simulate", "TRACE", "--policy", "missing.py:Greedy"], "no such file 'missing.py'"),
+        (["simulate", "TRACE", "--policy", "broken.py:Greedy"], "cannot load broken.py: ModuleNotFoundError"),
+        (["simulate", "TRACE", "--policy", "mypolicies:Fussy"], "Fussy() failed: TypeError"),
+        (["simulate", "TRACE", "--policy", "mypolicies:"], "must be MODULE:CLASS or PATH/TO/FILE.py:CLASS"),
+        (["simulate", "TRACE", "--policy", "lifo"], "invalid value 'lifo': must be a built-in policy or MODULE:CLASS"),
+        (["compare", "--policies", "easy,mypolicies:Nope"], "mypolicies has no Nope"),
+        (["sweep", "lublin", "--policies", "easy,mypolicies:NotAPolicy", "--out", "r"], "NotAPolicy is not a subclass"),
+    ],
+)
 def test_a_policy_that_cannot_be_loaded_exits_2(here, capsys, argv, says):
     argv = [str(cs.sample_trace()) if a == "TRACE" else a for a in argv]
     status, out, err = run_cli(argv, capsys)

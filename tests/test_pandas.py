@@ -41,8 +41,13 @@ def scrap_run():
 
 @pytest.fixture(scope="module")
 def dfrs_run():
-    jobs = dfrs.DfrsJobs(submit=[0, 0, 5], processing_time=[100, 100, 20], tasks=[1, 2, 1],
-                         cpu_need=[1.0, 0.5, 0.25], mem_need=[0.5, 0.25, 0.5])
+    jobs = dfrs.DfrsJobs(
+        submit=[0, 0, 5],
+        processing_time=[100, 100, 20],
+        tasks=[1, 2, 1],
+        cpu_need=[1.0, 0.5, 0.25],
+        mem_need=[0.5, 0.25, 0.5],
+    )
     return dfrs.simulate(jobs, dfrs.DfrsPlatform(2), "GreedyPM */per/opt=min/minvt=600")
 
 
@@ -89,9 +94,24 @@ def test_job_table(easy):
     table = read_swf(cs.sample_trace())
     df = table.to_pandas()
     assert df.columns.tolist() == [
-        "job_id", "submit_s", "wait_s", "runtime_s", "procs", "cpu_time_s", "mem_used_kb", "procs_requested",
-        "time_requested_s", "mem_requested_kb", "status", "user_id", "group_id", "executable", "queue",
-        "partition", "preceding_job", "think_time_s",
+        "job_id",
+        "submit_s",
+        "wait_s",
+        "runtime_s",
+        "procs",
+        "cpu_time_s",
+        "mem_used_kb",
+        "procs_requested",
+        "time_requested_s",
+        "mem_requested_kb",
+        "status",
+        "user_id",
+        "group_id",
+        "executable",
+        "queue",
+        "partition",
+        "preceding_job",
+        "think_time_s",
     ]
     assert len(df) == len(table) == 2406
     for name, (col, dtype) in zip(df.columns, ((n, getattr(table, n).dtype) for n in FIELD_NAMES)):
@@ -109,8 +129,15 @@ def test_job_table(easy):
 def test_batch_schedule(easy):
     s = easy.schedule
     df = s.to_pandas()
-    assert _dtypes(df) == {"job_id": "int64", "submit_s": "float64", "start_s": "float64", "end_s": "float64",
-                           "wait_s": "float64", "runtime_s": "float64", "procs": "int64"}
+    assert _dtypes(df) == {
+        "job_id": "int64",
+        "submit_s": "float64",
+        "start_s": "float64",
+        "end_s": "float64",
+        "wait_s": "float64",
+        "runtime_s": "float64",
+        "procs": "int64",
+    }
     np.testing.assert_array_equal(df["wait_s"], s.start - s.submit)
     np.testing.assert_array_equal(df["runtime_s"], easy.jobs.runtime)
     full = s.to_pandas(easy.jobs, allocated=True)
@@ -129,8 +156,9 @@ def test_batch_metrics_and_run(easy):
     run = easy.to_pandas()
     assert run.columns.tolist()[0] == "algorithm" and run.columns.tolist()[-1] == "wall_s"
     assert run.loc[0, "algorithm"] == "easy" and run.loc[0, "wall_s"] == easy.seconds
-    both = pd.concat([easy.to_pandas(), cs.simulate(read_swf(cs.sample_trace()), "fcfs").to_pandas()],
-                     ignore_index=True)
+    both = pd.concat(
+        [easy.to_pandas(), cs.simulate(read_swf(cs.sample_trace()), "fcfs").to_pandas()], ignore_index=True
+    )
     assert both["algorithm"].tolist() == ["easy", "fcfs"]
 
 
@@ -139,23 +167,37 @@ def test_batch_metrics_and_run(easy):
 
 def test_ptg(ptg_run):
     df = ptg_run.schedule.to_pandas()
-    assert _dtypes(df) == {"ptg": "int64", "task": "int64", "start_s": "float64", "end_s": "float64",
-                           "procs": "int64"}
+    assert _dtypes(df) == {"ptg": "int64", "task": "int64", "start_s": "float64", "end_s": "float64", "procs": "int64"}
     assert len(df) == len(ptg_run.schedule)
     m = ptg_run.metrics.to_pandas()
-    assert m.columns.tolist() == ["ptgs", "average_stretch", "max_stretch", "makespan_s", "utilization",
-                                  "peak_utilization"]
+    assert m.columns.tolist() == [
+        "ptgs",
+        "average_stretch",
+        "max_stretch",
+        "makespan_s",
+        "utilization",
+        "peak_utilization",
+    ]
     run = ptg_run.to_pandas()
     assert run.loc[0, "algorithm"] == "CRA_WORK_WEIGHT" and "wall_s" in run and "makespan_s" in run
 
 
 def test_scrap(scrap_run):
     df = scrap_run.schedule.to_pandas()
-    assert _dtypes(df) == {"task": "int64", "cluster": "int64", "start_s": "float64", "end_s": "float64",
-                           "procs": "int64"}
+    assert _dtypes(df) == {
+        "task": "int64",
+        "cluster": "int64",
+        "start_s": "float64",
+        "end_s": "float64",
+        "procs": "int64",
+    }
     np.testing.assert_array_equal(df["procs"], scrap_run.schedule.procs)
-    assert scrap_run.metrics.to_pandas().columns.tolist() == ["makespan_s", "energy_flop", "power_fraction",
-                                                               "peak_power_fraction"]
+    assert scrap_run.metrics.to_pandas().columns.tolist() == [
+        "makespan_s",
+        "energy_flop",
+        "power_fraction",
+        "peak_power_fraction",
+    ]
     run = scrap_run.to_pandas()
     assert run.columns.tolist()[:4] == ["algorithm", "beta", "beta_estimate", "initial_violation"]
     assert run.loc[0, "makespan_s"] == scrap_run.metrics.makespan
@@ -163,8 +205,13 @@ def test_scrap(scrap_run):
 
 def test_dfrs(dfrs_run):
     jobs = dfrs_run.schedule.to_pandas()
-    assert _dtypes(jobs) == {"job_id": "int64", "submit_s": "float64", "first_start_s": "float64",
-                             "completion_s": "float64", "flow_s": "float64"}
+    assert _dtypes(jobs) == {
+        "job_id": "int64",
+        "submit_s": "float64",
+        "first_start_s": "float64",
+        "completion_s": "float64",
+        "flow_s": "float64",
+    }
     segments = dfrs_run.schedule.to_pandas(segments=True)
     assert segments.columns.tolist() == ["job_id", "start_s", "end_s", "node", "tasks", "share"]
     assert str(segments["share"].dtype) == "float64" and str(segments["node"].dtype) == "int64"
@@ -181,8 +228,13 @@ def test_grid(grid_run):
     assert df["task"].tolist() == list(range(len(run.mapping.host)))
     np.testing.assert_array_equal(df["host"], run.mapping.host)
     np.testing.assert_array_equal(df["lan"], inst.grid.host_lan[run.mapping.host])
-    assert run.metrics.to_pandas().columns.tolist() == ["lan_hit_ratio", "task_machine_ratio",
-                                                        "shared_task_machine_ratio", "lans_used", "hosts_used"]
+    assert run.metrics.to_pandas().columns.tolist() == [
+        "lan_hit_ratio",
+        "task_machine_ratio",
+        "shared_task_machine_ratio",
+        "lans_used",
+        "hosts_used",
+    ]
     row = run.to_pandas()
     assert row.loc[0, "found"] and row.columns.tolist()[-1] == "wall_s"
     failed = grid.GridRun("QLSE", grid.NoFeasibleMapping("QLSE"), None, 0.5).to_pandas()
@@ -194,8 +246,17 @@ def test_campaign_rows():
         store.put("c", {"policy": "easy", "seed": 1}, result={"avg_wait": 1.5, "jobs": 3}, seconds=0.5)
         store.put("c", {"policy": "fcfs", "seed": 1}, error="ValueError: boom", traceback="tb")
         df = campaign.to_pandas(store.results("c"))
-    assert df.columns.tolist() == ["policy", "seed", "avg_wait", "jobs", "status", "error", "traceback", "wall_s",
-                                   "finished_at"]
+    assert df.columns.tolist() == [
+        "policy",
+        "seed",
+        "avg_wait",
+        "jobs",
+        "status",
+        "error",
+        "traceback",
+        "wall_s",
+        "finished_at",
+    ]
     assert df["status"].tolist() == ["ok", "error"] and df["wall_s"].tolist() == [0.5, 0.0]
     assert str(df["finished_at"].dt.tz) == "UTC" and df["avg_wait"].isna().tolist() == [False, True]
     assert campaign.to_pandas([]).empty

@@ -82,8 +82,15 @@ def test_gantt_needs_processor_ids():
     with pytest.raises(ValueError, match="processor ids"):
         result = cs.simulate(cs.read_swf(cs.sample_trace()).select(slice(0, 20)), "fcfs")
         s = result.schedule
-        bare = Schedule(job_id=s.job_id, submit=s.submit, start=s.start, end=s.end, procs=s.procs,
-                        total_procs=s.total_procs, policy=s.policy)
+        bare = Schedule(
+            job_id=s.job_id,
+            submit=s.submit,
+            start=s.start,
+            end=s.end,
+            procs=s.procs,
+            total_procs=s.total_procs,
+            policy=s.policy,
+        )
         plot.gantt(bare)
 
 
@@ -100,8 +107,9 @@ def _long_series(n=20_000, seed=0):
     submit = np.sort(rng.uniform(0, 365 * 86400.0, n))
     start = submit + rng.exponential(3600.0, n)
     end = start + rng.exponential(7200.0, n)
-    return batch_timeseries(Schedule(job_id=np.arange(n), submit=submit, start=start, end=end,
-                                     procs=rng.integers(1, 9, n), total_procs=64))
+    return batch_timeseries(
+        Schedule(job_id=np.arange(n), submit=submit, start=start, end=end, procs=rng.integers(1, 9, n), total_procs=64)
+    )
 
 
 def test_timeseries_resamples_a_long_series_by_default():
@@ -145,9 +153,15 @@ def test_timeseries_resample_seconds_are_time_averages_with_min_max_bands():
     assert fig.axes[0].get_xlabel() == "time since the trace start (d); mean per 1-d bin, band: min to max"
 
 
-@pytest.mark.parametrize("bad, message", [("fast", "resample == 'fast', must be 'auto', None"),
-                                          (0.0, "resample"), (-5.0, "resample"),
-                                          (1e-3, "at most 10\\*\\*6 bins")])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ("fast", "resample == 'fast', must be 'auto', None"),
+        (0.0, "resample"),
+        (-5.0, "resample"),
+        (1e-3, "at most 10\\*\\*6 bins"),
+    ],
+)
 def test_timeseries_rejects_a_bad_resample(bad, message):
     with pytest.raises(ValueError, match=message):
         plot.timeseries(_long_series(n=200), resample=bad)

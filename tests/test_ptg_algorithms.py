@@ -329,8 +329,24 @@ def _ptg_command(argv):
 def test_cli_prints_one_json_object(capsys):
     import json
 
-    assert _ptg_command(["--algorithm", "selfish_order", "--n-ptgs", "3", "--population", "fft",
-                         "--cluster", "chti", "--seed", "2", "--json"]) == 0
+    assert (
+        _ptg_command(
+            [
+                "--algorithm",
+                "selfish_order",
+                "--n-ptgs",
+                "3",
+                "--population",
+                "fft",
+                "--cluster",
+                "chti",
+                "--seed",
+                "2",
+                "--json",
+            ]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert out["algorithm"] == "SELFISH_ORDER" and out["ptgs"] == 3 and out["procs"] == 20
     for key in ("average_stretch", "makespan", "max_stretch", "utilization", "scheduling_seconds"):
@@ -345,8 +361,10 @@ def test_cli_reads_ptgs_and_draws_a_gantt_chart(tmp_path, capsys):
 
     path, png = tmp_path / "ptgs.json.gz", tmp_path / "gantt.png"
     write_ptgs(ptg_population("strassen", 2, seed=1), path)
-    assert _ptg_command(["--algorithm", "CRA_WIDTH", "--input", str(path), "--cluster", "grillon",
-                         "--gantt", str(png)]) == 0
+    assert (
+        _ptg_command(["--algorithm", "CRA_WIDTH", "--input", str(path), "--cluster", "grillon", "--gantt", str(png)])
+        == 0
+    )
     out = capsys.readouterr().out
     assert "CRA_WIDTH on grillon (47 processors)" in out and "max_stretch" in out
     assert png.stat().st_size > 0
@@ -400,21 +418,47 @@ def test_the_validator_takes_durations_from_the_core():
     c = cluster("chti")
     s = ALGORITHMS["SELFISH"](ptgs, c, seed=0)
     validate_ptgs(s, ptgs, c)
-    off = type(s)(ptg=s.ptg, task=s.task, start=s.start, end=s.end * (1 + 1e-6) + 1e-6, procs=s.procs,
-                  proc_offsets=s.proc_offsets, proc_ids=s.proc_ids, total_procs=s.total_procs)
+    off = type(s)(
+        ptg=s.ptg,
+        task=s.task,
+        start=s.start,
+        end=s.end * (1 + 1e-6) + 1e-6,
+        procs=s.procs,
+        proc_offsets=s.proc_offsets,
+        proc_ids=s.proc_ids,
+        total_procs=s.total_procs,
+    )
     with pytest.raises(InvalidScheduleError, match=r"runs .* s on \d+ processors, T\(v, \d+\) = "):
         validate_ptgs(off, ptgs, c)
 
 
-@pytest.mark.parametrize(("call", "error", "match"), [
-    (lambda s, ptgs, c: validate_ptgs(None, ptgs, c), TypeError,
-     r"^schedule == None, must be a clustersched.ptg.TaskSchedule$"),
-    (lambda s, ptgs, c: validate_ptgs(s, ptgs[0], c), TypeError, r"^ptgs == .*, must be a list of PTGs$"),
-    (lambda s, ptgs, c: validate_ptgs(s, [None], c), TypeError, r"^ptgs\[0\] == None, must be a clustersched PTG$"),
-    (lambda s, ptgs, c: validate_ptgs(s, ptgs, "chti"), TypeError, r"^cluster == 'chti', must be a clustersched Cluster$"),
-    (lambda s, ptgs, c: run_algorithm("SELFISH", ptgs, "chti"), TypeError, r"^cluster == 'chti', must be a clustersched"),
-    (lambda s, ptgs, c: run_algorithm("SELFISH", ptgs, c, validate="yes"), TypeError, r"^validate == 'yes', must be a bool$"),
-])
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    [
+        (
+            lambda s, ptgs, c: validate_ptgs(None, ptgs, c),
+            TypeError,
+            r"^schedule == None, must be a clustersched.ptg.TaskSchedule$",
+        ),
+        (lambda s, ptgs, c: validate_ptgs(s, ptgs[0], c), TypeError, r"^ptgs == .*, must be a list of PTGs$"),
+        (lambda s, ptgs, c: validate_ptgs(s, [None], c), TypeError, r"^ptgs\[0\] == None, must be a clustersched PTG$"),
+        (
+            lambda s, ptgs, c: validate_ptgs(s, ptgs, "chti"),
+            TypeError,
+            r"^cluster == 'chti', must be a clustersched Cluster$",
+        ),
+        (
+            lambda s, ptgs, c: run_algorithm("SELFISH", ptgs, "chti"),
+            TypeError,
+            r"^cluster == 'chti', must be a clustersched",
+        ),
+        (
+            lambda s, ptgs, c: run_algorithm("SELFISH", ptgs, c, validate="yes"),
+            TypeError,
+            r"^validate == 'yes', must be a bool$",
+        ),
+    ],
+)
 def test_api_inputs_are_typed(call, error, match):
     ptgs = [fft_ptg(2, seed=0)]
     c = cluster("chti")
@@ -438,8 +482,11 @@ def test_the_documented_maximum_cluster_is_refused_at_once(name):
     from clustersched.ptg import MAX_PROCS
 
     assert MAX_PROCS == 2**16
-    with pytest.raises(ValueError, match=r"^cluster.procs == 4294967295, must be <= 65536 for multi-PTG scheduling "
-                                         r"\(clustersched.ptg.MAX_PROCS\)$"):
+    with pytest.raises(
+        ValueError,
+        match=r"^cluster.procs == 4294967295, must be <= 65536 for multi-PTG scheduling "
+        r"\(clustersched.ptg.MAX_PROCS\)$",
+    ):
         run_algorithm(name, [fft_ptg(2, seed=0)], Cluster("big", 2**32 - 1, 1e9))
 
 
@@ -448,17 +495,26 @@ def test_limits_of_sizes_and_times():
 
     assert (MAX_SIZE, MAX_SECONDS, MIN_SECONDS) == (2**28, 1e300, 1e-300)
     many = [_graph_ptg([1e9] * 2049, [(v, v + 1) for v in range(2048)])]  # 4097 x 2**16 > 2**28
-    with pytest.raises(InvalidWorkloadError, match=r"\(tasks \+ edges\) x processors == 268500992, must be <= "
-                                                   r"268435456 \(clustersched.ptg.MAX_SIZE\)"):
+    with pytest.raises(
+        InvalidWorkloadError,
+        match=r"\(tasks \+ edges\) x processors == 268500992, must be <= "
+        r"268435456 \(clustersched.ptg.MAX_SIZE\)",
+    ):
         run_algorithm("SELFISH", many, Cluster("c", 2**16, 1e9))
     # every task finite, their sum beyond 1e300 s: refused, naming the PTG
-    with pytest.raises(InvalidWorkloadError, match=r"PTG 1: the tasks of PTGs 0..1, .* take 2e\+300 s, must be <= "
-                                                   r"1e\+300 s") as info:
+    with pytest.raises(
+        InvalidWorkloadError,
+        match=r"PTG 1: the tasks of PTGs 0..1, .* take 2e\+300 s, must be <= "
+        r"1e\+300 s",
+    ) as info:
         run_algorithm("SELFISH_WEIGHT", [_graph_ptg([1e300]), _graph_ptg([1e300])], Cluster("c", 4, 1.0))
     assert info.value.field == "work"
     # a PTG whose time rounds to 0: no C*_max to divide a stretch by
-    with pytest.raises(InvalidWorkloadError, match=r"PTG 0: its longest task 0, work 1e-300 flop, takes .* s on the "
-                                                   r"4 processors .*must be >= 1e-300 s"):
+    with pytest.raises(
+        InvalidWorkloadError,
+        match=r"PTG 0: its longest task 0, work 1e-300 flop, takes .* s on the "
+        r"4 processors .*must be >= 1e-300 s",
+    ):
         run_algorithm("SELFISH", [_graph_ptg([1e-300])], Cluster("c", 4, 1e9))
 
 
@@ -481,8 +537,11 @@ def test_a_repeated_edge_is_refused(tmp_path):
     edges = data["ptgs"][1]["edges"]
     edges.append(dict(edges[2]))
     path.write_text(json.dumps(data))
-    with pytest.raises(InvalidWorkloadError, match=r"PTG #1: PTG 'strassen.*': edges\[\d+\]: edge .* -> .* repeats "
-                                                   r"edges\[2\] \(one edge per precedence\)") as info:
+    with pytest.raises(
+        InvalidWorkloadError,
+        match=r"PTG #1: PTG 'strassen.*': edges\[\d+\]: edge .* -> .* repeats "
+        r"edges\[2\] \(one edge per precedence\)",
+    ) as info:
         read_ptgs(path)
     assert info.value.path == str(path) and info.value.field == "edges"
     with pytest.raises(InvalidWorkloadError, match="repeats edges"):

@@ -132,9 +132,7 @@ def conditional_edges(widths: list[int], density: float, jump: int) -> float:
         for k, pk in attempts_pmf(widths[i - 1], density).items():
             for lev, ql in q.items():
                 cap = widths[lev]
-                per_task += pk * sum(
-                    math.comb(k, c) * ql**c * (1 - ql) ** (k - c) * min(c, cap) for c in range(k + 1)
-                )
+                per_task += pk * sum(math.comb(k, c) * ql**c * (1 - ql) ** (k - c) * min(c, cap) for c in range(k + 1))
         total += widths[i] * per_task
     return total
 

@@ -88,9 +88,13 @@ def test_hcpa_allocation_is_the_reference(ptg, procs, rule):
 @SETTINGS
 @given(small_ptgs(), st.data())
 def test_levels_width_and_duration_bottom_levels_are_the_reference(ptg, data):
-    durations = data.draw(st.lists(
-        st.sampled_from([0.0, -0.0, 1.0, 2.5, math.inf]) | st.floats(0.0, 1e12), min_size=len(ptg), max_size=len(ptg)
-    ))
+    durations = data.draw(
+        st.lists(
+            st.sampled_from([0.0, -0.0, 1.0, 2.5, math.inf]) | st.floats(0.0, 1e12),
+            min_size=len(ptg),
+            max_size=len(ptg),
+        )
+    )
     levels = ref.levels(ptg)
     assert ptg.levels().tolist() == levels
     assert ptg.width() == max(levels.count(lv) for lv in levels)
@@ -103,7 +107,11 @@ def test_levels_width_and_duration_bottom_levels_are_the_reference(ptg, data):
 @pytest.mark.parametrize("name", ["chti", "grillon", "gdx"])
 def test_hcpa_on_the_populations_is_the_reference(name, rule):
     c = cluster(name)
-    ptgs = ptg_population("random", 4, seed=11) + ptg_population("fft", 2, seed=11) + ptg_population("strassen", 1, seed=11)
+    ptgs = (
+        ptg_population("random", 4, seed=11)
+        + ptg_population("fft", 2, seed=11)
+        + ptg_population("strassen", 1, seed=11)
+    )
     for p in ptgs:
         alloc = hcpa_allocation(p, c, rule=rule)
         assert alloc.tolist() == ref.hcpa_allocation(p, c.procs, c.speed, rule=rule)
@@ -248,7 +256,9 @@ def test_backfill_is_the_reference(case, completed):
 @pytest.mark.parametrize("name", ["chti", "grelon"])
 def test_mapping_on_the_populations_is_the_reference(name):
     c = cluster(name)
-    ptgs = ptg_population("random", 5, seed=2) + ptg_population("fft", 2, seed=2) + ptg_population("strassen", 2, seed=2)
+    ptgs = (
+        ptg_population("random", 5, seed=2) + ptg_population("fft", 2, seed=2) + ptg_population("strassen", 2, seed=2)
+    )
     allocs = [ref.hcpa_allocation(p, c.procs, c.speed) for p in ptgs]
     prios = [ref.bottom_levels(p, a, c.speed) for p, a in zip(ptgs, allocs)]
     listed = list_schedule(ptgs, allocs, prios, c)
@@ -274,7 +284,11 @@ def fairness_reference(ptgs, alloc, bl, task_tie, ptg_tie, alone_start, alone_en
     gid = lambda i, v: int(batch.base[i]) + v  # noqa: E731
     while True:
         ready = {
-            i: [v for v in range(len(graphs[i][0])) if gid(i, v) not in end and all(gid(i, u) in end for u in graphs[i][3][v])]
+            i: [
+                v
+                for v in range(len(graphs[i][0]))
+                if gid(i, v) not in end and all(gid(i, u) in end for u in graphs[i][3][v])
+            ]
             for i in range(n)
         }
         live = [i for i in range(n) if ready[i]]
@@ -326,9 +340,13 @@ def test_fairness_schedule_is_its_reference(case, estimate, rnd):
     ptg_tie = np.array(rnd.sample(range(len(ptgs)), len(ptgs)), dtype=np.uint64)
     alone_start = np.array([rnd.choice([0.0, 1.0, 2.0]) for _ in range(batch.total)])
     alone_end = alone_start + np.array([rnd.choice([0.0, 0.5, 3.0]) for _ in range(batch.total)])
-    cols = batch.core.fairness_schedule(alloc, bl, task_tie, ptg_tie, alone_start, alone_end, c.procs, c.speed, estimate)
+    cols = batch.core.fairness_schedule(
+        alloc, bl, task_tie, ptg_tie, alone_start, alone_end, c.procs, c.speed, estimate
+    )
     mine = batch.to_schedule(cols, c, estimate)
-    expected = fairness_reference(ptgs, alloc, bl, task_tie, ptg_tie, alone_start, alone_end, c.procs, c.speed, estimate)
+    expected = fairness_reference(
+        ptgs, alloc, bl, task_tie, ptg_tie, alone_start, alone_end, c.procs, c.speed, estimate
+    )
     assert mine.rows() == expected
     validate_ptgs(mine, ptgs, c)
 
@@ -367,7 +385,9 @@ def test_bad_arguments_raise_typed_errors():
 def test_backfill_rejects_infeasible_schedules():
     p, c = _pair()
     bad = TaskSchedule.from_rows([(0, 0, 0.0, 1.0, [0]), (0, 1, 0.5, 1.5, [1])], total_procs=2)
-    with pytest.raises(InfeasibleError, match=r"PTG 0 task 1 starts at 0.5 before its predecessor PTG 0 task 0 ends at 1"):
+    with pytest.raises(
+        InfeasibleError, match=r"PTG 0 task 1 starts at 0.5 before its predecessor PTG 0 task 0 ends at 1"
+    ):
         backfill(bad, [p], c)
     clash = TaskSchedule.from_rows([(0, 0, 0.0, 1.0, [0]), (0, 1, 1.0, 2.0, [0])], total_procs=2)
     other = TaskSchedule.from_rows([(0, 0, 0.0, 1.0, [0])], total_procs=2)

@@ -181,9 +181,7 @@ def test_backfill_waits_for_moved_predecessors_and_keeps_processors_when_possibl
     # (nobody may be delayed) and only closes the gaps.
     A = make_ptg({"a": 1.0})
     B = make_ptg({"b1": 1.0, "b2": 1.0}, [("b1", "b2")])
-    s = TaskSchedule.from_rows(
-        [(1, 0, 0.0, 1.0, [0]), (1, 1, 2.0, 3.0, [0]), (0, 0, 5.0, 6.0, [0])], total_procs=1
-    )
+    s = TaskSchedule.from_rows([(1, 0, 0.0, 1.0, [0]), (1, 1, 2.0, 3.0, [0]), (0, 0, 5.0, 6.0, [0])], total_procs=1)
     validate_ptgs(s, [A, B], Cluster("c", 1, 1.0))
     packed = backfill(s, [A, B], 1, 1.0)
     assert packed.rows() == [(1, 0, 0.0, 1.0, [0]), (1, 1, 1.0, 2.0, [0]), (0, 0, 2.0, 3.0, [0])]
@@ -278,8 +276,14 @@ def test_validator_rejects_wrong_duration_and_allocation_mismatch():
     # Within the 1e-9 relative tolerance is accepted.
     assert _messages([(0, 0, 0.0, 1.0 + 1e-12, [0, 1]), (0, 1, 1.0 + 1e-12, 3.0 + 1e-12, [1])], [p], c) == []
     bad = TaskSchedule(
-        ptg=[0, 0], task=[0, 1], start=[0.0, 1.0], end=[1.0, 3.0], procs=[2, 1],
-        proc_offsets=[0, 1, 2], proc_ids=[0, 1], total_procs=2,
+        ptg=[0, 0],
+        task=[0, 1],
+        start=[0.0, 1.0],
+        end=[1.0, 3.0],
+        procs=[2, 1],
+        proc_offsets=[0, 1, 2],
+        proc_ids=[0, 1],
+        total_procs=2,
     )
     assert "1 processor ids for procs == 2" in ptg_violations(bad, [p], c)[0]
 

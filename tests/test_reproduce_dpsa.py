@@ -32,11 +32,28 @@ def read_summary(path):
 
 def test_small_reproduction_writes_summary_and_figures(traces, tmp_path, capsys):
     out = tmp_path / "out"
-    assert main(["reproduce", "dpsa", "--traces", str(traces), "--scale", "small", "--workers", "1",
-                 "--out", str(out), "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "reproduce",
+                "dpsa",
+                "--traces",
+                str(traces),
+                "--scale",
+                "small",
+                "--workers",
+                "1",
+                "--out",
+                str(out),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     rows = read_summary(out / "summary.csv")
-    assert {"trace", "policy", "jobs", "avg_bounded_slowdown", "avg_wait", "utilization",
-            "change_vs_easy"} <= set(rows[0])
+    assert {"trace", "policy", "jobs", "avg_bounded_slowdown", "avg_wait", "utilization", "change_vs_easy"} <= set(
+        rows[0]
+    )
     assert {(r["trace"], r["policy"]) for r in rows} == {
         (t.removesuffix("-cln.swf.gz"), p) for t in TRACES for p in dpsa.POLICIES
     }
@@ -66,38 +83,82 @@ def test_a_trace_without_machine_size_is_skipped_with_a_note_not_a_failure(tmp_p
     # issue 30: "reproduce dpsa --scale small" exited 1 on the shared traces (METACENTRUM's copy has no header)
     folder = tmp_path / "traces"
     folder.mkdir()
-    (folder / "nohdr.swf").write_text("1 0 0 10 4 -1 -1 4 20 -1 1 1 1 -1 1 -1 -1 -1\n"
-                                      "2 5 0 10 8 -1 -1 8 20 -1 1 1 1 -1 1 -1 -1 -1\n")
-    (folder / "sized.swf").write_text("; MaxProcs: 8\n1 0 0 10 4 -1 -1 4 20 -1 1 1 1 -1 1 -1 -1 -1\n"
-                                      "2 3 0 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n")
+    (folder / "nohdr.swf").write_text(
+        "1 0 0 10 4 -1 -1 4 20 -1 1 1 1 -1 1 -1 -1 -1\n2 5 0 10 8 -1 -1 8 20 -1 1 1 1 -1 1 -1 -1 -1\n"
+    )
+    (folder / "sized.swf").write_text(
+        "; MaxProcs: 8\n1 0 0 10 4 -1 -1 4 20 -1 1 1 1 -1 1 -1 -1 -1\n2 3 0 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n"
+    )
     rows = dpsa.reproduce_dpsa(tmp_path / "out", traces=folder, scale="small", workers=1, progress=False)
     by = {(r["trace"], r["status"]) for r in rows}
     assert by == {("nohdr", "skipped"), ("sized", "ok")}
     skipped = [r for r in rows if r["status"] == "skipped"]
-    assert len(skipped) == 4 and all("no MaxProcs or MaxNodes" in r["note"] and "--procs nohdr=N" in r["note"]
-                                     for r in skipped)
+    assert len(skipped) == 4 and all(
+        "no MaxProcs or MaxNodes" in r["note"] and "--procs nohdr=N" in r["note"] for r in skipped
+    )
     assert all(r["error"] is None and r["change_vs_easy"] is None for r in skipped)
-    assert main(["reproduce", "dpsa", "--traces", str(folder), "--scale", "small", "--workers", "1",
-                 "--no-progress", "--out", str(tmp_path / "cli")]) == 0
+    assert (
+        main(
+            [
+                "reproduce",
+                "dpsa",
+                "--traces",
+                str(folder),
+                "--scale",
+                "small",
+                "--workers",
+                "1",
+                "--no-progress",
+                "--out",
+                str(tmp_path / "cli"),
+            ]
+        )
+        == 0
+    )
     captured = capsys.readouterr()
     assert captured.err.count("note: nohdr: the header gives no MaxProcs or MaxNodes") == 1
     assert "nohdr                        easy    skipped" in captured.out
     summary = read_summary(tmp_path / "cli" / "summary.csv")
     assert {r["status"] for r in summary if r["trace"] == "nohdr"} == {"skipped"} and "note" in summary[0]
     # --procs NAME=N sizes it (by the summary's name or the file name), and the same folder resumes the rest
-    assert main(["reproduce", "dpsa", "--traces", str(folder), "--scale", "small", "--workers", "1",
-                 "--no-progress", "--out", str(tmp_path / "cli"), "--procs", "nohdr.swf=8"]) == 0
+    assert (
+        main(
+            [
+                "reproduce",
+                "dpsa",
+                "--traces",
+                str(folder),
+                "--scale",
+                "small",
+                "--workers",
+                "1",
+                "--no-progress",
+                "--out",
+                str(tmp_path / "cli"),
+                "--procs",
+                "nohdr.swf=8",
+            ]
+        )
+        == 0
+    )
     summary = read_summary(tmp_path / "cli" / "summary.csv")
     assert {(r["trace"], r["status"], r["procs"]) for r in summary} == {("nohdr", "ok", "8"), ("sized", "ok", "8")}
-    sized = dpsa.reproduce_dpsa(tmp_path / "api", traces=folder, scale="small", workers=1, progress=False,
-                                procs={"nohdr": 16, "sized": 4})
+    sized = dpsa.reproduce_dpsa(
+        tmp_path / "api", traces=folder, scale="small", workers=1, progress=False, procs={"nohdr": 16, "sized": 4}
+    )
     assert {(r["trace"], r["procs"]) for r in sized} == {("nohdr", 16), ("sized", 4)}
 
 
-@pytest.mark.parametrize(("value", "message"), [
-    ("nohdr", "is not NAME=N"), ("=4", "is not NAME=N"), ("nohdr=0", "must be an integer in 1..4294967295"),
-    ("nohdr=x", "must be an integer"), ("other=4", "procs names trace 'other', which is not in the folder"),
-])
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("nohdr", "is not NAME=N"),
+        ("=4", "is not NAME=N"),
+        ("nohdr=0", "must be an integer in 1..4294967295"),
+        ("nohdr=x", "must be an integer"),
+        ("other=4", "procs names trace 'other', which is not in the folder"),
+    ],
+)
 def test_bad_procs_options_end_in_one_line(tmp_path, capsys, value, message):
     folder = tmp_path / "traces"
     folder.mkdir()

@@ -11,8 +11,18 @@ from clustersched.cli import main
 from clustersched.ptg import algorithms as ptg_algorithms
 from clustersched.reproduce import ptg
 
-RESULT_COLUMNS = {"scenario", "population", "n_ptgs", "cluster", "algorithm", "average_stretch", "makespan",
-                  "max_stretch", "utilization", "seconds"}
+RESULT_COLUMNS = {
+    "scenario",
+    "population",
+    "n_ptgs",
+    "cluster",
+    "algorithm",
+    "average_stretch",
+    "makespan",
+    "max_stretch",
+    "utilization",
+    "seconds",
+}
 
 
 def read_csv(path):
@@ -50,9 +60,7 @@ def test_small_scale_writes_every_output(small_run):
     scenarios = {r["scenario"] for r in rows}
     assert len(scenarios) == 3 * 2 * 4  # populations x N in {2, 4} x clusters, one set each
     # one row per (scenario, algorithm), all computed
-    assert sorted((r["scenario"], r["algorithm"]) for r in rows) == sorted(
-        (s, a) for s in scenarios for a in names
-    )
+    assert sorted((r["scenario"], r["algorithm"]) for r in rows) == sorted((s, a) for s in scenarios for a in names)
     assert {r["status"] for r in rows} == {"ok"}
     assert {r["population"] for r in rows} == {"random", "fft", "strassen"}
     assert {r["cluster"] for r in rows} == {"chti", "grillon", "grelon", "gdx"}
@@ -108,14 +116,23 @@ def test_scenarios_are_the_papers_and_deterministic():
 def test_new_algorithms_are_picked_up_and_missing_paper_ones_named(monkeypatch, tmp_path, capsys):
     assert len(ptg.PAPER_ALGORITHMS) == 19
     selfish = ptg_algorithms.ALGORITHMS["SELFISH"]
-    registry = {"SELFISH_ORDER": ptg_algorithms.ALGORITHMS["SELFISH_ORDER"], "SELFISH": selfish,
-                "MINE": lambda *args, **kwargs: selfish(*args, **kwargs)}
+    registry = {
+        "SELFISH_ORDER": ptg_algorithms.ALGORITHMS["SELFISH_ORDER"],
+        "SELFISH": selfish,
+        "MINE": lambda *args, **kwargs: selfish(*args, **kwargs),
+    }
     monkeypatch.setattr(ptg_algorithms, "ALGORITHMS", registry)
     assert ptg.algorithm_order() == ["SELFISH", "SELFISH_ORDER", "MINE"]  # the paper's order, then the others
     assert ptg.missing_algorithms() == [a for a in ptg.PAPER_ALGORITHMS if a not in registry]
-    assert main(["reproduce", "ptg", "--scale", "small", "--workers", "1", "--no-progress", "--out", str(tmp_path)]) == 0
+    assert (
+        main(["reproduce", "ptg", "--scale", "small", "--workers", "1", "--no-progress", "--out", str(tmp_path)]) == 0
+    )
     assert "not run: SELFISH_WEIGHT, C1, C4" in capsys.readouterr().err
-    assert [r["algorithm"] for r in read_csv(tmp_path / "table2_utilization.csv")] == ["SELFISH", "SELFISH_ORDER", "MINE"]
+    assert [r["algorithm"] for r in read_csv(tmp_path / "table2_utilization.csv")] == [
+        "SELFISH",
+        "SELFISH_ORDER",
+        "MINE",
+    ]
     assert "MINE" in (tmp_path / "report.md").read_text()
 
 

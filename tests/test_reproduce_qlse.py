@@ -15,8 +15,18 @@ from clustersched.grid import algorithms as grid_algorithms
 from clustersched.reproduce import qlse
 
 ROOT = Path(__file__).resolve().parents[1]
-RESULT_COLUMNS = {"case", "tasks", "lans", "hosts_per_lan", "algorithm", "failed", "lan_hit_ratio",
-                  "task_machine_ratio", "seconds", "bandwidth"}
+RESULT_COLUMNS = {
+    "case",
+    "tasks",
+    "lans",
+    "hosts_per_lan",
+    "algorithm",
+    "failed",
+    "lan_hit_ratio",
+    "task_machine_ratio",
+    "seconds",
+    "bandwidth",
+}
 
 
 def read_csv(path):
@@ -37,7 +47,8 @@ def test_small_scale_writes_every_output(small_run):
     # 9 combinations x 2 cases, each under both bandwidth models and with both algorithms
     assert len(rows) == 9 * 2 * 2 * 2
     assert {(r["bandwidth"], r["algorithm"]) for r in rows} == {
-        (b, a) for b in ("shared", "dedicated") for a in ("QLSE", "greedy")}
+        (b, a) for b in ("shared", "dedicated") for a in ("QLSE", "greedy")
+    }
     assert {r["status"] for r in rows} == {"ok"}
     assert len({r["case"] for r in rows}) == 18
     for r in rows:
@@ -70,8 +81,19 @@ def test_every_mapping_is_validated_and_a_rerun_recomputes_nothing(tmp_path, mon
         real(mapping, tig, grid, **kwargs)
 
     monkeypatch.setattr(grid_algorithms, "validate_mapping", counted)
-    argv = ["reproduce", "qlse", "--scale", "small", "--bandwidth", "dedicated", "--workers", "1", "--no-progress",
-            "--out", str(tmp_path)]
+    argv = [
+        "reproduce",
+        "qlse",
+        "--scale",
+        "small",
+        "--bandwidth",
+        "dedicated",
+        "--workers",
+        "1",
+        "--no-progress",
+        "--out",
+        str(tmp_path),
+    ]
     assert main(argv) == 0
     rows = read_csv(tmp_path / "results.csv")
     assert len(calls) == sum(r["failed"] == "False" for r in rows) > 0
@@ -121,15 +143,26 @@ def test_the_documented_commands_run(tmp_path, monkeypatch, capsys):
         capsys.readouterr()
 
 
-@pytest.mark.parametrize(("kwargs", "error", "match"), [
-    ({"out": ""}, ValueError, r"out == '', must name a folder \(an empty path is not one; give '.' for the working"),
-    ({"out": None}, TypeError, "out == None, must be a path"),
-    ({"out": "x", "bandwidths": "shared"}, TypeError, r"bandwidths == 'shared', must be a sequence of model names, "
-     r"e.g. \('shared',\)"),
-    ({"out": "x", "progress": "no"}, TypeError, "progress == 'no', must be a bool"),
-    ({"out": "x", "scale": ["small"]}, ValueError, r"scale == \['small'\]"),
-    ({"out": "x", "bandwidths": ["wide"]}, ValueError, "bandwidth == 'wide'"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        (
+            {"out": ""},
+            ValueError,
+            r"out == '', must name a folder \(an empty path is not one; give '.' for the working",
+        ),
+        ({"out": None}, TypeError, "out == None, must be a path"),
+        (
+            {"out": "x", "bandwidths": "shared"},
+            TypeError,
+            r"bandwidths == 'shared', must be a sequence of model names, "
+            r"e.g. \('shared',\)",
+        ),
+        ({"out": "x", "progress": "no"}, TypeError, "progress == 'no', must be a bool"),
+        ({"out": "x", "scale": ["small"]}, ValueError, r"scale == \['small'\]"),
+        ({"out": "x", "bandwidths": ["wide"]}, ValueError, "bandwidth == 'wide'"),
+    ],
+)
 def test_bad_arguments_of_reproduce_qlse_are_refused_before_any_work(tmp_path, monkeypatch, kwargs, error, match):
     monkeypatch.chdir(tmp_path)
     with pytest.raises(error, match=match):

@@ -12,12 +12,11 @@ import pytest
 
 from clustersched.campaign import Store
 from clustersched.cli import main
-from clustersched.scrap import validate_multicluster
 from clustersched.reproduce import scrap
+from clustersched.scrap import validate_multicluster
 
 ROOT = Path(__file__).resolve().parents[1]
-RESULT_COLUMNS = {"platform", "ptg", "tasks", "scenario", "beta", "algorithm", "makespan", "power_fraction",
-                  "slowdown"}
+RESULT_COLUMNS = {"platform", "ptg", "tasks", "scenario", "beta", "algorithm", "makespan", "power_fraction", "slowdown"}
 
 
 def read_csv(path):
@@ -128,18 +127,25 @@ def test_a_store_of_the_per_run_code_resumes(tmp_path):
 
     s = {"platform": scrap._small_platforms()[1], "shape": scrap._small_shapes()[1], "seed": 0, "scale": "small"}
     p = scrap._platforms(0)[s["platform"]]
-    parts = [scrap.runs_one_by_one(c, scrap._ptg(c["index"], 0), p, validate=False)
-             for c in scrap._shape_configs(s["shape"])]
-    old = {name: base64.b64encode(np.concatenate([np.asarray(x[name], dtype=dtype) for x in parts]).tobytes())
-           .decode("ascii") for name, dtype in scrap.RUN_COLUMNS.items()}
+    parts = [
+        scrap.runs_one_by_one(c, scrap._ptg(c["index"], 0), p, validate=False) for c in scrap._shape_configs(s["shape"])
+    ]
+    old = {
+        name: base64.b64encode(np.concatenate([np.asarray(x[name], dtype=dtype) for x in parts]).tobytes()).decode(
+            "ascii"
+        )
+        for name, dtype in scrap.RUN_COLUMNS.items()
+    }
     assert scrap.run_scenario(s) == old
 
 
 def test_resume_computes_nothing_twice(small_run, capsys):
     with Store(small_run / "campaign.sqlite") as store:
         before = {(k, r["finished_at"]) for k, r in store._rows(scrap.CAMPAIGN).items()}
-    assert main(["reproduce", "scrap", "--scale", "small", "--workers", "1", "--no-progress",
-                 "--out", str(small_run)]) == 0
+    assert (
+        main(["reproduce", "scrap", "--scale", "small", "--workers", "1", "--no-progress", "--out", str(small_run)])
+        == 0
+    )
     with Store(small_run / "campaign.sqlite") as store:
         after = {(k, r["finished_at"]) for k, r in store._rows(scrap.CAMPAIGN).items()}
     assert before == after
@@ -172,8 +178,9 @@ def test_bad_options(tmp_path, capsys):
 
 
 def test_one_run_command(capsys):
-    assert main(["scrap", "--algorithm", "scrap-max", "--beta", "0.2", "--tasks", "15", "--clusters", "3",
-                 "--json"]) == 0
+    assert (
+        main(["scrap", "--algorithm", "scrap-max", "--beta", "0.2", "--tasks", "15", "--clusters", "3", "--json"]) == 0
+    )
     report = json.loads(capsys.readouterr().out)
     assert report["algorithm"] == "SCRAP-MAX" and report["tasks"] == 15 and len(report["platform"]["clusters"]) == 3
     assert report["initial_violation"] or report["beta_estimate"] <= 0.2 * (1 + 1e-9)
@@ -223,7 +230,7 @@ def test_documented_commands_run(tmp_path, monkeypatch, capsys):
 def test_readme_snippet_runs(capsys):
     """The README's SCRAP section's Python snippet, as written."""
     readme = (ROOT / "README.md").read_text()
-    section = readme[readme.index("## One PTG on a shared heterogeneous platform (SCRAP)"):]
+    section = readme[readme.index("## One PTG on a shared heterogeneous platform (SCRAP)") :]
     section = section[: section.index("\n## ", 1)]
     snippet = section.split("```python\n")[1].split("```")[0]
     exec(compile(snippet, "README.md", "exec"), {})

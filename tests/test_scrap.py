@@ -60,8 +60,12 @@ def small_ptgs(draw, max_tasks=7):
     n = draw(st.integers(1, max_tasks))
     g = nx.DiGraph()
     for v in range(n):
-        g.add_node(v, work=draw(st.floats(1e8, 5e10)), alpha=draw(st.sampled_from([0.0, 0.05, 0.2, 0.25])),
-                   data=float(draw(st.integers(0, 50_000_000))))
+        g.add_node(
+            v,
+            work=draw(st.floats(1e8, 5e10)),
+            alpha=draw(st.sampled_from([0.0, 0.05, 0.2, 0.25])),
+            data=float(draw(st.integers(0, 50_000_000))),
+        )
     for v in range(1, n):
         for u in range(v):
             if draw(st.integers(0, 3)) == 0:
@@ -157,12 +161,17 @@ def test_reference_loop_with_uniform_caps_is_the_hcpa_reference(ptg, procs, rule
     real = sum(1 for w in ptg.work if w > 0)
     D = min(procs, math.isqrt(procs * real - 1) + 1) if (rule == "sqrt" and real > 0) else procs
     assert ref.allocation_loop(ptg, 2e9, float(D), [procs] * len(ptg)) == ref_ptg.hcpa_allocation(
-        ptg, procs, 2e9, rule=rule)
+        ptg, procs, 2e9, rule=rule
+    )
 
 
 @SETTINGS
-@given(small_ptgs(), platforms(network=False), st.sampled_from([0.05, 0.1, 0.2, 0.35, 0.5, 0.8, 1.0]),
-       st.sampled_from(["SCRAP", "SCRAP-MAX"]))
+@given(
+    small_ptgs(),
+    platforms(network=False),
+    st.sampled_from([0.05, 0.1, 0.2, 0.35, 0.5, 0.8, 1.0]),
+    st.sampled_from(["SCRAP", "SCRAP-MAX"]),
+)
 def test_scrap_matches_reference(ptg, platform, beta, variant):
     got = scrap_allocation(ptg, platform, beta, variant=variant).tolist()
     assert got == ref.scrap_allocation(ptg, *lists(platform), beta, variant)
@@ -233,8 +242,9 @@ def test_placement_matches_reference_and_validates(ptg, platform, top, comms):
     s = place_reference(ptg, platform, alloc, comms=comms)
     on = comms and platform.network is not None
     assert s.comms == on
-    expected = ref.place_reference(ptg, *lists(platform), alloc.tolist(),
-                                   platform.network if on else None, task_bytes(ptg).tolist())
+    expected = ref.place_reference(
+        ptg, *lists(platform), alloc.tolist(), platform.network if on else None, task_bytes(ptg).tolist()
+    )
     assert rows_of(s) == expected
     validate_multicluster(s, ptg)
     problem(ptg, platform).check(*s.columns(), s.alloc, on)  # the Rust checker agrees
@@ -245,8 +255,9 @@ def test_placement_matches_reference_and_validates(ptg, platform, top, comms):
 def test_mheft_max_matches_reference_and_validates(ptg, platform, fraction, comms):
     s = mheft_max(ptg, platform, fraction, comms=comms)
     on = comms and platform.network is not None
-    expected = ref.mheft_max(ptg, *lists(platform), fraction, platform.network if on else None,
-                             task_bytes(ptg).tolist())
+    expected = ref.mheft_max(
+        ptg, *lists(platform), fraction, platform.network if on else None, task_bytes(ptg).tolist()
+    )
     assert rows_of(s) == expected
     for k, q in zip(s.cluster, s.procs):
         assert q <= max(1, math.floor(fraction * platform.procs[k]))
@@ -254,8 +265,7 @@ def test_mheft_max_matches_reference_and_validates(ptg, platform, fraction, comm
 
 
 @settings(max_examples=15, deadline=None)
-@given(st.integers(0, 199), st.sampled_from([10, 20]), st.integers(0, 10**6),
-       st.sampled_from([0.1, 0.3, 1.0]))
+@given(st.integers(0, 199), st.sampled_from([10, 20]), st.integers(0, 10**6), st.sampled_from([0.1, 0.3, 1.0]))
 def test_every_algorithm_on_paper_platforms_validates(k, n, seed, beta):
     platform = scrap_platforms(0)[k]
     ptg = random_ptg(n, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=seed)
@@ -320,8 +330,12 @@ def test_validator_rejects_broken_schedules():
     assert any("scheduled twice" in m for m in multicluster_violations(missing, ptg))
     # two rows on the same processors at once
     # b and c (one level) on the same single processor at once
-    same = _broken(s, cluster=np.zeros(len(s), dtype=np.int64), proc_offsets=np.arange(len(s) + 1),
-                   proc_ids=np.zeros(len(s), dtype=np.int64))
+    same = _broken(
+        s,
+        cluster=np.zeros(len(s), dtype=np.int64),
+        proc_offsets=np.arange(len(s) + 1),
+        proc_ids=np.zeros(len(s), dtype=np.int64),
+    )
     same.start[:] = [0.0, 10.0, 10.0, 50.0]
     same.end[:] = same.start + [ref_ptg.exec_time(float(ptg.work[v]), 0.1, 1, 1e9) for v in same.task]
     found = multicluster_violations(ClusterSchedule(*same.columns(), p, "x", None, False), ptg)
@@ -380,10 +394,24 @@ def test_bad_arguments():
 
 
 # -- names: the registry, the aliases in clustersched.ptg, the run and its summary --------------------
-ALIASES = ("ClusterSchedule", "MultiClusterMetrics", "SCRAP_ALGORITHMS", "ScrapRun", "beta_estimate",
-           "hcpa_reference_allocation", "mheft_max", "multicluster_metrics", "multicluster_violations",
-           "place_reference", "reference_caps", "run_scrap", "scrap_allocation", "task_bytes", "translate",
-           "validate_multicluster")
+ALIASES = (
+    "ClusterSchedule",
+    "MultiClusterMetrics",
+    "SCRAP_ALGORITHMS",
+    "ScrapRun",
+    "beta_estimate",
+    "hcpa_reference_allocation",
+    "mheft_max",
+    "multicluster_metrics",
+    "multicluster_violations",
+    "place_reference",
+    "reference_caps",
+    "run_scrap",
+    "scrap_allocation",
+    "task_bytes",
+    "translate",
+    "validate_multicluster",
+)
 
 
 def test_the_old_names_in_clustersched_ptg_are_aliases():
@@ -448,10 +476,24 @@ def test_run_summary():
     ptg, p, _ = _fixture()
     run = run_scrap("SCRAP", ptg, p, beta=0.4)
     s = run.summary()
-    assert list(s) == ["algorithm", "beta", "beta_estimate", "initial_violation", "makespan", "energy",
-                       "power_fraction", "peak_power_fraction", "seconds"]
+    assert list(s) == [
+        "algorithm",
+        "beta",
+        "beta_estimate",
+        "initial_violation",
+        "makespan",
+        "energy",
+        "power_fraction",
+        "peak_power_fraction",
+        "seconds",
+    ]
     assert (s["algorithm"], s["beta"], s["beta_estimate"], s["initial_violation"], s["seconds"]) == (
-        "SCRAP", 0.4, run.beta_estimate, run.initial_violation, run.seconds)
+        "SCRAP",
+        0.4,
+        run.beta_estimate,
+        run.initial_violation,
+        run.seconds,
+    )
     m = run.metrics.summary()
     assert m == run.metrics.as_dict() == {k: s[k] for k in m}
     assert all(type(v) is float for v in m.values())
@@ -466,24 +508,35 @@ def test_an_empty_ptg_is_an_invalid_workload():
     with pytest.raises(InvalidWorkloadError, match="no tasks"):
         PTG.from_networkx(nx.DiGraph())
     # the internal constructor does not check: the kernels refuse it
-    empty = PTG(name="e", labels=[], work=np.zeros(0), alpha=np.zeros(0), synthetic=np.zeros(0, dtype=bool),
-                edges=[], node_attrs=[], graph_attrs={})
+    empty = PTG(
+        name="e",
+        labels=[],
+        work=np.zeros(0),
+        alpha=np.zeros(0),
+        synthetic=np.zeros(0, dtype=bool),
+        edges=[],
+        node_attrs=[],
+        graph_attrs={},
+    )
     for name in ALGORITHMS:
         with pytest.raises(InvalidWorkloadError):
             run_scrap(name, empty, p, beta=0.5)
 
 
-@pytest.mark.parametrize("module", [
-    "clustersched.platform",
-    "clustersched.scrap",
-    "clustersched.scrap.model",
-    "clustersched.scrap.allocation",
-    "clustersched.scrap.placement",
-    "clustersched.scrap.algorithms",
-    "clustersched.scrap.metrics",
-    "clustersched.scrap.validate",
-    "clustersched.reproduce.scrap",
-])
+@pytest.mark.parametrize(
+    "module",
+    [
+        "clustersched.platform",
+        "clustersched.scrap",
+        "clustersched.scrap.model",
+        "clustersched.scrap.allocation",
+        "clustersched.scrap.placement",
+        "clustersched.scrap.algorithms",
+        "clustersched.scrap.metrics",
+        "clustersched.scrap.validate",
+        "clustersched.reproduce.scrap",
+    ],
+)
 def test_docstring_examples(module):
     import doctest
     import importlib
@@ -533,7 +586,9 @@ def test_the_validator_takes_durations_from_the_core():
     speed = 10 ** rng.uniform(6, 12, 1000)
     got = _core.exec_times(work, alpha, q, speed)
     # the documented formula, float operation for float operation, in Python
-    want = [(w / s) * (a + (1.0 - a) / p) for w, a, p, s in zip(work.tolist(), alpha.tolist(), q.tolist(), speed.tolist())]
+    want = [
+        (w / s) * (a + (1.0 - a) / p) for w, a, p, s in zip(work.tolist(), alpha.tolist(), q.tolist(), speed.tolist())
+    ]
     assert got.tolist() == want
     with pytest.raises(ValueError, match=r"procs\[0\] == 0, must be >= 1"):
         _core.exec_times(work[:1], alpha[:1], np.zeros(1, dtype=np.int64), speed[:1])
@@ -547,8 +602,11 @@ def test_the_documented_maximum_cluster_is_refused_at_once():
     ptg = random_ptg(10, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=0)
     big = MultiCluster("big", (Cluster("a", 2**32 - 1, 1e9),))
     for name in ALGORITHMS:
-        with pytest.raises(ValueError, match=r"^platform: 4294967295 processors in all, must be <= 65536 "
-                                             r"\(clustersched.scrap.MAX_PROCS\)$"):
+        with pytest.raises(
+            ValueError,
+            match=r"^platform: 4294967295 processors in all, must be <= 65536 "
+            r"\(clustersched.scrap.MAX_PROCS\)$",
+        ):
             run_scrap(name, ptg, big, beta=0.5)
     from clustersched.scrap import MAX_POWER, MAX_PROCS, MAX_REF_PROCS, MAX_SECONDS, MAX_SIZE
 
@@ -557,12 +615,15 @@ def test_the_documented_maximum_cluster_is_refused_at_once():
     validate_multicluster(run.schedule, ptg)
 
 
-@pytest.mark.parametrize(("speeds", "match"), [
-    ((1.0, 1e290), r"reference cluster has 1.6e291 processors .*must be <= 1048576"),
-    ((1e-300, 1e280), r"reference cluster has inf processors"),
-    ((1e9, 1e9 * 2**20), r"must be <= 1048576 \(clustersched.scrap.MAX_REF_PROCS\)"),
-    ((1e299, 1e299), r"its power, the sum of procs x speed, is 3.2e300 flop/s, must be <= 1e300"),
-])
+@pytest.mark.parametrize(
+    ("speeds", "match"),
+    [
+        ((1.0, 1e290), r"reference cluster has 1.6e291 processors .*must be <= 1048576"),
+        ((1e-300, 1e280), r"reference cluster has inf processors"),
+        ((1e9, 1e9 * 2**20), r"must be <= 1048576 \(clustersched.scrap.MAX_REF_PROCS\)"),
+        ((1e299, 1e299), r"its power, the sum of procs x speed, is 3.2e300 flop/s, must be <= 1e300"),
+    ],
+)
 def test_platforms_beyond_the_limits_are_refused(speeds, match):
     ptg = _chain([1e9, 1e9])
     p = MultiCluster("p", tuple(Cluster(f"k{k}", 16, s) for k, s in enumerate(speeds)))
@@ -574,16 +635,21 @@ def test_problems_beyond_the_limits_are_invalid_workloads():
     p = MultiCluster("p", (Cluster("a", 2**14, 1e9),))
     ptg = _chain([1e9] * 2048)  # (2048 tasks + 2047 edges) x 2**14 < 2**26
     run_scrap("HCPA", ptg, p, beta=0.5)
-    with pytest.raises(InvalidWorkloadError, match=r"PTG 0: 2049 tasks and 2048 edges on a reference cluster of "
-                                                   r"16384 processors: .* must be <= 67108864") as info:
+    with pytest.raises(
+        InvalidWorkloadError,
+        match=r"PTG 0: 2049 tasks and 2048 edges on a reference cluster of "
+        r"16384 processors: .* must be <= 67108864",
+    ) as info:
         run_scrap("HCPA", _chain([1e9] * 2049), p, beta=0.5)
     assert info.value.ptg == 0
     # every time a schedule would hold stays below 1e300 s
-    with pytest.raises(InvalidWorkloadError, match=r"one after the other, takes 2e300 s, must be <= 1e300 s "
-                                                   r"\(clustersched.scrap.MAX_SECONDS\); the longest is task 0, work 1e300"):
+    with pytest.raises(
+        InvalidWorkloadError,
+        match=r"one after the other, takes 2e300 s, must be <= 1e300 s "
+        r"\(clustersched.scrap.MAX_SECONDS\); the longest is task 0, work 1e300",
+    ):
         run_scrap("SCRAP", _chain([1e300, 1e300]), MultiCluster("p", (Cluster("a", 4, 1.0),)), beta=0.5)
-    slow = Network(link_bw=(1e-300,), link_lat=(0.0,), uplink_bw=1.0, uplink_lat=0.0, backbone_bw=1.0,
-                   backbone_lat=0.0)
+    slow = Network(link_bw=(1e-300,), link_lat=(0.0,), uplink_bw=1.0, uplink_lat=0.0, backbone_bw=1.0, backbone_lat=0.0)
     p = MultiCluster("p", (Cluster("a", 4, 1e9),), slow)
     with pytest.raises(InvalidWorkloadError, match="after its slowest transfer"):
         run_scrap("MHEFT-MAX", _chain([1e9, 1e9]), p, beta=0.5)
@@ -597,10 +663,13 @@ def test_core_of_another_pair_is_refused():
     core = problem(ptg, a)
     # issue 20: a core built for platform `a` scheduled on `b` gave 14 violations; now refused
     for name in ALGORITHMS:
-        with pytest.raises(ValueError, match=r"^core == <ScrapProblem: PTG 'random-n12.*' of 14 tasks on "
-                                             r"'c3-s0.5-h2.0'>, must be problem\(ptg, platform\) of this platform "
-                                             r"\('c3-s0.5-h2.0': 3 clusters, \d+ processors\): it was built for another "
-                                             r"platform$"):
+        with pytest.raises(
+            ValueError,
+            match=r"^core == <ScrapProblem: PTG 'random-n12.*' of 14 tasks on "
+            r"'c3-s0.5-h2.0'>, must be problem\(ptg, platform\) of this platform "
+            r"\('c3-s0.5-h2.0': 3 clusters, \d+ processors\): it was built for another "
+            r"platform$",
+        ):
             run_scrap(name, ptg, b, beta=0.5, core=core)
     other = random_ptg(12, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=2)
     with pytest.raises(ValueError, match="it was built for another PTG"):
@@ -610,8 +679,10 @@ def test_core_of_another_pair_is_refused():
     # equal inputs built anew are the same pair
     again = PTG.from_json(ptg.to_json())
     same = MultiCluster(a.name, a.clusters, a.network)
-    assert (run_scrap("SCRAP", again, same, beta=0.5, core=core).schedule.rows()
-            == run_scrap("SCRAP", ptg, a, beta=0.5).schedule.rows())
+    assert (
+        run_scrap("SCRAP", again, same, beta=0.5, core=core).schedule.rows()
+        == run_scrap("SCRAP", ptg, a, beta=0.5).schedule.rows()
+    )
     for bad in (5, 0, "core", core.kernel):
         with pytest.raises(TypeError, match=r"^core == .*, must be None or clustersched.scrap.model.problem"):
             run_scrap("SCRAP", ptg, a, beta=0.5, core=bad)
@@ -619,26 +690,58 @@ def test_core_of_another_pair_is_refused():
         scrap_allocation(ptg, a, 0.5, core=5)
 
 
-@pytest.mark.parametrize(("call", "error", "match"), [
-    (lambda ptg, p, s: validate_multicluster(None, ptg), TypeError,
-     r"^schedule == None, must be a clustersched.scrap.ClusterSchedule$"),
-    (lambda ptg, p, s: multicluster_violations(s, None), TypeError, r"^ptg == None, must be a clustersched PTG$"),
-    (lambda ptg, p, s: run_scrap("SCRAP", ptg, p, beta=0.5, comms="yes"), TypeError, r"^comms == 'yes', must be a bool$"),
-    (lambda ptg, p, s: run_scrap("MHEFT-MAX", ptg, p, beta=0.5, rule=5), ValueError, r"^rule == 5, must be one of"),
-    (lambda ptg, p, s: run_scrap("SCRAP", None, p, beta=0.5), TypeError, r"^ptg == None, must be a clustersched PTG$"),
-    (lambda ptg, p, s: run_scrap("SCRAP", ptg, None, beta=0.5), TypeError, r"^platform == None, must be a "),
-    (lambda ptg, p, s: run_scrap("SCRAP", ptg, p, beta=float("nan")), ValueError, r"^beta == nan, must be finite$"),
-    (lambda ptg, p, s: beta_estimate(ptg, p, ["a"] * len(ptg)), TypeError, r"^alloc == .*, must be a sequence of int"),
-    (lambda ptg, p, s: beta_estimate(ptg, p, [1.5] * len(ptg)), TypeError, r"^alloc == .*, must be a sequence of int"),
-    (lambda ptg, p, s: translate(ptg, p, [2**40] * len(ptg)), ValueError, r"^alloc\[0\] == 1099511627776, must be <="),
-    (lambda ptg, p, s: ClusterSchedule(s.task, s.cluster[:-1], s.start, s.end, s.proc_offsets, s.proc_ids, p),
-     ValueError, r"^ClusterSchedule columns differ in length"),
-    (lambda ptg, p, s: ClusterSchedule(s.task, s.cluster, s.start, s.end, s.proc_offsets[::-1], s.proc_ids, p),
-     ValueError, r"^proc_offsets must rise from 0"),
-    (lambda ptg, p, s: ClusterSchedule(*s.columns(), platform=None), TypeError, r"^platform == None, must be a"),
-    (lambda ptg, p, s: multicluster_metrics(None), TypeError, r"^schedule == None, must be a clustersched.scrap"),
-    (lambda ptg, p, s: task_bytes(None), TypeError, r"^ptg == None, must be a clustersched PTG$"),
-])
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    [
+        (
+            lambda ptg, p, s: validate_multicluster(None, ptg),
+            TypeError,
+            r"^schedule == None, must be a clustersched.scrap.ClusterSchedule$",
+        ),
+        (lambda ptg, p, s: multicluster_violations(s, None), TypeError, r"^ptg == None, must be a clustersched PTG$"),
+        (
+            lambda ptg, p, s: run_scrap("SCRAP", ptg, p, beta=0.5, comms="yes"),
+            TypeError,
+            r"^comms == 'yes', must be a bool$",
+        ),
+        (lambda ptg, p, s: run_scrap("MHEFT-MAX", ptg, p, beta=0.5, rule=5), ValueError, r"^rule == 5, must be one of"),
+        (
+            lambda ptg, p, s: run_scrap("SCRAP", None, p, beta=0.5),
+            TypeError,
+            r"^ptg == None, must be a clustersched PTG$",
+        ),
+        (lambda ptg, p, s: run_scrap("SCRAP", ptg, None, beta=0.5), TypeError, r"^platform == None, must be a "),
+        (lambda ptg, p, s: run_scrap("SCRAP", ptg, p, beta=float("nan")), ValueError, r"^beta == nan, must be finite$"),
+        (
+            lambda ptg, p, s: beta_estimate(ptg, p, ["a"] * len(ptg)),
+            TypeError,
+            r"^alloc == .*, must be a sequence of int",
+        ),
+        (
+            lambda ptg, p, s: beta_estimate(ptg, p, [1.5] * len(ptg)),
+            TypeError,
+            r"^alloc == .*, must be a sequence of int",
+        ),
+        (
+            lambda ptg, p, s: translate(ptg, p, [2**40] * len(ptg)),
+            ValueError,
+            r"^alloc\[0\] == 1099511627776, must be <=",
+        ),
+        (
+            lambda ptg, p, s: ClusterSchedule(s.task, s.cluster[:-1], s.start, s.end, s.proc_offsets, s.proc_ids, p),
+            ValueError,
+            r"^ClusterSchedule columns differ in length",
+        ),
+        (
+            lambda ptg, p, s: ClusterSchedule(s.task, s.cluster, s.start, s.end, s.proc_offsets[::-1], s.proc_ids, p),
+            ValueError,
+            r"^proc_offsets must rise from 0",
+        ),
+        (lambda ptg, p, s: ClusterSchedule(*s.columns(), platform=None), TypeError, r"^platform == None, must be a"),
+        (lambda ptg, p, s: multicluster_metrics(None), TypeError, r"^schedule == None, must be a clustersched.scrap"),
+        (lambda ptg, p, s: task_bytes(None), TypeError, r"^ptg == None, must be a clustersched PTG$"),
+    ],
+)
 def test_api_inputs_are_typed(call, error, match):
     ptg = random_ptg(6, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=3)
     p = random_multicluster(2, 0.5, 2.0, seed=3)
@@ -654,15 +757,28 @@ def test_a_schedule_of_another_ptg_is_a_list_of_violations():
     s = run_scrap("SCRAP", ptg, p, beta=0.5).schedule
     found = multicluster_violations(s, other)
     assert found and all("never scheduled" in m for m in found)
-    assert any("does not exist" in m for m in multicluster_violations(run_scrap("SCRAP", other, p, beta=0.5).schedule,
-                                                                       ptg))
+    assert any(
+        "does not exist" in m for m in multicluster_violations(run_scrap("SCRAP", other, p, beta=0.5).schedule, ptg)
+    )
 
 
-@pytest.mark.parametrize(("option", "message"), [
-    (["--min-speed", "1e300"], "argument --min-speed: invalid value '1e300': must be a finite number in (0, 1e+06]"),
-    (["--heterogeneity", "1e300"], "argument --heterogeneity: invalid value '1e300': must be a finite number in [1, 100]"),
-    (["--heterogeneity", "0.5"], "argument --heterogeneity: invalid value '0.5': must be a finite number in [1, 100]"),
-])
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        (
+            ["--min-speed", "1e300"],
+            "argument --min-speed: invalid value '1e300': must be a finite number in (0, 1e+06]",
+        ),
+        (
+            ["--heterogeneity", "1e300"],
+            "argument --heterogeneity: invalid value '1e300': must be a finite number in [1, 100]",
+        ),
+        (
+            ["--heterogeneity", "0.5"],
+            "argument --heterogeneity: invalid value '0.5': must be a finite number in [1, 100]",
+        ),
+    ],
+)
 def test_cli_speed_options_are_bounded(option, message, capsys):
     from clustersched.cli import main
 
@@ -677,12 +793,47 @@ def test_cli_extremes_end_in_one_line(capsys):
     from clustersched.cli import main
 
     # the largest platform the options allow is within the limits: the run ends
-    assert main(["scrap", "--algorithm", "MHEFT-MAX", "--beta", "1", "--clusters", "64", "--heterogeneity", "100",
-                 "--min-speed", "1e6", "--tasks", "5", "--json"]) == 0
+    assert (
+        main(
+            [
+                "scrap",
+                "--algorithm",
+                "MHEFT-MAX",
+                "--beta",
+                "1",
+                "--clusters",
+                "64",
+                "--heterogeneity",
+                "100",
+                "--min-speed",
+                "1e6",
+                "--tasks",
+                "5",
+                "--json",
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     # beyond MAX_SIZE or MAX_SECONDS: one typed line, exit 2
-    assert main(["scrap", "--algorithm", "SCRAP", "--beta", "1", "--clusters", "64", "--heterogeneity", "100",
-                 "--tasks", "300"]) == 2
+    assert (
+        main(
+            [
+                "scrap",
+                "--algorithm",
+                "SCRAP",
+                "--beta",
+                "1",
+                "--clusters",
+                "64",
+                "--heterogeneity",
+                "100",
+                "--tasks",
+                "300",
+            ]
+        )
+        == 2
+    )
     assert main(["scrap", "--algorithm", "SCRAP", "--beta", "1", "--min-speed", "1e-300"]) == 2
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 2 and "clustersched.scrap.MAX_SIZE" in err[0] and "clustersched.scrap.MAX_SECONDS" in err[1]

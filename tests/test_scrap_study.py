@@ -60,13 +60,20 @@ def test_paper_platforms(k):
 
 
 @settings(max_examples=30, deadline=None)
-@given(n=st.integers(1, 30), fat=st.sampled_from([0.2, 0.5, 0.8]), density=st.sampled_from([0.2, 0.8]),
-       seed=st.integers(0, 2**16), clusters=st.integers(1, 4), comms=st.booleans(),
-       betas=st.lists(st.floats(0.01, 1.0), min_size=1, max_size=4))
+@given(
+    n=st.integers(1, 30),
+    fat=st.sampled_from([0.2, 0.5, 0.8]),
+    density=st.sampled_from([0.2, 0.8]),
+    seed=st.integers(0, 2**16),
+    clusters=st.integers(1, 4),
+    comms=st.booleans(),
+    betas=st.lists(st.floats(0.01, 1.0), min_size=1, max_size=4),
+)
 def test_random_pairs(n, fat, density, seed, clusters, comms, betas):
     rng = np.random.default_rng(seed)
-    platform = MultiCluster("p", tuple(Cluster(f"c{k}", int(rng.integers(1, 40)), float(rng.uniform(0.5e9, 3e9)))
-                                       for k in range(clusters)))
+    platform = MultiCluster(
+        "p", tuple(Cluster(f"c{k}", int(rng.integers(1, 40)), float(rng.uniform(0.5e9, 3e9))) for k in range(clusters))
+    )
     ptg = random_ptg(n, fat=fat, regularity=0.5, density=density, jump=2, seed=seed)
     check_pair(ptg, platform, betas, comms=comms)
 

@@ -28,17 +28,30 @@ from pathlib import Path
 
 import pytest
 
+from clustersched._output import atomic_open
 from clustersched.campaign import Store, run_campaign, to_pandas
 from clustersched.campaign import store as store_module
 from clustersched.errors import ClusterschedError, StoreError
-from clustersched._output import atomic_open
+
 from support import run_cli
 
 BUNDLED = Path(__file__).resolve().parents[1] / "python" / "clustersched" / "data" / "hpc2n-2002-week.swf.gz"
 
 #: A small sweep: a few seconds at most, its store opened before any scenario is computed.
-SWEEP = ["sweep", "lublin", "--jobs", "200", "--loads", "0.5,0.9", "--policies", "easy", "--workers", "1",
-         "--no-progress", "--out"]
+SWEEP = [
+    "sweep",
+    "lublin",
+    "--jobs",
+    "200",
+    "--loads",
+    "0.5,0.9",
+    "--policies",
+    "easy",
+    "--workers",
+    "1",
+    "--no-progress",
+    "--out",
+]
 
 
 def _good_store(path: Path, rows: int = 300) -> bytes:
@@ -68,11 +81,11 @@ def _damage(kind: str, path: Path, good: bytes) -> str:
         path.write_bytes(bytes(100) + good[100:])
         return "is not an SQLite database"
     if kind == "truncated":
-        path.write_bytes(good[:half + 1000])
+        path.write_bytes(good[: half + 1000])
         return "is a damaged SQLite database"
     if kind == "zeroed-page":
         page = 4096 * (len(good) // 4096 // 2)
-        path.write_bytes(good[:page] + bytes(4096) + good[page + 4096:])
+        path.write_bytes(good[:page] + bytes(4096) + good[page + 4096 :])
         return "is a damaged SQLite database"
     if kind == "foreign-schema":
         _sqlite_file(path, "CREATE TABLE results (a INTEGER, b TEXT)", "INSERT INTO results VALUES (1, 'x')")
@@ -87,8 +100,15 @@ def _damage(kind: str, path: Path, good: bytes) -> str:
     raise AssertionError(kind)
 
 
-KINDS = ["junk", "zeroed-header", "truncated", "zeroed-page", "foreign-schema", "foreign-database",
-         "foreign-application"]
+KINDS = [
+    "junk",
+    "zeroed-header",
+    "truncated",
+    "zeroed-page",
+    "foreign-schema",
+    "foreign-database",
+    "foreign-application",
+]
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -107,8 +127,9 @@ def test_a_damaged_or_foreign_store_is_refused_and_left_as_it_is(tmp_path: Path,
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_sweep_on_a_damaged_store_says_so_on_one_line_and_exits_2(tmp_path: Path, kind: str,
-                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_sweep_on_a_damaged_store_says_so_on_one_line_and_exits_2(
+    tmp_path: Path, kind: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     good = _good_store(tmp_path / "good.sqlite")
     out = tmp_path / "out"
     out.mkdir()
@@ -124,8 +145,9 @@ def test_sweep_on_a_damaged_store_says_so_on_one_line_and_exits_2(tmp_path: Path
 
 
 @pytest.mark.parametrize("kind", ["junk", "zeroed-page", "foreign-schema"])
-def test_reproduce_on_a_damaged_store_says_so_on_one_line_and_exits_2(tmp_path: Path, kind: str,
-                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_reproduce_on_a_damaged_store_says_so_on_one_line_and_exits_2(
+    tmp_path: Path, kind: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     good = _good_store(tmp_path / "good.sqlite")
     traces = tmp_path / "traces"
     traces.mkdir()
@@ -135,8 +157,22 @@ def test_reproduce_on_a_damaged_store_says_so_on_one_line_and_exits_2(tmp_path: 
     store = out / "campaign.sqlite"
     words = _damage(kind, store, good)
     before = store.read_bytes()
-    status, _, err = run_cli(["reproduce", "dpsa", "--traces", str(traces), "--scale", "small", "--workers", "1",
-                              "--no-progress", "--out", str(out)], capsys)
+    status, _, err = run_cli(
+        [
+            "reproduce",
+            "dpsa",
+            "--traces",
+            str(traces),
+            "--scale",
+            "small",
+            "--workers",
+            "1",
+            "--no-progress",
+            "--out",
+            str(out),
+        ],
+        capsys,
+    )
     assert status == 2, err
     assert err.count("\n") == 1 and err.startswith(f"clustersched: error: {store}: ") and words in err, err
     assert store.read_bytes() == before
@@ -148,8 +184,11 @@ def test_a_row_that_is_not_a_store_s_is_a_store_error(tmp_path: Path) -> None:
     with Store(path) as store:
         store.put("c", {"x": 1}, result={"y": 2})
         store._db.execute("UPDATE results SET scenario = '[1, 2]'")
-        with pytest.raises(StoreError, match=r"campaign 'c', scenario \{\"x\":1\}: column scenario holds \[1, 2\], "
-                                             r"not a JSON object"):
+        with pytest.raises(
+            StoreError,
+            match=r"campaign 'c', scenario \{\"x\":1\}: column scenario holds \[1, 2\], "
+            r"not a JSON object",
+        ):
             store.results("c")
 
 
@@ -166,13 +205,18 @@ def test_an_empty_file_becomes_a_store(tmp_path: Path) -> None:
 
 def test_an_older_store_without_an_application_id_is_still_a_store(tmp_path: Path) -> None:
     path = tmp_path / "store.sqlite"
-    _sqlite_file(path, store_module._SCHEMA, "INSERT INTO results VALUES ('c', '{\"x\":1}', '{\"x\":1}', 'ok', "
-                 "'{\"y\":2}', NULL, NULL, 0.5, '2026-01-01T00:00:00.000+00:00')")
+    _sqlite_file(
+        path,
+        store_module._SCHEMA,
+        "INSERT INTO results VALUES ('c', '{\"x\":1}', '{\"x\":1}', 'ok', "
+        "'{\"y\":2}', NULL, NULL, 0.5, '2026-01-01T00:00:00.000+00:00')",
+    )
     with Store(path) as store:
         assert [row["y"] for row in store.results("c")] == [2]
 
 
 # -- a full disk: SQLITE_FULL --------------------------------------------------------------------------------------
+
 
 def _capped_connect(pages: int):
     connect = sqlite3.connect
@@ -185,13 +229,17 @@ def _capped_connect(pages: int):
     return capped
 
 
-def test_a_full_store_is_a_store_error_and_keeps_what_was_stored(tmp_path: Path,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_full_store_is_a_store_error_and_keeps_what_was_stored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(store_module.sqlite3, "connect", _capped_connect(4))
     path = tmp_path / "store.sqlite"
     with Store(path) as store:
-        with pytest.raises(StoreError, match=r"cannot store a result of campaign 'c': no space left on the device, "
-                                             r"or the file reached its size limit \(database or disk is full\)"):
+        with pytest.raises(
+            StoreError,
+            match=r"cannot store a result of campaign 'c': no space left on the device, "
+            r"or the file reached its size limit \(database or disk is full\)",
+        ):
             for i in range(1000):
                 store.put("c", {"x": i}, result={"y": "v" * 200})
         kept = len(store.done("c"))
@@ -201,17 +249,18 @@ def test_a_full_store_is_a_store_error_and_keeps_what_was_stored(tmp_path: Path,
         assert store._db.execute("PRAGMA quick_check").fetchone() == ("ok",)
 
 
-def test_sweep_on_a_full_disk_says_so_on_one_line_and_exits_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_sweep_on_a_full_disk_says_so_on_one_line_and_exits_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setattr(store_module.sqlite3, "connect", _capped_connect(4))
     out = tmp_path / "out"
-    status, _, err = run_cli([*SWEEP[:-1], "--loads", "0.5:1.2:0.05", "--replications", "3", "--out", str(out)],
-                             capsys)
+    status, _, err = run_cli([*SWEEP[:-1], "--loads", "0.5:1.2:0.05", "--replications", "3", "--out", str(out)], capsys)
     store = out / "campaign.sqlite"
     assert status == 2, err
     assert err.count("\n") == 1, err
-    assert err.startswith(f"clustersched: error: {store}: cannot store 1 result(s) of campaign 'sweep-v1': no space "
-                          "left on the device"), err
+    assert err.startswith(
+        f"clustersched: error: {store}: cannot store 1 result(s) of campaign 'sweep-v1': no space left on the device"
+    ), err
     assert sorted(p.name for p in out.iterdir()) == ["campaign.sqlite"]  # no results.csv of half the runs
 
 
@@ -228,8 +277,14 @@ def _limited(size: int):
 def _cli(argv: list[str], size: int, cwd: Path) -> subprocess.CompletedProcess[str]:
     """The command in a subprocess whose files cannot grow beyond ``size`` bytes."""
     code = "import sys; from clustersched.cli import main; sys.exit(main())"
-    return subprocess.run([sys.executable, "-c", code, *argv], preexec_fn=_limited(size), cwd=cwd,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-c", code, *argv],
+        preexec_fn=_limited(size),
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_FSIZE and /dev/full are POSIX")
@@ -241,8 +296,9 @@ def test_sweep_at_the_file_size_limit_says_so_on_one_line_and_exits_2(tmp_path: 
     store = Path("out", "campaign.sqlite")
     assert result.returncode == 2, result.stderr
     assert result.stderr.count("\n") == 1, result.stderr
-    assert result.stderr.startswith(f"clustersched: error: {store}: cannot store 1 result(s) of campaign "
-                                    "'sweep-v1': a write to the disk failed"), result.stderr
+    assert result.stderr.startswith(
+        f"clustersched: error: {store}: cannot store 1 result(s) of campaign 'sweep-v1': a write to the disk failed"
+    ), result.stderr
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["campaign.sqlite"]
     with Store(tmp_path / store) as kept:
         assert kept._db.execute("PRAGMA quick_check").fetchone() == ("ok",)
@@ -250,12 +306,14 @@ def test_sweep_at_the_file_size_limit_says_so_on_one_line_and_exits_2(tmp_path: 
 
 # -- a full disk: output files ---------------------------------------------------------------------------------------
 
+
 @posix_only
 @pytest.mark.parametrize("fmt", ["csv", "swf", "batsim"])
 def test_simulate_out_at_the_file_size_limit_leaves_no_partial_file(tmp_path: Path, fmt: str) -> None:
     """Before: "clustersched: error: File too large", and the first 20000 bytes of the schedule as the file."""
-    result = _cli(["simulate", str(BUNDLED), "--no-progress", "--format", fmt, "--out", "schedule.out"], 20000,
-                  tmp_path)
+    result = _cli(
+        ["simulate", str(BUNDLED), "--no-progress", "--format", fmt, "--out", "schedule.out"], 20000, tmp_path
+    )
     assert result.returncode == 2, result.stderr
     assert result.stderr.splitlines()[-1] == "clustersched: error: schedule.out: File too large", result.stderr
     assert not (tmp_path / "schedule.out").exists()
@@ -361,8 +419,7 @@ print(json.dumps(found))
 @posix_only
 def test_every_writer_at_the_file_size_limit_names_its_file_and_leaves_none(tmp_path: Path) -> None:
     """Each writer of a file of the library, with files limited to 4 KiB: an OSError naming the file, no file."""
-    result = subprocess.run([sys.executable, "-c", WRITERS], cwd=tmp_path, capture_output=True, text=True,
-                            timeout=300)
+    result = subprocess.run([sys.executable, "-c", WRITERS], cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     found = json.loads(result.stdout)
     assert found == {name: [name, "File too large"] for name in found}
@@ -371,14 +428,18 @@ def test_every_writer_at_the_file_size_limit_names_its_file_and_leaves_none(tmp_
 
 # -- to_pandas ---------------------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("rows, message", [
-    ([1], r"rows\[0\] == 1, must be a dict of a campaign's row"),
-    ([{"x": 1}, None], r"rows\[1\] == None, must be a dict"),
-    (1, r"rows == 1 \(int\), must be a campaign's rows"),
-    ("abc", r"rows == 'abc' \(str\), must be a campaign's rows"),
-    ({"x": 1}, r"rows == \{'x': 1\} \(a single row\), must be a campaign's rows"),
-    ([{1: 2}], r"rows\[0\] has the field name 1, must be a str"),
-])
+
+@pytest.mark.parametrize(
+    "rows, message",
+    [
+        ([1], r"rows\[0\] == 1, must be a dict of a campaign's row"),
+        ([{"x": 1}, None], r"rows\[1\] == None, must be a dict"),
+        (1, r"rows == 1 \(int\), must be a campaign's rows"),
+        ("abc", r"rows == 'abc' \(str\), must be a campaign's rows"),
+        ({"x": 1}, r"rows == \{'x': 1\} \(a single row\), must be a campaign's rows"),
+        ([{1: 2}], r"rows\[0\] has the field name 1, must be a str"),
+    ],
+)
 def test_to_pandas_refuses_what_is_not_rows(rows: object, message: str) -> None:
     pytest.importorskip("pandas")
     with pytest.raises(TypeError, match=message):

@@ -41,7 +41,6 @@ needs_traces = pytest.mark.skipif(not SWF_DIR.is_dir(), reason=f"{SWF_DIR} not f
 
 
 @needs_traces
-
 def test_cqsim_toy_trace_exact_values() -> None:
     t = read_swf(SMALL / "cqsim__test.swf")
     assert len(t) == 9
@@ -121,9 +120,7 @@ def test_missing_file() -> None:
 
 
 @needs_traces
-@pytest.mark.parametrize(
-    "name", ["cqsim__test.swf", "alea__hpc2n.swf", "evalys__easy_mediumWL_smallPF.swf"]
-)
+@pytest.mark.parametrize("name", ["cqsim__test.swf", "alea__hpc2n.swf", "evalys__easy_mediumWL_smallPF.swf"])
 @pytest.mark.parametrize("suffix", [".swf", ".swf.gz"])
 def test_round_trip_small_traces(tmp_path: Path, name: str, suffix: str) -> None:
     t = read_swf(SMALL / name)
@@ -179,8 +176,14 @@ def test_write_rejects_what_swf_cannot_hold(tmp_path: Path) -> None:
 # Values each column may hold so that the file is valid: SWF's -1, or the column's range.
 def _column(name: str, dtype: type, n: int) -> st.SearchStrategy[list]:
     nonnegative = name in {
-        "submit", "wait", "runtime", "procs", "mem_used",
-        "procs_requested", "time_requested", "mem_requested",
+        "submit",
+        "wait",
+        "runtime",
+        "procs",
+        "mem_used",
+        "procs_requested",
+        "time_requested",
+        "mem_requested",
     }
     if dtype is np.int64:
         value = st.integers(0 if nonnegative else -(2**53), 2**53)
@@ -207,9 +210,7 @@ def tables(draw: st.DrawFn) -> JobTable:
     return JobTable(columns, header=draw(st.lists(text, max_size=5)))
 
 
-@settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(t=tables(), gz=st.booleans())
 def test_round_trip_generated(tmp_path: Path, t: JobTable, gz: bool) -> None:
     back = read_swf(write_swf(t, tmp_path / ("t.swf.gz" if gz else "t.swf")))
@@ -272,9 +273,7 @@ def test_corrupt_gzip(tmp_path: Path) -> None:
         (row(runtime="inf"), "runtime", np.inf, "is not a finite number"),
     ],
 )
-def test_invalid_line(
-    tmp_path: Path, bad_line: str, field: str | None, value: object, message: str
-) -> None:
+def test_invalid_line(tmp_path: Path, bad_line: str, field: str | None, value: object, message: str) -> None:
     path = write(tmp_path, "; MaxProcs: 8", "", GOOD, bad_line, row(job_id=3))
     with pytest.raises(InvalidWorkloadError) as err:
         read_swf(path)
@@ -293,9 +292,7 @@ def test_error_message_names_file_line_and_field(tmp_path: Path) -> None:
     path = write(tmp_path, GOOD, row(procs=-4), name="HPC2N.swf")
     with pytest.raises(InvalidWorkloadError) as err:
         read_swf(path)
-    assert str(err.value) == (
-        f"{path}:2, field 'procs': value -4 is negative (must be >= 0, or -1 for unknown)"
-    )
+    assert str(err.value) == (f"{path}:2, field 'procs': value -4 is negative (must be >= 0, or -1 for unknown)")
 
 
 def test_unknown_and_free_fields_are_valid(tmp_path: Path) -> None:
@@ -313,9 +310,7 @@ def test_first_bad_line_is_reported(tmp_path: Path) -> None:
     assert (err.value.line, err.value.field) == (2, "job_id")
 
 
-@pytest.mark.parametrize(
-    "lines", [[], [""], ["; Version: 2.2", "; MaxProcs: 8", ";"], ["   ", ""]]
-)
+@pytest.mark.parametrize("lines", [[], [""], ["; Version: 2.2", "; MaxProcs: 8", ";"], ["   ", ""]])
 def test_no_jobs(tmp_path: Path, lines: list[str]) -> None:
     path = tmp_path / "empty.swf"
     path.write_text("\n".join(lines))
@@ -370,8 +365,10 @@ SACCT = SWF_DIR.parent / "slurm" / "micro" / "slurm_acct.out"
 @pytest.mark.parametrize("mode", ["raise", "skip"])
 def test_a_sacct_dump_is_named(tmp_path: Path, header: bool, mode: str) -> None:
     """Issue 30: a ``sacct -P`` dump got "line has 1 fields, expected 18" and no hint of what it was."""
-    lines = ["1001|1001|micro|normal|2021-02-11T22:36:19|00:00:15|COMPLETED|1|12",
-             "1002|1002|micro|normal|2021-02-11T22:37:08|00:20:01|COMPLETED|1|1"]
+    lines = [
+        "1001|1001|micro|normal|2021-02-11T22:36:19|00:00:15|COMPLETED|1|12",
+        "1002|1002|micro|normal|2021-02-11T22:37:08|00:20:01|COMPLETED|1|1",
+    ]
     if header:
         lines.insert(0, "JobID|JobIDRaw|Cluster|Partition|Submit|Elapsed|State|NNodes|NCPUS")
     path = write(tmp_path, *lines, name="slurm_acct.out")

@@ -21,13 +21,14 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_bad_input import mutated_slices
 
 from clustersched import _core
 from clustersched.workload.jobs import FIELD_NAMES
 from clustersched.workload.swf import _FLOAT_NAMES, read_swf
+
 from reference.swf import read_swf_reference
 from support import SWF_DIR
-from test_bad_input import mutated_slices
 
 ATTRIBUTES = ("path", "line", "field", "job", "ptg", "task", "value", "detail")
 GOOD = "1 0 5 100 4 -1 -1 4 200 -1 1 3 1 -1 -1 -1 -1 -1"
@@ -57,7 +58,11 @@ def assert_same(path: Path, modes: tuple[str, ...] = ("raise", "skip")) -> str:
     kind = ""
     for mode in modes:
         got, want = outcome(read_swf, path, mode), outcome(read_swf_reference, path, mode)
-        assert got[0] == want[0], (mode, got[:3] if got[0] == "error" else "table", want[:3] if want[0] == "error" else "table")
+        assert got[0] == want[0], (
+            mode,
+            got[:3] if got[0] == "error" else "table",
+            want[:3] if want[0] == "error" else "table",
+        )
         if got[0] == "error":
             assert got[1] is want[1] and got[2] == want[2], (mode, got[1:3], want[1:3])
             for a in ATTRIBUTES:
@@ -135,7 +140,7 @@ CASES = {
     "sacct dump without header": b"\xef\xbb\xbf; MaxProcs: 8\r\n" + GOOD.encode() + b"\r\n1001| x |12|\xe9\r\n",
     "two pipes": b"a|b\n" + GOOD.encode(),
     "gzip": gzip.compress(("; MaxProcs: 8\n" + GOOD + "\n").encode()),
-    "gzip truncated": gzip.compress(("; MaxProcs: 8\n" + GOOD + "\n") .encode() * 50)[:-30],
+    "gzip truncated": gzip.compress(("; MaxProcs: 8\n" + GOOD + "\n").encode() * 50)[:-30],
     "gzip two members": gzip.compress(GOOD.encode() + b"\n") + gzip.compress(GOOD.replace("1", "2", 1).encode()),
     "gzip zero padding": gzip.compress(GOOD.encode()) + b"\0" * 7,
     "gzip wrong size": gzip.compress(GOOD.encode())[:-4] + (len(GOOD) + 1).to_bytes(4, "little"),
@@ -165,8 +170,16 @@ def test_the_core_inflates_exactly_one_clean_gzip_member() -> None:
     assert _core.inflate_gzip(gzip.compress(b"")) == b""
     # Everything else is left to zlib (read_swf's fallback, which words the errors).
     size = len(text).to_bytes(4, "little")
-    for other in (data + data, data + b"\0", data[:-1], data[:-4] + (len(text) + 1).to_bytes(4, "little"),
-                  data[:-8] + bytes(4) + size, b"\x1f\x8b", b"", data[:10] + b"\xff" * 20 + data[-8:]):
+    for other in (
+        data + data,
+        data + b"\0",
+        data[:-1],
+        data[:-4] + (len(text) + 1).to_bytes(4, "little"),
+        data[:-8] + bytes(4) + size,
+        b"\x1f\x8b",
+        b"",
+        data[:10] + b"\xff" * 20 + data[-8:],
+    ):
         assert _core.inflate_gzip(other) is None
 
 
@@ -175,8 +188,12 @@ def test_the_core_inflates_exactly_one_clean_gzip_member() -> None:
 def test_inflate_gzip_agrees_with_zlib(text: bytes, cut: int, flip: int, tail: bytes) -> None:
     """On whole, cut, damaged and extended members the core gives zlib's bytes or leaves the file to zlib."""
     data = gzip.compress(text, mtime=0)
-    for variant in (data, data[: cut % (len(data) + 1)], data + tail,
-                    data[: flip % len(data)] + bytes([data[flip % len(data)] ^ 0x5A]) + data[flip % len(data) + 1 :]):
+    for variant in (
+        data,
+        data[: cut % (len(data) + 1)],
+        data + tail,
+        data[: flip % len(data)] + bytes([data[flip % len(data)] ^ 0x5A]) + data[flip % len(data) + 1 :],
+    ):
         got = _core.inflate_gzip(variant)
         assert got is None or got == _zlib_single_member(variant)
     assert _core.inflate_gzip(data) == text
@@ -194,7 +211,9 @@ def test_a_long_trace_parsed_in_blocks_reads_as_one(tmp_path: Path, rising: bool
         lines[row] = lines[row].replace(" 100 ", " -7 ")
     lines[11_250] = " ".join(lines[11_250].split()[:17])  # a field short
     lines[33_750] = lines[33_750].replace(" 200 ", " 2x0 ")  # not a number
-    lines[40_000] = lines[40_000].split(" ", 1)[0].replace(str(ids[40_000]), str(ids[5])) + " " + lines[40_000].split(" ", 1)[1]
+    lines[40_000] = (
+        lines[40_000].split(" ", 1)[0].replace(str(ids[40_000]), str(ids[5])) + " " + lines[40_000].split(" ", 1)[1]
+    )
     path = write(tmp_path, ("; MaxProcs: 8\r\n" + "\r\n".join(lines) + "\r\n").encode())
     assert assert_same(path) == "table"  # in skip mode, the good lines
     assert outcome(read_swf, path, "raise")[0] == "error"
@@ -212,9 +231,42 @@ def test_a_bad_token_is_named_as_before(tmp_path: Path) -> None:
 
 SPACES = [" ", "  ", "\t", "\x0b", "\x0c", "\x1c", "\x1f", "\xa0", "\x85", "\u2003", "\u3000", "\u2028"]
 ODD_TOKENS = [
-    "nan", "NaN", "-nan", "inf", "-inf", "+Infinity", "infinit", "1e400", "-1e400", "1e-400", "1e", "e5", ".e1",
-    ".", "+", "-", "--1", "0x10", "1_000", "1d5", "\u0663", "\u00bd", "\x00", "\udcff", "1,5", "9" * 25,
-    "9007199254740993", "-9007199254740993", "10000000000.5", "-0", "+0.0", "00", "1.", ".5", "-1.0", "2e3",
+    "nan",
+    "NaN",
+    "-nan",
+    "inf",
+    "-inf",
+    "+Infinity",
+    "infinit",
+    "1e400",
+    "-1e400",
+    "1e-400",
+    "1e",
+    "e5",
+    ".e1",
+    ".",
+    "+",
+    "-",
+    "--1",
+    "0x10",
+    "1_000",
+    "1d5",
+    "\u0663",
+    "\u00bd",
+    "\x00",
+    "\udcff",
+    "1,5",
+    "9" * 25,
+    "9007199254740993",
+    "-9007199254740993",
+    "10000000000.5",
+    "-0",
+    "+0.0",
+    "00",
+    "1.",
+    ".5",
+    "-1.0",
+    "2e3",
 ]
 LINE_ENDS = ["\n", "\r\n", "\r"]
 
@@ -240,7 +292,9 @@ def swf_text(draw: st.DrawFn) -> str:
             for _ in range(draw(st.integers(1, 3))):
                 fields[draw(st.integers(0, 17))] = draw(numbers)
         elif kind == 4:  # a wrong number of fields
-            fields = fields[: draw(st.integers(1, 17))] if draw(st.booleans()) else fields + ["1"] * draw(st.integers(1, 3))
+            fields = (
+                fields[: draw(st.integers(1, 17))] if draw(st.booleans()) else fields + ["1"] * draw(st.integers(1, 3))
+            )
         sep = draw(st.sampled_from(SPACES)) if draw(st.integers(0, 4)) == 0 else " "
         lead = draw(st.sampled_from(["", " ", "\t", "\u3000"]))
         lines.append(lead + sep.join(fields) + draw(st.sampled_from(["", " ", "\t"])))
@@ -275,8 +329,21 @@ def test_nothing_grows_worse_than_linearly(tmp_path: Path) -> None:
 # Byte-level: separators that are Unicode spaces in UTF-8, parts of them, and bytes
 # that are not UTF-8 at all, next to and inside the fields.
 BYTE_SEPARATORS = [
-    b" ", b"\t", b"\xc2\xa0", b"\xc2\x85", b"\xe1\x9a\x80", b"\xe2\x80\x80", b"\xe2\x80\x8a", b"\xe2\x80\xa8",
-    b"\xe2\x80\xaf", b"\xe2\x81\x9f", b"\xe3\x80\x80", b"\xe2\x80\x8b", b"\xc2\xa1", b" \xe2\x80 ", b"\xc2 ",
+    b" ",
+    b"\t",
+    b"\xc2\xa0",
+    b"\xc2\x85",
+    b"\xe1\x9a\x80",
+    b"\xe2\x80\x80",
+    b"\xe2\x80\x8a",
+    b"\xe2\x80\xa8",
+    b"\xe2\x80\xaf",
+    b"\xe2\x81\x9f",
+    b"\xe3\x80\x80",
+    b"\xe2\x80\x8b",
+    b"\xc2\xa1",
+    b" \xe2\x80 ",
+    b"\xc2 ",
 ]
 BYTE_FIELDS = [b"0", b"1", b"-1", b"12", b"nan", b"inf", b"1e400", b"\xe2", b"\x80", b"\xc2", b"\xff", b"\xef\xbb\xbf"]
 
@@ -308,9 +375,17 @@ def test_numbers_are_parsed_as_python_parses_them() -> None:
     """Long mantissas, extreme and zero-padded exponents, subnormals, rounding ties: bit for bit."""
     rng = np.random.default_rng(7)
     tokens = [
-        "1e0000000000000000000005", "0.0000000000000000000000000001e28", "123456789012345678901234567890e-20",
-        "4.9e-324", "2.4703282292062328e-324", "2.4703282292062329e-324", "1.7976931348623158e308",
-        "1.7976931348623159e308", "9007199254740993", "9007199254740993.0000000001", "0e99999999999999999999",
+        "1e0000000000000000000005",
+        "0.0000000000000000000000000001e28",
+        "123456789012345678901234567890e-20",
+        "4.9e-324",
+        "2.4703282292062328e-324",
+        "2.4703282292062329e-324",
+        "1.7976931348623158e308",
+        "1.7976931348623159e308",
+        "9007199254740993",
+        "9007199254740993.0000000001",
+        "0e99999999999999999999",
     ]
     for _ in range(3000):
         mantissa = "".join(rng.choice(list("0123456789"), size=int(rng.integers(1, 26))))

@@ -16,6 +16,7 @@ from clustersched.batch import BatchTimeSeries, Schedule, batch_timeseries, vali
 from clustersched.dfrs import DfrsJobs, DfrsPlatform, DfrsTimeSeries, dfrs_timeseries, validate_dfrs
 from clustersched.dfrs import simulate as dfrs_simulate
 from clustersched.workload import JobTable
+
 from support import run_cli
 
 
@@ -23,8 +24,12 @@ def three_jobs() -> Schedule:
     # 2 processors: job 1 (2 procs) runs 0-4; job 2 (2 procs, submitted 0) waits, runs 4-24;
     # job 3 (1 proc, submitted 1) waits, runs 24-25
     return Schedule(
-        job_id=np.array([1, 2, 3]), submit=np.array([0.0, 0.0, 1.0]), start=np.array([0.0, 4.0, 24.0]),
-        end=np.array([4.0, 24.0, 25.0]), procs=np.array([2, 2, 1]), total_procs=2,
+        job_id=np.array([1, 2, 3]),
+        submit=np.array([0.0, 0.0, 1.0]),
+        start=np.array([0.0, 4.0, 24.0]),
+        end=np.array([4.0, 24.0, 25.0]),
+        procs=np.array([2, 2, 1]),
+        total_procs=2,
     )
 
 
@@ -48,8 +53,14 @@ def test_batch_series_hand_computed():
 def test_batch_series_counts_a_job_from_its_events_on():
     # job 1 is submitted and started at 5 (never queued); job 2 has zero runtime (never running);
     # job 3 is submitted at 2 and starts at 5 together with job 1
-    s = Schedule(job_id=np.array([1, 2, 3]), submit=np.array([5.0, 3.0, 2.0]), start=np.array([5.0, 3.0, 5.0]),
-                 end=np.array([9.0, 3.0, 7.0]), procs=np.array([1, 3, 2]), total_procs=3)
+    s = Schedule(
+        job_id=np.array([1, 2, 3]),
+        submit=np.array([5.0, 3.0, 2.0]),
+        start=np.array([5.0, 3.0, 5.0]),
+        end=np.array([9.0, 3.0, 7.0]),
+        procs=np.array([1, 3, 2]),
+        total_procs=3,
+    )
     ts = batch_timeseries(s)
     assert ts.time.tolist() == [2.0, 3.0, 5.0, 7.0, 9.0] and ts.origin == 2.0
     assert ts.queued.tolist() == [1, 1, 0, 0, 0]
@@ -83,8 +94,14 @@ def test_columns_dataframe_and_csv_name_units(tmp_path):
 
 
 def test_empty_schedule_has_no_series():
-    s = Schedule(job_id=np.zeros(0, int), submit=np.zeros(0), start=np.zeros(0), end=np.zeros(0),
-                 procs=np.zeros(0, int), total_procs=1)
+    s = Schedule(
+        job_id=np.zeros(0, int),
+        submit=np.zeros(0),
+        start=np.zeros(0),
+        end=np.zeros(0),
+        procs=np.zeros(0, int),
+        total_procs=1,
+    )
     with pytest.raises(ValueError, match="schedule is empty"):
         batch_timeseries(s)
 
@@ -122,8 +139,9 @@ def test_batch_series_invariants(jobs, policy):
 
 def test_dfrs_series_hand_computed():
     # job 0 (mem 0.6) runs 0-100, is paused for job 1 (mem 0.6) over 100-200, resumes 200-1400 (300 s penalty)
-    jobs = DfrsJobs(submit=[0, 100], processing_time=[1000, 100], tasks=[1, 1], cpu_need=[1.0, 1.0],
-                    mem_need=[0.6, 0.6])
+    jobs = DfrsJobs(
+        submit=[0, 100], processing_time=[1000, 100], tasks=[1, 1], cpu_need=[1.0, 1.0], mem_need=[0.6, 0.6]
+    )
     platform = DfrsPlatform(1)
     r = dfrs_simulate(jobs, platform, "GreedyP */opt=min")
     validate_dfrs(r.schedule, jobs, platform)
@@ -135,14 +153,21 @@ def test_dfrs_series_hand_computed():
     assert ts.running.tolist() == [1, 1, 1, 0]
     assert ts.waiting.tolist() == [0, 1, 0, 0]  # job 0 paused over 100-200
     assert ts.cpu_demand.tolist() == [1.0, 2.0, 1.0, 0.0]
-    assert ts.to_pandas().columns.tolist() == ["time_s", "cpu", "memory", "cpu_demand", "cpu_utilization",
-                                               "memory_utilization", "running", "waiting"]
+    assert ts.to_pandas().columns.tolist() == [
+        "time_s",
+        "cpu",
+        "memory",
+        "cpu_demand",
+        "cpu_utilization",
+        "memory_utilization",
+        "running",
+        "waiting",
+    ]
 
 
 def test_dfrs_series_of_a_shared_node():
     # four quarter-CPU tasks of two jobs on 2 nodes, all at once: CPU 1 node's worth, memory 4 x 0.2
-    jobs = DfrsJobs(submit=[0, 0], processing_time=[100, 50], tasks=[2, 2], cpu_need=[0.25, 0.25],
-                    mem_need=[0.2, 0.2])
+    jobs = DfrsJobs(submit=[0, 0], processing_time=[100, 50], tasks=[2, 2], cpu_need=[0.25, 0.25], mem_need=[0.2, 0.2])
     platform = DfrsPlatform(2)
     r = dfrs_simulate(jobs, platform, "Greedy */opt=min")
     validate_dfrs(r.schedule, jobs, platform)
@@ -157,9 +182,13 @@ def test_dfrs_series_of_a_shared_node():
 def test_dfrs_series_invariants_on_a_workload():
     rng = np.random.default_rng(3)
     n = 40
-    jobs = DfrsJobs(submit=np.sort(rng.integers(0, 2000, n)), processing_time=rng.integers(10, 900, n),
-                    tasks=rng.integers(1, 4, n), cpu_need=rng.choice([0.25, 0.5, 1.0], n),
-                    mem_need=rng.uniform(0.05, 0.5, n))
+    jobs = DfrsJobs(
+        submit=np.sort(rng.integers(0, 2000, n)),
+        processing_time=rng.integers(10, 900, n),
+        tasks=rng.integers(1, 4, n),
+        cpu_need=rng.choice([0.25, 0.5, 1.0], n),
+        mem_need=rng.uniform(0.05, 0.5, n),
+    )
     platform = DfrsPlatform(4)
     r = dfrs_simulate(jobs, platform, "GreedyPM */per/opt=min/minvt=600")
     validate_dfrs(r.schedule, jobs, platform)
@@ -176,6 +205,7 @@ def test_dfrs_series_invariants_on_a_workload():
 
 
 # --- plots ------------------------------------------------------------------------------------------------------
+
 
 def week():
     run = cs.simulate(cs.read_swf(cs.sample_trace()), "easy")
@@ -207,8 +237,9 @@ def test_timeseries_plot_panels_and_axes():
 
 
 def test_timeseries_plot_of_a_dfrs_series(tmp_path):
-    jobs = DfrsJobs(submit=[0, 100], processing_time=[1000, 100], tasks=[1, 1], cpu_need=[1.0, 1.0],
-                    mem_need=[0.6, 0.6])
+    jobs = DfrsJobs(
+        submit=[0, 100], processing_time=[1000, 100], tasks=[1, 1], cpu_need=[1.0, 1.0], mem_need=[0.6, 0.6]
+    )
     r = dfrs_simulate(jobs, DfrsPlatform(1), "GreedyP */opt=min")
     validate_dfrs(r.schedule, jobs, DfrsPlatform(1))
     fig = plot.timeseries(dfrs_timeseries(r.schedule, jobs), tmp_path / "d.png")
@@ -237,18 +268,24 @@ def test_gantt_time_axis_and_window():
 
 # --- simulate --gantt-window, --timeseries, --timeseries-plot --------------------------------------------------
 
-@pytest.mark.parametrize(("window", "message"), [
-    ("50:40", "argument --gantt-window: invalid value '50:40': must be START:END in hours"),
-    ("abc", "argument --gantt-window: invalid value 'abc'"),
-    ("1:2:3", "argument --gantt-window: invalid value '1:2:3'"),
-    ("-1:3", "argument --gantt-window: invalid value '-1:3'"),
-    ("nan:3", "argument --gantt-window: invalid value 'nan:3'"),
-    ("300:", "--gantt-window '300:': is outside the schedule, which runs from 0 to 211.3 hours"),
-])
+
+@pytest.mark.parametrize(
+    ("window", "message"),
+    [
+        ("50:40", "argument --gantt-window: invalid value '50:40': must be START:END in hours"),
+        ("abc", "argument --gantt-window: invalid value 'abc'"),
+        ("1:2:3", "argument --gantt-window: invalid value '1:2:3'"),
+        ("-1:3", "argument --gantt-window: invalid value '-1:3'"),
+        ("nan:3", "argument --gantt-window: invalid value 'nan:3'"),
+        ("300:", "--gantt-window '300:': is outside the schedule, which runs from 0 to 211.3 hours"),
+    ],
+)
 def test_gantt_window_errors_are_one_line_and_write_nothing(tmp_path, capsys, monkeypatch, window, message):
     monkeypatch.chdir(tmp_path)
-    status, out, err = run_cli(["simulate", str(cs.sample_trace()), "--out", "jobs.csv", "--gantt", "g.png",
-                                f"--gantt-window={window}"], capsys)
+    status, out, err = run_cli(
+        ["simulate", str(cs.sample_trace()), "--out", "jobs.csv", "--gantt", "g.png", f"--gantt-window={window}"],
+        capsys,
+    )
     assert status == 2
     assert err.count("\n") == 1 and err.startswith("clustersched: error: ") and message in err
     assert list(tmp_path.iterdir()) == []
@@ -262,8 +299,21 @@ def test_gantt_window_needs_gantt(tmp_path, capsys, monkeypatch):
 
 def test_simulate_draws_a_window_and_writes_the_time_series(tmp_path, capsys):
     png, csv_path, ts_png = tmp_path / "g.png", tmp_path / "ts.csv", tmp_path / "ts.png"
-    status, out, err = run_cli(["simulate", str(cs.sample_trace()), "--gantt", str(png), "--gantt-window", "24:48",
-                                "--timeseries", str(csv_path), "--timeseries-plot", str(ts_png)], capsys)
+    status, out, err = run_cli(
+        [
+            "simulate",
+            str(cs.sample_trace()),
+            "--gantt",
+            str(png),
+            "--gantt-window",
+            "24:48",
+            "--timeseries",
+            str(csv_path),
+            "--timeseries-plot",
+            str(ts_png),
+        ],
+        capsys,
+    )
     assert status == 0, err
     assert png.read_bytes()[:4] == b"\x89PNG" and ts_png.read_bytes()[:4] == b"\x89PNG"
     with open(csv_path) as fh:
@@ -274,14 +324,14 @@ def test_simulate_draws_a_window_and_writes_the_time_series(tmp_path, capsys):
     assert [int(r["queued"]) for r in rows] == series.queued.tolist()
     # open-ended windows
     assert run_cli(["simulate", str(cs.sample_trace()), "--gantt", str(png), "--gantt-window", ":6"], capsys)[0] == 0
-    assert run_cli(["simulate", str(cs.sample_trace()), "--gantt", str(png), "--gantt-window", "200:"],
-                   capsys)[0] == 0
+    assert run_cli(["simulate", str(cs.sample_trace()), "--gantt", str(png), "--gantt-window", "200:"], capsys)[0] == 0
 
 
 def test_timeseries_outputs_are_checked_first(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    status, _, err = run_cli(["simulate", str(cs.sample_trace()), "--out", "jobs.csv", "--timeseries-plot",
-                              "ts.txt"], capsys)
+    status, _, err = run_cli(
+        ["simulate", str(cs.sample_trace()), "--out", "jobs.csv", "--timeseries-plot", "ts.txt"], capsys
+    )
     assert status == 2 and "--timeseries-plot 'ts.txt': end the name with the image format" in err
     status, _, err = run_cli(["simulate", str(cs.sample_trace()), "--timeseries", "nodir/ts.csv"], capsys)
     assert status == 2 and "--timeseries 'nodir/ts.csv': folder 'nodir' does not exist" in err

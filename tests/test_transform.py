@@ -78,9 +78,7 @@ def test_select_picks_rows_into_one_block(rows: tuple[int, object], seed: int) -
     origin=st.none() | st.integers(-(10**5), 10**6),
     rebase=st.booleans(),
 )
-def test_windows_partition_jobs(
-    submits: list[int], length: int, origin: int | None, rebase: bool
-) -> None:
+def test_windows_partition_jobs(submits: list[int], length: int, origin: int | None, rebase: bool) -> None:
     t = JobTable({"submit": submits})  # job ids 1..n
     windows = time_windows(t, length, origin=origin, rebase=rebase)
     start = min(submits) if origin is None else origin
@@ -173,9 +171,7 @@ def test_drop_invalid(jobs: JobTable) -> None:
     kept = drop_invalid(jobs, 256)
     assert kept.job_id.tolist() == [1, 2, 10]
     assert kept.dropped == (Dropped("earlier", 99, 7), *invalid_jobs(jobs, 256))
-    assert kept.drop_summary() == {
-        "earlier": 1, NO_PROCESSOR_COUNT: 2, WIDER_THAN_MACHINE: 3, NONPOSITIVE_RUNTIME: 2
-    }
+    assert kept.drop_summary() == {"earlier": 1, NO_PROCESSOR_COUNT: 2, WIDER_THAN_MACHINE: 3, NONPOSITIVE_RUNTIME: 2}
     assert len(jobs) == 10 and len(jobs.dropped) == 1  # input untouched
 
 
@@ -183,8 +179,11 @@ def test_drop_invalid_policies(jobs: JobTable) -> None:
     kept = drop_invalid(jobs, 256, wider="keep")
     assert kept.job_id.tolist() == [1, 2, 5, 9, 10]
     assert [(d.job_id, d.reason) for d in kept.dropped[1:]] == [
-        (3, NO_PROCESSOR_COUNT), (4, NO_PROCESSOR_COUNT), (6, NONPOSITIVE_RUNTIME),
-        (7, NONPOSITIVE_RUNTIME), (8, NONPOSITIVE_RUNTIME),
+        (3, NO_PROCESSOR_COUNT),
+        (4, NO_PROCESSOR_COUNT),
+        (6, NONPOSITIVE_RUNTIME),
+        (7, NONPOSITIVE_RUNTIME),
+        (8, NONPOSITIVE_RUNTIME),
     ]
     clipped = drop_invalid(jobs, 256, wider="clip")
     assert clipped.job_id.tolist() == [1, 2, 5, 9, 10]
@@ -273,9 +272,7 @@ def test_scale_submit() -> None:
 
 
 @given(
-    submits=st.lists(st.floats(0, 1e7), min_size=2, max_size=40).filter(
-        lambda s: max(s) - min(s) >= 1
-    ),
+    submits=st.lists(st.floats(0, 1e7), min_size=2, max_size=40).filter(lambda s: max(s) - min(s) >= 1),
     runtime=st.floats(1, 1e5),
     target=st.floats(0.01, 10),
 )
@@ -306,7 +303,7 @@ def test_scale_to_load_arguments() -> None:
         scale_to_load(t, 4, 0)
 
 
-# -- issue 30: a rebased window keeps its header true -------------------------------------------------------------------
+# -- issue 30: a rebased window keeps its header true ------------------------------------------------------------------
 
 HEADER = [
     " Version: 2.2",
@@ -326,8 +323,11 @@ def _dated(submits: list[float]) -> JobTable:
     for line in HEADER:
         key, value = line.split(":", 1)
         metadata[key.strip()] = value.strip()
-    return JobTable({"submit": submits, "runtime": [10.0] * len(submits), "procs": [1] * len(submits)},
-                    metadata=metadata, header=list(HEADER))
+    return JobTable(
+        {"submit": submits, "runtime": [10.0] * len(submits), "procs": [1] * len(submits)},
+        metadata=metadata,
+        header=list(HEADER),
+    )
 
 
 def test_a_rebased_window_moves_unix_start_time_and_start_time(tmp_path: Path) -> None:
@@ -370,8 +370,11 @@ def test_a_window_beyond_what_the_header_can_date_drops_start_time() -> None:
     """A StartTime without a zone to write it in is removed, never left wrong; UnixStartTime still moves."""
     from clustersched.workload.transform import time_window
 
-    t = JobTable({"submit": [0.0, 500.0]}, metadata={"UnixStartTime": "1000", "StartTime": "whenever"},
-                 header=[" UnixStartTime: 1000", " StartTime: whenever", " Note: kept"])
+    t = JobTable(
+        {"submit": [0.0, 500.0]},
+        metadata={"UnixStartTime": "1000", "StartTime": "whenever"},
+        header=[" UnixStartTime: 1000", " StartTime: whenever", " Note: kept"],
+    )
     w = time_window(t, 100, rebase=True)
     assert w.metadata == {"UnixStartTime": "1100"} and w.header == [" UnixStartTime: 1100", " Note: kept"]
     assert w.submit.tolist() == [400.0]

@@ -58,17 +58,26 @@ __getattr__, __dir__ = lazy_exports(
 
 if TYPE_CHECKING:
     from . import campaign, errors, ptg, validate
+    from ._cli import sample_trace
     from .batch import BatchRun, Policy, SimulationResult, simulate
-    from .batch.sweep import sweep
     from .batch.metrics import BatchMetrics, batch_metrics
     from .batch.schedule import Schedule
+    from .batch.sweep import sweep
     from .batch.validate import validate_batch
     from .platform import CLUSTERS, Cluster, cluster
     from .ptg import ALGORITHMS as PTG_ALGORITHMS
     from .ptg import TaskSchedule, run_algorithm
     from .ptg.validate import validate_ptgs
-    from .workload import Dropped, JobTable, lublin_feitelson, read_batsim, read_swf, read_trace, write_batsim, write_swf
-    from ._cli import sample_trace
+    from .workload import (
+        Dropped,
+        JobTable,
+        lublin_feitelson,
+        read_batsim,
+        read_swf,
+        read_trace,
+        write_batsim,
+        write_swf,
+    )
     from .workload.ptg import PTG, read_ptgs, write_ptgs
 
 __all__ = [

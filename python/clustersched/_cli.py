@@ -81,8 +81,9 @@ def integer(minimum: int, maximum: int | Callable[[], int] | None = None) -> Cal
     return parse
 
 
-def number(minimum: float, *, exclusive: bool = False, maximum: float | None = None,
-           unit: str = "") -> Callable[[str], float]:
+def number(
+    minimum: float, *, exclusive: bool = False, maximum: float | None = None, unit: str = ""
+) -> Callable[[str], float]:
     """An argparse ``type=``: a finite number ``>= minimum`` (``> minimum`` if ``exclusive``), at most
     ``maximum`` if given; ``unit`` ("seconds", "GB") names what it counts in the error message.
 
@@ -188,7 +189,7 @@ def report_dropped(dropped: Sequence[object], total: int, *, option: str | None 
 
     from .workload.transform import CLIPPED_TO_MACHINE  # called by handlers, after the library is imported
 
-    for reason, count in Counter(getattr(d, "reason") for d in dropped).items():
+    for reason, count in Counter(d.reason for d in dropped).items():
         what = "kept but changed" if reason == CLIPPED_TO_MACHINE else "dropped"
         print(f"note: {option + ': ' if option else ''}{count} of {total} jobs {what}: {reason}", file=sys.stderr)
 
@@ -291,6 +292,7 @@ def estimate_spec(*names: str) -> Callable[[str], str]:
     """An option's type: one of ``names`` or an estimate model of
     :func:`clustersched.workload.parse_estimate_model` (``exact``, ``f:F``, ``modal``), in its canonical
     spelling; the model module is imported only when the option is given."""
+
     def parse(text: str) -> str:
         if text.strip() in names:
             return text.strip()
@@ -300,8 +302,9 @@ def estimate_spec(*names: str) -> Callable[[str], str]:
             return str(parse_estimate_model(text))
         except ValueError:
             accepted = ", ".join(dict.fromkeys((*names, *ESTIMATE_MODELS)))
-            raise argparse.ArgumentTypeError(f"invalid value {text!r}: must be {accepted} (F a number, "
-                                             "0 <= F <= 1e10)") from None
+            raise argparse.ArgumentTypeError(
+                f"invalid value {text!r}: must be {accepted} (F a number, 0 <= F <= 1e10)"
+            ) from None
 
     return parse
 
@@ -316,7 +319,8 @@ def dask_address(text: str) -> str:
     except ImportError:
         raise argparse.ArgumentTypeError(
             f"invalid value {text!r}: running on Dask needs Dask distributed, which is not installed: "
-            'pip install "clustersched[dask]"') from None
+            'pip install "clustersched[dask]"'
+        ) from None
     except ValueError as exc:
         raise argparse.ArgumentTypeError(f"invalid value {text!r}: {str(exc).split(', ', 1)[-1]}") from None
 
@@ -338,8 +342,11 @@ def campaign_status(runs: Sequence[Study], where: str) -> int:
     if not failed:
         return 0
     total = sum(r.scenarios for r in runs)
-    print(f"clustersched: {failed} of {total} scenarios failed: see the status and error columns of {where} "
-          "(the same command retries them)", file=sys.stderr)
+    print(
+        f"clustersched: {failed} of {total} scenarios failed: see the status and error columns of {where} "
+        "(the same command retries them)",
+        file=sys.stderr,
+    )
     return 1
 
 
@@ -347,8 +354,13 @@ def campaign_status(runs: Sequence[Study], where: str) -> int:
 #: :func:`cli_spelling`): each a pattern and its replacement.
 _CLI_SPELLINGS = (
     # simulate's remedy for jobs without a runtime or a processor count
-    (re.compile(r"clustersched\.workload\.drop_invalid\([^()]*\) removes and counts them; on the command line, "
-                r"--drop-invalid"), "--drop-invalid removes and counts them"),
+    (
+        re.compile(
+            r"clustersched\.workload\.drop_invalid\([^()]*\) removes and counts them; on the command line, "
+            r"--drop-invalid"
+        ),
+        "--drop-invalid removes and counts them",
+    ),
     # simulate without a machine size
     (re.compile(r"\(procs=, or --procs\)"), "with --procs"),
     # simulate's remedy for jobs wider than the machine: oversized='skip' or 'clip'
@@ -373,4 +385,3 @@ def cli_spelling(message: str) -> str:
     for pattern, replacement in _CLI_SPELLINGS:
         message = pattern.sub(replacement, message)
     return message
-

@@ -85,7 +85,11 @@ def dpsa_select(
 ) -> tuple[npt.NDArray[np.int64], int, int, bool]: ...
 
 _Columns = tuple[
-    npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.int64]
+    npt.NDArray[np.int64],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.int64],
+    npt.NDArray[np.int64],
 ]
 
 @final
@@ -232,6 +236,7 @@ class MultiClusterPtg:
         alloc: npt.NDArray[np.int64] | None,
         comms: bool,
     ) -> None: ...
+
 # DFRS: the Theorem 1 lower bound (clustersched.dfrs.bound).
 __all__ += ["DfrsStretchBound"]
 
@@ -254,6 +259,7 @@ class DfrsStretchBound:
     def max_flow(self, stretch: float) -> tuple[float, float, npt.NDArray[np.bool_], int]: ...
     def feasible(self, stretch: float) -> bool: ...
     def cut_capacity(self, in_cut: npt.NDArray[np.bool_], stretch: float) -> float: ...
+
 # -- grid (QLSE) ------------------------------------------------------------------------
 __all__ += [
     "GRID_MAX_EDGES",
@@ -334,8 +340,16 @@ def qlse_step(
 ]: ...
 
 # DFRS node state and packing (rust/py/src/dfrs.rs; public interface: clustersched.dfrs)
-__all__ += ["DFRS_MAX_NODES", "DFRS_MAX_TASKS", "DFRS_MAX_TOTAL_TASKS", "DFRS_UNIT", "DfrsState", "MCB8_ACCURACY",
-            "dfrs_completion_time", "dfrs_progress"]
+__all__ += [
+    "DFRS_MAX_NODES",
+    "DFRS_MAX_TASKS",
+    "DFRS_MAX_TOTAL_TASKS",
+    "DFRS_UNIT",
+    "DfrsState",
+    "MCB8_ACCURACY",
+    "dfrs_completion_time",
+    "dfrs_progress",
+]
 
 DFRS_UNIT: int
 DFRS_MAX_NODES: int
@@ -410,9 +424,7 @@ class DfrsState:
     def greedy_nodes(self, job: int) -> _I64 | None: ...
     def greedy(self, job: int) -> bool: ...
     def greedy_preempt(self, job: int, victims: _I64, migrate: bool) -> tuple[bool, _I64, _I64]: ...
-    def mcb8(
-        self, order: _I64, fixed: npt.NDArray[np.bool_], accuracy: float = ...
-    ) -> tuple[float, int, int]: ...
+    def mcb8(self, order: _I64, fixed: npt.NDArray[np.bool_], accuracy: float = ...) -> tuple[float, int, int]: ...
     def mcb8_stretch(
         self,
         order: _I64,

@@ -82,8 +82,11 @@ def lazy_exports(
         for name, value in namespace.items():
             if name.startswith("__") and name.endswith("__"):
                 names.add(name)
-            elif (not name.startswith("_") and isinstance(value, types.ModuleType)
-                  and value.__name__ == f"{package}.{name}"):
+            elif (
+                not name.startswith("_")
+                and isinstance(value, types.ModuleType)
+                and value.__name__ == f"{package}.{name}"
+            ):
                 names.add(name)  # a public submodule, bound by its import
         return sorted(names)
 

@@ -40,13 +40,35 @@ INSTALL_HINT = 'pip install "clustersched[pandas]"'
 
 _SECONDS = (
     # job tables (SWF) and schedules
-    "submit", "wait", "runtime", "start", "end", "cpu_time", "time_requested", "think_time",
-    "first_start", "completion", "flow", "response",
+    "submit",
+    "wait",
+    "runtime",
+    "start",
+    "end",
+    "cpu_time",
+    "time_requested",
+    "think_time",
+    "first_start",
+    "completion",
+    "flow",
+    "response",
     # summaries
-    "avg_wait", "max_wait", "avg_response", "makespan", "span", "penalty",
+    "avg_wait",
+    "max_wait",
+    "avg_response",
+    "makespan",
+    "span",
+    "penalty",
     # batch percentiles and class bounds (batch/metrics.py), time series (batch/timeseries.py, dfrs/metrics.py)
-    "p50_wait", "p90_wait", "p99_wait", "p50_response", "p90_response", "p99_response",
-    "runtime_above", "runtime_upto", "time",
+    "p50_wait",
+    "p90_wait",
+    "p99_wait",
+    "p50_response",
+    "p90_response",
+    "p99_response",
+    "runtime_above",
+    "runtime_upto",
+    "time",
 )
 
 #: The library's column and summary names that have a unit -> the name with it.

@@ -28,8 +28,7 @@ def steps(times: np.ndarray, *deltas: np.ndarray) -> tuple[np.ndarray, list[np.n
     """The breakpoints (distinct ``times``, sorted) and, per ``deltas`` array (one change per time), the
     running sum of its changes up to and including each breakpoint."""
     t, where = np.unique(np.asarray(times, dtype=np.float64), return_inverse=True)
-    return t, [np.cumsum(np.bincount(where, weights=np.asarray(d, dtype=np.float64), minlength=len(t)))
-               for d in deltas]
+    return t, [np.cumsum(np.bincount(where, weights=np.asarray(d, dtype=np.float64), minlength=len(t))) for d in deltas]
 
 
 def binned(time: np.ndarray, values: np.ndarray, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

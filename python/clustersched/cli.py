@@ -203,23 +203,23 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    from .batch.cli import add_parser as add_batch
-    from .grid.cli import add_parser as add_grid
-    from .dfrs.cli import add_parser as add_dfrs
-    from .ptg.cli import add_parser as add_ptg
-    from .scrap.cli import add_parser as add_scrap
-    from .reproduce.cli import add_parser as add_reproduce
-
     from . import __version__
+    from .batch.cli import add_parser as add_batch
+    from .dfrs.cli import add_parser as add_dfrs
+    from .grid.cli import add_parser as add_grid
+    from .ptg.cli import add_parser as add_ptg
+    from .reproduce.cli import add_parser as add_reproduce
+    from .scrap.cli import add_parser as add_scrap
 
     parser = _Parser(
         prog="clustersched",
         description="Implement, simulate and compare cluster schedulers: batch policies on SWF traces, "
-                    "parallel task graphs, and the experiments of the papers.",
+        "parallel task graphs, and the experiments of the papers.",
         epilog="`clustersched COMMAND --help` describes a command and its options.",
     )
-    parser.add_argument("--version", action="version", version=f"clustersched {__version__}",
-                        help="print the version and exit")
+    parser.add_argument(
+        "--version", action="version", version=f"clustersched {__version__}", help="print the version and exit"
+    )
     sub = parser.add_subparsers(required=True, metavar="COMMAND")
     add_batch(sub)
     add_ptg(sub)

@@ -98,8 +98,13 @@ class InvalidGraphError(InvalidWorkloadError):
     """
 
     def __init__(
-        self, message: str, *, node: object = None, edge: tuple[object, object] | None = None,
-        field: str | None = None, value: object = None,
+        self,
+        message: str,
+        *,
+        node: object = None,
+        edge: tuple[object, object] | None = None,
+        field: str | None = None,
+        value: object = None,
     ) -> None:
         super().__init__(message, value=value)
         self.node = node

@@ -47,6 +47,7 @@ __all__ = [
     "scrap_platforms",
 ]
 
+
 @dataclass(frozen=True)
 class Cluster:
     """A homogeneous cluster of ``procs`` processors running at ``speed`` flop/s each.
@@ -266,7 +267,9 @@ class MultiCluster:
             if not isinstance(self.network, Network):
                 raise TypeError(f"network == {self.network!r}, must be a Network or None")
             if len(self.network.link_bw) != len(clusters):
-                raise ValueError(f"network has links for {len(self.network.link_bw)} clusters, the platform has {len(clusters)}")
+                raise ValueError(
+                    f"network has links for {len(self.network.link_bw)} clusters, the platform has {len(clusters)}"
+                )
 
     def __len__(self) -> int:
         return len(self.clusters)
@@ -331,10 +334,15 @@ class MultiCluster:
         return {
             "name": self.name,
             "clusters": [{"name": c.name, "procs": c.procs, "speed": c.speed} for c in self.clusters],
-            "network": None if self.network is None else {
-                "link_bw": list(self.network.link_bw), "link_lat": list(self.network.link_lat),
-                "uplink_bw": self.network.uplink_bw, "uplink_lat": self.network.uplink_lat,
-                "backbone_bw": self.network.backbone_bw, "backbone_lat": self.network.backbone_lat,
+            "network": None
+            if self.network is None
+            else {
+                "link_bw": list(self.network.link_bw),
+                "link_lat": list(self.network.link_lat),
+                "uplink_bw": self.network.uplink_bw,
+                "uplink_lat": self.network.uplink_lat,
+                "backbone_bw": self.network.backbone_bw,
+                "backbone_lat": self.network.backbone_lat,
             },
         }
 
@@ -357,7 +365,8 @@ def scrap_platform_configs() -> list[dict]:
     --------
     >>> cs = scrap_platform_configs()
     >>> len(cs), cs[0], cs[-1]
-    (40, {'clusters': 1, 'min_speed': 0.25, 'heterogeneity': 1.0}, {'clusters': 8, 'min_speed': 1.0, 'heterogeneity': 5.0})
+    (40, {'clusters': 1, 'min_speed': 0.25, 'heterogeneity': 1.0},
+     {'clusters': 8, 'min_speed': 1.0, 'heterogeneity': 5.0})
     """
     out = []
     for c in SCRAP_CLUSTER_COUNTS:
@@ -367,8 +376,9 @@ def scrap_platform_configs() -> list[dict]:
     return out
 
 
-def random_multicluster(clusters: int, min_speed: float, heterogeneity: float, *, seed, name: str | None = None,
-                        network: bool = True) -> MultiCluster:
+def random_multicluster(
+    clusters: int, min_speed: float, heterogeneity: float, *, seed, name: str | None = None, network: bool = True
+) -> MultiCluster:
     """A random platform of PDCS 2007 §4.
 
     Cluster ``k`` gets a uniform integer number of processors in 16..128 and a
@@ -442,5 +452,7 @@ def scrap_platforms(seed: int, *, samples: int = SCRAP_SAMPLES) -> list[MultiClu
             k = i * samples + s
             rng = np.random.default_rng(np.random.SeedSequence(root, spawn_key=(k,)))
             name = f"c{cfg['clusters']}-s{cfg['min_speed']}-h{cfg['heterogeneity']}-#{s}"
-            out.append(random_multicluster(cfg["clusters"], cfg["min_speed"], cfg["heterogeneity"], seed=rng, name=name))
+            out.append(
+                random_multicluster(cfg["clusters"], cfg["min_speed"], cfg["heterogeneity"], seed=rng, name=name)
+            )
     return out

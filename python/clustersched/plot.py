@@ -1,4 +1,5 @@
-"""Pictures of schedules and of campaigns, drawn with matplotlib (imported when a picture is drawn, not with the package).
+"""Pictures of schedules and of campaigns, drawn with matplotlib (imported when a picture is drawn, not with the
+package).
 
 :func:`gantt` draws one schedule and :func:`timeseries` its machine's state over time;
 :func:`grouped_boxplot` and :func:`pareto` draw
@@ -19,8 +20,19 @@ from ._output import save_figure
 if TYPE_CHECKING:
     from .batch.schedule import Schedule
 
-__all__ = ["figure", "gantt", "grouped_boxplot", "label_points", "non_dominated", "pareto", "plain_log_ticks",
-           "resample_width", "styles", "time_unit", "timeseries"]
+__all__ = [
+    "figure",
+    "gantt",
+    "grouped_boxplot",
+    "label_points",
+    "non_dominated",
+    "pareto",
+    "plain_log_ticks",
+    "resample_width",
+    "styles",
+    "time_unit",
+    "timeseries",
+]
 
 
 def figure(nrows: int = 1, ncols: int = 1, *, figsize: tuple[float, float], **subplots: Any) -> tuple[Any, Any]:
@@ -144,7 +156,10 @@ def gantt(
     ax.set_ylim(0, schedule.total_procs)
     ax.set_xlabel(f"time since the trace start ({unit})")
     ax.set_ylabel("processor")
-    ax.set_title(title or f"{schedule.policy}: {len(shown)} job{'' if len(shown) == 1 else 's'} on {schedule.total_procs} processors")
+    ax.set_title(
+        title
+        or f"{schedule.policy}: {len(shown)} job{'' if len(shown) == 1 else 's'} on {schedule.total_procs} processors"
+    )
     if path is not None:
         save_figure(fig, path, dpi=150)
     return fig
@@ -291,8 +306,15 @@ def timeseries(
                 continue
             mean, low, high = binned(t, y, edges)
             (line,) = a.step(x, np.r_[mean, mean[-1]], where="post", linewidth=0.9, label=label)
-            a.fill_between(x, np.r_[low, low[-1]], np.r_[high, high[-1]], step="post", color=line.get_color(),
-                           alpha=0.2, linewidth=0)
+            a.fill_between(
+                x,
+                np.r_[low, low[-1]],
+                np.r_[high, high[-1]],
+                step="post",
+                color=line.get_color(),
+                alpha=0.2,
+                linewidth=0,
+            )
         if len(columns) > 1:
             a.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))  # outside: never over the data
         if "utilization" in columns[0]:
@@ -315,8 +337,31 @@ def timeseries(
 RESAMPLE_BINS_PER_INCH = 40
 
 #: The bin widths :func:`resample_width` chooses from, seconds: round minutes, hours, days and weeks.
-_ROUND_WIDTHS = (1.0, 2.0, 5.0, 10.0, 15.0, 30.0, 60.0, 120.0, 300.0, 600.0, 900.0, 1800.0, 3600.0, 7200.0, 10800.0,
-                 21600.0, 43200.0, 86400.0, 2 * 86400.0, 4 * 86400.0, 7 * 86400.0, 14 * 86400.0, 28 * 86400.0)
+_ROUND_WIDTHS = (
+    1.0,
+    2.0,
+    5.0,
+    10.0,
+    15.0,
+    30.0,
+    60.0,
+    120.0,
+    300.0,
+    600.0,
+    900.0,
+    1800.0,
+    3600.0,
+    7200.0,
+    10800.0,
+    21600.0,
+    43200.0,
+    86400.0,
+    2 * 86400.0,
+    4 * 86400.0,
+    7 * 86400.0,
+    14 * 86400.0,
+    28 * 86400.0,
+)
 
 
 def resample_width(span: float, bins: int) -> float:
@@ -424,13 +469,22 @@ def grouped_boxplot(
             continue
         # beyond ten series the colours repeat: a hatch tells those boxes apart
         hatch = _HATCHES[(k // len(_COLORS)) % len(_HATCHES)]
-        ax.boxplot(values, positions=where, widths=step * 0.85, whis=(0, 100), showfliers=False,
-                   patch_artist=True, manage_ticks=False,
-                   boxprops={"facecolor": style["color"], "alpha": 0.6, "linewidth": 0.6, "hatch": hatch},
-                   medianprops={"color": "black", "linewidth": 0.9},
-                   whiskerprops={"linewidth": 0.6}, capprops={"linewidth": 0.6})
-        handles.append(Patch(facecolor=style["color"], alpha=0.6, hatch=hatch, edgecolor="black", linewidth=0.6,
-                             label=name))
+        ax.boxplot(
+            values,
+            positions=where,
+            widths=step * 0.85,
+            whis=(0, 100),
+            showfliers=False,
+            patch_artist=True,
+            manage_ticks=False,
+            boxprops={"facecolor": style["color"], "alpha": 0.6, "linewidth": 0.6, "hatch": hatch},
+            medianprops={"color": "black", "linewidth": 0.9},
+            whiskerprops={"linewidth": 0.6},
+            capprops={"linewidth": 0.6},
+        )
+        handles.append(
+            Patch(facecolor=style["color"], alpha=0.6, hatch=hatch, edgecolor="black", linewidth=0.6, label=name)
+        )
     ax.set_xticks(np.arange(len(groups)), list(groups), rotation=45, ha="right", fontsize=8)
     ax.set_xlim(-0.6, len(groups) - 0.4)
     if log:
@@ -460,7 +514,8 @@ def non_dominated(points: Mapping[str, tuple[float, float]]) -> list[str]:
     ['a', 'b', 'd']
     """
     front = [
-        name for name, (x, y) in points.items()
+        name
+        for name, (x, y) in points.items()
         if not any(u <= x and v <= y and (u < x or v < y) for u, v in points.values())
     ]
     return sorted(front, key=lambda name: points[name])
@@ -503,11 +558,26 @@ def pareto(
     front = non_dominated(finite)
     others = [n for n in finite if n not in front]
     if others:
-        ax.scatter([finite[n][0] for n in others], [finite[n][1] for n in others], color="tab:blue", marker="o",
-                   s=18, zorder=3, label="dominated")
+        ax.scatter(
+            [finite[n][0] for n in others],
+            [finite[n][1] for n in others],
+            color="tab:blue",
+            marker="o",
+            s=18,
+            zorder=3,
+            label="dominated",
+        )
     if front:
-        ax.plot([finite[n][0] for n in front], [finite[n][1] for n in front], color="tab:red", marker="D",
-                markersize=4.5, linewidth=0.8, zorder=3, label="non-dominated (Pareto front)")
+        ax.plot(
+            [finite[n][0] for n in front],
+            [finite[n][1] for n in front],
+            color="tab:red",
+            marker="D",
+            markersize=4.5,
+            linewidth=0.8,
+            zorder=3,
+            label="non-dominated (Pareto front)",
+        )
     if reference is not None:
         ax.axvline(reference[0], color="gray", linestyle=":", linewidth=0.8)
         ax.axhline(reference[1], color="gray", linestyle=":", linewidth=0.8)
@@ -529,8 +599,18 @@ def pareto(
 
 # The house style: ten colours (matplotlib's tab10), markers and line styles that combine into
 # distinct series, and hatches for boxes and bars beyond ten.
-_COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown", "tab:pink", "tab:gray",
-           "tab:olive", "tab:cyan")
+_COLORS = (
+    "tab:blue",
+    "tab:orange",
+    "tab:green",
+    "tab:red",
+    "tab:purple",
+    "tab:brown",
+    "tab:pink",
+    "tab:gray",
+    "tab:olive",
+    "tab:cyan",
+)
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">")
 _LINESTYLES = ("-", "--", ":", "-.")
 _HATCHES = ("", "//", "..", "xx")
@@ -552,8 +632,14 @@ def styles(n: int) -> list[dict[str, str]]:
     >>> s[0], s[10]["color"] == s[0]["color"], s[10]["marker"] == s[0]["marker"]
     ({'color': 'tab:blue', 'marker': 'o', 'linestyle': '-'}, True, False)
     """
-    return [{"color": _COLORS[k % len(_COLORS)], "marker": _MARKERS[k % len(_MARKERS)],
-             "linestyle": _LINESTYLES[(k // len(_COLORS)) % len(_LINESTYLES)]} for k in range(n)]
+    return [
+        {
+            "color": _COLORS[k % len(_COLORS)],
+            "marker": _MARKERS[k % len(_MARKERS)],
+            "linestyle": _LINESTYLES[(k // len(_COLORS)) % len(_LINESTYLES)],
+        }
+        for k in range(n)
+    ]
 
 
 def plain_log_ticks(axis: Any) -> None:
@@ -629,8 +715,7 @@ def label_points(
         x0, y0, x1, y1 = box
         if inside and (x0 < frame.x0 + pad or y0 < frame.y0 + pad or x1 > frame.x1 - pad or y1 > frame.y1 - pad):
             return False
-        return not any(x0 < b[2] + pad and b[0] - pad < x1 and y0 < b[3] + pad and b[1] - pad < y1
-                       for b in obstacles)
+        return not any(x0 < b[2] + pad and b[0] - pad < x1 and y0 < b[3] + pad and b[1] - pad < y1 for b in obstacles)
 
     for k in order:
         (x, y), (w, h) = px[k], sizes[k]
@@ -659,10 +744,18 @@ def label_points(
         cx, cy, far = placed[k]
         x, y = px[k]
         arrow = {"arrowstyle": "-", "color": "0.45", "linewidth": 0.5, "shrinkA": 0, "shrinkB": 2} if far else None
-        ann = ax.annotate(text, (x_data[k], y_data[k]), xytext=((cx - x) / scale, (cy - y) / scale),
-                          textcoords="offset points", ha="left", va="bottom", fontsize=fontsize, arrowprops=arrow,
-                          annotation_clip=False,
-                          bbox={"boxstyle": "square,pad=0.1", "facecolor": "white", "edgecolor": "none", "alpha": 0.7})
+        ann = ax.annotate(
+            text,
+            (x_data[k], y_data[k]),
+            xytext=((cx - x) / scale, (cy - y) / scale),
+            textcoords="offset points",
+            ha="left",
+            va="bottom",
+            fontsize=fontsize,
+            arrowprops=arrow,
+            annotation_clip=False,
+            bbox={"boxstyle": "square,pad=0.1", "facecolor": "white", "edgecolor": "none", "alpha": 0.7},
+        )
         ann.set_in_layout(False)
         out.append(ann)
     return out

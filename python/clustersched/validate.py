@@ -12,8 +12,8 @@ listing every violation; ``*_violations`` return the list.
 from __future__ import annotations
 
 from .batch.validate import batch_violations, validate_batch
-from .grid.validate import mapping_violations, validate_mapping
 from .dfrs.validate import dfrs_violations, validate_dfrs
+from .grid.validate import mapping_violations, validate_mapping
 from .ptg.validate import ptg_violations, validate_ptgs
 from .scrap.validate import multicluster_violations, validate_multicluster
 

@@ -105,19 +105,23 @@ class Ref:
                 out[j] = sorted(fixed[j])
         free = [j for j in cands if j not in fixed]
         left = {j: self.tasks[j] for j in free}
-        cpu_heavy = sorted((j for j in free if req[j] > self.mem[j]),
-                           key=lambda j: (req[j], self.mem[j], j), reverse=True)
-        mem_heavy = sorted((j for j in free if req[j] <= self.mem[j]),
-                           key=lambda j: (self.mem[j], req[j], j), reverse=True)
+        cpu_heavy = sorted(
+            (j for j in free if req[j] > self.mem[j]), key=lambda j: (req[j], self.mem[j], j), reverse=True
+        )
+        mem_heavy = sorted(
+            (j for j in free if req[j] <= self.mem[j]), key=lambda j: (self.mem[j], req[j], j), reverse=True
+        )
         for j in free:
             out[j] = []
         for i in range(self.nodes):
             while True:
+
                 def first(lst):
                     for j in lst:
                         if left[j] and mem[i] + self.mem[j] <= UNIT and cpu[i] + req[j] <= UNIT:
                             return j
                     return None
+
                 lists = (cpu_heavy, mem_heavy) if cpu[i] <= mem[i] else (mem_heavy, cpu_heavy)
                 j = first(lists[0])
                 if j is None:

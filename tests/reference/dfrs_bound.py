@@ -183,8 +183,11 @@ def exact_bound(jobs, nodes, threshold=THRESHOLD):
     jobs (the intervals take their cheaper side), so the optimum is the largest of the roots of
     :func:`_cut_root` over all nonempty A.  The inputs are floats taken as exact rationals.
     """
-    data = [(Fraction(r), Fraction(max(threshold, p)), Fraction(cpu) * tasks, Fraction(p) * Fraction(cpu) * tasks)
-            for r, p, tasks, cpu, _ in jobs if p > 0]
+    data = [
+        (Fraction(r), Fraction(max(threshold, p)), Fraction(cpu) * tasks, Fraction(p) * Fraction(cpu) * tasks)
+        for r, p, tasks, cpu, _ in jobs
+        if p > 0
+    ]
     work = sum(w for *_, w in data)
     best = Fraction(1)
     for size in range(1, len(data) + 1):
@@ -227,8 +230,12 @@ def _fixed_lp(jobs, nodes, placement, stretch, threshold):
     """Yields meeting every deadline on ``placement``, or None (an LP over y_jt = yield * l(t))."""
     points, deadline = _intervals(jobs, stretch, threshold)
     lengths = [b - a for a, b in zip(points, points[1:])]
-    var = [(j, t) for j in _working(jobs) for t, (a, b) in enumerate(zip(points, points[1:]))
-           if jobs[j][0] <= a and b <= deadline[j]]
+    var = [
+        (j, t)
+        for j in _working(jobs)
+        for t, (a, b) in enumerate(zip(points, points[1:]))
+        if jobs[j][0] <= a and b <= deadline[j]
+    ]
     if not var and _working(jobs):
         return None
     if not var:

@@ -149,8 +149,7 @@ def task_order(tig, alpha=1.0, beta=0.25):
     for m in groups:
         m.sort(key=lambda t: (-score[t], t))
     top = [min(layer[t] for t in m) for m in groups]
-    ranked = sorted(range(len(groups)),
-                    key=lambda s: (top[s], -len(groups[s]), -score[groups[s][0]], min(groups[s])))
+    ranked = sorted(range(len(groups)), key=lambda s: (top[s], -len(groups[s]), -score[groups[s][0]], min(groups[s])))
     order, subset, subset_layer = [], [0] * n, []
     for rank, s in enumerate(ranked):
         for t in groups[s]:
@@ -280,8 +279,14 @@ def _try_place(task, lan, state, tig_parts, g, usable, choice, bandwidth):
 
 
 def _fresh(n, g):
-    return {"power": list(g["power"]), "load": [[] for _ in g["power"]], "lan_use": [[] for _ in g["lan_bw"]],
-            "link_use": [[] for _ in g["link_bw"]], "lan_of": [None] * n, "host_of": [None] * n}
+    return {
+        "power": list(g["power"]),
+        "load": [[] for _ in g["power"]],
+        "lan_use": [[] for _ in g["lan_bw"]],
+        "link_use": [[] for _ in g["link_bw"]],
+        "lan_of": [None] * n,
+        "host_of": [None] * n,
+    }
 
 
 def qlse(tig, grid, alpha_t=1.0, beta_t=0.25, alpha_l=1.0, beta_l=0.25, bandwidth="shared", trace=None):

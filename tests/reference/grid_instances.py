@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from clustersched.grid import LanGrid, TIG
+from clustersched.grid import TIG, LanGrid
 
 MCRS = (50.0, 100.0, 100.0, 150.0, 200.0, 333.3)
 MBRS = (0.0, 10.0, 10.0, 20.0, 25.5)

@@ -49,8 +49,7 @@ def caps(ptg, procs, speeds):
     out = []
     for v in range(len(work)):
         p = 1
-        while p < size and any(translate(work[v], alpha[v], p, s_ref, speeds[k]) < procs[k]
-                               for k in range(len(procs))):
+        while p < size and any(translate(work[v], alpha[v], p, s_ref, speeds[k]) < procs[k] for k in range(len(procs))):
             p += 1
         out.append(p)
     return out
@@ -120,8 +119,14 @@ def scrap_allocation(ptg, procs, speeds, beta, variant="SCRAP"):
     """SCRAP (Algorithm 1) or SCRAP-MAX (Algorithm 2): the loop with divisor ``beta * P_ref`` and SCRAP's undo."""
     s_ref, power, _ = reference_cluster(procs, speeds)
     budget = beta * power
-    return allocation_loop(ptg, s_ref, budget, caps(ptg, procs, speeds),
-                           level_bound=budget if variant == "SCRAP-MAX" else None, undo_overshoot=True)
+    return allocation_loop(
+        ptg,
+        s_ref,
+        budget,
+        caps(ptg, procs, speeds),
+        level_bound=budget if variant == "SCRAP-MAX" else None,
+        undo_overshoot=True,
+    )
 
 
 def hcpa_reference_allocation(ptg, procs, speeds, rule="sqrt"):

@@ -30,13 +30,18 @@ _INT_COLUMNS = [j for j, (_, dtype, _) in enumerate(SWF_FIELDS) if dtype is np.i
 _NONNEGATIVE = [
     _NAMES.index(name)
     for name in (
-        "submit", "wait", "runtime", "procs", "mem_used",
-        "procs_requested", "time_requested", "mem_requested",
+        "submit",
+        "wait",
+        "runtime",
+        "procs",
+        "mem_used",
+        "procs_requested",
+        "time_requested",
+        "mem_requested",
     )
 ]
 _TIME_COLUMNS = [
-    _NAMES.index(name)
-    for name in ("submit", "wait", "runtime", "cpu_time", "time_requested", "think_time")
+    _NAMES.index(name) for name in ("submit", "wait", "runtime", "cpu_time", "time_requested", "think_time")
 ]
 _MEMORY_COLUMNS = [_NAMES.index("mem_used"), _NAMES.index("mem_requested")]
 # Beyond 2**53 a float64 no longer holds every integer, so ids could change silently.
@@ -50,12 +55,9 @@ MAX_TIME = 10**10
 _RULES = (
     (list(range(_NFIELDS)), lambda v: ~np.isfinite(v), "is not a finite number", ""),
     (_INT_COLUMNS, lambda v: v != np.trunc(v), "is not an integer", ""),
-    (_INT_COLUMNS + _MEMORY_COLUMNS, lambda v: np.abs(v) > _MAX_INT, "is too large",
-     "must be within +-2**53"),
-    (_TIME_COLUMNS, lambda v: np.abs(v) > MAX_TIME, "is too large",
-     "times must be within +-10**10 s, about 317 years"),
-    (_NONNEGATIVE, lambda v: (v < 0) & (v != -1), "is negative",
-     "must be >= 0, or -1 for unknown"),
+    (_INT_COLUMNS + _MEMORY_COLUMNS, lambda v: np.abs(v) > _MAX_INT, "is too large", "must be within +-2**53"),
+    (_TIME_COLUMNS, lambda v: np.abs(v) > MAX_TIME, "is too large", "times must be within +-10**10 s, about 317 years"),
+    (_NONNEGATIVE, lambda v: (v < 0) & (v != -1), "is negative", "must be >= 0, or -1 for unknown"),
 )
 
 _KEY = r"[A-Za-z][A-Za-z0-9_]*"
@@ -66,6 +68,8 @@ _KEY_VALUE = re.compile(rf"\s*({_KEY}):(?:\s(.*))?")
 _NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 # \s matches exactly what str.split() splits on; atomic groups keep failures linear.
 _ROW = re.compile(rf"\s*(?>{_NUMBER.pattern})(?:\s+(?>{_NUMBER.pattern})){{{_NFIELDS - 1}}}\s*")
+
+
 class _Problem(NamedTuple):
     message: str  # for the exception, with the offending value
     reason: str  # for Dropped, without it, so drops can be counted by reason
@@ -73,9 +77,7 @@ class _Problem(NamedTuple):
     value: object = None
 
 
-def read_swf_reference(
-    path: str | os.PathLike[str], *, on_invalid: Literal["raise", "skip"] = "raise"
-) -> JobTable:
+def read_swf_reference(path: str | os.PathLike[str], *, on_invalid: Literal["raise", "skip"] = "raise") -> JobTable:
     """``clustersched.read_swf`` as it was: the same signature, result and errors."""
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"path == {path!r}, must be a file name (str or os.PathLike)")
@@ -96,7 +98,10 @@ def read_swf_reference(
             row = min(problems)
             p = problems[row]
             raise InvalidWorkloadError(
-                p.message + _not_swf(p, data[row]), path=source, line=line_numbers[row], field=p.field,
+                p.message + _not_swf(p, data[row]),
+                path=source,
+                line=line_numbers[row],
+                field=p.field,
                 value=p.value,
             )
         rows = sorted(problems)
@@ -116,7 +121,6 @@ def read_swf_reference(
         source=source,
         dropped=dropped,
     )
-
 
 
 # -- reading ---------------------------------------------------------------
@@ -146,9 +150,7 @@ def _gunzip(raw: bytes, source: str) -> bytes:
         if not member.eof:
             lines = sum(part.count(b"\n") for part in parts)
             after = f" after line {lines}" if lines else ""
-            raise InvalidWorkloadError(
-                f"gzip data is truncated or corrupt{after}", path=source, line=lines or None
-            )
+            raise InvalidWorkloadError(f"gzip data is truncated or corrupt{after}", path=source, line=lines or None)
         # Like gzip itself, accept zero padding after the last member.
         raw = member.unused_data.lstrip(b"\0")
     return b"".join(parts)
@@ -187,7 +189,10 @@ def _check_header(header: list[str], numbers: list[int], source: str) -> None:
             first, at = seen[key]
             raise InvalidWorkloadError(
                 f"value {count} contradicts the {key} of {first} at line {at} (the machine size must be one number)",
-                path=source, line=number, field=key, value=value,
+                path=source,
+                line=number,
+                field=key,
+                value=value,
             )
         seen.setdefault(key, (count, number))
 
@@ -220,8 +225,27 @@ def _parse(data: list[str]) -> tuple[np.ndarray, dict[int, _Problem]]:
     return np.array(text.split(), dtype=np.float64).reshape(-1, _NFIELDS), problems
 
 
-_SACCT_FIELDS = {"jobid", "jobidraw", "jobname", "submit", "start", "end", "elapsed", "state", "ncpus", "nnodes",
-                 "reqcpus", "timelimit", "partition", "account", "user", "uid", "exitcode", "alloccpus", "nodelist"}
+_SACCT_FIELDS = {
+    "jobid",
+    "jobidraw",
+    "jobname",
+    "submit",
+    "start",
+    "end",
+    "elapsed",
+    "state",
+    "ncpus",
+    "nnodes",
+    "reqcpus",
+    "timelimit",
+    "partition",
+    "account",
+    "user",
+    "uid",
+    "exitcode",
+    "alloccpus",
+    "nodelist",
+}
 
 
 def _not_swf(problem: _Problem, line: str) -> str:
@@ -233,24 +257,21 @@ def _not_swf(problem: _Problem, line: str) -> str:
     if len(cells) < 3:
         return ""
     if any(cell.decode("latin-1") in _SACCT_FIELDS for cell in cells):
-        return ("; this looks like a Slurm sacct dump (sacct -P: a header line of field names, '|' between fields), "
-                "not SWF (18 numbers separated by white space)")
-    return ("; its fields are separated by '|' as in a Slurm sacct dump (sacct -P), not by white space: this "
-            "is not SWF")
+        return (
+            "; this looks like a Slurm sacct dump (sacct -P: a header line of field names, '|' between fields), "
+            "not SWF (18 numbers separated by white space)"
+        )
+    return "; its fields are separated by '|' as in a Slurm sacct dump (sacct -P), not by white space: this is not SWF"
 
 
 def _line_problem(line: str) -> _Problem:
     """What is wrong with a line that does not match _ROW."""
     tokens = line.split()
     if len(tokens) != _NFIELDS:
-        return _Problem(
-            f"line has {len(tokens)} fields, expected {_NFIELDS}", "wrong number of fields"
-        )
+        return _Problem(f"line has {len(tokens)} fields, expected {_NFIELDS}", "wrong number of fields")
     j = next(j for j, token in enumerate(tokens) if not _NUMBER.fullmatch(token))
     name = _NAMES[j]
-    return _Problem(
-        f"value {tokens[j]!r} is not a number", f"field {name!r} is not a number", name, tokens[j]
-    )
+    return _Problem(f"value {tokens[j]!r} is not a number", f"field {name!r} is not a number", name, tokens[j])
 
 
 def _check(values: np.ndarray, token: Callable[[int, int], str]) -> dict[int, _Problem]:
@@ -286,9 +307,7 @@ def _repeats(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return known[later], owner[later]
 
 
-def _duplicate_ids(
-    values: np.ndarray, problems: dict[int, _Problem], line_numbers: list[int]
-) -> dict[int, _Problem]:
+def _duplicate_ids(values: np.ndarray, problems: dict[int, _Problem], line_numbers: list[int]) -> dict[int, _Problem]:
     """Lines whose job number an earlier valid line already has (the first one is kept)."""
     rows = np.setdiff1d(np.arange(len(values)), np.fromiter(problems, dtype=np.int64, count=len(problems)))
     later, owner = _repeats(values[rows, 0])

@@ -85,7 +85,6 @@ from .._cli import (
     report_dropped,
     sample_trace,
 )
-
 from ..errors import InvalidOptionError
 
 __all__ = ["add_parser"]
@@ -94,6 +93,7 @@ __all__ = ["add_parser"]
 MAX_LUBLIN_JOBS = library_bound("clustersched.workload.lublin", "MAX_JOBS")
 #: Traces longer than this show a progress bar (unless ``--no-progress``).
 PROGRESS_JOBS = 50_000
+
 
 class _PolicyChoices(LazyChoices):
     """The built-in policy names, for ``%(choices)s`` in help; a policy the option's type loaded from
@@ -123,99 +123,165 @@ COLUMNS = [
 UNITS = "times in seconds; sim_s: the simulator's wall-clock run time"
 
 TRACE_HELP = "SWF trace (plain or .gz) or Batsim JSON workload, told apart by content"
-DROP_HELP = ("remove the jobs a simulation cannot run (no processor count, a runtime <= 0 or unknown, wider than "
-             "the machine unless --oversized clip) and print how many per reason on stderr, as "
-             "clustersched.workload.drop_invalid counts them (default: such jobs are an error)")
+DROP_HELP = (
+    "remove the jobs a simulation cannot run (no processor count, a runtime <= 0 or unknown, wider than "
+    "the machine unless --oversized clip) and print how many per reason on stderr, as "
+    "clustersched.workload.drop_invalid counts them (default: such jobs are an error)"
+)
 
 
 def add_parser(subparsers: Any) -> None:
-    """Adds ``simulate``, ``compare``, ``cut``, ``lublin`` and ``sweep`` to ``subparsers`` (from ``parser.add_subparsers()``).
+    """Adds ``simulate``, ``compare``, ``cut``, ``lublin`` and ``sweep`` to ``subparsers`` (from
+    ``parser.add_subparsers()``).
 
     Each one's handler is ``args.run``.
     """
-    sim = subparsers.add_parser("simulate", help="simulate one policy on a trace (SWF or Batsim JSON)",
-                                description="Simulate one batch policy on a trace and print its metrics; write "
-                                            "the schedule as CSV, SWF or the Batsim/evalys jobs file.")
+    sim = subparsers.add_parser(
+        "simulate",
+        help="simulate one policy on a trace (SWF or Batsim JSON)",
+        description="Simulate one batch policy on a trace and print its metrics; write "
+        "the schedule as CSV, SWF or the Batsim/evalys jobs file.",
+    )
     sim.add_argument("trace", metavar="TRACE", help=TRACE_HELP)
-    sim.add_argument("--policy", type=_policy_arg, choices=POLICIES, default="easy", metavar="NAME",
-                     help="built-in policy, one of %(choices)s (any case, - and _ alike); or your own "
-                          "clustersched.batch.Policy subclass as MODULE:CLASS (importable from the current folder "
-                          "or installed) or PATH/TO/FILE.py:CLASS, made with no arguments (default: %(default)s)")
+    sim.add_argument(
+        "--policy",
+        type=_policy_arg,
+        choices=POLICIES,
+        default="easy",
+        metavar="NAME",
+        help="built-in policy, one of %(choices)s (any case, - and _ alike); or your own "
+        "clustersched.batch.Policy subclass as MODULE:CLASS (importable from the current folder "
+        "or installed) or PATH/TO/FILE.py:CLASS, made with no arguments (default: %(default)s)",
+    )
     _machine_options(sim)
     _time_window_option(sim)
-    sim.add_argument("--out", metavar="FILE",
-                     help="write the schedule, one job per row, in the --format (default: none)")
-    sim.add_argument("--format", choices=LazyChoices("clustersched.batch.formats", "SCHEDULE_FORMATS"),
-                     metavar="FORMAT",
-                     help="format of --out, one of %(choices)s: csv has job_id, submit_s, start_s, end_s, wait_s, "
-                          "runtime_s, procs, procs_requested, time_requested_s and the allocated processors; swf "
-                          "the Standard Workload Format (read_swf reads it back; .gz compresses); batsim the "
-                          "Batsim jobs file evalys reads (default: csv)")
-    sim.add_argument("--gantt", metavar="IMAGE",
-                     help="draw a Gantt chart to this image file, .png, .pdf, .svg, ...; its time axis counts from "
-                          "the trace start (first submit) in minutes, hours or days (default: none)")
-    sim.add_argument("--gantt-window", type=_hours_window, metavar="START:END",
-                     help="draw only this part of the --gantt chart: hours from the trace start (first submit), "
-                          "START < END, either may be left out for the schedule's start or end (24:48 is the "
-                          "second day, :6 the first six hours); it must overlap the schedule (default: all of it)")
-    sim.add_argument("--timeseries", metavar="FILE",
-                     help="write the machine's state over time as CSV, one row per event time: time_s, busy_procs, "
-                          "utilization, running, queued (jobs submitted, not started), queued_work_proc_s (their "
-                          "processors x runtimes); each row holds until the next "
-                          "(clustersched.batch.batch_timeseries) (default: none)")
-    sim.add_argument("--timeseries-plot", metavar="IMAGE",
-                     help="draw utilization, running and queued jobs and queued work over time to this image file, "
-                          ".png, .pdf, .svg, ... (default: none)")
+    sim.add_argument(
+        "--out", metavar="FILE", help="write the schedule, one job per row, in the --format (default: none)"
+    )
+    sim.add_argument(
+        "--format",
+        choices=LazyChoices("clustersched.batch.formats", "SCHEDULE_FORMATS"),
+        metavar="FORMAT",
+        help="format of --out, one of %(choices)s: csv has job_id, submit_s, start_s, end_s, wait_s, "
+        "runtime_s, procs, procs_requested, time_requested_s and the allocated processors; swf "
+        "the Standard Workload Format (read_swf reads it back; .gz compresses); batsim the "
+        "Batsim jobs file evalys reads (default: csv)",
+    )
+    sim.add_argument(
+        "--gantt",
+        metavar="IMAGE",
+        help="draw a Gantt chart to this image file, .png, .pdf, .svg, ...; its time axis counts from "
+        "the trace start (first submit) in minutes, hours or days (default: none)",
+    )
+    sim.add_argument(
+        "--gantt-window",
+        type=_hours_window,
+        metavar="START:END",
+        help="draw only this part of the --gantt chart: hours from the trace start (first submit), "
+        "START < END, either may be left out for the schedule's start or end (24:48 is the "
+        "second day, :6 the first six hours); it must overlap the schedule (default: all of it)",
+    )
+    sim.add_argument(
+        "--timeseries",
+        metavar="FILE",
+        help="write the machine's state over time as CSV, one row per event time: time_s, busy_procs, "
+        "utilization, running, queued (jobs submitted, not started), queued_work_proc_s (their "
+        "processors x runtimes); each row holds until the next "
+        "(clustersched.batch.batch_timeseries) (default: none)",
+    )
+    sim.add_argument(
+        "--timeseries-plot",
+        metavar="IMAGE",
+        help="draw utilization, running and queued jobs and queued work over time to this image file, "
+        ".png, .pdf, .svg, ... (default: none)",
+    )
     sim.set_defaults(run=simulate_command)
     sim.epilog = POLICY_NOTES
 
-    cmp_ = subparsers.add_parser("compare", help=f"compare policies on a trace (default: the bundled {SAMPLE})",
-                                 description="Run several batch policies on one trace; print one row of metrics "
-                                             f"each ({UNITS}).")
-    cmp_.add_argument("trace", nargs="?", metavar="TRACE",
-                      help=f"{TRACE_HELP} (default: the bundled {SAMPLE}, a week of HPC2N)")
-    cmp_.add_argument("--policies", type=_policy_list, metavar="P1,P2,...",
-                      help="comma-separated policies, each a built-in name or MODULE:CLASS / PATH.py:CLASS as "
-                           "simulate --policy reads them (default: all the built-in ones)")
+    cmp_ = subparsers.add_parser(
+        "compare",
+        help=f"compare policies on a trace (default: the bundled {SAMPLE})",
+        description=f"Run several batch policies on one trace; print one row of metrics each ({UNITS}).",
+    )
+    cmp_.add_argument(
+        "trace", nargs="?", metavar="TRACE", help=f"{TRACE_HELP} (default: the bundled {SAMPLE}, a week of HPC2N)"
+    )
+    cmp_.add_argument(
+        "--policies",
+        type=_policy_list,
+        metavar="P1,P2,...",
+        help="comma-separated policies, each a built-in name or MODULE:CLASS / PATH.py:CLASS as "
+        "simulate --policy reads them (default: all the built-in ones)",
+    )
     _machine_options(cmp_)
     _time_window_option(cmp_)
-    cmp_.add_argument("--json", action="store_true",
-                      help="print the table as JSON instead, a list of one object per policy with every metric "
-                           "(the names of --out's columns) (default: a text table)")
-    cmp_.add_argument("--out", metavar="FILE",
-                      help="also write the table to FILE, one row per policy with every metric "
-                           "(clustersched.batch.BatchRun.summary: percentiles too), times in seconds: CSV for a "
-                           "name ending in .csv, JSON (as --json prints it) for .json; written whole or not at "
-                           "all (default: none)")
+    cmp_.add_argument(
+        "--json",
+        action="store_true",
+        help="print the table as JSON instead, a list of one object per policy with every metric "
+        "(the names of --out's columns) (default: a text table)",
+    )
+    cmp_.add_argument(
+        "--out",
+        metavar="FILE",
+        help="also write the table to FILE, one row per policy with every metric "
+        "(clustersched.batch.BatchRun.summary: percentiles too), times in seconds: CSV for a "
+        "name ending in .csv, JSON (as --json prints it) for .json; written whole or not at "
+        "all (default: none)",
+    )
     cmp_.set_defaults(run=compare_command)
     cmp_.epilog = POLICY_NOTES
 
     cut = subparsers.add_parser(
-        "cut", help="write the jobs of a time window of a trace as an SWF trace of its own",
+        "cut",
+        help="write the jobs of a time window of a trace as an SWF trace of its own",
         description="Keep the jobs submitted in a time window of a trace (SWF or Batsim JSON) and write them as "
-                    "an SWF trace whose submit times count from the window's start; its header's UnixStartTime "
-                    "and StartTime move to that start (so every job keeps its date), EndTime ends with the "
-                    "window, MaxJobs and MaxRecords count its jobs.")
+        "an SWF trace whose submit times count from the window's start; its header's UnixStartTime "
+        "and StartTime move to that start (so every job keeps its date), EndTime ends with the "
+        "window, MaxJobs and MaxRecords count its jobs.",
+    )
     cut.add_argument("trace", metavar="TRACE", help=TRACE_HELP)
     _time_window_option(cut, required=True)
-    cut.add_argument("--out", required=True, metavar="FILE",
-                     help="SWF file to write, .gz compresses; written whole or not at all (required)")
+    cut.add_argument(
+        "--out",
+        required=True,
+        metavar="FILE",
+        help="SWF file to write, .gz compresses; written whole or not at all (required)",
+    )
     cut.set_defaults(run=cut_command)
 
-    gen = subparsers.add_parser("lublin", help="write a Lublin-Feitelson synthetic workload as SWF",
-                                description="Write a Lublin-Feitelson (2003) synthetic workload as an SWF trace.")
-    gen.add_argument("--jobs", type=integer(1, MAX_LUBLIN_JOBS), default=10_000, metavar="N",
-                     help="number of jobs (default: %(default)s)")
-    gen.add_argument("--procs", type=integer(1, MAX_PROCS), default=128, metavar="N",
-                     help="processors of the machine (default: %(default)s)")
+    gen = subparsers.add_parser(
+        "lublin",
+        help="write a Lublin-Feitelson synthetic workload as SWF",
+        description="Write a Lublin-Feitelson (2003) synthetic workload as an SWF trace.",
+    )
+    gen.add_argument(
+        "--jobs",
+        type=integer(1, MAX_LUBLIN_JOBS),
+        default=10_000,
+        metavar="N",
+        help="number of jobs (default: %(default)s)",
+    )
+    gen.add_argument(
+        "--procs",
+        type=integer(1, MAX_PROCS),
+        default=128,
+        metavar="N",
+        help="processors of the machine (default: %(default)s)",
+    )
     gen.add_argument("--seed", type=integer(0), default=0, metavar="S", help="random seed (default: %(default)s)")
-    gen.add_argument("--estimates", type=estimate_spec("none"), default="none", metavar="MODEL",
-                     help="user runtime estimates written as requested times: none (requested time -1: the "
-                          "simulator then uses the exact runtimes), exact (the runtime), f:F (Mu'alem & Feitelson "
-                          "2001: uniform in [runtime, (F+1) runtime], F >= 0) or modal (Tsafrir, Etsion & "
-                          "Feitelson 2005, maximum: the longest runtime rounded up to an hour); drawn from a "
-                          "random stream of --seed apart from the jobs', so the jobs are the same for every MODEL "
-                          "(default: %(default)s)")
+    gen.add_argument(
+        "--estimates",
+        type=estimate_spec("none"),
+        default="none",
+        metavar="MODEL",
+        help="user runtime estimates written as requested times: none (requested time -1: the "
+        "simulator then uses the exact runtimes), exact (the runtime), f:F (Mu'alem & Feitelson "
+        "2001: uniform in [runtime, (F+1) runtime], F >= 0) or modal (Tsafrir, Etsion & "
+        "Feitelson 2005, maximum: the longest runtime rounded up to an hour); drawn from a "
+        "random stream of --seed apart from the jobs', so the jobs are the same for every MODEL "
+        "(default: %(default)s)",
+    )
     gen.add_argument("--out", required=True, metavar="FILE", help="SWF file to write, .gz compresses (required)")
     gen.set_defaults(run=lublin_command)
 
@@ -223,18 +289,33 @@ def add_parser(subparsers: Any) -> None:
 
 
 def _machine_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--estimates", choices=LazyChoices("clustersched.batch.simulator", "ESTIMATES"),
-                   default="requested", metavar="KIND",
-                   help="run times the policy believes: %(choices)s (default: %(default)s)")
-    p.add_argument("--procs", type=integer(1, MAX_PROCS), metavar="N",
-                   help="processors of the machine (default: the trace's MaxProcs, else MaxNodes)")
-    p.add_argument("--oversized", choices=LazyChoices("clustersched.batch.simulator", "OVERSIZED"),
-                   default="error", metavar="WHAT",
-                   help="jobs wider than the machine: %(choices)s (default: %(default)s)")
+    p.add_argument(
+        "--estimates",
+        choices=LazyChoices("clustersched.batch.simulator", "ESTIMATES"),
+        default="requested",
+        metavar="KIND",
+        help="run times the policy believes: %(choices)s (default: %(default)s)",
+    )
+    p.add_argument(
+        "--procs",
+        type=integer(1, MAX_PROCS),
+        metavar="N",
+        help="processors of the machine (default: the trace's MaxProcs, else MaxNodes)",
+    )
+    p.add_argument(
+        "--oversized",
+        choices=LazyChoices("clustersched.batch.simulator", "OVERSIZED"),
+        default="error",
+        metavar="WHAT",
+        help="jobs wider than the machine: %(choices)s (default: %(default)s)",
+    )
     p.add_argument("--drop-invalid", action="store_true", help=DROP_HELP)
-    p.add_argument("--no-progress", action="store_true",
-                   help=f"no progress bar (default: one on traces of over {PROGRESS_JOBS:,} jobs, "
-                        "shown once the run has taken half a second, on a terminal)")
+    p.add_argument(
+        "--no-progress",
+        action="store_true",
+        help=f"no progress bar (default: one on traces of over {PROGRESS_JOBS:,} jobs, "
+        "shown once the run has taken half a second, on a terminal)",
+    )
 
 
 def _policy_list(text: str) -> list[Any]:
@@ -273,8 +354,9 @@ def _policy_arg(text: str) -> Any:
         return _load_policy(text.strip())
     name = _builtin(text)
     if name is None:
-        raise argparse.ArgumentTypeError(f"invalid value {text!r}: must be {POLICY_FORMS}; the built-in ones are "
-                                         f"{', '.join(POLICIES)}")
+        raise argparse.ArgumentTypeError(
+            f"invalid value {text!r}: must be {POLICY_FORMS}; the built-in ones are {', '.join(POLICIES)}"
+        )
     return name
 
 
@@ -328,7 +410,8 @@ def _load_policy(spec: str) -> Any:
         raise
     except Exception as exc:
         raise argparse.ArgumentTypeError(
-            f"invalid value {spec!r}: cannot load {target}: {type(exc).__name__}: {exc}") from None
+            f"invalid value {spec!r}: cannot load {target}: {type(exc).__name__}: {exc}"
+        ) from None
     from .policies import Policy
 
     cls = getattr(module, class_name, None)
@@ -336,12 +419,14 @@ def _load_policy(spec: str) -> Any:
         raise argparse.ArgumentTypeError(f"invalid value {spec!r}: {target} has no {class_name}")
     if not (isinstance(cls, type) and issubclass(cls, Policy)):
         raise argparse.ArgumentTypeError(
-            f"invalid value {spec!r}: {class_name} is not a subclass of clustersched.batch.Policy")
+            f"invalid value {spec!r}: {class_name} is not a subclass of clustersched.batch.Policy"
+        )
     try:
         policy = cls()
     except Exception as exc:
         raise argparse.ArgumentTypeError(
-            f"invalid value {spec!r}: {class_name}() failed: {type(exc).__name__}: {exc}") from None
+            f"invalid value {spec!r}: {class_name}() failed: {type(exc).__name__}: {exc}"
+        ) from None
     if by_value:
         import cloudpickle
 
@@ -390,7 +475,8 @@ def _gantt_window(schedule: Any, text: str, hours: tuple[float | None, float | N
     hi = last if hours[1] is None else origin + 3600.0 * hours[1]
     if not (lo < hi and hi > first and lo < last):
         raise InvalidOptionError(
-            "--gantt-window", text,
+            "--gantt-window",
+            text,
             f"is outside the schedule, which runs from {(first - origin) / 3600:.4g} to {(last - origin) / 3600:.4g} "
             "hours after the trace start",
         )
@@ -410,13 +496,13 @@ def _read(trace: Any, args: argparse.Namespace) -> tuple[Any, int | None]:
 
     procs = args.procs if args.procs is not None else jobs.max_procs
     if procs is None:
-        raise InvalidWorkloadError("the header gives no MaxProcs (or MaxNodes); pass the machine size with --procs",
-                                   path=jobs.source)
+        raise InvalidWorkloadError(
+            "the header gives no MaxProcs (or MaxNodes); pass the machine size with --procs", path=jobs.source
+        )
     kept = drop_invalid(jobs, procs, wider="clip" if args.oversized == "clip" else "drop")
-    report_dropped(kept.dropped[len(jobs.dropped):], len(jobs))
+    report_dropped(kept.dropped[len(jobs.dropped) :], len(jobs))
     if len(kept) == 0:
-        raise InvalidWorkloadError(f"--drop-invalid left no job of {len(jobs)} (see the notes above)",
-                                   path=jobs.source)
+        raise InvalidWorkloadError(f"--drop-invalid left no job of {len(jobs)} (see the notes above)", path=jobs.source)
     return kept, procs
 
 
@@ -425,16 +511,25 @@ def _run(jobs: Any, procs: int | None, policy: Any, args: argparse.Namespace) ->
     from .simulator import simulate
 
     began = time.perf_counter()
-    result = simulate(jobs, policy, procs=procs, estimates=args.estimates, oversized=args.oversized,
-                      progress=not args.no_progress and len(jobs) > PROGRESS_JOBS)
+    result = simulate(
+        jobs,
+        policy,
+        procs=procs,
+        estimates=args.estimates,
+        oversized=args.oversized,
+        progress=not args.no_progress and len(jobs) > PROGRESS_JOBS,
+    )
     seconds = time.perf_counter() - began
     for d in result.dropped[:5]:
         print(f"note: job {d.job_id}: {d.reason}", file=sys.stderr)
     if len(result.dropped) > 5:
         print(f"note: ... {len(result.dropped)} jobs {args.oversized}ped in all", file=sys.stderr)
     if result.schedule.killed is not None:  # the trace declares time-limit kills (a Batsim workload)
-        print(f"note: {result.schedule.kills} of {len(result.jobs)} job(s) killed at their time limit "
-              "(the trace declares TimeLimit: kill, as Batsim kills a job at its walltime)", file=sys.stderr)
+        print(
+            f"note: {result.schedule.kills} of {len(result.jobs)} job(s) killed at their time limit "
+            "(the trace declares TimeLimit: kill, as Batsim kills a job at its walltime)",
+            file=sys.stderr,
+        )
     row = {"policy": _policy_name(policy), **batch_metrics(result.schedule).summary(), "seconds": seconds}
     return row, result
 
@@ -455,10 +550,18 @@ def simulate_command(args: argparse.Namespace) -> int:
         raise InvalidOptionError("--format", args.format, "says how to write --out FILE; give --out too")
     window_text = _window_text(args)
     if window_text is not None and args.gantt is None:
-        raise InvalidOptionError("--gantt-window", window_text, "says which part of --gantt IMAGE to draw; "
-                                                                "give --gantt too")
-    check_output_files({"--out": args.out, "--gantt": args.gantt, "--timeseries": args.timeseries,
-                        "--timeseries-plot": args.timeseries_plot}, inputs=[trace])
+        raise InvalidOptionError(
+            "--gantt-window", window_text, "says which part of --gantt IMAGE to draw; give --gantt too"
+        )
+    check_output_files(
+        {
+            "--out": args.out,
+            "--gantt": args.gantt,
+            "--timeseries": args.timeseries,
+            "--timeseries-plot": args.timeseries_plot,
+        },
+        inputs=[trace],
+    )
     check_image_file("--gantt", args.gantt)
     check_image_file("--timeseries-plot", args.timeseries_plot)
 
@@ -488,8 +591,12 @@ def simulate_command(args: argparse.Namespace) -> int:
         if args.timeseries_plot:
             from ..plot import timeseries
 
-            timeseries(series, args.timeseries_plot, title=f"{_policy_name(args.policy)}: {len(result.jobs)} jobs on "
-                                                          f"{result.schedule.total_procs} processors")
+            timeseries(
+                series,
+                args.timeseries_plot,
+                title=f"{_policy_name(args.policy)}: {len(result.jobs)} jobs on "
+                f"{result.schedule.total_procs} processors",
+            )
             print(f"wrote {args.timeseries_plot}")
     return 0
 
@@ -558,12 +665,17 @@ class TimeWindow(tuple):  # type: ignore[type-arg]
 
 
 def _time_window_option(p: argparse.ArgumentParser, *, required: bool = False) -> None:
-    p.add_argument("--time-window", type=_time_window, metavar="START:END", required=required,
-                   help="keep only the jobs submitted from START to END (END excluded) after the trace start, its "
-                        "first submit: numbers of seconds or with a unit s, m, h, d or w (7d:14d and 1w:2w are "
-                        "the second week, :12h the first twelve hours, 30d: all from day 30 on); their submit "
-                        "times then count from START"
-                        + (" (required)" if required else "; clustersched cut writes that trace (default: all jobs)"))
+    p.add_argument(
+        "--time-window",
+        type=_time_window,
+        metavar="START:END",
+        required=required,
+        help="keep only the jobs submitted from START to END (END excluded) after the trace start, its "
+        "first submit: numbers of seconds or with a unit s, m, h, d or w (7d:14d and 1w:2w are "
+        "the second week, :12h the first twelve hours, 30d: all from day 30 on); their submit "
+        "times then count from START"
+        + (" (required)" if required else "; clustersched cut writes that trace (default: all jobs)"),
+    )
 
 
 def _time_window(text: str) -> TimeWindow:
@@ -571,8 +683,10 @@ def _time_window(text: str) -> TimeWindow:
     left out (not both), ``0 <= START < END``."""
     import math
 
-    rule = ("must be START:END after the trace start, in seconds or with a unit s, m, h, d or w, e.g. 7d:14d, "
-            "with 0 <= START < END")
+    rule = (
+        "must be START:END after the trace start, in seconds or with a unit s, m, h, d or w, e.g. 7d:14d, "
+        "with 0 <= START < END"
+    )
     parts = text.split(":")
     if len(parts) != 2 or not any(part.strip() for part in parts):
         raise argparse.ArgumentTypeError(f"invalid value {text!r}: {rule}")
@@ -608,11 +722,17 @@ def _in_window(jobs: Any, args: argparse.Namespace, *, note: bool = True) -> Any
     kept = time_window(jobs, start or 0.0, end, rebase=True)
     span = float(jobs.submit.max() - jobs.submit.min())
     if len(kept) == 0:
-        raise InvalidOptionError("--time-window", window.text, f"holds no job: the trace's {len(jobs)} jobs are "
-                                                               f"submitted from 0 to {_duration(span)} after its start")
+        raise InvalidOptionError(
+            "--time-window",
+            window.text,
+            f"holds no job: the trace's {len(jobs)} jobs are submitted from 0 to {_duration(span)} after its start",
+        )
     if note:
-        print(f"note: --time-window {window.text}: {len(kept)} of {len(jobs)} jobs, submit times counted from "
-              f"{_duration(start or 0.0)} after the trace start", file=sys.stderr)
+        print(
+            f"note: --time-window {window.text}: {len(kept)} of {len(jobs)} jobs, submit times counted from "
+            f"{_duration(start or 0.0)} after the trace start",
+            file=sys.stderr,
+        )
     return kept
 
 
@@ -697,12 +817,13 @@ def lublin_command(args: argparse.Namespace) -> int:
         stream = np.random.default_rng(np.random.SeedSequence(args.seed, spawn_key=(1,)))
         jobs = with_estimates(jobs, args.estimates, seed=stream)
     write_swf(jobs, args.out)
-    print(f"wrote {args.out}: {len(jobs)} jobs for {args.procs} processors (seed {args.seed}, "
-          f"estimates {args.estimates})")
+    print(
+        f"wrote {args.out}: {len(jobs)} jobs for {args.procs} processors (seed {args.seed}, estimates {args.estimates})"
+    )
     return 0
 
 
-# -- sweep ---------------------------------------------------------------------------------------------------------------
+# -- sweep -------------------------------------------------------------------------------------------------------------
 #: The table ``sweep`` prints: (column, summary key of the mean, format).
 SWEEP_COLUMNS = [
     ("avg_bounded_slowdown", "avg_bounded_slowdown", "{:.2f}"),
@@ -717,43 +838,85 @@ SWEEP_OUTPUTS = ("results.csv", "summary.csv", "relative.csv", "campaign.sqlite"
 def _add_sweep_parser(subparsers: Any) -> None:
     """``sweep``: policies x offered loads x replications on a trace or on Lublin-Feitelson workloads."""
     sw = subparsers.add_parser(
-        "sweep", help="sweep the offered load: policies x loads x replications, with 95%% confidence intervals",
+        "sweep",
+        help="sweep the offered load: policies x loads x replications, with 95%% confidence intervals",
         description="Scale a workload to each offered load (inter-arrival times scaled; runtimes and widths "
-                    "unchanged), simulate every policy, replicate, and write results.csv (one row per run), "
-                    "summary.csv (mean and 95% confidence interval per policy and load, a percentile bootstrap "
-                    "of the mean, which never leaves the values' range) and one figure per metric against the "
-                    "load (see clustersched.batch.sweep).  Loads whose submit times would pass the library's "
-                    "time limit, jobs wider than the machine and such input, which every run would fail on, "
-                    "are refused before any run (exit 2).")
-    sw.add_argument("workload", metavar="TRACE|lublin",
-                    help=f"{TRACE_HELP}; or the word lublin for Lublin-Feitelson workloads drawn per replication "
-                         "(a file named lublin: ./lublin)")
-    sw.add_argument("--policies", type=_policy_list, default="easy,conservative,dpsa-n", metavar="P1,P2,...",
-                    help="comma-separated policies, as simulate --policy reads them: built-in names, or "
-                         "MODULE:CLASS / PATH.py:CLASS for your own clustersched.batch.Policy subclass, run in the "
-                         "workers too and resumed by its name and a digest of its code and attributes "
-                         "(default: %(default)s)")
-    sw.add_argument("--loads", type=_loads, default="0.5:1.2:0.05", metavar="A:B:STEP|L1,L2,...",
-                    help="target offered loads: A to B by STEP, each rounded to the decimals written (0.5:1.2:0.05 "
-                         "is 0.5, 0.55, ..., 1.2), or a comma list; every load > 0 (default: %(default)s)")
-    sw.add_argument("--replications", type=integer(1, 10_000), default=1, metavar="R",
-                    help="replications per policy and load; R >= 2 gives confidence intervals (default: %(default)s)")
-    sw.add_argument("--replicate", choices=("windows", "days", "weeks"), default=None, metavar="HOW",
-                    help="how a trace is replicated, %(choices)s: windows simulates R windows of --window jobs at "
-                         "evenly spaced offsets (default: disjoint windows of N/R jobs), days and weeks a block "
-                         "bootstrap of whole days or weeks (default: windows; lublin: by seed, S+r)")
-    sw.add_argument("--window", type=integer(2), metavar="N",
-                    help="with --replicate windows: jobs per replication (default: the trace's jobs / R)")
-    sw.add_argument("--jobs", type=integer(2, MAX_LUBLIN_JOBS), metavar="N",
-                    help="lublin: jobs per workload (default: 5000); a trace: only its first N jobs, counted after "
-                         "--drop-invalid (default: all)")
-    sw.add_argument("--seed", type=integer(0), default=0, metavar="S",
-                    help="lublin: replication r draws with seed S+r; the bootstraps draw from S (default: "
-                         "%(default)s)")
-    sw.add_argument("--estimate-model", type=estimate_spec("none"), default="none", metavar="SPEC",
-                    help="draw the users' requested times for every replication: none, exact, f:F or modal, as "
-                         "lublin --estimates does; the policies believe them with --estimates requested "
-                         "(default: %(default)s, the trace's own; lublin has none)")
+        "unchanged), simulate every policy, replicate, and write results.csv (one row per run), "
+        "summary.csv (mean and 95% confidence interval per policy and load, a percentile bootstrap "
+        "of the mean, which never leaves the values' range) and one figure per metric against the "
+        "load (see clustersched.batch.sweep).  Loads whose submit times would pass the library's "
+        "time limit, jobs wider than the machine and such input, which every run would fail on, "
+        "are refused before any run (exit 2).",
+    )
+    sw.add_argument(
+        "workload",
+        metavar="TRACE|lublin",
+        help=f"{TRACE_HELP}; or the word lublin for Lublin-Feitelson workloads drawn per replication "
+        "(a file named lublin: ./lublin)",
+    )
+    sw.add_argument(
+        "--policies",
+        type=_policy_list,
+        default="easy,conservative,dpsa-n",
+        metavar="P1,P2,...",
+        help="comma-separated policies, as simulate --policy reads them: built-in names, or "
+        "MODULE:CLASS / PATH.py:CLASS for your own clustersched.batch.Policy subclass, run in the "
+        "workers too and resumed by its name and a digest of its code and attributes "
+        "(default: %(default)s)",
+    )
+    sw.add_argument(
+        "--loads",
+        type=_loads,
+        default="0.5:1.2:0.05",
+        metavar="A:B:STEP|L1,L2,...",
+        help="target offered loads: A to B by STEP, each rounded to the decimals written (0.5:1.2:0.05 "
+        "is 0.5, 0.55, ..., 1.2), or a comma list; every load > 0 (default: %(default)s)",
+    )
+    sw.add_argument(
+        "--replications",
+        type=integer(1, 10_000),
+        default=1,
+        metavar="R",
+        help="replications per policy and load; R >= 2 gives confidence intervals (default: %(default)s)",
+    )
+    sw.add_argument(
+        "--replicate",
+        choices=("windows", "days", "weeks"),
+        default=None,
+        metavar="HOW",
+        help="how a trace is replicated, %(choices)s: windows simulates R windows of --window jobs at "
+        "evenly spaced offsets (default: disjoint windows of N/R jobs), days and weeks a block "
+        "bootstrap of whole days or weeks (default: windows; lublin: by seed, S+r)",
+    )
+    sw.add_argument(
+        "--window",
+        type=integer(2),
+        metavar="N",
+        help="with --replicate windows: jobs per replication (default: the trace's jobs / R)",
+    )
+    sw.add_argument(
+        "--jobs",
+        type=integer(2, MAX_LUBLIN_JOBS),
+        metavar="N",
+        help="lublin: jobs per workload (default: 5000); a trace: only its first N jobs, counted after "
+        "--drop-invalid (default: all)",
+    )
+    sw.add_argument(
+        "--seed",
+        type=integer(0),
+        default=0,
+        metavar="S",
+        help="lublin: replication r draws with seed S+r; the bootstraps draw from S (default: %(default)s)",
+    )
+    sw.add_argument(
+        "--estimate-model",
+        type=estimate_spec("none"),
+        default="none",
+        metavar="SPEC",
+        help="draw the users' requested times for every replication: none, exact, f:F or modal, as "
+        "lublin --estimates does; the policies believe them with --estimates requested "
+        "(default: %(default)s, the trace's own; lublin has none)",
+    )
     _machine_options(sw)
     for action in sw._actions:  # the shared options, as a sweep reads them
         if action.dest == "no_progress":
@@ -762,19 +925,34 @@ def _add_sweep_parser(subparsers: Any) -> None:
             action.help = "processors of the machine (default: the trace's MaxProcs, else MaxNodes; lublin: 128)"
     where = sw.add_mutually_exclusive_group()
     where.add_argument("--workers", type=integer(1), metavar="N", help="local worker processes (default: one per core)")
-    where.add_argument("--dask", type=dask_address, metavar="ADDRESS",
-                       help="run on a Dask scheduler instead, e.g. tcp://host:8786; needs "
-                            "pip install \"clustersched[dask]\" (default: local processes)")
-    sw.add_argument("--metrics", type=_name_list, metavar="M1,M2,...",
-                    help="the metrics drawn, one figure each, METRIC.png (default: avg_bounded_slowdown on a log "
-                         "axis, avg_wait, utilization, and the p90 metrics when there are some)")
-    sw.add_argument("--baseline", metavar="POLICY",
-                    help="one of --policies: also write relative.csv and METRIC_vs_POLICY.png, each policy's metric "
-                         "as a ratio to this one's on the same replication (paired; geometric mean and 95%% "
-                         "interval) (default: none)")
-    sw.add_argument("--out", required=True, metavar="DIR",
-                    help="folder for results.csv, summary.csv, the figures and campaign.sqlite, created if missing; "
-                         "rerunning with the same folder computes only what is missing (required)")
+    where.add_argument(
+        "--dask",
+        type=dask_address,
+        metavar="ADDRESS",
+        help="run on a Dask scheduler instead, e.g. tcp://host:8786; needs "
+        'pip install "clustersched[dask]" (default: local processes)',
+    )
+    sw.add_argument(
+        "--metrics",
+        type=_name_list,
+        metavar="M1,M2,...",
+        help="the metrics drawn, one figure each, METRIC.png (default: avg_bounded_slowdown on a log "
+        "axis, avg_wait, utilization, and the p90 metrics when there are some)",
+    )
+    sw.add_argument(
+        "--baseline",
+        metavar="POLICY",
+        help="one of --policies: also write relative.csv and METRIC_vs_POLICY.png, each policy's metric "
+        "as a ratio to this one's on the same replication (paired; geometric mean and 95%% "
+        "interval) (default: none)",
+    )
+    sw.add_argument(
+        "--out",
+        required=True,
+        metavar="DIR",
+        help="folder for results.csv, summary.csv, the figures and campaign.sqlite, created if missing; "
+        "rerunning with the same folder computes only what is missing (required)",
+    )
     sw.set_defaults(run=sweep_command)
 
 
@@ -801,8 +979,11 @@ def sweep_command(args: argparse.Namespace) -> int:
 
     lublin = args.workload == "lublin"
     if lublin:
-        for option, value in (("--drop-invalid", args.drop_invalid or None), ("--window", args.window),
-                              ("--replicate", args.replicate)):
+        for option, value in (
+            ("--drop-invalid", args.drop_invalid or None),
+            ("--window", args.window),
+            ("--replicate", args.replicate),
+        ):
             if value is not None:
                 raise InvalidOptionError(option, str(value), "applies to a trace; lublin replicates by seed")
         if args.oversized != "error":
@@ -810,8 +991,9 @@ def sweep_command(args: argparse.Namespace) -> int:
     else:
         trace = check_input_file("TRACE", args.workload)
     if args.window is not None and args.replicate not in (None, "windows"):
-        raise InvalidOptionError("--window", str(args.window), f"sizes the windows; --replicate {args.replicate} "
-                                                               "resamples the whole trace")
+        raise InvalidOptionError(
+            "--window", str(args.window), f"sizes the windows; --replicate {args.replicate} resamples the whole trace"
+        )
     from .sweep import Lublin, check_figure_metrics, sweep
 
     if args.metrics is not None:
@@ -826,8 +1008,9 @@ def sweep_command(args: argparse.Namespace) -> int:
         try:
             lookup("baseline", args.baseline, names)
         except ValueError:
-            raise InvalidOptionError("--baseline", args.baseline, f"must be one of --policies {','.join(names)}") \
-                from None
+            raise InvalidOptionError(
+                "--baseline", args.baseline, f"must be one of --policies {','.join(names)}"
+            ) from None
     out = check_out_folder("--out", args.out, SWEEP_OUTPUTS + tuple(f"{m}.png" for m in args.metrics or ()))
 
     if lublin:
@@ -842,15 +1025,32 @@ def sweep_command(args: argparse.Namespace) -> int:
         what = f"{args.workload}: {len(jobs)} jobs"
     rows = []
     with studies() as runs:
-        result = sweep(workload, args.policies, args.loads, replications=args.replications,
-                       replicate=args.replicate, window=args.window, procs=procs, estimates=args.estimates,
-                       estimate_model=None if args.estimate_model == "none" else args.estimate_model, oversized=args.oversized, seed=args.seed, out=out,
-                       figures=args.metrics, baseline=args.baseline, workers=args.workers, dask=args.dask, progress=not args.no_progress)
+        result = sweep(
+            workload,
+            args.policies,
+            args.loads,
+            replications=args.replications,
+            replicate=args.replicate,
+            window=args.window,
+            procs=procs,
+            estimates=args.estimates,
+            estimate_model=None if args.estimate_model == "none" else args.estimate_model,
+            oversized=args.oversized,
+            seed=args.seed,
+            out=out,
+            figures=args.metrics,
+            baseline=args.baseline,
+            workers=args.workers,
+            dask=args.dask,
+            progress=not args.no_progress,
+        )
     rows = result.summary
-    print(f"{what}; {len(result.policies)} policies x {len(result.loads)} loads x {result.replications} "
-          f"replication(s), {result.rows[0]['replicate']}; mean"
-          + (" [95% confidence interval: percentile bootstrap of the mean]" if result.replications > 1 else "")
-          + " (times in seconds)")
+    print(
+        f"{what}; {len(result.policies)} policies x {len(result.loads)} loads x {result.replications} "
+        f"replication(s), {result.rows[0]['replicate']}; mean"
+        + (" [95% confidence interval: percentile bootstrap of the mean]" if result.replications > 1 else "")
+        + " (times in seconds)"
+    )
     header = [("policy", "{}"), ("load", "{:.3f}"), ("runs", "{:d}")]
     cells = []
     for r in rows:
@@ -871,6 +1071,9 @@ def sweep_command(args: argparse.Namespace) -> int:
         if r["status"] != "ok":
             print(f"error: {r['policy']} at load {r['load']:g}, replication {r['replication']}: {r['error']}")
     others = [p.name for p in result.files if p.name not in ("results.csv", "summary.csv")]
-    print(f"wrote {os.path.join(args.out, 'results.csv')}, summary.csv"
-          + (f", {', '.join(others)}" if others else "") + " and campaign.sqlite")
+    print(
+        f"wrote {os.path.join(args.out, 'results.csv')}, summary.csv"
+        + (f", {', '.join(others)}" if others else "")
+        + " and campaign.sqlite"
+    )
     return campaign_status(runs, os.path.join(args.out, "results.csv"))

@@ -298,7 +298,8 @@ def _schedule_header(schedule: Schedule, jobs: JobTable) -> list[str]:
         f" Note: schedule simulated by clustersched {version}: policy {schedule.policy or 'unnamed'}"
         + (f" ({options})" if options else ""),
         " Note: fields 3 (wait = start - submit), 4 (run time = end - start), 5 (allocated processors) and"
-        " 11 (status 1" + (f"; 0 for the {schedule.kills} job(s) killed at their time limit" if schedule.kills else "")
+        " 11 (status 1"
+        + (f"; 0 for the {schedule.kills} job(s) killed at their time limit" if schedule.kills else "")
         + ") are the simulated schedule's; the other fields are the input's",
     ]
 

@@ -140,8 +140,13 @@ class ClassMetrics:
         """One row per class: ``class``, the bounds (``procs_above``/``procs_upto`` or
         ``runtime_above``/``runtime_upto``), ``jobs``, then :attr:`stats` (unit-less names)."""
         what = "procs" if self.by == "width" else "runtime"
-        return {"class": self.label, f"{what}_above": self.above, f"{what}_upto": self.upto, "jobs": self.jobs,
-                **self.stats}
+        return {
+            "class": self.label,
+            f"{what}_above": self.above,
+            f"{what}_upto": self.upto,
+            "jobs": self.jobs,
+            **self.stats,
+        }
 
     def to_pandas(self) -> "pandas.DataFrame":
         """:meth:`columns` as a DataFrame, names with units (``runtime_upto_s``, ``p90_wait_s``, ...).
@@ -286,8 +291,9 @@ class BatchMetrics:
         checked = [check_float(f"edges[{k}]", e, positive=True) for k, e in enumerate(edges)]
         return self._classes("runtime", np.asarray(self.runtime, dtype=float), checked, _runtime_label)
 
-    def _classes(self, by: str, values: np.ndarray, edges: Sequence[float],
-                 label: Callable[[float, float, bool], str]) -> ClassMetrics:
+    def _classes(
+        self, by: str, values: np.ndarray, edges: Sequence[float], label: Callable[[float, float, bool], str]
+    ) -> ClassMetrics:
         if not edges:
             raise ValueError("edges == (), must name at least one edge")
         if any(b <= a for a, b in zip(edges, edges[1:])):
@@ -339,7 +345,7 @@ def _kept_rows(submit: np.ndarray, warmup: int, cooldown: int, warmup_time: floa
     order = np.argsort(submit, kind="stable")
     keep[order[:warmup]] = False
     if cooldown:
-        keep[order[n - cooldown:]] = False
+        keep[order[n - cooldown :]] = False
     if warmup_time > 0:
         keep &= ~(submit < submit.min() + warmup_time)
     if cooldown_time > 0:
@@ -411,8 +417,18 @@ def batch_metrics(
         makespan = hi - lo
         work = float(np.dot(runtime, procs))
         utilization = work / (schedule.total_procs * makespan) if makespan > 0 else 0.0
-        return BatchMetrics(wait, response, bsld, utilization, makespan, runtime,
-                            np.asarray(schedule.procs, dtype=np.int64), None, (lo, hi), schedule.kills)
+        return BatchMetrics(
+            wait,
+            response,
+            bsld,
+            utilization,
+            makespan,
+            runtime,
+            np.asarray(schedule.procs, dtype=np.int64),
+            None,
+            (lo, hi),
+            schedule.kills,
+        )
     rows = _kept_rows(submit, warmup, cooldown, warmup_time, cooldown_time)
     if len(rows) == 0:
         raise ValueError(
@@ -425,5 +441,15 @@ def batch_metrics(
     work = float(np.dot(busy, procs))
     utilization = work / (schedule.total_procs * makespan) if makespan > 0 else 0.0
     killed = 0 if schedule.killed is None else int(np.count_nonzero(np.asarray(schedule.killed, dtype=bool)[rows]))
-    return BatchMetrics(wait[rows], response[rows], bsld[rows], utilization, makespan, runtime[rows],
-                        np.asarray(schedule.procs, dtype=np.int64)[rows], rows, (lo, hi), killed)
+    return BatchMetrics(
+        wait[rows],
+        response[rows],
+        bsld[rows],
+        utilization,
+        makespan,
+        runtime[rows],
+        np.asarray(schedule.procs, dtype=np.int64)[rows],
+        rows,
+        (lo, hi),
+        killed,
+    )

@@ -182,9 +182,13 @@ def _read_only(array: np.ndarray) -> np.ndarray:
 
 def _read_only_table(jobs: JobTable) -> JobTable:
     """A JobTable of read-only views of ``jobs``'s columns, with copies of its metadata and header."""
-    return JobTable({name: _read_only(column) for name, column in jobs.columns().items()},
-                    metadata=dict(jobs.metadata), header=list(jobs.header), source=jobs.source,
-                    dropped=jobs.dropped)
+    return JobTable(
+        {name: _read_only(column) for name, column in jobs.columns().items()},
+        metadata=dict(jobs.metadata),
+        header=list(jobs.header),
+        source=jobs.source,
+        dropped=jobs.dropped,
+    )
 
 
 def _time(t: float) -> str:

@@ -252,9 +252,7 @@ def simulate(
     [0.0, 10.0, 2.0]
     """
     if not isinstance(jobs, JobTable):
-        raise TypeError(
-            f"jobs == {short_repr(jobs)}, must be a clustersched JobTable (e.g. read_swf(path))"
-        )
+        raise TypeError(f"jobs == {short_repr(jobs)}, must be a clustersched JobTable (e.g. read_swf(path))")
     check_choice("oversized", oversized, OVERSIZED)
     if isinstance(policy, str):
         policy = lookup("policy", policy, BUILTIN_POLICIES)
@@ -390,7 +388,10 @@ def _prepare(jobs: JobTable, total: int, oversized: str) -> tuple[JobTable, tupl
         raise InvalidWorkloadError(
             f"needs {width[i]} processors but the machine has {total} "
             f"({len(rows)} job(s) are too wide; use oversized='skip' or 'clip')",
-            path=jobs.source, job=int(table.job_id[i]), field="procs", value=int(width[i]),
+            path=jobs.source,
+            job=int(table.job_id[i]),
+            field="procs",
+            value=int(width[i]),
         )
     # Every job has a processor count by now, so drop_invalid acts on the wide ones only.
     before = len(table.dropped)
@@ -400,18 +401,27 @@ def _prepare(jobs: JobTable, total: int, oversized: str) -> tuple[JobTable, tupl
     return table, table.dropped[before:]
 
 
-def _reject_first(table: JobTable, bad: np.ndarray, field: str, values: np.ndarray, what: str,
-                  procs: int | None = None) -> None:
+def _reject_first(
+    table: JobTable, bad: np.ndarray, field: str, values: np.ndarray, what: str, procs: int | None = None
+) -> None:
     """InvalidWorkloadError naming the first ``bad`` job; with ``procs``, the call (and the command-line option)
     that removes such jobs, as it can be run."""
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        remedy = "" if procs is None else (
-            f": clustersched.workload.drop_invalid(jobs, procs={procs}) removes and counts them; "
-            "on the command line, --drop-invalid")
+        remedy = (
+            ""
+            if procs is None
+            else (
+                f": clustersched.workload.drop_invalid(jobs, procs={procs}) removes and counts them; "
+                "on the command line, --drop-invalid"
+            )
+        )
         raise InvalidWorkloadError(
             f"{what} (value {values[i]}; {int(bad.sum())} such job(s){remedy})",
-            path=table.source, job=int(table.job_id[i]), field=field, value=values[i].item(),
+            path=table.source,
+            job=int(table.job_id[i]),
+            field=field,
+            value=values[i].item(),
         )
 
 
@@ -436,8 +446,7 @@ class _Bar:
                 return
             from tqdm.auto import tqdm
 
-            self._tqdm = tqdm(total=self._total, unit="job", desc="simulating", disable=None,
-                              bar_format=self._FORMAT)
+            self._tqdm = tqdm(total=self._total, unit="job", desc="simulating", disable=None, bar_format=self._FORMAT)
         self._tqdm.n = int(np.count_nonzero(~np.isnan(sim.starts())))
         self._tqdm.refresh()
 

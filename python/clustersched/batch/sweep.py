@@ -68,8 +68,20 @@ BOOTSTRAP_SEED = 0
 #: The interval's name, as the figures, the command and the docstrings give it.
 INTERVAL = "percentile bootstrap of the mean"
 #: Columns of a scenario (the campaign's parameters) in the tidy table, in this order.
-SCENARIO_COLUMNS = ("workload", "policy", "load", "replication", "replicate", "offset", "window", "block", "procs",
-                    "estimates", "estimate_model", "seed")
+SCENARIO_COLUMNS = (
+    "workload",
+    "policy",
+    "load",
+    "replication",
+    "replicate",
+    "offset",
+    "window",
+    "block",
+    "procs",
+    "estimates",
+    "estimate_model",
+    "seed",
+)
 #: What a metric is and how to draw it: (axis label with its unit, log axis).
 METRIC_LABELS = {
     "avg_bounded_slowdown": ("average bounded slowdown (τ = 10 s)", True),
@@ -138,8 +150,7 @@ def load_range(start: float, stop: float, step: float, *, decimals: int | None =
     >>> load_range(0.1, 0.3, 0.1)
     (0.1, 0.2, 0.3)
     """
-    start, stop, step = (check_float(name, value) for name, value in (("start", start), ("stop", stop),
-                                                                       ("step", step)))
+    start, stop, step = (check_float(name, value) for name, value in (("start", start), ("stop", stop), ("step", step)))
     if not start > 0:
         raise ValueError(f"start == {start}, must be > 0 (a load)")
     if not step > 0:
@@ -246,7 +257,7 @@ def _bootstrap(table: JobTable, block: float, rng: np.random.Generator) -> JobTa
     drawn = rng.integers(0, blocks, size=blocks)
     rows, submit = [], []
     for position, b in enumerate(drawn.tolist()):
-        part = order[bounds[b]:bounds[b + 1]]
+        part = order[bounds[b] : bounds[b + 1]]
         rows.append(part)
         submit.append(table.submit[part] - first - b * block + position * block)
     picked = np.concatenate(rows)
@@ -286,21 +297,30 @@ def _scaled(table: JobTable, procs: int, load: float, what: str) -> JobTable:
     if not last <= MAX_TIME:
         # the scaled span is the work over procs x load, whatever the span before
         lowest = (last - first) * load / (MAX_TIME - first) if first < MAX_TIME else math.inf
-        raise ValueError(f"load {load:g} spreads the submissions of {what} over {last - first:.3g} s, past the "
-                         f"library's time limit of {MAX_TIME:.0e} s (clustersched.workload.swf.MAX_TIME); "
-                         f"this workload's loads must be >= {lowest:.3g}")
+        raise ValueError(
+            f"load {load:g} spreads the submissions of {what} over {last - first:.3g} s, past the "
+            f"library's time limit of {MAX_TIME:.0e} s (clustersched.workload.swf.MAX_TIME); "
+            f"this workload's loads must be >= {lowest:.3g}"
+        )
     try:
         achieved = offered_load(scaled, procs)
     except ValueError:
         achieved = math.inf
     if not abs(achieved / load - 1) <= 1e-6:
-        raise ValueError(f"load {load:g} compresses the inter-arrival times of {what} below what float64 submit "
-                         f"times resolve (every job would arrive at about {first:.6g} s): pass a lower load")
+        raise ValueError(
+            f"load {load:g} compresses the inter-arrival times of {what} below what float64 submit "
+            f"times resolve (every job would arrive at about {first:.6g} s): pass a lower load"
+        )
     return scaled
 
 
-def run_scenario(source: JobTable | Lublin, scenario: dict[str, Any], *, validate: bool | None = None,
-                 policies: dict[str, bytes] | None = None) -> dict[str, Any]:
+def run_scenario(
+    source: JobTable | Lublin,
+    scenario: dict[str, Any],
+    *,
+    validate: bool | None = None,
+    policies: dict[str, bytes] | None = None,
+) -> dict[str, Any]:
     """One (policy, load, replication) of a sweep: the campaign's scenario function (bound to ``source`` with
     :func:`functools.partial`).  Returns the metrics' ``summary()``, the loads before and after scaling, and
     the simulator's wall-clock time; ``validate`` is :func:`~clustersched.batch.simulator.simulate`'s.
@@ -355,8 +375,9 @@ def policy_key(policy: Policy) -> str:
         raise TypeError(f"policy == {short_repr(policy)}, must be a clustersched.batch.Policy instance")
     name = policy.name
     if not isinstance(name, str) or not name.strip() or "#" in name:
-        raise ValueError(f"policy.name == {short_repr(name)} (of {type(policy).__name__}), must be a non-empty "
-                         "str without '#'")
+        raise ValueError(
+            f"policy.name == {short_repr(name)} (of {type(policy).__name__}), must be a non-empty str without '#'"
+        )
     digest = hashlib.sha256()
     cls = type(policy)
     digest.update(f"{cls.__module__}:{cls.__qualname__}".encode())
@@ -364,8 +385,11 @@ def policy_key(policy: Policy) -> str:
         if klass is Policy or klass is object:
             break
         for attribute, value in sorted(vars(klass).items()):
-            if attribute.startswith("__") and attribute.endswith("__") and not callable(
-                    getattr(value, "__func__", value)):
+            if (
+                attribute.startswith("__")
+                and attribute.endswith("__")
+                and not callable(getattr(value, "__func__", value))
+            ):
                 continue  # Python's bookkeeping (__module__, __firstlineno__, __slotnames__ pickle adds, ...)
             digest.update(attribute.encode())
             digest.update(_behaviour(value))
@@ -405,8 +429,10 @@ def _pickled_policy(policy: Policy, where: str) -> bytes:
         data = cloudpickle.dumps(policy)
         pickle.loads(data)
     except Exception as exc:
-        raise TypeError(f"{where} == {short_repr(policy)} cannot be pickled for the scenarios ({type(exc).__name__}: "
-                        f"{exc}); keep in it only what pickle can copy (no open file, lock or generator)") from None
+        raise TypeError(
+            f"{where} == {short_repr(policy)} cannot be pickled for the scenarios ({type(exc).__name__}: "
+            f"{exc}); keep in it only what pickle can copy (no open file, lock or generator)"
+        ) from None
     return data
 
 
@@ -414,11 +440,14 @@ def _policies(policies: Any) -> tuple[tuple[str, ...], dict[str, bytes]]:
     """The sweep's policies by their names in the results (built-in names canonical, instances by
     :func:`policy_key`), each once, and the pickled instances by key."""
     if isinstance(policies, (str, Policy)):
-        policies = [p for p in (x.strip() for x in policies.split(",")) if p] if isinstance(policies, str) \
-            else [policies]
+        policies = (
+            [p for p in (x.strip() for x in policies.split(",")) if p] if isinstance(policies, str) else [policies]
+        )
     if not isinstance(policies, Sequence) or not policies:
-        raise ValueError(f"policies == {short_repr(policies)}, must name at least one built-in policy or hold "
-                         "a clustersched.batch.Policy instance")
+        raise ValueError(
+            f"policies == {short_repr(policies)}, must name at least one built-in policy or hold "
+            "a clustersched.batch.Policy instance"
+        )
     names: list[str] = []
     pickled: dict[str, bytes] = {}
     for i, p in enumerate(policies):
@@ -431,8 +460,10 @@ def _policies(policies: Any) -> tuple[tuple[str, ...], dict[str, bytes]]:
         elif isinstance(p, str):
             key = lookup("policy", p, BUILTIN_POLICIES)
         else:
-            raise TypeError(f"policies[{i}] == {short_repr(p)}, must be a built-in policy name or a "
-                            "clustersched.batch.Policy instance")
+            raise TypeError(
+                f"policies[{i}] == {short_repr(p)}, must be a built-in policy name or a "
+                "clustersched.batch.Policy instance"
+            )
         names.append(key)
     return tuple(dict.fromkeys(names)), pickled
 
@@ -456,8 +487,13 @@ def _which(what: str, policy: Any, names: Sequence[str]) -> str:
 
 
 # -- aggregation -------------------------------------------------------------------------------------------------------
-def aggregate(rows: Iterable[dict[str, Any]], metrics: Sequence[str] | None = None, *,
-              by: Sequence[str] = ("policy", "load"), confidence: float = 0.95) -> list[dict[str, Any]]:
+def aggregate(
+    rows: Iterable[dict[str, Any]],
+    metrics: Sequence[str] | None = None,
+    *,
+    by: Sequence[str] = ("policy", "load"),
+    confidence: float = 0.95,
+) -> list[dict[str, Any]]:
     """Mean and percentile-bootstrap confidence interval of each metric over the replications, per policy and load.
 
     Parameters
@@ -512,8 +548,11 @@ def aggregate(rows: Iterable[dict[str, Any]], metrics: Sequence[str] | None = No
     rows = [r for r in rows if r.get("status", "ok") == "ok"]
     if metrics is None:
         skip = set(SCENARIO_COLUMNS) | set(by) | {"seconds", "status", "error", "traceback", "finished_at"}
-        metrics = [k for k in dict.fromkeys(k for r in rows for k in r)
-                   if k not in skip and all(_is_number(r.get(k)) for r in rows if r.get(k) is not None)]
+        metrics = [
+            k
+            for k in dict.fromkeys(k for r in rows for k in r)
+            if k not in skip and all(_is_number(r.get(k)) for r in rows if r.get(k) is not None)
+        ]
     groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
     for r in rows:
         groups.setdefault(tuple(r[k] for k in by), []).append(r)
@@ -555,14 +594,15 @@ def bootstrap_interval(values: Sequence[float] | np.ndarray, confidence: float =
     step = max(1, 1_000_000 // n)  # resamples per block: at most a million indices in memory
     for first in range(0, BOOTSTRAP_RESAMPLES, step):
         count = min(step, BOOTSTRAP_RESAMPLES - first)
-        means[first:first + count] = x[rng.integers(0, n, size=(count, n))].mean(axis=1)
+        means[first : first + count] = x[rng.integers(0, n, size=(count, n))].mean(axis=1)
     low, high = np.quantile(means, [(1 - confidence) / 2, (1 + confidence) / 2])
     # the mean of equal values can differ from them in the last bit: keep the interval inside the values
     return float(np.clip(low, x.min(), x.max())), float(np.clip(high, x.min(), x.max()))
 
 
-def relative(rows: Iterable[dict[str, Any]], baseline: str, metric: str = "avg_bounded_slowdown", *,
-             confidence: float = 0.95) -> list[dict[str, Any]]:
+def relative(
+    rows: Iterable[dict[str, Any]], baseline: str, metric: str = "avg_bounded_slowdown", *, confidence: float = 0.95
+) -> list[dict[str, Any]]:
     """Each policy's metric as a ratio to ``baseline``'s on the same replication, per policy and load.
 
     A paired comparison: every policy ran on the very same table in a given
@@ -588,8 +628,10 @@ def relative(rows: Iterable[dict[str, Any]], baseline: str, metric: str = "avg_b
     rows = [r for r in rows if r.get("status", "ok") == "ok"]
     base = {(r["load"], r["replication"]): r.get(metric) for r in rows if r["policy"] == baseline}
     if not base:
-        raise ValueError(f"baseline == {baseline!r}, must be one of the policies run: "
-                         f"{', '.join(dict.fromkeys(r['policy'] for r in rows))}")
+        raise ValueError(
+            f"baseline == {baseline!r}, must be one of the policies run: "
+            f"{', '.join(dict.fromkeys(r['policy'] for r in rows))}"
+        )
     groups: dict[tuple[str, float], list[float]] = {}
     for r in rows:
         b, x = base.get((r["load"], r["replication"])), r.get(metric)
@@ -599,9 +641,14 @@ def relative(rows: Iterable[dict[str, Any]], baseline: str, metric: str = "avg_b
     out = []
     for (policy, load), logs in groups.items():
         n = len(logs)
-        row: dict[str, Any] = {"policy": policy, "load": load, "replications": n,
-                               f"{metric}_ratio_mean": math.exp(sum(logs) / n) if n else None,
-                               f"{metric}_ratio_ci_low": None, f"{metric}_ratio_ci_high": None}
+        row: dict[str, Any] = {
+            "policy": policy,
+            "load": load,
+            "replications": n,
+            f"{metric}_ratio_mean": math.exp(sum(logs) / n) if n else None,
+            f"{metric}_ratio_ci_low": None,
+            f"{metric}_ratio_ci_high": None,
+        }
         if n >= 2:
             x = np.array(logs)
             half = float(stats.t.ppf((1 + confidence) / 2, n - 1)) * float(x.std(ddof=1)) / math.sqrt(n)
@@ -616,8 +663,15 @@ def _is_number(x: Any) -> bool:
 
 
 # -- figures -----------------------------------------------------------------------------------------------------------
-def plot_sweep(summary: Sequence[dict[str, Any]], metric: str = "avg_bounded_slowdown", *, ax: Any = None,
-               title: str | None = None, log: bool | None = None, ylabel: str | None = None) -> Any:
+def plot_sweep(
+    summary: Sequence[dict[str, Any]],
+    metric: str = "avg_bounded_slowdown",
+    *,
+    ax: Any = None,
+    title: str | None = None,
+    log: bool | None = None,
+    ylabel: str | None = None,
+) -> Any:
     """One metric against the offered load: a line per policy (its mean), a band for its confidence interval.
 
     Parameters
@@ -664,12 +718,17 @@ def plot_sweep(summary: Sequence[dict[str, Any]], metric: str = "avg_bounded_slo
     policies = list(dict.fromkeys(r["policy"] for r in summary))
     style = styles(len(policies))
     if not any(f"{metric}_mean" in r for r in summary):
-        raise ValueError(f"metric == {metric!r}, must be one of the summary's: "
-                         f"{', '.join(sorted({k[:-5] for r in summary for k in r if k.endswith('_mean')}))}")
+        raise ValueError(
+            f"metric == {metric!r}, must be one of the summary's: "
+            f"{', '.join(sorted({k[:-5] for r in summary for k in r if k.endswith('_mean')}))}"
+        )
     banded = False
     for i, policy in enumerate(policies):
-        points = sorted((r["load"], r[f"{metric}_mean"], r.get(f"{metric}_ci_low"), r.get(f"{metric}_ci_high"))
-                        for r in summary if r["policy"] == policy and r.get(f"{metric}_mean") is not None)
+        points = sorted(
+            (r["load"], r[f"{metric}_mean"], r.get(f"{metric}_ci_low"), r.get(f"{metric}_ci_high"))
+            for r in summary
+            if r["policy"] == policy and r.get(f"{metric}_mean") is not None
+        )
         if not points:
             continue
         load, mean, low, high = zip(*points)
@@ -681,8 +740,15 @@ def plot_sweep(summary: Sequence[dict[str, Any]], metric: str = "avg_bounded_slo
             bx, blo, bhi = (np.array(v, dtype=float) for v in zip(*band))
             # a log axis has no place for a bound <= 0: those loads get no band, and nothing is clipped
             where = (blo > 0) & (bhi > 0) if (log if log is not None else default_log) else np.ones(len(bx), bool)
-            ax.fill_between(bx, np.where(where, blo, np.nan), np.where(where, bhi, np.nan), where=where,
-                            color=color, alpha=0.18, linewidth=0)
+            ax.fill_between(
+                bx,
+                np.where(where, blo, np.nan),
+                np.where(where, bhi, np.nan),
+                where=where,
+                color=color,
+                alpha=0.18,
+                linewidth=0,
+            )
     if log if log is not None else default_log:
         ax.set_yscale("log")
         plain_log_ticks(ax.yaxis)  # 0.5, 1, 2, 300 rather than 5 x 10^-1
@@ -714,8 +780,14 @@ def known_metrics() -> tuple[str, ...]:
     from .metrics import batch_metrics
     from .schedule import Schedule
 
-    s = Schedule(job_id=np.array([1, 2]), submit=np.array([0.0, 1.0]), start=np.array([0.0, 1.0]),
-                 end=np.array([5.0, 6.0]), procs=np.array([1, 1]), total_procs=2)
+    s = Schedule(
+        job_id=np.array([1, 2]),
+        submit=np.array([0.0, 1.0]),
+        start=np.array([0.0, 1.0]),
+        end=np.array([5.0, 6.0]),
+        procs=np.array([1, 1]),
+        total_procs=2,
+    )
     keys = [k for k, v in batch_metrics(s).summary().items() if _is_number(v)]
     return tuple(dict.fromkeys([*keys, "native_load", "achieved_load", "sim_seconds"]))
 
@@ -727,8 +799,9 @@ def check_figure_metrics(metrics: Sequence[str], name: str = "figures") -> list[
     known = known_metrics()
     unknown = [m for m in metrics if m not in known]
     if unknown:
-        raise ValueError(f"{name} == {','.join(metrics)}: unknown {', '.join(map(repr, unknown))}, "
-                         f"must be among {', '.join(known)}")
+        raise ValueError(
+            f"{name} == {','.join(metrics)}: unknown {', '.join(map(repr, unknown))}, must be among {', '.join(known)}"
+        )
     return list(metrics)
 
 
@@ -810,9 +883,11 @@ class SweepResult:
         name = _which("baseline", baseline, self.policies)
         options.setdefault("ylabel", f"{label}\nrelative to {name} (same replication)")
         if "title" not in options:
-            options["title"] = (f"{self.title or self.workload}\ngeometric mean of the ratios"
-                                + ("; band: 95% confidence interval (Student t, log scale)"
-                                   if any(r[f"{metric}_ratio_ci_low"] is not None for r in rows) else ""))
+            options["title"] = f"{self.title or self.workload}\ngeometric mean of the ratios" + (
+                "; band: 95% confidence interval (Student t, log scale)"
+                if any(r[f"{metric}_ratio_ci_low"] is not None for r in rows)
+                else ""
+            )
         fig = plot_sweep(rows, f"{metric}_ratio", **options)
         fig.axes[0].axhline(1.0, color="black", linewidth=0.8, linestyle=":")
         return fig
@@ -1071,13 +1146,16 @@ def sweep(
         if procs is None:
             procs = workload.max_procs
             if procs is None:
-                raise ValueError(f"procs == None and {workload!r} gives no machine size (no MaxProcs or MaxNodes "
-                                 "header line): pass procs")
+                raise ValueError(
+                    f"procs == None and {workload!r} gives no machine size (no MaxProcs or MaxNodes "
+                    "header line): pass procs"
+                )
         procs = check_int("procs", procs, 1, MAX_PROCS)
         table = workload
         if oversized != "error":
-            table = drop_invalid(workload, procs, wider="drop" if oversized == "skip" else "clip",
-                                 nonpositive_runtime="keep")
+            table = drop_invalid(
+                workload, procs, wider="drop" if oversized == "skip" else "clip", nonpositive_runtime="keep"
+            )
         source, n = table, len(table)
         if n < 2:
             raise ValueError(f"workload == {workload!r}, must hold at least 2 jobs (a load needs a span)")
@@ -1090,19 +1168,31 @@ def sweep(
         if replicate == "windows":
             size = n // replications if window is None else check_int("window", window, 2, n)
             if size < 2:
-                raise ValueError(f"replications == {replications}: {n} jobs make windows of {size} job(s), "
-                                 "must be >= 2; pass fewer replications or a window")
-            per_replication = [{"offset": 0 if replications == 1 else (r * (n - size)) // (replications - 1),
-                                "window": size, "block": None} for r in range(replications)]
+                raise ValueError(
+                    f"replications == {replications}: {n} jobs make windows of {size} job(s), "
+                    "must be >= 2; pass fewer replications or a window"
+                )
+            per_replication = [
+                {
+                    "offset": 0 if replications == 1 else (r * (n - size)) // (replications - 1),
+                    "window": size,
+                    "block": None,
+                }
+                for r in range(replications)
+            ]
         else:
             if window is not None:
-                raise ValueError(f"window == {window} with replicate == {replicate!r}: a bootstrap resamples "
-                                 "the whole trace")
-            per_replication = [{"offset": None, "window": None, "block": BLOCKS[replicate]}
-                               for _ in range(replications)]
+                raise ValueError(
+                    f"window == {window} with replicate == {replicate!r}: a bootstrap resamples the whole trace"
+                )
+            per_replication = [
+                {"offset": None, "window": None, "block": BLOCKS[replicate]} for _ in range(replications)
+            ]
     else:
-        raise TypeError(f"workload == {short_repr(workload)}, must be a JobTable (a trace) or "
-                        "clustersched.batch.Lublin(jobs, procs)")
+        raise TypeError(
+            f"workload == {short_repr(workload)}, must be a JobTable (a trace) or "
+            "clustersched.batch.Lublin(jobs, procs)"
+        )
     if estimate_model is not None:
         from ..workload.estimates import parse_estimate_model
 
@@ -1112,13 +1202,25 @@ def sweep(
         if model.kind == "f":
             from ..workload.estimates import check_estimate_reach
 
-            check_estimate_reach(model, _longest_runtime(source), what="the longest runtime"
-                                 + (" the Lublin model draws" if isinstance(source, Lublin) else " of the trace"))
+            check_estimate_reach(
+                model,
+                _longest_runtime(source),
+                what="the longest runtime"
+                + (" the Lublin model draws" if isinstance(source, Lublin) else " of the trace"),
+            )
 
     scenarios = []
     for s in grid(policy=list(names), load=list(loads), replication=list(range(replications))):
-        scenario = {"workload": name, **s, "replicate": replicate, **per_replication[s["replication"]],
-                    "procs": procs, "estimates": estimates, "estimate_model": estimate_model, "seed": seed}
+        scenario = {
+            "workload": name,
+            **s,
+            "replicate": replicate,
+            **per_replication[s["replication"]],
+            "procs": procs,
+            "estimates": estimates,
+            "estimate_model": estimate_model,
+            "seed": seed,
+        }
         scenarios.append(scenario)
     # every load on replication 0's table, before any scenario: a load past the time limits fails them all
     first = _replica(source, {**scenarios[0], "estimate_model": None})
@@ -1134,15 +1236,17 @@ def sweep(
         from ..campaign import Store, run_campaign
 
         with Store(":memory:") as store:
-            rows = run_campaign(CAMPAIGN, scenarios, func, store=store, workers=workers, dask=dask,
-                                progress=progress, label=label)
+            rows = run_campaign(
+                CAMPAIGN, scenarios, func, store=store, workers=workers, dask=dask, progress=progress, label=label
+            )
         result_out = None
     else:
         from ..campaign.study import run_study
 
         result_out = Path(out)
-        rows = run_study(result_out, CAMPAIGN, scenarios, func, workers=workers, dask=dask, progress=progress,
-                         label=label)
+        rows = run_study(
+            result_out, CAMPAIGN, scenarios, func, workers=workers, dask=dask, progress=progress, label=label
+        )
     summary = aggregate(rows)
     result = SweepResult(name, names, loads, replications, rows, summary, result_out, title=title)
     if result_out is not None:

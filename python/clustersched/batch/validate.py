@@ -68,17 +68,32 @@ def batch_violations(schedule: Schedule, jobs: JobTable) -> list[str]:
     report(~np.isfinite(start), lambda i: f"never started (start = {start[i]})")
     report(start < jobs.submit, lambda i: f"starts at {start[i]} before its submit time {jobs.submit[i]}")
     run, killed = time_limited(jobs)
-    report(end != start + run, lambda i: f"runs {end[i] - start[i]} s, its runtime is {jobs.runtime[i]} s" + (
-        f" (killed at its time limit {jobs.time_requested[i]} s, it runs {run[i]} s)" if killed[i] else ""))
+    report(
+        end != start + run,
+        lambda i: (
+            f"runs {end[i] - start[i]} s, its runtime is {jobs.runtime[i]} s"
+            + (f" (killed at its time limit {jobs.time_requested[i]} s, it runs {run[i]} s)" if killed[i] else "")
+        ),
+    )
     marked = np.zeros(n, dtype=bool) if schedule.killed is None else np.asarray(schedule.killed, dtype=bool)
     if marked.shape != (n,):
         return out + [f"schedule's killed column has shape {marked.shape} for {n} jobs"]
     if kills_at_time_limit(jobs) and schedule.killed is None:
         out.append("the jobs declare time-limit kills (TimeLimit: kill) but the schedule has no killed column")
-    report(killed & ~marked, lambda i: f"runtime {jobs.runtime[i]} s exceeds its time limit "
-                                       f"{jobs.time_requested[i]} s, but the schedule does not mark it killed")
-    report(marked & ~killed, lambda i: "marked killed, but the time-limit rule does not kill it (runtime "
-                                       f"{jobs.runtime[i]} s, time limit {jobs.time_requested[i]} s)")
+    report(
+        killed & ~marked,
+        lambda i: (
+            f"runtime {jobs.runtime[i]} s exceeds its time limit "
+            f"{jobs.time_requested[i]} s, but the schedule does not mark it killed"
+        ),
+    )
+    report(
+        marked & ~killed,
+        lambda i: (
+            "marked killed, but the time-limit rule does not kill it (runtime "
+            f"{jobs.runtime[i]} s, time limit {jobs.time_requested[i]} s)"
+        ),
+    )
     report(np.asarray(schedule.procs) != width, lambda i: f"uses {schedule.procs[i]} processors, needs {width[i]}")
     if out:
         return out
@@ -113,8 +128,10 @@ def _processor_violations(
     first = np.asarray(schedule.proc_first, dtype=np.int64)
     count = np.asarray(schedule.proc_count, dtype=np.int64)
     if len(offsets) != len(width) + 1 or offsets[0] != 0 or offsets[-1] != len(first) or len(first) != len(count):
-        return [f"processor runs malformed: {len(offsets)} offsets for {len(width)} jobs, "
-                f"{len(first)} run starts, {len(count)} run lengths"]
+        return [
+            f"processor runs malformed: {len(offsets)} offsets for {len(width)} jobs, "
+            f"{len(first)} run starts, {len(count)} run lengths"
+        ]
     row = np.repeat(np.arange(len(width)), np.diff(offsets))
     total = np.bincount(row, weights=count, minlength=len(width)).astype(np.int64)
     for i in np.flatnonzero(total != width)[:20]:

@@ -55,16 +55,18 @@ def _checked_rows(rows: Any) -> list[Mapping[str, Any]]:
     """``rows`` as a list of mappings with str keys, else TypeError naming the argument, the value and the rule."""
     what = "a campaign's rows (run_campaign's, or Store.results'): an iterable of dicts"
     if type(rows).__name__ == "DataFrame":
-        raise TypeError(f"rows == a {type(rows).__module__.split('.')[0]} DataFrame, must be {what} "
-                        "(a DataFrame already is one)")
+        raise TypeError(
+            f"rows == a {type(rows).__module__.split('.')[0]} DataFrame, must be {what} (a DataFrame already is one)"
+        )
     if isinstance(rows, (str, bytes, Mapping)) or not isinstance(rows, Iterable):
         kind = "a single row" if isinstance(rows, Mapping) else type(rows).__name__
         raise TypeError(f"rows == {_short(rows)} ({kind}), must be {what}")
     checked = list(rows)
     for i, row in enumerate(checked):
         if not isinstance(row, Mapping):
-            raise TypeError(f"rows[{i}] == {_short(row)}, must be a dict of a campaign's row "
-                            "(run_campaign's, or Store.results')")
+            raise TypeError(
+                f"rows[{i}] == {_short(row)}, must be a dict of a campaign's row (run_campaign's, or Store.results')"
+            )
         for name in row:
             if not isinstance(name, str):
                 raise TypeError(f"rows[{i}] has the field name {name!r}, must be a str")

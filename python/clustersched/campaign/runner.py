@@ -176,16 +176,25 @@ def run_campaign(
             from tqdm import tqdm
 
         # connected before the bar: an unreachable scheduler fails with one message
-        with _dask_client(dask) as client, \
-                tqdm(total=len(todo), desc=label or name, unit="scenario",
-                     disable=None if progress else True) as bar:  # None: a terminal or a notebook only
+        with (
+            _dask_client(dask) as client,
+            tqdm(total=len(todo), desc=label or name, unit="scenario", disable=None if progress else True) as bar,
+        ):  # None: a terminal or a notebook only
             errors = 0
 
             def record(outcomes: list[_Outcome]) -> None:
                 nonlocal errors
                 # one transaction: the chunk's rows are stored together or not at all
-                store.put_many(name, [(todo[o.key], {"result": o.result, "error": o.error, "traceback": o.traceback,
-                                                     "seconds": o.seconds}) for o in outcomes])
+                store.put_many(
+                    name,
+                    [
+                        (
+                            todo[o.key],
+                            {"result": o.result, "error": o.error, "traceback": o.traceback, "seconds": o.seconds},
+                        )
+                        for o in outcomes
+                    ],
+                )
                 failed = sum(o.error is not None for o in outcomes)
                 if failed:
                     errors += failed
@@ -193,7 +202,7 @@ def run_campaign(
                 bar.update(len(outcomes))
 
             keys = list(todo)
-            chunks = [keys[i:i + chunk] for i in range(0, len(keys), chunk)]
+            chunks = [keys[i : i + chunk] for i in range(0, len(keys), chunk)]
             if client is not None:
                 _run_dask(client, func, chunks, record)
             elif workers == 1:
@@ -222,8 +231,9 @@ def _execute_chunk(func: ScenarioFunc, keys: list[str]) -> list[_Outcome]:
     return [_execute(func, key) for key in keys]
 
 
-def _run_pool(workers: int | None, func: ScenarioFunc, chunks: list[list[str]],
-              record: Callable[[list[_Outcome]], None]) -> None:
+def _run_pool(
+    workers: int | None, func: ScenarioFunc, chunks: list[list[str]], record: Callable[[list[_Outcome]], None]
+) -> None:
     try:
         pickle.dumps(func)
     except Exception as exc:
@@ -234,8 +244,12 @@ def _run_pool(workers: int | None, func: ScenarioFunc, chunks: list[list[str]],
     # spawn, not fork: forking a process that has threads (tqdm's monitor, a Dask
     # client, a notebook) can deadlock, and spawn behaves the same on every OS
     # _worker.start: a worker ignores Ctrl-C, and ends when this process ends, even by kill -9
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_worker.start, initargs=(os.getpid(),))
+    pool = ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_worker.start,
+        initargs=(os.getpid(),),
+    )
     try:
         futures = [pool.submit(_execute_chunk, func, keys) for keys in chunks]
         for future in as_completed(futures):
@@ -297,8 +311,7 @@ def _dask_client(dask: Any) -> Iterator[Any]:
         yield client
 
 
-def _run_dask(dask: Any, func: ScenarioFunc, chunks: list[list[str]],
-              record: Callable[[list[_Outcome]], None]) -> None:
+def _run_dask(dask: Any, func: ScenarioFunc, chunks: list[list[str]], record: Callable[[list[_Outcome]], None]) -> None:
     distributed = _distributed()
     # pure=False: each call is a fresh task, never a result cached on the cluster
     futures = [dask.submit(_execute_chunk, func, keys, pure=False) for keys in chunks]
@@ -326,7 +339,8 @@ def check_dask_address(address: str) -> str:
     'tcp://127.0.0.1:8786'
     >>> check_dask_address("notanaddress")
     Traceback (most recent call last):
-    ValueError: dask == 'notanaddress', must be a scheduler address like 'tcp://host:8786': missing port number in address 'notanaddress'
+    ValueError: dask == 'notanaddress', must be a scheduler address like 'tcp://host:8786':
+    missing port number in address 'notanaddress'
     """
     _distributed()
     from distributed.comm import registry
@@ -348,7 +362,5 @@ def _distributed() -> Any:
     try:
         import distributed
     except ImportError as exc:
-        raise ImportError(
-            'run_campaign(dask=...) needs Dask distributed: pip install "clustersched[dask]"'
-        ) from exc
+        raise ImportError('run_campaign(dask=...) needs Dask distributed: pip install "clustersched[dask]"') from exc
     return distributed

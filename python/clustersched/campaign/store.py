@@ -102,8 +102,12 @@ class Store:
         Every check reads only: a file that is not a store is left byte for byte as it was.
         """
         with self._sqlite("cannot be read as a results store"):
-            tables = [name for (name,) in self._db.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+            tables = [
+                name
+                for (name,) in self._db.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+                )
+            ]
             (application_id,) = self._db.execute("PRAGMA application_id").fetchone()
             columns = tuple(row[1] for row in self._db.execute("PRAGMA table_info(results)"))
             # a damaged page shows only when read: read them all now, not halfway through a campaign
@@ -112,14 +116,21 @@ class Store:
             found = "; ".join(" ".join(p.replace("*** in database main ***", "").split()) for p in problems)
             raise StoreError(self.path, f"is a damaged SQLite database ({found}); {_LEFT}")
         if application_id not in (0, APPLICATION_ID):
-            raise StoreError(self.path, f"is the SQLite database of another program (application id "
-                             f"{application_id:#x}), not a results store; {_LEFT}")
+            raise StoreError(
+                self.path,
+                f"is the SQLite database of another program (application id "
+                f"{application_id:#x}), not a results store; {_LEFT}",
+            )
         if tables:
             if columns != _COLUMNS:
-                found = f"table results has columns ({', '.join(columns)})" if columns else \
-                    f"tables: {', '.join(tables)}"
-                raise StoreError(self.path, f"is an SQLite database but not a results store ({found}; a store "
-                                 f"has a table results with columns ({', '.join(_COLUMNS)})); {_LEFT}")
+                found = (
+                    f"table results has columns ({', '.join(columns)})" if columns else f"tables: {', '.join(tables)}"
+                )
+                raise StoreError(
+                    self.path,
+                    f"is an SQLite database but not a results store ({found}; a store "
+                    f"has a table results with columns ({', '.join(_COLUMNS)})); {_LEFT}",
+                )
             return
         with self._sqlite("cannot be created"):
             with self._db:
@@ -129,7 +140,8 @@ class Store:
 
     @contextlib.contextmanager
     def _sqlite(self, doing: str) -> Iterator[None]:
-        """Turns the sqlite3 errors of the block into a :class:`StoreError` naming the file; ``doing`` says what failed."""
+        """Turns the sqlite3 errors of the block into a :class:`StoreError` naming the file; ``doing`` says what
+        failed."""
         try:
             yield
         except sqlite3.Error as exc:
@@ -222,9 +234,7 @@ class Store:
             wanted.append(rows[key])
         return wanted
 
-    def columns(
-        self, campaign: str, scenarios: Iterable[Mapping[str, Any]] | None = None
-    ) -> dict[str, list[Any]]:
+    def columns(self, campaign: str, scenarios: Iterable[Mapping[str, Any]] | None = None) -> dict[str, list[Any]]:
         """:meth:`results` as columns: every field seen, ``None`` where a row lacks it."""
         rows = self.results(campaign, scenarios)
         names = dict.fromkeys(name for row in rows for name in row)
@@ -258,8 +268,11 @@ class Store:
             value = text
         if not isinstance(value, dict):
             shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
-            raise StoreError(self.path, f"campaign {campaign!r}, scenario {key}: column {column} holds {shown}, "
-                             "not a JSON object; the row was not written by a results store")
+            raise StoreError(
+                self.path,
+                f"campaign {campaign!r}, scenario {key}: column {column} holds {shown}, "
+                "not a JSON object; the row was not written by a results store",
+            )
         return value
 
 
@@ -280,16 +293,25 @@ def _explain(exc: sqlite3.Error) -> tuple[bool, str]:
     if name in ("SQLITE_IOERR_WRITE", "SQLITE_IOERR_FSYNC", "SQLITE_IOERR_TRUNCATE", "SQLITE_IOERR_SHORT_READ"):
         # SQLite reports ENOSPC as SQLITE_FULL; a write refused for another reason (EFBIG: the size limit of the
         # process, EIO, EDQUOT) comes as this
-        return False, f"a write to the disk failed ({message}, {name}): the disk or a quota may be full, or the " \
-                      "file at the size limit of the process"
+        return (
+            False,
+            f"a write to the disk failed ({message}, {name}): the disk or a quota may be full, or the "
+            "file at the size limit of the process",
+        )
     return False, message + (f" ({name})" if name and name.lower().replace("_", " ") not in message.lower() else "")
 
 
 _LEFT = "it was left as it is: move it away, or choose another file, to start a new store"
 
 
-def _row(campaign: str, scenario: Mapping[str, Any], result: Mapping[str, Any] | None = None,
-         error: str | None = None, traceback: str | None = None, seconds: float = 0.0) -> tuple[Any, ...]:
+def _row(
+    campaign: str,
+    scenario: Mapping[str, Any],
+    result: Mapping[str, Any] | None = None,
+    error: str | None = None,
+    traceback: str | None = None,
+    seconds: float = 0.0,
+) -> tuple[Any, ...]:
     """The values of one results row (:meth:`Store.put`'s checks)."""
     key = _key(scenario, "scenario")
     if (result is None) == (error is None):
@@ -318,9 +340,7 @@ def plain_result(result: Any, scenario: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(name, str):
             raise TypeError(f"result == {result!r}: field names must be str, not {type(name).__name__}")
         if name in scenario or name in RESERVED:
-            raise ValueError(
-                f"result field {name!r} clashes with a scenario parameter or a reserved name {RESERVED}"
-            )
+            raise ValueError(f"result field {name!r} clashes with a scenario parameter or a reserved name {RESERVED}")
     try:
         plain: dict[str, Any] = json.loads(dumps(result))
     except (TypeError, ValueError) as exc:

@@ -67,15 +67,24 @@ def studies() -> Iterator[list[Study]]:
         _STUDIES.reset(token)
 
 
-def run_study(out: Path, campaign: str, todo: list[dict[str, Any]], scenario: Callable[[dict[str, Any]], Any], *,
-              workers: Any, dask: Any, progress: bool, label: str | None = None,
-              chunk: int = 1) -> list[dict[str, Any]]:
+def run_study(
+    out: Path,
+    campaign: str,
+    todo: list[dict[str, Any]],
+    scenario: Callable[[dict[str, Any]], Any],
+    *,
+    workers: Any,
+    dask: Any,
+    progress: bool,
+    label: str | None = None,
+    chunk: int = 1,
+) -> list[dict[str, Any]]:
     """Runs ``todo`` through :func:`clustersched.campaign.run_campaign`, stored in ``out/campaign.sqlite``
-    (``out`` is created if missing; a rerun resumes), and returns the stored rows.  Never more local workers than scenarios: more would
-    only start idle processes (spawned all at once).  ``label`` names the paper and what the progress bar
-    counts (``"DPSA paper (Grudenic & Bogunovic): scenarios"``).  ``chunk`` scenarios go to a worker in
-    one task, their rows stored in one transaction (:func:`~clustersched.campaign.run_campaign`): for studies
-    of many scenarios of milliseconds.
+    (``out`` is created if missing; a rerun resumes), and returns the stored rows.  Never more local workers
+    than scenarios: more would only start idle processes (spawned all at once).  ``label`` names the paper
+    and what the progress bar counts (``"DPSA paper (Grudenic & Bogunovic): scenarios"``).  ``chunk``
+    scenarios go to a worker in one task, their rows stored in one transaction
+    (:func:`~clustersched.campaign.run_campaign`): for studies of many scenarios of milliseconds.
 
     A run that finds scenarios already stored says so on one stderr line
     (``note: resuming: 40 of 96 scenarios already done in out/campaign.sqlite; computing the other 56``).
@@ -94,16 +103,29 @@ def run_study(out: Path, campaign: str, todo: list[dict[str, Any]], scenario: Ca
         if found:
             # the scenarios stored with an error are computed again (run_campaign's retry_errors)
             left = len(keys) - found
-            print(f"note: resuming: {found} of {len(keys)} scenarios already done in {path}"
-                  + (f"; computing the other {left}" if left else "; nothing left to compute"), file=sys.stderr)
+            print(
+                f"note: resuming: {found} of {len(keys)} scenarios already done in {path}"
+                + (f"; computing the other {left}" if left else "; nothing left to compute"),
+                file=sys.stderr,
+            )
         try:
-            rows = run_campaign(campaign, todo, scenario, store=store, workers=workers, dask=dask, progress=progress,
-                                label=label, chunk=chunk)
+            rows = run_campaign(
+                campaign,
+                todo,
+                scenario,
+                store=store,
+                workers=workers,
+                dask=dask,
+                progress=progress,
+                label=label,
+                chunk=chunk,
+            )
         except (KeyboardInterrupt, BrokenExecutor) as exc:
             # a Ctrl-C, a SIGTERM, a worker that died: the same exception, saying what is kept
             kept = len(keys & store.done(campaign, errors=True))
-            raise type(exc)(f"{kept} of {len(keys)} scenarios are stored in {path}; "
-                            "the same command resumes from there") from exc
+            raise type(exc)(
+                f"{kept} of {len(keys)} scenarios are stored in {path}; the same command resumes from there"
+            ) from exc
     found = _STUDIES.get()
     if found is not None:
         found.append(Study(campaign, len(rows), sum(r["status"] != "ok" for r in rows), path))

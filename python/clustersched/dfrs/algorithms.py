@@ -81,11 +81,20 @@ BASELINES = ("FCFS", "EASY", "EASY-arrival")
 SUBMIT_POLICIES = ("Greedy", "GreedyP", "GreedyPM", "MCB8")
 #: The 14 combinations of Table 1, by their name without options.
 TABLE1 = (
-    "Greedy *", "GreedyP *", "GreedyPM *",
-    "Greedy/per", "GreedyP/per", "GreedyPM/per",
-    "Greedy */per", "GreedyP */per", "GreedyPM */per",
-    "MCB8 *", "MCB8/per", "MCB8 */per",
-    "/per", "/stretch-per",
+    "Greedy *",
+    "GreedyP *",
+    "GreedyPM *",
+    "Greedy/per",
+    "GreedyP/per",
+    "GreedyPM/per",
+    "Greedy */per",
+    "GreedyP */per",
+    "GreedyPM */per",
+    "MCB8 *",
+    "MCB8/per",
+    "MCB8 */per",
+    "/per",
+    "/stretch-per",
 )
 _PART = re.compile(r"^(Greedy|GreedyP|GreedyPM|MCB8)?\s*(\*)?$")
 _OPTION = re.compile(r"^(opt|minft|minvt)=(.+)$")
@@ -125,9 +134,7 @@ class DfrsAlgorithm:
             raise ValueError(f"periodic == {self.periodic!r}, must be 'MCB8', 'MCB8-stretch' or None")
         combo = self.combination
         if combo not in TABLE1:
-            raise ValueError(
-                f"{combo!r} is not one of the combinations of Table 1 (RR-7659 §4.5): {', '.join(TABLE1)}"
-            )
+            raise ValueError(f"{combo!r} is not one of the combinations of Table 1 (RR-7659 §4.5): {', '.join(TABLE1)}")
         opts = ("max", "avg") if self.periodic == "MCB8-stretch" else ("min", "avg")
         if self.opt not in opts:
             raise ValueError(f"opt == {self.opt!r}, must be one of {opts} for {combo!r}")
@@ -137,8 +144,7 @@ class DfrsAlgorithm:
             bound = getattr(self, option)
             if bound is None:
                 continue
-            if isinstance(bound, bool) or not isinstance(bound, (int, float)) or not math.isfinite(bound) \
-                    or bound < 0:
+            if isinstance(bound, bool) or not isinstance(bound, (int, float)) or not math.isfinite(bound) or bound < 0:
                 raise ValueError(f"{option} == {bound!r}, must be a finite number of seconds >= 0")
             if not self.uses_mcb8:
                 raise ValueError(f"{option} limits the remapping MCB8 does, and {combo!r} never runs MCB8")
@@ -281,12 +287,24 @@ parse = parse_algorithm
 
 #: The rows of Table 2, in its order (FCFS and EASY first).
 TABLE2_ALGORITHMS = (
-    "FCFS", "EASY",
-    "Greedy */opt=min", "GreedyP */opt=min", "GreedyPM */opt=min",
-    "Greedy/per/opt=min", "GreedyP/per/opt=min", "GreedyPM/per/opt=min",
-    "Greedy */per/opt=min", "GreedyP */per/opt=min", "GreedyPM */per/opt=min",
-    "GreedyP/per/opt=min/minvt=600", "GreedyPM/per/opt=min/minvt=600",
-    "GreedyP */per/opt=min/minvt=600", "GreedyPM */per/opt=min/minvt=600",
-    "MCB8 */opt=min/minvt=600", "MCB8/per/opt=min/minvt=600", "MCB8 */per/opt=min/minvt=600",
-    "/per/opt=min/minvt=600", "/stretch-per/opt=max/minvt=600",
+    "FCFS",
+    "EASY",
+    "Greedy */opt=min",
+    "GreedyP */opt=min",
+    "GreedyPM */opt=min",
+    "Greedy/per/opt=min",
+    "GreedyP/per/opt=min",
+    "GreedyPM/per/opt=min",
+    "Greedy */per/opt=min",
+    "GreedyP */per/opt=min",
+    "GreedyPM */per/opt=min",
+    "GreedyP/per/opt=min/minvt=600",
+    "GreedyPM/per/opt=min/minvt=600",
+    "GreedyP */per/opt=min/minvt=600",
+    "GreedyPM */per/opt=min/minvt=600",
+    "MCB8 */opt=min/minvt=600",
+    "MCB8/per/opt=min/minvt=600",
+    "MCB8 */per/opt=min/minvt=600",
+    "/per/opt=min/minvt=600",
+    "/stretch-per/opt=max/minvt=600",
 )

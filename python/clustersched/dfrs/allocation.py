@@ -13,8 +13,9 @@ import numpy as np
 __all__ = ["average_stretch_yields", "average_yields"]
 
 
-def _node_matrix(node: np.ndarray, job: np.ndarray, count: np.ndarray, cpu: np.ndarray,
-                 jobs: np.ndarray) -> tuple[object, np.ndarray]:
+def _node_matrix(
+    node: np.ndarray, job: np.ndarray, count: np.ndarray, cpu: np.ndarray, jobs: np.ndarray
+) -> tuple[object, np.ndarray]:
     """Sparse (nodes used x jobs) matrix of CPU per unit of yield, and the used nodes."""
     from scipy.sparse import csr_matrix
 
@@ -45,8 +46,9 @@ def _fit(a: object, y: np.ndarray, floor: np.ndarray) -> np.ndarray:
     return floor + (y - floor) * factor
 
 
-def average_yields(node: np.ndarray, job: np.ndarray, count: np.ndarray, cpu_need: np.ndarray,
-                   jobs: np.ndarray) -> np.ndarray:
+def average_yields(
+    node: np.ndarray, job: np.ndarray, count: np.ndarray, cpu_need: np.ndarray, jobs: np.ndarray
+) -> np.ndarray:
     """Yields of ``jobs`` (ascending) maximizing the average yield, none below ``1 / max(1, L)``.
 
     ``node, job, count`` list the tasks per node of the running jobs
@@ -66,8 +68,11 @@ def average_yields(node: np.ndarray, job: np.ndarray, count: np.ndarray, cpu_nee
     # infeasible: then retry without presolve, then with a hair of slack on the floor (which
     # _fit restores).
     ones = np.ones(a.shape[0])  # type: ignore[attr-defined]
-    for bounds, options in (((floor, 1.0), {}), ((floor, 1.0), {"presolve": False}),
-                            ((floor * (1 - 1e-9), 1.0), {"presolve": False})):
+    for bounds, options in (
+        ((floor, 1.0), {}),
+        ((floor, 1.0), {"presolve": False}),
+        ((floor * (1 - 1e-9), 1.0), {"presolve": False}),
+    ):
         res = linprog(-np.ones(len(jobs)), A_ub=a, b_ub=ones, bounds=bounds, method="highs", options=options)
         if res.status == 0:
             break
@@ -76,9 +81,17 @@ def average_yields(node: np.ndarray, job: np.ndarray, count: np.ndarray, cpu_nee
     return _fit(a, res.x, np.full(len(jobs), floor))
 
 
-def average_stretch_yields(node: np.ndarray, job: np.ndarray, count: np.ndarray, cpu_need: np.ndarray,
-                           jobs: np.ndarray, floor: np.ndarray, flow: np.ndarray, virt: np.ndarray,
-                           period: float) -> np.ndarray:
+def average_stretch_yields(
+    node: np.ndarray,
+    job: np.ndarray,
+    count: np.ndarray,
+    cpu_need: np.ndarray,
+    jobs: np.ndarray,
+    floor: np.ndarray,
+    flow: np.ndarray,
+    virt: np.ndarray,
+    period: float,
+) -> np.ndarray:
     """Yields of ``jobs`` minimizing the average estimated stretch at the next event (§4.7, opt=avg).
 
     The estimated stretch of job ``j`` at the next periodic event is
@@ -104,7 +117,11 @@ def average_stretch_yields(node: np.ndarray, job: np.ndarray, count: np.ndarray,
         return float(np.sum(num / den)), -num * period / den**2
 
     res = minimize(
-        objective, lo, jac=True, method="SLSQP", bounds=list(zip(lo, np.ones_like(lo))),
+        objective,
+        lo,
+        jac=True,
+        method="SLSQP",
+        bounds=list(zip(lo, np.ones_like(lo))),
         constraints=[LinearConstraint(a.toarray(), -np.inf, 1.0)],  # type: ignore[attr-defined]
         options={"ftol": 1e-12, "maxiter": 500},
     )

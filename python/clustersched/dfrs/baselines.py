@@ -54,8 +54,15 @@ def node_widths(jobs: DfrsJobs) -> tuple[np.ndarray, np.ndarray]:
 BASELINE_ESTIMATES = ("exact", "requested")
 
 
-def simulate_batch(jobs: DfrsJobs, platform: DfrsPlatform, policy: str, *, penalty: float = DEFAULT_PENALTY,
-                   estimates: str = "exact", seed: int = 0) -> DfrsRun:
+def simulate_batch(
+    jobs: DfrsJobs,
+    platform: DfrsPlatform,
+    policy: str,
+    *,
+    penalty: float = DEFAULT_PENALTY,
+    estimates: str = "exact",
+    seed: int = 0,
+) -> DfrsRun:
     """Runs ``policy`` (one of :data:`~clustersched.dfrs.algorithms.BASELINES`, any case) on whole nodes.
 
     Parameters
@@ -92,19 +99,29 @@ def simulate_batch(jobs: DfrsJobs, platform: DfrsPlatform, policy: str, *, penal
         raise InvalidWorkloadError(
             f"needs {width[i]} whole nodes ({jobs.tasks[i]} tasks, {per_node[i]} per node) for batch "
             f"scheduling, the platform has {platform.nodes} ({int(too_wide.sum())} such job(s))",
-            path=jobs.source, job=int(jobs.job_id[i]), field="tasks", value=int(jobs.tasks[i]),
+            path=jobs.source,
+            job=int(jobs.job_id[i]),
+            field="tasks",
+            value=int(jobs.tasks[i]),
         )
     table = JobTable(
-        {"job_id": jobs.job_id, "submit": jobs.submit, "runtime": jobs.processing_time, "procs": width,
-         "time_requested": jobs.time_requested},
-        metadata={"MaxProcs": str(platform.nodes)}, source=jobs.source,
+        {
+            "job_id": jobs.job_id,
+            "submit": jobs.submit,
+            "runtime": jobs.processing_time,
+            "procs": width,
+            "time_requested": jobs.time_requested,
+        },
+        metadata={"MaxProcs": str(platform.nodes)},
+        source=jobs.source,
     )
     if estimates not in BASELINE_ESTIMATES:
         from ..workload.estimates import with_estimates
 
         table = with_estimates(table, estimates, seed=seed)
-    run = batch_simulate(table, policy.lower(), procs=platform.nodes,
-                         estimates="exact" if estimates == "exact" else "requested")
+    run = batch_simulate(
+        table, policy.lower(), procs=platform.nodes, estimates="exact" if estimates == "exact" else "requested"
+    )
     batch = run.schedule
     n = len(jobs)
     nodes = [np.sort(batch.processors(i)) for i in range(n)]
@@ -128,8 +145,17 @@ def simulate_batch(jobs: DfrsJobs, platform: DfrsPlatform, policy: str, *, penal
         nodes=platform.nodes,
         penalty=penalty,
         algorithm=policy,
-        options={"estimates": estimates, **({"seed": str(seed)} if estimates not in BASELINE_ESTIMATES else {}),
-                 "nodes per job": "ceil(tasks / min(1/cpu, 1/mem))"},
+        options={
+            "estimates": estimates,
+            **({"seed": str(seed)} if estimates not in BASELINE_ESTIMATES else {}),
+            "nodes per job": "ceil(tasks / min(1/cpu, 1/mem))",
+        },
     )
-    return DfrsRun(schedule=schedule, jobs=jobs, platform=platform, algorithm=policy, events=run.events,
-                   seconds=time.perf_counter() - began)
+    return DfrsRun(
+        schedule=schedule,
+        jobs=jobs,
+        platform=platform,
+        algorithm=policy,
+        events=run.events,
+        seconds=time.perf_counter() - began,
+    )

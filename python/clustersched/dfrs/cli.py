@@ -65,44 +65,83 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "dfrs",
         help="run a DFRS algorithm (RR-7659) or FCFS/EASY on an SWF trace",
         description="Run a Dynamic Fractional Resource Scheduling algorithm (Casanova, Stillwell & Vivien, "
-                    "RR-7659), or the FCFS / EASY baselines, on an SWF trace of dual-processor nodes; print the "
-                    "maximum stretch, the Theorem 1 bound, preemptions, migrations and underutilization.",
+        "RR-7659), or the FCFS / EASY baselines, on an SWF trace of dual-processor nodes; print the "
+        "maximum stretch, the Theorem 1 bound, preemptions, migrations and underutilization.",
     )
-    p.add_argument("trace", nargs="?", metavar="TRACE",
-                   help="SWF trace (plain or .gz) or Batsim JSON workload, told apart by content; Batsim gives no "
-                        "memory, so every processor needs the 10%% floor (default: the bundled week of HPC2N-2002)")
-    p.add_argument("--algorithm", required=True, metavar="NAME",
-                   help="an RR-7659 name such as 'GreedyPM */per/opt=min/minvt=600' (quote it), '/per/opt=min', "
-                        "'MCB8 */opt=avg/minft=300', or the batch baselines FCFS, EASY or EASY-arrival (EASY "
-                        "backfilling a job only when it is submitted) (required)")
-    p.add_argument("--estimates", type=estimate_spec("exact", "requested"), default="exact", metavar="KIND",
-                   help="run times a batch baseline plans with: exact (RR-7659 §5.2), requested (the trace's "
-                        "requested times, where known), f:F or modal (estimate models, seeded by --seed); the DFRS "
-                        "algorithms use none (default: %(default)s)")
-    p.add_argument("--seed", type=integer(0), default=0, metavar="S",
-                   help="seed of an --estimates model (default: %(default)s)")
-    p.add_argument("--penalty", type=number(0, maximum=MAX_TIME, unit="seconds"), default=DEFAULT_PENALTY,
-                   metavar="S",
-                   help=f"rescheduling penalty in seconds, at most {MAX_TIME:g} (default: %(default)s, RR-7659 §5.1)")
-    p.add_argument("--period", type=number(MIN_PERIOD, maximum=MAX_TIME, unit="seconds"), default=DEFAULT_PERIOD,
-                   metavar="S",
-                   help=f"period of the periodic algorithms in seconds, {MIN_PERIOD:g} to {MAX_TIME:g}; a run may "
-                        f"process at most {MAX_PERIODIC_EVENTS:,} periodic events, so a period too short for the "
-                        "trace is refused before the run (default: %(default)s, RR-7659 §5.1)")
-    p.add_argument("--nodes", type=integer(1, MAX_NODES), default=None, metavar="N",
-                   help=f"nodes of the platform, 1 to {MAX_NODES:,} (default: from the TRACE's header, MaxNodes or "
-                        "MaxProcs / --cores-per-node; without TRACE, the bundled HPC2N week's 120)")
-    p.add_argument("--cores-per-node", type=integer(1, MAX_CORES_PER_NODE), default=None, metavar="C",
-                   help=f"processors of a node, 1 to {MAX_CORES_PER_NODE:,}: a job's processor needs 1/C of a "
-                        "node's CPU (default: from the TRACE's header, MaxProcs / MaxNodes, or MaxProcs / --nodes; "
-                        "without TRACE, HPC2N's 2)")
-    p.add_argument("--node-memory", type=number(0, exclusive=True, maximum=MAX_NODE_MEMORY_GB, unit="GB"),
-                   default=2.0, metavar="GB",
-                   help=f"memory of a node in GB, at most {MAX_NODE_MEMORY_GB:g} (default: %(default)s, HPC2N)")
-    p.add_argument("--drop-invalid", action="store_true",
-                   help="remove the jobs without a processor count or with a runtime <= 0 or unknown, and print how "
-                        "many per reason on stderr, as clustersched.workload.drop_invalid counts them (default: such "
-                        "jobs are an error)")
+    p.add_argument(
+        "trace",
+        nargs="?",
+        metavar="TRACE",
+        help="SWF trace (plain or .gz) or Batsim JSON workload, told apart by content; Batsim gives no "
+        "memory, so every processor needs the 10%% floor (default: the bundled week of HPC2N-2002)",
+    )
+    p.add_argument(
+        "--algorithm",
+        required=True,
+        metavar="NAME",
+        help="an RR-7659 name such as 'GreedyPM */per/opt=min/minvt=600' (quote it), '/per/opt=min', "
+        "'MCB8 */opt=avg/minft=300', or the batch baselines FCFS, EASY or EASY-arrival (EASY "
+        "backfilling a job only when it is submitted) (required)",
+    )
+    p.add_argument(
+        "--estimates",
+        type=estimate_spec("exact", "requested"),
+        default="exact",
+        metavar="KIND",
+        help="run times a batch baseline plans with: exact (RR-7659 §5.2), requested (the trace's "
+        "requested times, where known), f:F or modal (estimate models, seeded by --seed); the DFRS "
+        "algorithms use none (default: %(default)s)",
+    )
+    p.add_argument(
+        "--seed", type=integer(0), default=0, metavar="S", help="seed of an --estimates model (default: %(default)s)"
+    )
+    p.add_argument(
+        "--penalty",
+        type=number(0, maximum=MAX_TIME, unit="seconds"),
+        default=DEFAULT_PENALTY,
+        metavar="S",
+        help=f"rescheduling penalty in seconds, at most {MAX_TIME:g} (default: %(default)s, RR-7659 §5.1)",
+    )
+    p.add_argument(
+        "--period",
+        type=number(MIN_PERIOD, maximum=MAX_TIME, unit="seconds"),
+        default=DEFAULT_PERIOD,
+        metavar="S",
+        help=f"period of the periodic algorithms in seconds, {MIN_PERIOD:g} to {MAX_TIME:g}; a run may "
+        f"process at most {MAX_PERIODIC_EVENTS:,} periodic events, so a period too short for the "
+        "trace is refused before the run (default: %(default)s, RR-7659 §5.1)",
+    )
+    p.add_argument(
+        "--nodes",
+        type=integer(1, MAX_NODES),
+        default=None,
+        metavar="N",
+        help=f"nodes of the platform, 1 to {MAX_NODES:,} (default: from the TRACE's header, MaxNodes or "
+        "MaxProcs / --cores-per-node; without TRACE, the bundled HPC2N week's 120)",
+    )
+    p.add_argument(
+        "--cores-per-node",
+        type=integer(1, MAX_CORES_PER_NODE),
+        default=None,
+        metavar="C",
+        help=f"processors of a node, 1 to {MAX_CORES_PER_NODE:,}: a job's processor needs 1/C of a "
+        "node's CPU (default: from the TRACE's header, MaxProcs / MaxNodes, or MaxProcs / --nodes; "
+        "without TRACE, HPC2N's 2)",
+    )
+    p.add_argument(
+        "--node-memory",
+        type=number(0, exclusive=True, maximum=MAX_NODE_MEMORY_GB, unit="GB"),
+        default=2.0,
+        metavar="GB",
+        help=f"memory of a node in GB, at most {MAX_NODE_MEMORY_GB:g} (default: %(default)s, HPC2N)",
+    )
+    p.add_argument(
+        "--drop-invalid",
+        action="store_true",
+        help="remove the jobs without a processor count or with a runtime <= 0 or unknown, and print how "
+        "many per reason on stderr, as clustersched.workload.drop_invalid counts them (default: such "
+        "jobs are an error)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object (default: a short report)")
     p.add_argument("--out", metavar="FILE", help="write one CSV row per job to FILE (default: none)")
     p.set_defaults(run=run)
@@ -122,8 +161,11 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise InvalidOptionError("--algorithm", args.algorithm, str(exc).split(": ", 1)[-1]) from None
         if args.estimates != "exact":
-            raise InvalidOptionError("--estimates", args.estimates,
-                                     f"is for the batch baselines ({', '.join(BASELINES)}); {name} uses no run time")
+            raise InvalidOptionError(
+                "--estimates",
+                args.estimates,
+                f"is for the batch baselines ({', '.join(BASELINES)}); {name} uses no run time",
+            )
 
     import numpy as np
 
@@ -142,13 +184,22 @@ def run(args: argparse.Namespace) -> int:
         nodes, cores, sized = platform_size(table, args.nodes, args.cores_per_node)
     platform = DfrsPlatform(nodes, args.node_memory)
     table = _valid_jobs(table, args.drop_invalid)
-    jobs, dropped = swf_to_dfrs(table, nodes=platform.nodes, node_memory_gb=platform.node_memory_gb,
-                                cores_per_node=cores)
-    report_dropped(dropped[len(table.dropped):], len(table), option=None)  # what does not fit in memory
+    jobs, dropped = swf_to_dfrs(
+        table, nodes=platform.nodes, node_memory_gb=platform.node_memory_gb, cores_per_node=cores
+    )
+    report_dropped(dropped[len(table.dropped) :], len(table), option=None)  # what does not fit in memory
     if len(jobs) == 0:
         raise InvalidOptionError("TRACE", os.fspath(trace), "holds no job that can run on the platform")
-    result = simulate(jobs, platform, name, penalty=args.penalty, period=args.period, validate=True,
-                      estimates=args.estimates, seed=args.seed)
+    result = simulate(
+        jobs,
+        platform,
+        name,
+        penalty=args.penalty,
+        period=args.period,
+        validate=True,
+        estimates=args.estimates,
+        seed=args.seed,
+    )
     seconds = result.seconds  # the simulation alone, validation excluded
     bound = max_stretch_lower_bound(jobs, platform)
     m = dfrs_metrics(result.schedule, jobs, platform, bound=bound)
@@ -178,13 +229,19 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(out))
         return 0
-    print(f"{result.algorithm} on {Path(trace).name}: {len(jobs)} jobs ({len(dropped)} dropped), "
-          f"{platform.nodes} nodes of {cores} processor(s) ({sized}), penalty {args.penalty:g} s, "
-          f"period {args.period:g} s")
-    print(f"  max stretch {m.max_stretch:.2f}, bound {m.bound:.3f}, degradation from bound {m.degradation:.2f}, "
-          f"mean stretch {m.mean_stretch:.2f}")
-    print(f"  preemptions {m.preemptions} ({m.preemptions_per_hour:.2f}/h, {m.preemption_bandwidth_gbs:.3f} GB/s), "
-          f"migrations {m.migrations} ({m.migrations_per_hour:.2f}/h, {m.migration_bandwidth_gbs:.3f} GB/s)")
+    print(
+        f"{result.algorithm} on {Path(trace).name}: {len(jobs)} jobs ({len(dropped)} dropped), "
+        f"{platform.nodes} nodes of {cores} processor(s) ({sized}), penalty {args.penalty:g} s, "
+        f"period {args.period:g} s"
+    )
+    print(
+        f"  max stretch {m.max_stretch:.2f}, bound {m.bound:.3f}, degradation from bound {m.degradation:.2f}, "
+        f"mean stretch {m.mean_stretch:.2f}"
+    )
+    print(
+        f"  preemptions {m.preemptions} ({m.preemptions_per_hour:.2f}/h, {m.preemption_bandwidth_gbs:.3f} GB/s), "
+        f"migrations {m.migrations} ({m.migrations_per_hour:.2f}/h, {m.migration_bandwidth_gbs:.3f} GB/s)"
+    )
     print(f"  normalized underutilization {m.normalized_underutilization:.3f}; simulated in {seconds:.2f} s")
     return 0
 
@@ -260,10 +317,13 @@ def _valid_jobs(table: Any, drop: bool) -> Any:
     anywhere = 2**32 - 1  # a DFRS job is checked against the platform's memory, not a width (swf_to_dfrs)
     if drop:
         kept = drop_invalid(table, anywhere, wider="keep")
-        report_dropped(kept.dropped[len(table.dropped):], len(table))
+        report_dropped(kept.dropped[len(table.dropped) :], len(table))
         return kept
     bad = invalid_jobs(table, anywhere)
     if bad:
-        raise InvalidWorkloadError(f"has {bad[0].reason} ({len(bad)} such job(s); --drop-invalid removes them and "
-                                   "says how many)", path=table.source, job=bad[0].job_id)
+        raise InvalidWorkloadError(
+            f"has {bad[0].reason} ({len(bad)} such job(s); --drop-invalid removes them and says how many)",
+            path=table.source,
+            job=bad[0].job_id,
+        )
     return table

@@ -91,5 +91,9 @@ def check_limit(name: str, value: float, limit: float, where: str) -> None:
     """
     if value > limit:
         shown = limit if isinstance(limit, int) else f"{limit:g}"
-        raise LimitError(f"{name} == {value}, must be <= {shown} (clustersched.dfrs.limits.{where})",
-                         name=name, value=value, limit=limit)
+        raise LimitError(
+            f"{name} == {value}, must be <= {shown} (clustersched.dfrs.limits.{where})",
+            name=name,
+            value=value,
+            limit=limit,
+        )

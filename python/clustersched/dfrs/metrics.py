@@ -44,8 +44,7 @@ from .validate import pairing_violations
 if TYPE_CHECKING:
     import pandas
 
-__all__ = ["BOUNDED_STRETCH_THRESHOLD", "DfrsMetrics", "dfrs_metrics", "reschedulings", "stretches",
-           "underutilization"]
+__all__ = ["BOUNDED_STRETCH_THRESHOLD", "DfrsMetrics", "dfrs_metrics", "reschedulings", "stretches", "underutilization"]
 
 #: §2.2: turn-around times shorter than 10 s count as 10 s.
 BOUNDED_STRETCH_THRESHOLD = 10.0
@@ -145,9 +144,20 @@ class DfrsMetrics:
     def report(self) -> dict[str, float]:
         """What ``clustersched dfrs --json`` and the reproduction report per run: the bound, the
         stretches, the rescheduling costs and, as ``underutilization``, the normalized one (§6.4.1)."""
-        keys = ("bound", "max_stretch", "degradation", "mean_stretch", "preemptions", "migrations",
-                "preemptions_per_hour", "migrations_per_hour", "preemptions_per_job", "migrations_per_job",
-                "preemption_bandwidth_gbs", "migration_bandwidth_gbs")
+        keys = (
+            "bound",
+            "max_stretch",
+            "degradation",
+            "mean_stretch",
+            "preemptions",
+            "migrations",
+            "preemptions_per_hour",
+            "migrations_per_hour",
+            "preemptions_per_job",
+            "migrations_per_job",
+            "preemption_bandwidth_gbs",
+            "migration_bandwidth_gbs",
+        )
         return {**{k: getattr(self, k) for k in keys}, "underutilization": self.normalized_underutilization}
 
 

@@ -125,7 +125,8 @@ def work_tolerance(processing_time: Any, end: Any) -> Any:
     0.0006
     """
     return WORK_RTOL * np.asarray(processing_time, dtype=float) + TIME_ULPS * np.spacing(
-        np.abs(np.asarray(end, dtype=float)))
+        np.abs(np.asarray(end, dtype=float))
+    )
 
 
 @dataclass(frozen=True)
@@ -249,8 +250,9 @@ class DfrsJobs:
         }
         n = len(cols["submit"])
         cols["job_id"] = np.arange(1, n + 1, dtype=np.int64) if job_id is None else _ints("job_id", job_id, source)
-        cols["time_requested"] = (np.full(n, -1.0) if time_requested is None
-                                  else _floats("time_requested", time_requested))
+        cols["time_requested"] = (
+            np.full(n, -1.0) if time_requested is None else _floats("time_requested", time_requested)
+        )
         lengths = {name: len(col) for name, col in cols.items()}
         if len(set(lengths.values())) > 1:
             raise ValueError(f"DfrsJobs columns differ in length: {lengths}")
@@ -262,7 +264,10 @@ class DfrsJobs:
                 value = cols[field][i].item()
                 raise InvalidWorkloadError(
                     f"{field} == {value!r}, must be {rule} ({int(bad.sum())} such job(s))",
-                    path=source, job=int(ids[i]), field=field, value=value,
+                    path=source,
+                    job=int(ids[i]),
+                    field=field,
+                    value=value,
                 )
 
         with np.errstate(invalid="ignore"):
@@ -270,19 +275,28 @@ class DfrsJobs:
                 x = cols[field]
                 reject(~(np.isfinite(x) & (x >= 0)), field, "finite and >= 0")
                 reject(x > MAX_TIME, field, f"<= {MAX_TIME:g} s (clustersched.dfrs.limits.MAX_TIME)")
-            reject((cols["tasks"] < 1) | (cols["tasks"] > MAX_TASKS), "tasks",
-                   f"in 1..{MAX_TASKS} (clustersched.dfrs.limits.MAX_TASKS)")
+            reject(
+                (cols["tasks"] < 1) | (cols["tasks"] > MAX_TASKS),
+                "tasks",
+                f"in 1..{MAX_TASKS} (clustersched.dfrs.limits.MAX_TASKS)",
+            )
             total = np.cumsum(cols["tasks"])
             if len(total) and total[-1] > MAX_TOTAL_TASKS:
                 i = int(np.argmax(total > MAX_TOTAL_TASKS))
                 raise InvalidWorkloadError(
                     f"tasks == {int(cols['tasks'][i])} brings the table to {int(total[i])} tasks, more than "
                     f"{MAX_TOTAL_TASKS} in all (clustersched.dfrs.limits.MAX_TOTAL_TASKS)",
-                    path=source, job=int(ids[i]), field="tasks", value=int(cols["tasks"][i]),
+                    path=source,
+                    job=int(ids[i]),
+                    field="tasks",
+                    value=int(cols["tasks"][i]),
                 )
             x = cols["time_requested"]
-            reject(~np.isfinite(x) | (x > MAX_TIME), "time_requested",
-                   f"finite and <= {MAX_TIME:g} s (clustersched.dfrs.limits.MAX_TIME); <= 0 means unknown")
+            reject(
+                ~np.isfinite(x) | (x > MAX_TIME),
+                "time_requested",
+                f"finite and <= {MAX_TIME:g} s (clustersched.dfrs.limits.MAX_TIME); <= 0 means unknown",
+            )
             cols["time_requested"] = np.where(x > 0, x, -1.0)
             for field in ("cpu_need", "mem_need"):
                 x = cols[field]
@@ -346,7 +360,10 @@ class DfrsJobs:
                 f"{self.tasks[i]} tasks of {self.mem_need[i]:.4g} node memory each cannot fit on "
                 f"{platform.nodes} nodes (at most {self.tasks_per_node()[i]} per node; "
                 f"{int(bad.sum())} such job(s); drop them with jobs.select(jobs.fits(platform)))",
-                path=self.source, job=int(self.job_id[i]), field="tasks", value=int(self.tasks[i]),
+                path=self.source,
+                job=int(self.job_id[i]),
+                field="tasks",
+                value=int(self.tasks[i]),
             )
 
     def work(self) -> np.ndarray:
@@ -364,9 +381,11 @@ def _check_distinct(ids: np.ndarray, source: str | None) -> None:
         k = int(np.flatnonzero(later)[0])
         row, job = int(known[k]), int(ids[known[k]])
         raise InvalidWorkloadError(
-            f"job number {job} is already used at row {int(owner[k])} (row {row}; "
-            f"{int(later.sum())} such row(s))",
-            path=source, job=job, field="job_id", value=job,
+            f"job number {job} is already used at row {int(owner[k])} (row {row}; {int(later.sum())} such row(s))",
+            path=source,
+            job=job,
+            field="job_id",
+            value=job,
         )
 
 
@@ -400,10 +419,12 @@ def _ints(name: str, value: Any, source: str | None) -> np.ndarray:
             bad = ~np.isfinite(raw) | (raw != np.trunc(raw)) | (np.abs(raw) >= 2.0**63)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            raise InvalidWorkloadError(f"row {i}: value {raw[i].item()!r} is not an integer",
-                                       path=source, field=name, value=raw[i].item())
+            raise InvalidWorkloadError(
+                f"row {i}: value {raw[i].item()!r} is not an integer", path=source, field=name, value=raw[i].item()
+            )
     elif raw.dtype.kind == "u" and raw.size and raw.max() > np.iinfo(np.int64).max:
         i = int(np.argmax(raw))
-        raise InvalidWorkloadError(f"row {i}: value {raw[i].item()!r} is out of int64's range",
-                                   path=source, field=name, value=raw[i].item())
+        raise InvalidWorkloadError(
+            f"row {i}: value {raw[i].item()!r} is out of int64's range", path=source, field=name, value=raw[i].item()
+        )
     return np.array(raw, dtype=np.int64)

@@ -28,8 +28,16 @@ from .schedule import DfrsSchedule
 __all__ = ["schedule_from_segments"]
 
 
-def schedule_from_segments(segments: tuple[Any, ...], jobs: DfrsJobs, completion: np.ndarray, *, nodes: int,
-                           penalty: float, algorithm: str, options: dict[str, str]) -> DfrsSchedule:
+def schedule_from_segments(
+    segments: tuple[Any, ...],
+    jobs: DfrsJobs,
+    completion: np.ndarray,
+    *,
+    nodes: int,
+    penalty: float,
+    algorithm: str,
+    options: dict[str, str],
+) -> DfrsSchedule:
     """The schedule of ``segments`` (``DfrsState.segments()``), ``completion`` per job.
 
     ``segments`` is ``(job, start, end, yield, offsets, node, count)``:

@@ -95,8 +95,16 @@ from .model import DfrsJobs, DfrsPlatform
 from .recording import schedule_from_segments
 from .run import DfrsResult, DfrsRun
 
-__all__ = ["DEFAULT_PENALTY", "DEFAULT_PERIOD", "DfrsResult", "DfrsRun", "busy_time", "periodic_tasks",
-           "shortest_stay", "simulate"]
+__all__ = [
+    "DEFAULT_PENALTY",
+    "DEFAULT_PERIOD",
+    "DfrsResult",
+    "DfrsRun",
+    "busy_time",
+    "periodic_tasks",
+    "shortest_stay",
+    "simulate",
+]
 
 
 def simulate(
@@ -220,8 +228,12 @@ def simulate(
     period = check_float("period", period, positive=True)
     check_limit("period", period, MAX_TIME, "MAX_TIME")
     if period < MIN_PERIOD:
-        raise LimitError(f"period == {period!r}, must be >= {MIN_PERIOD} s (clustersched.dfrs.limits.MIN_PERIOD)",
-                         name="period", value=period, limit=MIN_PERIOD)
+        raise LimitError(
+            f"period == {period!r}, must be >= {MIN_PERIOD} s (clustersched.dfrs.limits.MIN_PERIOD)",
+            name="period",
+            value=period,
+            limit=MIN_PERIOD,
+        )
     max_periodic_events = check_int("max_periodic_events", max_periodic_events, 1)
     max_periodic_tasks = check_int("max_periodic_tasks", max_periodic_tasks, 1)
     jobs.check_nonempty()
@@ -230,8 +242,10 @@ def simulate(
     if baseline is not None:
         result = simulate_batch(jobs, platform, baseline, penalty=penalty, estimates=estimates, seed=seed)
     elif estimates != "exact":
-        raise ValueError(f"estimates == {estimates!r} is for the batch baselines ({', '.join(BASELINES)}); "
-                         f"the DFRS algorithm {algorithm!r} uses no run time")
+        raise ValueError(
+            f"estimates == {estimates!r} is for the batch baselines ({', '.join(BASELINES)}); "
+            f"the DFRS algorithm {algorithm!r} uses no run time"
+        )
     else:
         algo = algorithm if isinstance(algorithm, DfrsAlgorithm) else parse_algorithm(algorithm)
         if algo.periodic is not None:
@@ -292,8 +306,9 @@ def periodic_tasks(jobs: DfrsJobs, nodes: int, period: float) -> int:
     return int(np.sum(jobs.tasks * events))
 
 
-def _check_periodic_work(jobs: DfrsJobs, platform: DfrsPlatform, penalty: float, period: float, limit: int,
-                         task_limit: int) -> None:
+def _check_periodic_work(
+    jobs: DfrsJobs, platform: DfrsPlatform, penalty: float, period: float, limit: int, task_limit: int
+) -> None:
     """LimitError when a periodic run surely goes beyond its budgets (simulate's "Time")."""
     busy = busy_time(jobs, platform.nodes)
     if busy / period > limit:
@@ -302,7 +317,9 @@ def _check_periodic_work(jobs: DfrsJobs, platform: DfrsPlatform, penalty: float,
             f"at least {busy:.6g} s (submit to submit + processing_time, longer on too few nodes: "
             f"clustersched.dfrs.simulator.busy_time), more than max_periodic_events == {limit} periods "
             "(clustersched.dfrs.limits.MAX_PERIODIC_EVENTS)",
-            name="period", value=period, limit=limit,
+            name="period",
+            value=period,
+            limit=limit,
         )
     packed = periodic_tasks(jobs, platform.nodes, period)
     if packed > task_limit:
@@ -310,14 +327,18 @@ def _check_periodic_work(jobs: DfrsJobs, platform: DfrsPlatform, penalty: float,
             f"period == {period!r} is too short for these jobs: their periodic events would pack at least "
             f"{packed} tasks (clustersched.dfrs.simulator.periodic_tasks), more than max_periodic_tasks == "
             f"{task_limit} (clustersched.dfrs.limits.MAX_PERIODIC_TASKS)",
-            name="period", value=period, limit=task_limit,
+            name="period",
+            value=period,
+            limit=task_limit,
         )
     if penalty / period > limit:
         raise LimitError(
             f"penalty == {penalty!r}, must be <= {limit * period:.6g} s for period == {period!r}: one penalty "
             f"would span more than max_periodic_events == {limit} periodic events "
             "(clustersched.dfrs.limits.MAX_PERIODIC_EVENTS)",
-            name="penalty", value=penalty, limit=limit * period,
+            name="penalty",
+            value=penalty,
+            limit=limit * period,
         )
 
 
@@ -333,9 +354,16 @@ class _Simulation:
     docstring.
     """
 
-    def __init__(self, jobs: DfrsJobs, platform: DfrsPlatform, algo: DfrsAlgorithm, penalty: float,
-                 period: float, max_ticks: int = MAX_PERIODIC_EVENTS,
-                 max_tasks: int = MAX_PERIODIC_TASKS) -> None:
+    def __init__(
+        self,
+        jobs: DfrsJobs,
+        platform: DfrsPlatform,
+        algo: DfrsAlgorithm,
+        penalty: float,
+        period: float,
+        max_ticks: int = MAX_PERIODIC_EVENTS,
+        max_tasks: int = MAX_PERIODIC_TASKS,
+    ) -> None:
         self.began = time.perf_counter()
         self.jobs, self.platform, self.algo = jobs, platform, algo
         self.penalty, self.period = penalty, period
@@ -344,10 +372,15 @@ class _Simulation:
         self.submit = jobs.submit
         self.tasks = jobs.tasks
         self.cpu = jobs.cpu_need
-        self.state = _core.DfrsState(jobs.tasks, jobs.cpu_units(), jobs.mem_units(), platform.nodes,
-                                     submit=np.ascontiguousarray(jobs.submit, dtype=np.float64),
-                                     processing_time=np.ascontiguousarray(jobs.processing_time, dtype=np.float64),
-                                     penalty=penalty)
+        self.state = _core.DfrsState(
+            jobs.tasks,
+            jobs.cpu_units(),
+            jobs.mem_units(),
+            platform.nodes,
+            submit=np.ascontiguousarray(jobs.submit, dtype=np.float64),
+            processing_time=np.ascontiguousarray(jobs.processing_time, dtype=np.float64),
+            penalty=penalty,
+        )
         self._lp_cache: tuple[tuple[bytes, ...], np.ndarray] | None = None  # opt=avg: LP (2)'s last inputs, yields
         self.lp_solved = 0  # LP (2) solutions computed (the others were reused)
         self.mcb8_jobs: list[int] = []
@@ -371,8 +404,9 @@ class _Simulation:
     def _mcb8(self, t: float, stretch: bool) -> None:
         """MCB8 on every job in the system, in decreasing priority (minvt / minft keep jobs in place)."""
         began = time.perf_counter()
-        count = self.state.mcb8_active(t, minvt=self.algo.minvt, minft=self.algo.minft,
-                                       period=self.period if stretch else None)
+        count = self.state.mcb8_active(
+            t, minvt=self.algo.minvt, minft=self.algo.minft, period=self.period if stretch else None
+        )
         if count:
             self.mcb8_seconds.append(time.perf_counter() - began)
             self.mcb8_jobs.append(count)
@@ -400,8 +434,7 @@ class _Simulation:
 
                 flow = np.ascontiguousarray(t - self.submit)
                 node, job, count = state.node_tasks()
-                ys = average_stretch_yields(node, job, count, self.cpu, jobs, ys, flow, state.virtual_times(),
-                                            horizon)
+                ys = average_stretch_yields(node, job, count, self.cpu, jobs, ys, flow, state.virtual_times(), horizon)
             state.share(t, jobs, np.ascontiguousarray(ys, dtype=np.float64))
         elif algo.opt != "avg":
             state.share_max_min(t)
@@ -479,7 +512,7 @@ class _Simulation:
             arrivals = self.arrived - first
             if arrivals:
                 state.arrive(first, self.arrived)
-                self.active_tasks += int(self.tasks[first:self.arrived].sum())
+                self.active_tasks += int(self.tasks[first : self.arrived].sum())
             tick = periodic and t >= self._tick(self.k)
             if tick:
                 self._next_tick(t)
@@ -536,7 +569,9 @@ class _Simulation:
                 f"tasks (at time {t!r}, {len(stuck)} job(s) with {self.active_tasks} tasks in the system): "
                 f"period == {self.period!r} is too short for these jobs under {self.algo.name!r}; use a longer "
                 "period or a larger max_periodic_tasks (clustersched.dfrs.limits.MAX_PERIODIC_TASKS)",
-                name="periodic tasks", value=self.packed, limit=self.max_packed,
+                name="periodic tasks",
+                value=self.packed,
+                limit=self.max_packed,
             )
         while True:
             self.k += 1
@@ -550,7 +585,9 @@ class _Simulation:
                     f"too short for how long these jobs run under {self.algo.name!r} (penalty == {self.penalty!r}); "
                     "use a longer period or a larger max_periodic_events "
                     "(clustersched.dfrs.limits.MAX_PERIODIC_EVENTS)",
-                    name="periodic events", value=self.ticks, limit=self.max_ticks,
+                    name="periodic events",
+                    value=self.ticks,
+                    limit=self.max_ticks,
                 )
             if self._tick(self.k) > t:
                 return
@@ -579,8 +616,13 @@ class _Simulation:
 
     def _result(self) -> DfrsRun:
         schedule = schedule_from_segments(
-            self.state.segments(), self.jobs, self.state.completions(), nodes=self.platform.nodes,
-            penalty=self.penalty, algorithm=self.algo.name, options={"period": repr(self.period)},
+            self.state.segments(),
+            self.jobs,
+            self.state.completions(),
+            nodes=self.platform.nodes,
+            penalty=self.penalty,
+            algorithm=self.algo.name,
+            options={"period": repr(self.period)},
         )
         return DfrsRun(
             schedule=schedule,

@@ -67,8 +67,15 @@ class DfrsTimeSeries(StepSeries):
     nodes: int
     origin: float
 
-    VALUES: ClassVar[tuple[str, ...]] = ("cpu", "memory", "cpu_demand", "cpu_utilization", "memory_utilization",
-                                         "running", "waiting")
+    VALUES: ClassVar[tuple[str, ...]] = (
+        "cpu",
+        "memory",
+        "cpu_demand",
+        "cpu_utilization",
+        "memory_utilization",
+        "running",
+        "waiting",
+    )
     PANELS: ClassVar[dict[str, tuple[str, tuple[str, ...], float]]] = {
         "utilization": ("fraction of the platform", ("cpu_utilization", "memory_utilization"), 1.0),
         "jobs": ("jobs", ("running", "waiting"), 1.0),

@@ -83,21 +83,38 @@ def dfrs_violations(schedule: DfrsSchedule, jobs: DfrsJobs, platform: DfrsPlatfo
     count = np.asarray(schedule.entry_count, dtype=np.int64)
     share = np.asarray(schedule.entry_share, dtype=float)
     m = len(job)
-    if not (len(start) == len(end) == m and len(off) == m + 1 and off[0] == 0 and off[-1] == len(node)
-            and len(count) == len(share) == len(node) and np.all(np.diff(off) >= 1)):
-        return [f"segments malformed: {m} jobs, {len(start)} starts, {len(end)} ends, {len(off)} offsets "
-                f"(need {m + 1}, from 0 to {len(node)}, each segment with an entry), "
-                f"{len(node)} nodes, {len(count)} counts, {len(share)} shares"]
+    if not (
+        len(start) == len(end) == m
+        and len(off) == m + 1
+        and off[0] == 0
+        and off[-1] == len(node)
+        and len(count) == len(share) == len(node)
+        and np.all(np.diff(off) >= 1)
+    ):
+        return [
+            f"segments malformed: {m} jobs, {len(start)} starts, {len(end)} ends, {len(off)} offsets "
+            f"(need {m + 1}, from 0 to {len(node)}, each segment with an entry), "
+            f"{len(node)} nodes, {len(count)} counts, {len(share)} shares"
+        ]
     if m > 1 and np.any((job[1:] < job[:-1]) | ((job[1:] == job[:-1]) & (start[1:] < start[:-1]))):
         return ["segments are not sorted by job then start time"]
     seg = np.arange(m)
-    report(~(np.isfinite(start) & np.isfinite(end) & (end >= start)), job,
-           lambda s: f"segment [{start[s]}, {end[s]}) is not a finite interval")
-    report(start < jobs.submit[job], job,
-           lambda s: f"segment starts at {start[s]}, before the job's submission at {jobs.submit[job[s]]}")
+    report(
+        ~(np.isfinite(start) & np.isfinite(end) & (end >= start)),
+        job,
+        lambda s: f"segment [{start[s]}, {end[s]}) is not a finite interval",
+    )
+    report(
+        start < jobs.submit[job],
+        job,
+        lambda s: f"segment starts at {start[s]}, before the job's submission at {jobs.submit[job[s]]}",
+    )
     same = np.r_[False, job[1:] == job[:-1]]  # segment s continues the job of segment s - 1
-    report(same & (start < np.r_[-np.inf, end[:-1]]), job,
-           lambda s: f"segment [{start[s]}, {end[s]}) overlaps the job's previous one ending at {end[s - 1]}")
+    report(
+        same & (start < np.r_[-np.inf, end[:-1]]),
+        job,
+        lambda s: f"segment [{start[s]}, {end[s]}) overlaps the job's previous one ending at {end[s - 1]}",
+    )
     if out:
         return out
 
@@ -107,24 +124,36 @@ def dfrs_violations(schedule: DfrsSchedule, jobs: DfrsJobs, platform: DfrsPlatfo
     entry_job = job[entry_seg]
     bad_entry = (node < 0) | (node >= platform.nodes) | (count < 1)
     for k in np.flatnonzero(bad_entry)[:20]:
-        out.append(f"job {ids[entry_job[k]]}: segment at {start[entry_seg[k]]} puts {count[k]} task(s) on "
-                   f"node {node[k]} (nodes are 0..{platform.nodes - 1})")
+        out.append(
+            f"job {ids[entry_job[k]]}: segment at {start[entry_seg[k]]} puts {count[k]} task(s) on "
+            f"node {node[k]} (nodes are 0..{platform.nodes - 1})"
+        )
     if out:
         return out
     tasks = np.bincount(entry_seg, weights=count, minlength=m).astype(np.int64)
-    report(tasks != jobs.tasks[job], job, lambda s: f"segment at {start[s]} places {tasks[s]} tasks, "
-                                                    f"the job has {jobs.tasks[job[s]]}")
+    report(
+        tasks != jobs.tasks[job],
+        job,
+        lambda s: f"segment at {start[s]} places {tasks[s]} tasks, the job has {jobs.tasks[job[s]]}",
+    )
     unsorted = np.r_[False, (entry_seg[1:] == entry_seg[:-1]) & (node[1:] <= node[:-1])]
     for k in np.flatnonzero(unsorted)[:20]:
-        out.append(f"job {ids[entry_job[k]]}: segment at {start[entry_seg[k]]} lists node {node[k]} "
-                   "out of order or twice")
+        out.append(
+            f"job {ids[entry_job[k]]}: segment at {start[entry_seg[k]]} lists node {node[k]} out of order or twice"
+        )
     lo = np.minimum.reduceat(share, off[:-1])
     hi = np.maximum.reduceat(share, off[:-1])
     cpu = jobs.cpu_need[job]
-    report(~(hi - lo <= CPU_TOLERANCE), job,  # negated, so that NaN shares are reported
-           lambda s: f"unequal yields over [{start[s]}, {end[s]}): CPU shares from {lo[s]} to {hi[s]} per task")
-    report(~((lo >= 0) & (hi <= cpu * (1 + CPU_TOLERANCE))), job,
-           lambda s: f"CPU share {hi[s]} per task over [{start[s]}, {end[s]}) is outside [0, CPU need {cpu[s]}]")
+    report(
+        ~(hi - lo <= CPU_TOLERANCE),
+        job,  # negated, so that NaN shares are reported
+        lambda s: f"unequal yields over [{start[s]}, {end[s]}): CPU shares from {lo[s]} to {hi[s]} per task",
+    )
+    report(
+        ~((lo >= 0) & (hi <= cpu * (1 + CPU_TOLERANCE))),
+        job,
+        lambda s: f"CPU share {hi[s]} per task over [{start[s]}, {end[s]}) is outside [0, CPU need {cpu[s]}]",
+    )
     have = np.bincount(job, minlength=n) > 0
     report(~have, np.arange(n), lambda i: "never runs (no segment)")
     if out:
@@ -149,11 +178,20 @@ def dfrs_violations(schedule: DfrsSchedule, jobs: DfrsJobs, platform: DfrsPlatfo
     ends[job[last]] = end[last]
     tolerance = work_tolerance(p, ends)
     wrong = ~(np.abs(work - p) <= tolerance)
-    report(wrong, np.arange(n), lambda i: f"receives {float(work[i])!r} s of work (penalties excluded), its "
-                                          f"processing time is {float(p[i])!r} s (tolerance {tolerance[i]:.3g} s)")
+    report(
+        wrong,
+        np.arange(n),
+        lambda i: (
+            f"receives {float(work[i])!r} s of work (penalties excluded), its "
+            f"processing time is {float(p[i])!r} s (tolerance {tolerance[i]:.3g} s)"
+        ),
+    )
     completion = np.asarray(schedule.completion, dtype=float)
-    report(~(completion == ends), np.arange(n),
-           lambda i: f"completion {completion[i]} is not the end {ends[i]} of its last segment")
+    report(
+        ~(completion == ends),
+        np.arange(n),
+        lambda i: f"completion {completion[i]} is not the end {ends[i]} of its last segment",
+    )
     return out
 
 
@@ -207,8 +245,16 @@ def _placement_changes(node: np.ndarray, count: np.ndarray, off: np.ndarray, sam
     return differs
 
 
-def _capacity(node: np.ndarray, count: np.ndarray, share: np.ndarray, entry_seg: np.ndarray,
-              start: np.ndarray, end: np.ndarray, mem_units: np.ndarray, nodes: int) -> list[str]:
+def _capacity(
+    node: np.ndarray,
+    count: np.ndarray,
+    share: np.ndarray,
+    entry_seg: np.ndarray,
+    start: np.ndarray,
+    end: np.ndarray,
+    mem_units: np.ndarray,
+    nodes: int,
+) -> list[str]:
     """Memory (exact, in need units) and CPU at most one node's worth, per node, at every instant."""
     out: list[str] = []
     keep = end[entry_seg] > start[entry_seg]

@@ -269,7 +269,7 @@ def hpc2n_weeks(
             window.with_columns(submit=window.submit - start), nodes=nodes, node_memory_gb=node_memory_gb
         )
         # The window inherits the whole table's drops (from reading it); report only this week's.
-        weeks.append(DfrsWorkload(f"hpc2n-week-{k:03d}", jobs, platform, dropped[len(window.dropped):]))
+        weeks.append(DfrsWorkload(f"hpc2n-week-{k:03d}", jobs, platform, dropped[len(window.dropped) :]))
     return weeks
 
 
@@ -369,6 +369,4 @@ def synthetic_workloads(
     loads = tuple(check_float("loads", x, positive=True) for x in loads)
     if not loads:
         raise ValueError("loads == (), must hold at least one offered load (or be None)")
-    return [
-        synthetic_workload(seed + i, load=x, n_jobs=n_jobs, nodes=nodes) for i in range(n_traces) for x in loads
-    ]
+    return [synthetic_workload(seed + i, load=x, n_jobs=n_jobs, nodes=nodes) for i in range(n_traces) for x in loads]

@@ -10,7 +10,7 @@ import numpy as np
 from .._checks import lookup, short_repr
 from .mapping import Mapping, MappingResult
 from .metrics import MappingMetrics, mapping_metrics
-from .model import LanGrid, TIG
+from .model import TIG, LanGrid
 from .qlse import greedy_best_fit, qlse
 from .validate import validate_mapping
 
@@ -113,7 +113,8 @@ def run_algorithm(name: str, tig: TIG, grid: LanGrid, *, bandwidth: str = "share
     >>> run.algorithm, run.found, 0.0 <= run.metrics.lan_hit_ratio <= 1.0
     ('QLSE', True, True)
     >>> list(run.summary())
-    ['algorithm', 'found', 'lan_hit_ratio', 'task_machine_ratio', 'shared_task_machine_ratio', 'lans_used', 'hosts_used', 'seconds']
+    ['algorithm', 'found', 'lan_hit_ratio', 'task_machine_ratio', 'shared_task_machine_ratio', 'lans_used',
+     'hosts_used', 'seconds']
     """
     canonical = lookup("algorithm", name, ALGORITHMS)
     if not isinstance(validate, (bool, np.bool_)):

@@ -55,7 +55,8 @@ def _algorithm(text: str) -> str:
         return lookup("algorithm", text, ALGORITHM_NAMES)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"invalid value {text!r}: must be one of {', '.join(ALGORITHM_NAMES)}") from None
+            f"invalid value {text!r}: must be one of {', '.join(ALGORITHM_NAMES)}"
+        ) from None
 
 
 def _percent(ratio: float) -> str:
@@ -72,26 +73,56 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "qlse",
         help="map a task interaction graph onto a grid of LANs (QLSE or greedy best fit)",
         description="Map one random TIG onto one random grid of LANs under QoS constraints (Baraglia et al.) and "
-                    "print whether the mapping is valid and its metrics.",
+        "print whether the mapping is valid and its metrics.",
     )
     # the limits are the model's (clustersched.grid.model.MAX_*), read when a value is checked
-    p.add_argument("--tasks", type=integer(1, library_bound(MODEL, "MAX_TASKS")), default=32, metavar="N",
-                   help="tasks of the TIG, 1..10000 (default: %(default)s)")
-    p.add_argument("--lans", type=integer(1, library_bound(MODEL, "MAX_LANS")), default=16, metavar="L",
-                   help="LANs of the grid, 1..1000 (default: %(default)s)")
-    p.add_argument("--hosts", type=integer(1, library_bound(MODEL, "MAX_HOSTS")), default=16, metavar="H",
-                   help="hosts in every LAN, 1..100000, with at most 100000 hosts in all (default: %(default)s)")
+    p.add_argument(
+        "--tasks",
+        type=integer(1, library_bound(MODEL, "MAX_TASKS")),
+        default=32,
+        metavar="N",
+        help="tasks of the TIG, 1..10000 (default: %(default)s)",
+    )
+    p.add_argument(
+        "--lans",
+        type=integer(1, library_bound(MODEL, "MAX_LANS")),
+        default=16,
+        metavar="L",
+        help="LANs of the grid, 1..1000 (default: %(default)s)",
+    )
+    p.add_argument(
+        "--hosts",
+        type=integer(1, library_bound(MODEL, "MAX_HOSTS")),
+        default=16,
+        metavar="H",
+        help="hosts in every LAN, 1..100000, with at most 100000 hosts in all (default: %(default)s)",
+    )
     p.add_argument("--seed", type=integer(0), default=0, metavar="S", help="draws the instance (default: %(default)s)")
-    p.add_argument("--algorithm", type=_algorithm, default="QLSE", metavar="NAME",
-                   help=f"{' or '.join(ALGORITHM_NAMES)}, case-insensitive (default: %(default)s)")
-    p.add_argument("--values", choices=("small", "medium", "large"), default="medium", metavar="SIZE",
-                   help="row of Tables 1-2 for MCRs, MBRs, host powers and bandwidths: %(choices)s "
-                        "(default: %(default)s)")
-    p.add_argument("--bandwidth", choices=("shared", "dedicated"), default="shared", metavar="MODEL",
-                   help="bandwidth model, %(choices)s: shared is §4.4 as written, dedicated checks each "
-                        "communication on its own (default: %(default)s)")
-    p.add_argument("--random", action="store_true",
-                   help="draw the instance as is (default: plant a hidden valid mapping first)")
+    p.add_argument(
+        "--algorithm",
+        type=_algorithm,
+        default="QLSE",
+        metavar="NAME",
+        help=f"{' or '.join(ALGORITHM_NAMES)}, case-insensitive (default: %(default)s)",
+    )
+    p.add_argument(
+        "--values",
+        choices=("small", "medium", "large"),
+        default="medium",
+        metavar="SIZE",
+        help="row of Tables 1-2 for MCRs, MBRs, host powers and bandwidths: %(choices)s (default: %(default)s)",
+    )
+    p.add_argument(
+        "--bandwidth",
+        choices=("shared", "dedicated"),
+        default="shared",
+        metavar="MODEL",
+        help="bandwidth model, %(choices)s: shared is §4.4 as written, dedicated checks each "
+        "communication on its own (default: %(default)s)",
+    )
+    p.add_argument(
+        "--random", action="store_true", help="draw the instance as is (default: plant a hidden valid mapping first)"
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object (default: a short report)")
     p.set_defaults(run=run)
     return p
@@ -105,8 +136,14 @@ def run(args: argparse.Namespace) -> int:
     from .metrics import mapping_metrics
     from .validate import mapping_violations
 
-    sizes = {"tig": tig_ranges(args.values), "grid": grid_ranges(args.values), "seed": args.seed,
-             "tasks": args.tasks, "lans": args.lans, "hosts_per_lan": args.hosts}
+    sizes = {
+        "tig": tig_ranges(args.values),
+        "grid": grid_ranges(args.values),
+        "seed": args.seed,
+        "tasks": args.tasks,
+        "lans": args.lans,
+        "hosts_per_lan": args.hosts,
+    }
     if args.random:
         inst = random_instance(**sizes)
     else:
@@ -131,8 +168,10 @@ def run(args: argparse.Namespace) -> int:
         "violations": violations,
         "step": mapped.step_label if mapped else None,
         "attempts": result.attempts,
-        **{k: metrics.get(k) for k in ("lans_used", "hosts_used", "lan_hit_ratio", "task_machine_ratio",
-                                       "shared_task_machine_ratio")},
+        **{
+            k: metrics.get(k)
+            for k in ("lans_used", "hosts_used", "lan_hit_ratio", "task_machine_ratio", "shared_task_machine_ratio")
+        },
         "seconds": result.seconds,
         "mapping": mapped.host.tolist() if mapped else None,
     }
@@ -141,14 +180,18 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({k: None if isinstance(v, float) and math.isnan(v) else v for k, v in report.items()}))
     else:
         kind = "feasible (hidden mapping planted)" if inst.planted is not None else "random"
-        print(f"{args.algorithm} ({args.bandwidth} bandwidth): {len(tig)} tasks, {tig.num_edges} communications; "
-              f"{grid.num_lans} LANs x {args.hosts} hosts, {grid.num_links} links; {kind} instance, seed {args.seed}")
+        print(
+            f"{args.algorithm} ({args.bandwidth} bandwidth): {len(tig)} tasks, {tig.num_edges} communications; "
+            f"{grid.num_lans} LANs x {args.hosts} hosts, {grid.num_links} links; {kind} instance, seed {args.seed}"
+        )
         if mapped is None:
             print(f"  no feasible mapping found ({result.attempts} tentative mapping(s))")
         else:
-            print(f"  mapping: {'valid' if not violations else 'INVALID'}"
-                  + (f", found at tentative mapping {mapped.step_label}" if mapped.step is not None else "")
-                  + f" after {result.attempts} attempt(s)")
+            print(
+                f"  mapping: {'valid' if not violations else 'INVALID'}"
+                + (f", found at tentative mapping {mapped.step_label}" if mapped.step is not None else "")
+                + f" after {result.attempts} attempt(s)"
+            )
             for v in violations:
                 print(f"    {v}")
             print(f"  {'LANs used':28s} {metrics['lans_used']}")

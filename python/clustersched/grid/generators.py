@@ -104,7 +104,7 @@ import numpy as np
 from .._checks import check_int, make_rng, short_repr
 from ..errors import InfeasibleError, InvalidGraphError
 from .mapping import check_bandwidth
-from .model import MAX_HOSTS, MAX_LANS, MAX_TASKS, MAX_VALUE, LanGrid, TIG
+from .model import MAX_HOSTS, MAX_LANS, MAX_TASKS, MAX_VALUE, TIG, LanGrid
 
 __all__ = [
     "EXTRA_EDGES_PER_TASK",
@@ -161,8 +161,9 @@ def _int_range(name: str, value: Any, limit: int, limit_name: str) -> tuple[int,
     if any(isinstance(x, bool) or not isinstance(x, numbers.Integral) for x in (low, high)):
         raise TypeError(f"{name} == {short_repr(value)}, must be a pair of integers")
     if not 1 <= low <= high <= limit:
-        raise ValueError(f"{name} == {short_repr(value)}, must be a pair of integers with 1 <= low <= high <= {limit} "
-                         f"({limit_name})")
+        raise ValueError(
+            f"{name} == {short_repr(value)}, must be a pair of integers with 1 <= low <= high <= {limit} ({limit_name})"
+        )
     return int(low), int(high)
 
 
@@ -174,8 +175,9 @@ def _real_range(name: str, value: Any, positive: bool) -> tuple[float, float]:
     lo, hi = float(low) if abs(low) < 1e308 else math.inf, float(high) if abs(high) < 1e308 else math.inf
     rule = "0 < low" if positive else "0 <= low"
     if not (math.isfinite(lo) and math.isfinite(hi) and (lo > 0 if positive else lo >= 0) and lo <= hi <= MAX_VALUE):
-        raise ValueError(f"{name} == {short_repr(value)}, must be a pair of finite reals with {rule} <= high <= "
-                         f"{MAX_VALUE:g}")
+        raise ValueError(
+            f"{name} == {short_repr(value)}, must be a pair of finite reals with {rule} <= high <= {MAX_VALUE:g}"
+        )
     return lo, hi
 
 
@@ -217,8 +219,9 @@ class GridRanges:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "lans", _int_range("lans", self.lans, MAX_LANS, "MAX_LANS"))
-        object.__setattr__(self, "hosts_per_lan", _int_range("hosts_per_lan", self.hosts_per_lan, MAX_HOSTS,
-                                                             "MAX_HOSTS"))
+        object.__setattr__(
+            self, "hosts_per_lan", _int_range("hosts_per_lan", self.hosts_per_lan, MAX_HOSTS, "MAX_HOSTS")
+        )
         object.__setattr__(self, "power", _real_range("power", self.power, False))
         object.__setattr__(self, "bandwidth", _real_range("bandwidth", self.bandwidth, False))
 
@@ -239,12 +242,16 @@ def tig_ranges(tasks: str = "small", mcr: str | None = None, mbr: str | None = N
     """
     mcr = tasks if mcr is None else mcr
     mbr = tasks if mbr is None else mbr
-    return TigRanges(TIG_SIZES[_size("tasks", tasks)]["tasks"], TIG_SIZES[_size("mcr", mcr)]["mcr"],  # type: ignore[arg-type]
-                     TIG_SIZES[_size("mbr", mbr)]["mbr"])  # type: ignore[arg-type]
+    return TigRanges(
+        TIG_SIZES[_size("tasks", tasks)]["tasks"],
+        TIG_SIZES[_size("mcr", mcr)]["mcr"],  # type: ignore[arg-type]
+        TIG_SIZES[_size("mbr", mbr)]["mbr"],
+    )  # type: ignore[arg-type]
 
 
-def grid_ranges(lans: str = "small", hosts_per_lan: str | None = None, power: str | None = None,
-                bandwidth: str | None = None) -> GridRanges:
+def grid_ranges(
+    lans: str = "small", hosts_per_lan: str | None = None, power: str | None = None, bandwidth: str | None = None
+) -> GridRanges:
     """Table 2 ranges, each parameter from its own size (the others default to ``lans``'s).
 
     Examples
@@ -252,8 +259,12 @@ def grid_ranges(lans: str = "small", hosts_per_lan: str | None = None, power: st
     >>> grid_ranges("small", power="large")
     GridRanges(lans=(8, 16), hosts_per_lan=(4, 12), power=(1000.0, 1300.0), bandwidth=(20.0, 40.0))
     """
-    sizes = {"lans": lans, "hosts_per_lan": hosts_per_lan or lans, "power": power or lans,
-             "bandwidth": bandwidth or lans}
+    sizes = {
+        "lans": lans,
+        "hosts_per_lan": hosts_per_lan or lans,
+        "power": power or lans,
+        "bandwidth": bandwidth or lans,
+    }
     return GridRanges(**{p: GRID_SIZES[_size(p, s)][p] for p, s in sizes.items()})  # type: ignore[arg-type]
 
 
@@ -283,8 +294,10 @@ def _grid_sizes(r: GridRanges, lans: int | None, hosts_per_lan: int | None) -> t
     most_lans = r.lans[1] if lans is None else lans
     most_hosts = r.hosts_per_lan[1] if hosts_per_lan is None else hosts_per_lan
     if most_lans * most_hosts > MAX_HOSTS:
-        raise InvalidGraphError(f"a grid of up to {most_lans} LANs of up to {most_hosts} hosts has up to "
-                                f"{most_lans * most_hosts} hosts, more than MAX_HOSTS == {MAX_HOSTS}")
+        raise InvalidGraphError(
+            f"a grid of up to {most_lans} LANs of up to {most_hosts} hosts has up to "
+            f"{most_lans * most_hosts} hosts, more than MAX_HOSTS == {MAX_HOSTS}"
+        )
     return lans, hosts_per_lan
 
 
@@ -294,8 +307,9 @@ def _recursive_tree(n: int, rng: np.random.Generator) -> list[tuple[int, int]]:
     return [(int(perm[int(rng.integers(k))]), int(perm[k])) for k in range(1, n)]
 
 
-def random_tig(ranges: TigRanges | str = "small", seed: int | np.random.Generator = 0, *,
-               tasks: int | None = None) -> TIG:
+def random_tig(
+    ranges: TigRanges | str = "small", seed: int | np.random.Generator = 0, *, tasks: int | None = None
+) -> TIG:
     """A connected random TIG (see the module docstring for its shape).
 
     Parameters
@@ -330,8 +344,9 @@ def random_tig(ranges: TigRanges | str = "small", seed: int | np.random.Generato
     return TIG.from_arrays(mcr, pairs, mbr)
 
 
-def _grid_parts(r: GridRanges, rng: np.random.Generator, lans: int | None,
-                hosts_per_lan: int | None) -> tuple[list[np.ndarray], np.ndarray, dict[tuple[int, int], float]]:
+def _grid_parts(
+    r: GridRanges, rng: np.random.Generator, lans: int | None, hosts_per_lan: int | None
+) -> tuple[list[np.ndarray], np.ndarray, dict[tuple[int, int], float]]:
     n = _count("lans", lans, r.lans, rng)
     counts = [_count("hosts_per_lan", hosts_per_lan, r.hosts_per_lan, rng) for _ in range(n)]
     hosts = [rng.uniform(r.power[0], r.power[1], size=c) for c in counts]
@@ -345,8 +360,13 @@ def _grid_parts(r: GridRanges, rng: np.random.Generator, lans: int | None,
     return hosts, lan_bw, links  # type: ignore[return-value]
 
 
-def random_grid(ranges: GridRanges | str = "small", seed: int | np.random.Generator = 0, *,
-                lans: int | None = None, hosts_per_lan: int | None = None) -> LanGrid:
+def random_grid(
+    ranges: GridRanges | str = "small",
+    seed: int | np.random.Generator = 0,
+    *,
+    lans: int | None = None,
+    hosts_per_lan: int | None = None,
+) -> LanGrid:
     """A random grid of LANs (see the module docstring for its topology).
 
     Parameters
@@ -384,9 +404,15 @@ class Instance:
     planted: np.ndarray | None
 
 
-def random_instance(tig: TigRanges | str = "small", grid: GridRanges | str = "small",
-                    seed: int | np.random.Generator = 0, *, tasks: int | None = None, lans: int | None = None,
-                    hosts_per_lan: int | None = None) -> Instance:
+def random_instance(
+    tig: TigRanges | str = "small",
+    grid: GridRanges | str = "small",
+    seed: int | np.random.Generator = 0,
+    *,
+    tasks: int | None = None,
+    lans: int | None = None,
+    hosts_per_lan: int | None = None,
+) -> Instance:
     """A TIG and a grid drawn independently: no guarantee that a valid mapping exists.
 
     Arguments and limits as :func:`random_tig` and :func:`random_grid` (all checked before any draw).
@@ -417,8 +443,13 @@ def _bfs(start: int, neighbors: Any, n: int) -> Iterator[int]:
     yield from (x for x in range(n) if x not in seen)
 
 
-def _plant(t: TIG, adjacency: list[list[int]], hosts: list[np.ndarray], links: dict[tuple[int, int], float],
-           rng: np.random.Generator) -> np.ndarray | None:
+def _plant(
+    t: TIG,
+    adjacency: list[list[int]],
+    hosts: list[np.ndarray],
+    links: dict[tuple[int, int], float],
+    rng: np.random.Generator,
+) -> np.ndarray | None:
     """The hidden mapping (global host per task), or None when the LANs run out (step 2 of the module docstring).
 
     The host of the current LAN with the most power left (ties: lowest index) comes from a heap of
@@ -429,7 +460,7 @@ def _plant(t: TIG, adjacency: list[list[int]], hosts: list[np.ndarray], links: d
     for a, b in links:
         adjacent[a].append(b)
         adjacent[b].append(a)
-    lan_order = list(_bfs(int(rng.integers(n_lans)), lambda l: sorted(adjacent[l]), n_lans))
+    lan_order = list(_bfs(int(rng.integers(n_lans)), lambda lan: sorted(adjacent[lan]), n_lans))
     task_order = _bfs(int(rng.integers(len(t))), adjacency.__getitem__, len(t))
     offsets = np.concatenate([[0], np.cumsum([len(h) for h in hosts])]).tolist()
     mcr = t.mcr.tolist()
@@ -454,9 +485,16 @@ def _plant(t: TIG, adjacency: list[list[int]], hosts: list[np.ndarray], links: d
     return planted
 
 
-def feasible_instance(tig: TigRanges | str = "small", grid: GridRanges | str = "small",
-                      seed: int | np.random.Generator = 0, *, tasks: int | None = None, lans: int | None = None,
-                      hosts_per_lan: int | None = None, bandwidth: str = "shared") -> Instance:
+def feasible_instance(
+    tig: TigRanges | str = "small",
+    grid: GridRanges | str = "small",
+    seed: int | np.random.Generator = 0,
+    *,
+    tasks: int | None = None,
+    lans: int | None = None,
+    hosts_per_lan: int | None = None,
+    bandwidth: str = "shared",
+) -> Instance:
     """A TIG and a grid on which a valid mapping exists: ``planted`` (see the module docstring).
 
     Parameters
@@ -493,10 +531,14 @@ def feasible_instance(tig: TigRanges | str = "small", grid: GridRanges | str = "
     lan_count = f"{lans} LANs" if lans is not None else f"{rg.lans[0]}-{rg.lans[1]} LANs"
     host_count = f"{hosts_per_lan}" if hosts_per_lan is not None else f"{rg.hosts_per_lan[0]}-{rg.hosts_per_lan[1]}"
     grids = f"grids of {lan_count} of {host_count} hosts ({rg.power[0]:g}-{rg.power[1]:g} Mflop/s each)"
-    most_hosts = (rg.lans[1] if lans is None else lans) * (rg.hosts_per_lan[1] if hosts_per_lan is None else hosts_per_lan)
+    most_hosts = (rg.lans[1] if lans is None else lans) * (
+        rg.hosts_per_lan[1] if hosts_per_lan is None else hosts_per_lan
+    )
     if math.fsum(t.mcr.tolist()) > most_hosts * rg.power[1] or float(t.mcr.max()) > rg.power[1]:
-        raise InfeasibleError(f"none of the {grids} can host the {len(t)} tasks ({t.mcr.sum():.0f} Mflop/s in all, "
-                              f"{float(t.mcr.max()):g} the most for one); give more LANs or hosts")
+        raise InfeasibleError(
+            f"none of the {grids} can host the {len(t)} tasks ({t.mcr.sum():.0f} Mflop/s in all, "
+            f"{float(t.mcr.max()):g} the most for one); give more LANs or hosts"
+        )
     adjacency = t.adjacency()
     for _ in range(MAX_GRID_DRAWS):
         hosts, lan_bw, links = _grid_parts(rg, rng, lans, hosts_per_lan)
@@ -506,7 +548,8 @@ def feasible_instance(tig: TigRanges | str = "small", grid: GridRanges | str = "
     else:
         raise InfeasibleError(
             f"{MAX_GRID_DRAWS} {grids} in a row could not host the {len(t)} tasks ({t.mcr.sum():.0f} Mflop/s in all); "
-            "give more LANs or hosts")
+            "give more LANs or hosts"
+        )
     host_lan = np.repeat(np.arange(len(hosts)), [len(h) for h in hosts])
     lan = host_lan[planted]
     combine = (lambda x, y: x + y) if bandwidth == "shared" else max

@@ -109,8 +109,9 @@ class Mapping:
         from .._pandas import frame
 
         host = np.asarray(self.host, dtype=np.int64)
-        return frame({"task": np.arange(len(host), dtype=np.int64), "host": host,
-                      "lan": np.asarray(self.lan, dtype=np.int64)})
+        return frame(
+            {"task": np.arange(len(host), dtype=np.int64), "host": host, "lan": np.asarray(self.lan, dtype=np.int64)}
+        )
 
     def by_label(self, tig: Any, grid: Any) -> dict[Hashable, tuple[Hashable, int]]:
         """``{task label: (LAN label, host index in its LAN)}``; ValueError if this is not a mapping of ``tig``
@@ -119,8 +120,12 @@ class Mapping:
 
         check_pair(tig, grid)
         host = np.asarray(self.host)
-        if (len(host) != len(tig) or host.min() < 0 or host.max() >= grid.num_hosts
-                or not np.array_equal(grid.host_lan[host], self.lan)):
+        if (
+            len(host) != len(tig)
+            or host.min() < 0
+            or host.max() >= grid.num_hosts
+            or not np.array_equal(grid.host_lan[host], self.lan)
+        ):
             raise ValueError(f"{self!r} is not a mapping of {tig!r} onto {grid!r}")
         return {label: grid.host_name(int(h)) for label, h in zip(tig.labels, self.host)}
 

@@ -30,7 +30,7 @@ import numpy as np
 
 from .._checks import short_repr
 from .mapping import Mapping
-from .model import LanGrid, TIG
+from .model import TIG, LanGrid
 from .validate import check_mapping
 
 if TYPE_CHECKING:
@@ -137,7 +137,8 @@ class MappingMetrics:
         Examples
         --------
         >>> MappingMetrics(0.75, 4.5, 2.0, 2, 3).summary()
-        {'lan_hit_ratio': 0.75, 'task_machine_ratio': 4.5, 'shared_task_machine_ratio': 2.0, 'lans_used': 2, 'hosts_used': 3}
+        {'lan_hit_ratio': 0.75, 'task_machine_ratio': 4.5, 'shared_task_machine_ratio': 2.0, 'lans_used': 2,
+         'hosts_used': 3}
         """
         return asdict(self)
 

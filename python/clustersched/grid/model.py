@@ -208,11 +208,30 @@ class TIG:
         edges ``adj_edge[...]``.
     """
 
-    __slots__ = ("name", "labels", "mcr", "edge_u", "edge_v", "mbr", "adj_offsets", "adj", "adj_edge",
-                 "_index", "_core")
+    __slots__ = (
+        "name",
+        "labels",
+        "mcr",
+        "edge_u",
+        "edge_v",
+        "mbr",
+        "adj_offsets",
+        "adj",
+        "adj_edge",
+        "_index",
+        "_core",
+    )
 
-    def __init__(self, *, name: str, labels: Sequence[Hashable], mcr: np.ndarray, edge_u: np.ndarray,
-                 edge_v: np.ndarray, mbr: np.ndarray) -> None:
+    def __init__(
+        self,
+        *,
+        name: str,
+        labels: Sequence[Hashable],
+        mcr: np.ndarray,
+        edge_u: np.ndarray,
+        edge_v: np.ndarray,
+        mbr: np.ndarray,
+    ) -> None:
         # internal: the arrays are already checked, edges u < v, sorted, distinct
         n = len(labels)
         self.name = name
@@ -262,8 +281,15 @@ class TIG:
         )
 
     @classmethod
-    def from_arrays(cls, mcr: Iterable[float], edges: Iterable[Sequence[int]], mbr: Iterable[float], *,
-                    labels: Sequence[Hashable] | None = None, name: str = "") -> TIG:
+    def from_arrays(
+        cls,
+        mcr: Iterable[float],
+        edges: Iterable[Sequence[int]],
+        mbr: Iterable[float],
+        *,
+        labels: Sequence[Hashable] | None = None,
+        name: str = "",
+    ) -> TIG:
         """A TIG from task MCRs, edges as pairs of task indices, and their MBRs.
 
         Examples
@@ -282,15 +308,21 @@ class TIG:
         mbr = _listed("mbr", mbr, MAX_EDGES, lambda n: _too_many("mbr", f"{n} values", "MAX_EDGES", MAX_EDGES))
         if len(mbr) != len(pairs):
             raise ValueError(f"mbr has {len(mbr)} values for {len(pairs)} edges")
-        labels = list(range(len(mcr))) if labels is None else _listed(
-            "labels", labels, MAX_TASKS, lambda n: _too_many("labels", f"{n} values", "MAX_TASKS", MAX_TASKS))
+        labels = (
+            list(range(len(mcr)))
+            if labels is None
+            else _listed(
+                "labels", labels, MAX_TASKS, lambda n: _too_many("labels", f"{n} values", "MAX_TASKS", MAX_TASKS)
+            )
+        )
         if len(labels) != len(mcr):
             raise ValueError(f"labels has {len(labels)} values for {len(mcr)} tasks")
         return cls._build(labels, mcr, [int(e[0]) for e in pairs], [int(e[1]) for e in pairs], mbr, name=name)
 
     @classmethod
-    def _build(cls, labels: list[Hashable], mcr: list[Any], u: list[int], v: list[int], mbr: list[Any], *,
-               name: str) -> TIG:
+    def _build(
+        cls, labels: list[Hashable], mcr: list[Any], u: list[int], v: list[int], mbr: list[Any], *, name: str
+    ) -> TIG:
         if not isinstance(name, str):
             raise TypeError(f"name == {name!r}, must be a str")
         if not labels:
@@ -303,24 +335,42 @@ class TIG:
         for i, m in enumerate(mcr):
             x = _real(m)
             if x is None or not (math.isfinite(x) and x > 0):
-                what = "has no MCR (node attribute 'mcr')" if m is None else f"MCR == {m!r}, must be a finite real > 0 (Mflop/s)"
+                what = (
+                    "has no MCR (node attribute 'mcr')"
+                    if m is None
+                    else f"MCR == {m!r}, must be a finite real > 0 (Mflop/s)"
+                )
                 raise InvalidGraphError(f"task {labels[i]!r}: {what}", node=labels[i], field="mcr", value=m)
             if x > MAX_VALUE:
-                raise InvalidGraphError(f"task {labels[i]!r}: MCR == {m!r}, must be <= {MAX_VALUE:g} (Mflop/s)",
-                                        node=labels[i], field="mcr", value=m)
+                raise InvalidGraphError(
+                    f"task {labels[i]!r}: MCR == {m!r}, must be <= {MAX_VALUE:g} (Mflop/s)",
+                    node=labels[i],
+                    field="mcr",
+                    value=m,
+                )
         seen: dict[tuple[int, int], int] = {}
         for k, (a, b, w) in enumerate(zip(u, v, mbr)):
             edge = (labels[a], labels[b])
             if a == b:
-                raise InvalidGraphError(f"task {labels[a]!r} communicates with itself (a self-loop)",
-                                        node=labels[a], edge=edge, field="mbr", value=w)
+                raise InvalidGraphError(
+                    f"task {labels[a]!r} communicates with itself (a self-loop)",
+                    node=labels[a],
+                    edge=edge,
+                    field="mbr",
+                    value=w,
+                )
             x = _real(w)
             if x is None or not (math.isfinite(x) and x >= 0):
-                what = "has no MBR (edge attribute 'mbr')" if w is None else f"MBR == {w!r}, must be a finite real >= 0 (Mb/s)"
+                what = (
+                    "has no MBR (edge attribute 'mbr')"
+                    if w is None
+                    else f"MBR == {w!r}, must be a finite real >= 0 (Mb/s)"
+                )
                 raise InvalidGraphError(f"edge {edge!r}: {what}", edge=edge, field="mbr", value=w)
             if x > MAX_VALUE:
-                raise InvalidGraphError(f"edge {edge!r}: MBR == {w!r}, must be <= {MAX_VALUE:g} (Mb/s)", edge=edge,
-                                        field="mbr", value=w)
+                raise InvalidGraphError(
+                    f"edge {edge!r}: MBR == {w!r}, must be <= {MAX_VALUE:g} (Mb/s)", edge=edge, field="mbr", value=w
+                )
             key = (min(a, b), max(a, b))
             if key in seen:
                 raise InvalidGraphError(f"edge {edge!r} is given twice", edge=edge, field="mbr", value=w)
@@ -341,8 +391,9 @@ class TIG:
 
         g = nx.Graph(name=self.name) if self.name else nx.Graph()
         g.add_nodes_from((label, {"mcr": float(m)}) for label, m in zip(self.labels, self.mcr))
-        g.add_edges_from((self.labels[a], self.labels[b], {"mbr": float(w)})
-                         for a, b, w in zip(self.edge_u, self.edge_v, self.mbr))
+        g.add_edges_from(
+            (self.labels[a], self.labels[b], {"mbr": float(w)}) for a, b, w in zip(self.edge_u, self.edge_v, self.mbr)
+        )
         return g
 
     # -- queries ------------------------------------------------------------------------
@@ -363,12 +414,12 @@ class TIG:
     def adjacency(self) -> list[list[int]]:
         """The neighbours of every task, by increasing index, as lists."""
         adj, offsets = self.adj.tolist(), self.adj_offsets.tolist()
-        return [adj[offsets[i]:offsets[i + 1]] for i in range(len(self))]
+        return [adj[offsets[i] : offsets[i + 1]] for i in range(len(self))]
 
     def neighbors(self, i: int) -> np.ndarray:
         """The neighbours of task ``i`` by increasing index (``i`` in ``0 .. len(self) - 1``)."""
         i = check_int("i", i, 0, len(self) - 1)
-        return self.adj[self.adj_offsets[i]:self.adj_offsets[i + 1]]
+        return self.adj[self.adj_offsets[i] : self.adj_offsets[i + 1]]
 
     def unreachable(self) -> int | None:
         """The first task (by index) that task 0 cannot reach, or None when the TIG is connected."""
@@ -378,7 +429,7 @@ class TIG:
         stack = [0]
         while stack:
             t = stack.pop()
-            for j in adj[offsets[t]:offsets[t + 1]]:
+            for j in adj[offsets[t] : offsets[t + 1]]:
                 if not seen[j]:
                     seen[j] = True
                     stack.append(j)
@@ -393,7 +444,9 @@ class TIG:
         if t is not None:
             raise InvalidGraphError(
                 f"the TIG is not connected: task {self.labels[t]!r} cannot be reached from task "
-                f"{self.labels[0]!r} ({why})", node=self.labels[t])
+                f"{self.labels[0]!r} ({why})",
+                node=self.labels[t],
+            )
 
     @property
     def core(self) -> Any:
@@ -429,12 +482,33 @@ class LanGrid:
         Bandwidth of each link, Mb/s.
     """
 
-    __slots__ = ("name", "labels", "host_offsets", "host_power", "host_lan", "lan_bandwidth", "lan_power",
-                 "link_a", "link_b", "link_bandwidth", "_links", "_core")
+    __slots__ = (
+        "name",
+        "labels",
+        "host_offsets",
+        "host_power",
+        "host_lan",
+        "lan_bandwidth",
+        "lan_power",
+        "link_a",
+        "link_b",
+        "link_bandwidth",
+        "_links",
+        "_core",
+    )
 
-    def __init__(self, *, name: str, labels: Sequence[Hashable], host_offsets: np.ndarray, host_power: np.ndarray,
-                 lan_bandwidth: np.ndarray, link_a: np.ndarray, link_b: np.ndarray,
-                 link_bandwidth: np.ndarray) -> None:
+    def __init__(
+        self,
+        *,
+        name: str,
+        labels: Sequence[Hashable],
+        host_offsets: np.ndarray,
+        host_power: np.ndarray,
+        lan_bandwidth: np.ndarray,
+        link_a: np.ndarray,
+        link_b: np.ndarray,
+        link_bandwidth: np.ndarray,
+    ) -> None:
         self.name = name
         self.labels = tuple(labels)
         self.host_offsets = frozen(np.ascontiguousarray(host_offsets, dtype=np.int64))
@@ -442,8 +516,11 @@ class LanGrid:
         self.host_lan = frozen(np.repeat(np.arange(len(self.labels), dtype=np.int64), np.diff(self.host_offsets)))
         self.lan_bandwidth = frozen(np.ascontiguousarray(lan_bandwidth, dtype=np.float64))
         # summed in host order from 0.0, as the Rust core does
-        self.lan_power = frozen(np.array([_sum_in_order(self.host_power[a:b])
-                                           for a, b in zip(self.host_offsets[:-1], self.host_offsets[1:])]))
+        self.lan_power = frozen(
+            np.array(
+                [_sum_in_order(self.host_power[a:b]) for a, b in zip(self.host_offsets[:-1], self.host_offsets[1:])]
+            )
+        )
         self.link_a = frozen(np.ascontiguousarray(link_a, dtype=np.int64))
         self.link_b = frozen(np.ascontiguousarray(link_b, dtype=np.int64))
         self.link_bandwidth = frozen(np.ascontiguousarray(link_bandwidth, dtype=np.float64))
@@ -480,10 +557,18 @@ class LanGrid:
         )
 
     @classmethod
-    def from_arrays(cls, hosts: Sequence[Iterable[float]], lan_bandwidth: Iterable[float],
-                    links: Iterable[Sequence[int]], link_bandwidth: Iterable[float], *,
-                    labels: Sequence[Hashable] | None = None, name: str = "") -> LanGrid:
-        """A grid from the host powers of each LAN, the LAN bandwidths, links as pairs of LAN indices and their bandwidths.
+    def from_arrays(
+        cls,
+        hosts: Sequence[Iterable[float]],
+        lan_bandwidth: Iterable[float],
+        links: Iterable[Sequence[int]],
+        link_bandwidth: Iterable[float],
+        *,
+        labels: Sequence[Hashable] | None = None,
+        name: str = "",
+    ) -> LanGrid:
+        """A grid from the host powers of each LAN, the LAN bandwidths, links as pairs of LAN indices and their
+        bandwidths.
 
         Examples
         --------
@@ -500,23 +585,38 @@ class LanGrid:
         lan_bandwidth = _listed("lan_bandwidth", lan_bandwidth, MAX_LANS, lans)
         if len(lan_bandwidth) != len(hosts):
             raise ValueError(f"lan_bandwidth has {len(lan_bandwidth)} values for {len(hosts)} LANs")
-        links = _listed("links", links, MAX_LINKS,
-                        lambda n: _too_many("the grid", f"{n} links", "MAX_LINKS", MAX_LINKS))
+        links = _listed(
+            "links", links, MAX_LINKS, lambda n: _too_many("the grid", f"{n} links", "MAX_LINKS", MAX_LINKS)
+        )
         pairs = _index_pairs("links", links, len(hosts), "LAN indices", "the grid has LANs")
-        link_bandwidth = _listed("link_bandwidth", link_bandwidth, MAX_LINKS,
-                                 lambda n: _too_many("link_bandwidth", f"{n} values", "MAX_LINKS", MAX_LINKS))
+        link_bandwidth = _listed(
+            "link_bandwidth",
+            link_bandwidth,
+            MAX_LINKS,
+            lambda n: _too_many("link_bandwidth", f"{n} values", "MAX_LINKS", MAX_LINKS),
+        )
         if len(link_bandwidth) != len(pairs):
             raise ValueError(f"link_bandwidth has {len(link_bandwidth)} values for {len(pairs)} links")
-        labels = list(range(len(hosts))) if labels is None else _listed(
-            "labels", labels, MAX_LANS, lambda n: _too_many("labels", f"{n} values", "MAX_LANS", MAX_LANS))
+        labels = (
+            list(range(len(hosts)))
+            if labels is None
+            else _listed("labels", labels, MAX_LANS, lambda n: _too_many("labels", f"{n} values", "MAX_LANS", MAX_LANS))
+        )
         if len(labels) != len(hosts):
             raise ValueError(f"labels has {len(labels)} values for {len(hosts)} LANs")
-        return cls._build(labels, hosts, lan_bandwidth, [(int(a), int(b)) for a, b in pairs], link_bandwidth,
-                          name=name)
+        return cls._build(labels, hosts, lan_bandwidth, [(int(a), int(b)) for a, b in pairs], link_bandwidth, name=name)
 
     @classmethod
-    def _build(cls, labels: list[Hashable], hosts: list[Any], lan_bandwidth: list[Any], links: list[tuple[int, int]],
-               link_bandwidth: list[Any], *, name: str) -> LanGrid:
+    def _build(
+        cls,
+        labels: list[Hashable],
+        hosts: list[Any],
+        lan_bandwidth: list[Any],
+        links: list[tuple[int, int]],
+        link_bandwidth: list[Any],
+        *,
+        name: str,
+    ) -> LanGrid:
         if not isinstance(name, str):
             raise TypeError(f"name == {name!r}, must be a str")
         if not labels:
@@ -528,17 +628,23 @@ class LanGrid:
         _distinct(labels, "LAN")
         powers: list[float] = []
         counts = []
-        for lan, (label, h, bw) in enumerate(zip(labels, hosts, lan_bandwidth)):
+        for label, h, bw in zip(labels, hosts, lan_bandwidth):
             if h is None:
-                raise InvalidGraphError(f"LAN {label!r}: has no hosts (node attribute 'hosts')", node=label,
-                                        field="hosts", value=h)
+                raise InvalidGraphError(
+                    f"LAN {label!r}: has no hosts (node attribute 'hosts')", node=label, field="hosts", value=h
+                )
             if isinstance(h, (str, bytes, dict)) or not isinstance(h, abc.Iterable):
-                raise InvalidGraphError(f"LAN {label!r}: hosts == {short_repr(h)}, must be a sequence of powers "
-                                        "(Mflop/s)", node=label, field="hosts", value=h)
+                raise InvalidGraphError(
+                    f"LAN {label!r}: hosts == {short_repr(h)}, must be a sequence of powers (Mflop/s)",
+                    node=label,
+                    field="hosts",
+                    value=h,
+                )
             room = MAX_HOSTS - len(powers)
             if isinstance(h, abc.Sized) and len(h) > room:
-                _too_many("the grid", f"more than {MAX_HOSTS} hosts (LAN {label!r} alone {len(h)})", "MAX_HOSTS",
-                          MAX_HOSTS)
+                _too_many(
+                    "the grid", f"more than {MAX_HOSTS} hosts (LAN {label!r} alone {len(h)})", "MAX_HOSTS", MAX_HOSTS
+                )
             h = list(itertools.islice(h.tolist() if isinstance(h, np.ndarray) else h, room + 1))
             if len(h) > room:
                 _too_many("the grid", f"more than {MAX_HOSTS} hosts", "MAX_HOSTS", MAX_HOSTS)
@@ -549,34 +655,60 @@ class LanGrid:
                 if x is None or not (math.isfinite(x) and x >= 0):
                     raise InvalidGraphError(
                         f"LAN {label!r} host {k}: power == {p!r}, must be a finite real >= 0 (Mflop/s)",
-                        node=label, field="hosts", value=p)
+                        node=label,
+                        field="hosts",
+                        value=p,
+                    )
                 if x > MAX_VALUE:
-                    raise InvalidGraphError(f"LAN {label!r} host {k}: power == {p!r}, must be <= {MAX_VALUE:g} (Mflop/s)",
-                                            node=label, field="hosts", value=p)
+                    raise InvalidGraphError(
+                        f"LAN {label!r} host {k}: power == {p!r}, must be <= {MAX_VALUE:g} (Mflop/s)",
+                        node=label,
+                        field="hosts",
+                        value=p,
+                    )
                 powers.append(x)
             counts.append(len(h))
             x = _real(bw)
             if x is None or not (math.isfinite(x) and x >= 0):
-                what = ("has no bandwidth (node attribute 'bandwidth')" if bw is None
-                        else f"bandwidth == {bw!r}, must be a finite real >= 0 (Mb/s)")
+                what = (
+                    "has no bandwidth (node attribute 'bandwidth')"
+                    if bw is None
+                    else f"bandwidth == {bw!r}, must be a finite real >= 0 (Mb/s)"
+                )
                 raise InvalidGraphError(f"LAN {label!r}: {what}", node=label, field="bandwidth", value=bw)
             if x > MAX_VALUE:
-                raise InvalidGraphError(f"LAN {label!r}: bandwidth == {bw!r}, must be <= {MAX_VALUE:g} (Mb/s)",
-                                        node=label, field="bandwidth", value=bw)
+                raise InvalidGraphError(
+                    f"LAN {label!r}: bandwidth == {bw!r}, must be <= {MAX_VALUE:g} (Mb/s)",
+                    node=label,
+                    field="bandwidth",
+                    value=bw,
+                )
         seen: dict[tuple[int, int], int] = {}
         for k, ((a, b), w) in enumerate(zip(links, link_bandwidth)):
             edge = (labels[a], labels[b])
             if a == b:
-                raise InvalidGraphError(f"LAN {labels[a]!r} is linked to itself (a self-loop)", node=labels[a],
-                                        edge=edge, field="bandwidth", value=w)
+                raise InvalidGraphError(
+                    f"LAN {labels[a]!r} is linked to itself (a self-loop)",
+                    node=labels[a],
+                    edge=edge,
+                    field="bandwidth",
+                    value=w,
+                )
             x = _real(w)
             if x is None or not (math.isfinite(x) and x >= 0):
-                what = ("has no bandwidth (edge attribute 'bandwidth')" if w is None
-                        else f"bandwidth == {w!r}, must be a finite real >= 0 (Mb/s)")
+                what = (
+                    "has no bandwidth (edge attribute 'bandwidth')"
+                    if w is None
+                    else f"bandwidth == {w!r}, must be a finite real >= 0 (Mb/s)"
+                )
                 raise InvalidGraphError(f"link {edge!r}: {what}", edge=edge, field="bandwidth", value=w)
             if x > MAX_VALUE:
-                raise InvalidGraphError(f"link {edge!r}: bandwidth == {w!r}, must be <= {MAX_VALUE:g} (Mb/s)",
-                                        edge=edge, field="bandwidth", value=w)
+                raise InvalidGraphError(
+                    f"link {edge!r}: bandwidth == {w!r}, must be <= {MAX_VALUE:g} (Mb/s)",
+                    edge=edge,
+                    field="bandwidth",
+                    value=w,
+                )
             key = (min(a, b), max(a, b))
             if key in seen:
                 raise InvalidGraphError(f"link {edge!r} is given twice", edge=edge, field="bandwidth", value=w)
@@ -600,8 +732,10 @@ class LanGrid:
         g = nx.Graph(name=self.name) if self.name else nx.Graph()
         for lan, label in enumerate(self.labels):
             g.add_node(label, bandwidth=float(self.lan_bandwidth[lan]), hosts=self.hosts(lan).tolist())
-        g.add_edges_from((self.labels[a], self.labels[b], {"bandwidth": float(w)})
-                         for a, b, w in zip(self.link_a, self.link_b, self.link_bandwidth))
+        g.add_edges_from(
+            (self.labels[a], self.labels[b], {"bandwidth": float(w)})
+            for a, b, w in zip(self.link_a, self.link_b, self.link_bandwidth)
+        )
         return g
 
     # -- queries ------------------------------------------------------------------------
@@ -623,7 +757,7 @@ class LanGrid:
     def hosts(self, lan: int) -> np.ndarray:
         """The powers of the hosts of LAN ``lan`` (in ``0 .. num_lans - 1``)."""
         lan = check_int("lan", lan, 0, self.num_lans - 1)
-        return self.host_power[self.host_offsets[lan]:self.host_offsets[lan + 1]]
+        return self.host_power[self.host_offsets[lan] : self.host_offsets[lan + 1]]
 
     def host_name(self, host: int) -> tuple[Hashable, int]:
         """``(LAN label, index in its LAN)`` of global host ``host`` (in ``0 .. num_hosts - 1``)."""
@@ -642,8 +776,9 @@ class LanGrid:
         if self._core is None:
             from .. import _core
 
-            self._core = _core.LanGrid(self.host_offsets, self.host_power, self.lan_bandwidth, self.link_a,
-                                       self.link_b, self.link_bandwidth)
+            self._core = _core.LanGrid(
+                self.host_offsets, self.host_power, self.lan_bandwidth, self.link_a, self.link_b, self.link_bandwidth
+            )
         return self._core
 
 

@@ -85,11 +85,10 @@ import numpy as np
 from .._checks import check_float, frozen
 from ..errors import InvalidGraphError
 from .mapping import Mapping, MappingResult, NoFeasibleMapping, check_bandwidth
-
 from .model import check_grid, check_pair, check_tig
 
 if TYPE_CHECKING:
-    from .model import LanGrid, TIG
+    from .model import TIG, LanGrid
 
 __all__ = ["ALPHA", "BETA", "TaskOrder", "greedy_best_fit", "qlse", "qlse_step", "task_order"]
 
@@ -105,8 +104,16 @@ def _weights(alpha: float, beta: float, what: str) -> tuple[float, float]:
     return a, b
 
 
-def qlse(tig: TIG, grid: LanGrid, *, alpha_t: float = ALPHA, beta_t: float = BETA, alpha_l: float = ALPHA,
-         beta_l: float = BETA, bandwidth: str = "shared") -> MappingResult:
+def qlse(
+    tig: TIG,
+    grid: LanGrid,
+    *,
+    alpha_t: float = ALPHA,
+    beta_t: float = BETA,
+    alpha_l: float = ALPHA,
+    beta_l: float = BETA,
+    bandwidth: str = "shared",
+) -> MappingResult:
     """Maps ``tig`` onto ``grid`` with QLSE (§4; every rule and choice in the module docstring).
 
     Parameters
@@ -159,10 +166,19 @@ def qlse(tig: TIG, grid: LanGrid, *, alpha_t: float = ALPHA, beta_t: float = BET
     host, step, cluster, attempts = _core.qlse_map(tig.core, grid.core, at, bt, al, bl, bandwidth)
     seconds = time.perf_counter() - began
     if host is None:
-        return NoFeasibleMapping("QLSE", attempts=attempts, seconds=seconds,
-                                 reason="no cluster of any tentative mapping hosts every task")
-    return Mapping("QLSE", host=_hosts(host), lan=_hosts(grid.host_lan[host]), bandwidth=bandwidth, step=step,
-                   cluster=tuple(int(c) for c in cluster), attempts=attempts, seconds=seconds)
+        return NoFeasibleMapping(
+            "QLSE", attempts=attempts, seconds=seconds, reason="no cluster of any tentative mapping hosts every task"
+        )
+    return Mapping(
+        "QLSE",
+        host=_hosts(host),
+        lan=_hosts(grid.host_lan[host]),
+        bandwidth=bandwidth,
+        step=step,
+        cluster=tuple(int(c) for c in cluster),
+        attempts=attempts,
+        seconds=seconds,
+    )
 
 
 def greedy_best_fit(tig: TIG, grid: LanGrid, *, bandwidth: str = "shared") -> MappingResult:
@@ -197,8 +213,7 @@ def greedy_best_fit(tig: TIG, grid: LanGrid, *, bandwidth: str = "shared") -> Ma
     seconds = time.perf_counter() - began
     if host is None:
         return NoFeasibleMapping("greedy", seconds=seconds, reason="a task found no LAN meeting the conditions")
-    return Mapping("greedy", host=_hosts(host), lan=_hosts(grid.host_lan[host]), bandwidth=bandwidth,
-                   seconds=seconds)
+    return Mapping("greedy", host=_hosts(host), lan=_hosts(grid.host_lan[host]), bandwidth=bandwidth, seconds=seconds)
 
 
 def _hosts(a: np.ndarray) -> np.ndarray:

@@ -28,7 +28,7 @@ import numpy as np
 from .._checks import short_repr
 from ..errors import InvalidScheduleError
 from .mapping import Mapping, NoFeasibleMapping, check_bandwidth
-from .model import LanGrid, TIG, check_pair
+from .model import TIG, LanGrid, check_pair
 
 __all__ = ["RTOL", "check_mapping", "mapping_violations", "validate_mapping"]
 
@@ -48,8 +48,10 @@ def _malformed(mapping: Any, tig: TIG, grid: LanGrid) -> tuple[np.ndarray | None
     if isinstance(mapping, Mapping):
         raw = mapping.host
     elif mapping is None or isinstance(mapping, (str, bytes, dict, set)) or not hasattr(mapping, "__len__"):
-        raise TypeError(f"mapping == {short_repr(mapping)}, must be a clustersched.grid.Mapping or a sequence of "
-                        "one host index per task")
+        raise TypeError(
+            f"mapping == {short_repr(mapping)}, must be a clustersched.grid.Mapping or a sequence of "
+            "one host index per task"
+        )
     else:
         raw = mapping
     try:
@@ -73,8 +75,10 @@ def _malformed(mapping: Any, tig: TIG, grid: LanGrid) -> tuple[np.ndarray | None
         true_lan = grid.host_lan[host]
         for t in np.flatnonzero(lan != true_lan)[:_MAX_PER_KIND]:
             said = grid.labels[lan[t]] if 0 <= lan[t] < grid.num_lans else int(lan[t])
-            out.append(f"task {tig.labels[t]!r} is on host {grid.host_name(int(host[t]))!r} of LAN "
-                       f"{grid.labels[true_lan[t]]!r}, but the mapping says LAN {said!r}")
+            out.append(
+                f"task {tig.labels[t]!r} is on host {grid.host_name(int(host[t]))!r} of LAN "
+                f"{grid.labels[true_lan[t]]!r}, but the mapping says LAN {said!r}"
+            )
         if out:
             return None, out
     return host, []
@@ -207,16 +211,20 @@ def mapping_violations(mapping: Any, tig: TIG, grid: LanGrid, *, bandwidth: str 
     over = np.flatnonzero(load > grid.host_power * (1 + RTOL))
     for h in over[:_MAX_PER_KIND]:
         tasks = [tig.labels[t] for t in np.flatnonzero(host == h)]
-        out.append(f"host {grid.host_name(int(h))!r}: tasks {tasks} need {float(load[h])!r} Mflop/s, "
-                   f"it has {float(grid.host_power[h])!r}")
+        out.append(
+            f"host {grid.host_name(int(h))!r}: tasks {tasks} need {float(load[h])!r} Mflop/s, "
+            f"it has {float(grid.host_power[h])!r}"
+        )
 
     # -- LAN bandwidth ------------------------------------------------------------------
     a, b = lan[tig.edge_u], lan[tig.edge_v]
     same = a == b
     lan_use = _use(a[same], tig.mbr[same], grid.num_lans, model, grid.lan_bandwidth)
-    for l in np.flatnonzero(lan_use > grid.lan_bandwidth * (1 + RTOL))[:_MAX_PER_KIND]:
-        out.append(f"LAN {grid.labels[l]!r}: communications inside it {needs} {float(lan_use[l])!r} Mb/s, "
-                   f"it has {float(grid.lan_bandwidth[l])!r}")
+    for lan in np.flatnonzero(lan_use > grid.lan_bandwidth * (1 + RTOL))[:_MAX_PER_KIND]:
+        out.append(
+            f"LAN {grid.labels[lan]!r}: communications inside it {needs} {float(lan_use[lan])!r} Mb/s, "
+            f"it has {float(grid.lan_bandwidth[lan])!r}"
+        )
 
     # -- links --------------------------------------------------------------------------
     crossing, across = [], []
@@ -228,16 +236,25 @@ def mapping_violations(mapping: Any, tig: TIG, grid: LanGrid, *, bandwidth: str 
         if link is None:
             if unlinked < _MAX_PER_KIND:
                 u, v = tig.labels[tig.edge_u[k]], tig.labels[tig.edge_v[k]]
-                out.append(f"tasks {u!r} and {v!r} communicate (MBR {float(tig.mbr[k])!r}) between LANs "
-                           f"{grid.labels[x]!r} and {grid.labels[y]!r}, which have no direct link")
+                out.append(
+                    f"tasks {u!r} and {v!r} communicate (MBR {float(tig.mbr[k])!r}) between LANs "
+                    f"{grid.labels[x]!r} and {grid.labels[y]!r}, which have no direct link"
+                )
             unlinked += 1
             continue
         crossing.append(link)
         across.append(tig.mbr[k])
-    link_use = _use(np.array(crossing, dtype=np.int64), np.array(across, dtype=np.float64), grid.num_links, model,
-                    grid.link_bandwidth)
+    link_use = _use(
+        np.array(crossing, dtype=np.int64),
+        np.array(across, dtype=np.float64),
+        grid.num_links,
+        model,
+        grid.link_bandwidth,
+    )
     for k in np.flatnonzero(link_use > grid.link_bandwidth * (1 + RTOL))[:_MAX_PER_KIND]:
         x, y = grid.labels[grid.link_a[k]], grid.labels[grid.link_b[k]]
-        out.append(f"link ({x!r}, {y!r}): communications across it {needs} {float(link_use[k])!r} Mb/s, "
-                   f"it has {float(grid.link_bandwidth[k])!r}")
+        out.append(
+            f"link ({x!r}, {y!r}): communications across it {needs} {float(link_use[k])!r} Mb/s, "
+            f"it has {float(grid.link_bandwidth[k])!r}"
+        )
     return out

@@ -196,6 +196,25 @@ __getattr__, __dir__ = lazy_exports(
 )
 
 if TYPE_CHECKING:
+    # SCRAP (PDCS 2007) lives in clustersched.scrap; these names stay reachable here
+    from ..scrap import (
+        SCRAP_ALGORITHMS,
+        ClusterSchedule,
+        MultiClusterMetrics,
+        ScrapRun,
+        beta_estimate,
+        hcpa_reference_allocation,
+        mheft_max,
+        multicluster_metrics,
+        multicluster_violations,
+        place_reference,
+        reference_caps,
+        run_scrap,
+        scrap_allocation,
+        task_bytes,
+        translate,
+        validate_multicluster,
+    )
     from ._batch import MAX_PROCS, MAX_SECONDS, MAX_SIZE, MIN_SECONDS
     from .algorithms import ALGORITHMS, PTGRun, algorithm, evaluate, run_algorithm
     from .cafm import (
@@ -219,6 +238,7 @@ if TYPE_CHECKING:
     )
     from .hcpa import HCPA_RULES, bottom_levels, hcpa_allocation, hcpa_cmax_star, hcpa_schedule
     from .mapping import READINESS, backfill, list_schedule
+    from .metrics import PTGMetrics, cmax_star, ptg_metrics
     from .moldable import (
         PROFILE_CACHE,
         DutotAllocation,
@@ -229,27 +249,7 @@ if TYPE_CHECKING:
         moldable_profile,
         moldable_profiles,
     )
-    from .metrics import PTGMetrics, cmax_star, ptg_metrics
     from .schedule import TaskSchedule
     from .selfish import selfish, selfish_order, selfish_weight
     from .validate import ptg_violations, validate_ptgs
     from .zhao import c1, c4, f1, f2
-    # SCRAP (PDCS 2007) lives in clustersched.scrap; these names stay reachable here
-    from ..scrap import (
-        SCRAP_ALGORITHMS,
-        ClusterSchedule,
-        MultiClusterMetrics,
-        ScrapRun,
-        beta_estimate,
-        hcpa_reference_allocation,
-        mheft_max,
-        multicluster_metrics,
-        multicluster_violations,
-        place_reference,
-        reference_caps,
-        run_scrap,
-        scrap_allocation,
-        task_bytes,
-        translate,
-        validate_multicluster,
-    )

@@ -50,8 +50,9 @@ class Batch:
         """Per-PTG pieces of an array over global ids."""
         return [values[self.base[i] : self.base[i + 1]] for i in range(len(self.ptgs))]
 
-    def to_schedule(self, columns: tuple[np.ndarray, ...], cluster: Cluster, policy: str,
-                    options: dict[str, Any] | None = None) -> TaskSchedule:
+    def to_schedule(
+        self, columns: tuple[np.ndarray, ...], cluster: Cluster, policy: str, options: dict[str, Any] | None = None
+    ) -> TaskSchedule:
         """A kernel's (task, start, end, proc_offsets, proc_ids) as a TaskSchedule."""
         task, start, end, offsets, ids = columns
         ptg = self.owner[task]
@@ -81,8 +82,12 @@ class Batch:
         )
 
 
-def core_set(works: Sequence[np.ndarray], alphas: Sequence[np.ndarray], succ_offsets: Sequence[np.ndarray],
-             succs: Sequence[np.ndarray]) -> Any:
+def core_set(
+    works: Sequence[np.ndarray],
+    alphas: Sequence[np.ndarray],
+    succ_offsets: Sequence[np.ndarray],
+    succs: Sequence[np.ndarray],
+) -> Any:
     """A ``_core.PtgSet`` from per-PTG arrays (local ids), concatenated over global ids."""
     sizes = np.array([len(w) for w in works], dtype=np.int64)
     base = np.zeros(len(works) + 1, dtype=np.int64)
@@ -159,14 +164,19 @@ def check_cluster(cluster: Cluster, ptgs: Sequence[PTG] = (), *, schedules: bool
     if not isinstance(cluster, Cluster):
         raise TypeError(f"cluster == {short_repr(cluster)}, must be a clustersched Cluster (e.g. cluster('gdx'))")
     if cluster.procs > MAX_PROCS:
-        raise ValueError(f"cluster.procs == {cluster.procs}, must be <= {MAX_PROCS} for multi-PTG scheduling "
-                         f"(clustersched.ptg.MAX_PROCS)")
+        raise ValueError(
+            f"cluster.procs == {cluster.procs}, must be <= {MAX_PROCS} for multi-PTG scheduling "
+            f"(clustersched.ptg.MAX_PROCS)"
+        )
     size = sum(len(p) + len(p.succ) for p in ptgs)
     if size * cluster.procs > MAX_SIZE:
         raise InvalidWorkloadError(
             f"{len(ptgs)} PTGs of {sum(len(p) for p in ptgs)} tasks and {sum(len(p.succ) for p in ptgs)} edges on "
             f"{cluster.procs} processors: (tasks + edges) x processors == {size * cluster.procs}, must be <= "
-            f"{MAX_SIZE} (clustersched.ptg.MAX_SIZE)", field="procs", value=cluster.procs)
+            f"{MAX_SIZE} (clustersched.ptg.MAX_SIZE)",
+            field="procs",
+            value=cluster.procs,
+        )
     total = 0.0
     for i, p in enumerate(ptgs):
         v = int(np.argmax(p.work))
@@ -178,7 +188,8 @@ def check_cluster(cluster: Cluster, ptgs: Sequence[PTG] = (), *, schedules: bool
             raise InvalidWorkloadError(
                 f"PTG {i}{name} task {p.labels[v]!r}: work {float(p.work[v])!r} flop on one processor of cluster "
                 f"{cluster.name!r} ({cluster.speed!r} flop/s) takes longer than float64 can count",
-                field="work", value=float(p.work[v]),
+                field="work",
+                value=float(p.work[v]),
             )
         with np.errstate(under="ignore"):
             shortest = p.work[v] / cluster.speed / cluster.procs
@@ -187,14 +198,17 @@ def check_cluster(cluster: Cluster, ptgs: Sequence[PTG] = (), *, schedules: bool
                 f"PTG {i}{name}: its longest task {p.labels[v]!r}, work {float(p.work[v])!r} flop, takes "
                 f"{float(shortest)!r} s on the {cluster.procs} processors of cluster {cluster.name!r} "
                 f"({cluster.speed!r} flop/s), must be >= {MIN_SECONDS:g} s (clustersched.ptg.MIN_SECONDS): "
-                f"a PTG needs a positive makespan alone, C*_max, for its stretch", field="work", value=float(p.work[v]),
+                f"a PTG needs a positive makespan alone, C*_max, for its stretch",
+                field="work",
+                value=float(p.work[v]),
             )
         if schedules and not total <= MAX_SECONDS:
             raise InvalidWorkloadError(
                 f"PTG {i}{name}: the tasks of PTGs 0..{i}, each on one processor of cluster {cluster.name!r} "
                 f"({cluster.speed!r} flop/s), one after the other, take {total:.6g} s, must be <= {MAX_SECONDS:g} s "
                 f"(clustersched.ptg.MAX_SECONDS); its longest task is {p.labels[v]!r}, work {float(p.work[v])!r} flop",
-                field="work", value=float(p.work[v]),
+                field="work",
+                value=float(p.work[v]),
             )
     return cluster
 

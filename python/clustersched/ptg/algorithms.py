@@ -70,7 +70,9 @@ def algorithm(name: str) -> Algorithm:
     >>> algorithm("nope")
     Traceback (most recent call last):
     ...
-    ValueError: algorithm == 'nope', must be one of 'SELFISH', 'SELFISH_ORDER', 'SELFISH_WEIGHT', 'C1', 'C4', 'F1', 'F2', 'CRA_NDAGS', 'CRA_NDAGS_WEIGHT', 'CRA_WORK', 'CRA_WORK_WEIGHT', 'CRA_WIDTH', 'CRA_WIDTH_WEIGHT', 'CAFM_CRA', 'CAFM_CRA_WEIGHT', 'CAFM_SAF', 'CAFM_SPTF', 'CAFM_LPTF', 'CAFM_K_SHELVES'
+    ValueError: algorithm == 'nope', must be one of 'SELFISH', 'SELFISH_ORDER', 'SELFISH_WEIGHT', 'C1', 'C4', 'F1',
+    'F2', 'CRA_NDAGS', 'CRA_NDAGS_WEIGHT', 'CRA_WORK', 'CRA_WORK_WEIGHT', 'CRA_WIDTH', 'CRA_WIDTH_WEIGHT', 'CAFM_CRA',
+    'CAFM_CRA_WEIGHT', 'CAFM_SAF', 'CAFM_SPTF', 'CAFM_LPTF', 'CAFM_K_SHELVES'
     """
     return ALGORITHMS[lookup("algorithm", name, ALGORITHMS)]
 
@@ -113,8 +115,9 @@ class PTGRun:
         return summary_frame(self.summary())
 
 
-def run_algorithm(name: str, ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0,
-                  validate: bool = True, rule: str = "sqrt") -> PTGRun:
+def run_algorithm(
+    name: str, ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, validate: bool = True, rule: str = "sqrt"
+) -> PTGRun:
     """Runs algorithm ``name`` on ``ptgs``, times it, optionally validates the schedule, and measures it.
 
     ``rule`` is HCPA's stopping rule (:func:`clustersched.ptg.hcpa_allocation`),

@@ -67,8 +67,9 @@ __all__ = [
 BOX_ORDERS = ("SAF", "SPTF", "LPTF")
 
 
-def list_schedule_boxes(width: np.ndarray, duration: np.ndarray, order: np.ndarray,
-                        procs: int) -> tuple[np.ndarray, list[np.ndarray]]:
+def list_schedule_boxes(
+    width: np.ndarray, duration: np.ndarray, order: np.ndarray, procs: int
+) -> tuple[np.ndarray, list[np.ndarray]]:
     """Graham's list scheduling of rigid boxes: each box's start and processor ids.
 
     At time 0 and at every end of a box, the boxes not yet started are
@@ -111,15 +112,19 @@ def _allocate(ptgs: Sequence[PTG], cluster: Cluster, rule: str) -> tuple[np.ndar
 
 def _boxes(batch: Batch, cluster: Cluster, rule: str, alloc: np.ndarray) -> list[TaskSchedule]:
     """Each PTG's HCPA schedule alone on as many processors as its allocation: the inside of its box."""
-    return [hcpa_schedule(ptg, Cluster(f"{cluster.name}-box", int(alloc[i]), cluster.speed), rule=rule)
-            for i, ptg in enumerate(batch.ptgs)]
+    return [
+        hcpa_schedule(ptg, Cluster(f"{cluster.name}-box", int(alloc[i]), cluster.speed), rule=rule)
+        for i, ptg in enumerate(batch.ptgs)
+    ]
 
 
 def _length(box: TaskSchedule) -> float:
     return float(box.end.max()) if len(box) else 0.0
 
 
-def _placed(batch: Batch, boxes: list[TaskSchedule], start: np.ndarray, ids: list[np.ndarray]) -> tuple[np.ndarray, ...]:
+def _placed(
+    batch: Batch, boxes: list[TaskSchedule], start: np.ndarray, ids: list[np.ndarray]
+) -> tuple[np.ndarray, ...]:
     """The boxes' schedules shifted to their start and processors, as kernel columns."""
     offsets = np.zeros(batch.total + 1, dtype=np.int64)
     np.cumsum(np.concatenate([b.procs for b in boxes]), out=offsets[1:])
@@ -145,8 +150,12 @@ def _cafm_list(ptgs: Sequence[PTG], cluster: Cluster, seed: Any, order_by: str, 
     order = np.lexsort((np.arange(len(alloc)), key))  # ties by PTG index
     start, ids = list_schedule_boxes(alloc, duration, order, cluster.procs)
     packed = batch.core.backfill(*_placed(batch, boxes, start, ids), cluster.procs, cluster.speed)
-    return batch.to_schedule(packed, cluster, f"CAFM_{order_by}", {
-        "seed": seed_label(seed), "cmax_estimate": float(dutot.cmax), "alloc": alloc.tolist()})
+    return batch.to_schedule(
+        packed,
+        cluster,
+        f"CAFM_{order_by}",
+        {"seed": seed_label(seed), "cmax_estimate": float(dutot.cmax), "alloc": alloc.tolist()},
+    )
 
 
 def cafm_saf(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqrt") -> TaskSchedule:
@@ -204,9 +213,17 @@ def cafm_k_shelves(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule
     boxes = _boxes(batch, cluster, rule, alloc)
     # A box's HCPA makespan is the profile's time at its allocation, within its shelf.
     packed = batch.core.backfill(*_placed(batch, boxes, start, ids), cluster.procs, cluster.speed)
-    return batch.to_schedule(packed, cluster, "CAFM_K_SHELVES", {
-        "seed": seed_label(seed), "cmax_estimate": float(dutot.cmax), "alloc": alloc.tolist(),
-        "shelf": shelves.shelf.tolist()})
+    return batch.to_schedule(
+        packed,
+        cluster,
+        "CAFM_K_SHELVES",
+        {
+            "seed": seed_label(seed),
+            "cmax_estimate": float(dutot.cmax),
+            "alloc": alloc.tolist(),
+            "shelf": shelves.shelf.tolist(),
+        },
+    )
 
 
 def _cafm_cra(ptgs: Sequence[PTG], cluster: Cluster, seed: Any, weight: bool, rule: str) -> TaskSchedule:
@@ -217,8 +234,16 @@ def _cafm_cra(ptgs: Sequence[PTG], cluster: Cluster, seed: Any, weight: bool, ru
     _, dutot = _allocate(batch.ptgs, cluster, rule)
     budget = dutot.alloc.astype(np.int64)
     name = "CAFM_CRA" + ("_WEIGHT" if weight else "")
-    return constrained_mapping(batch, cluster, budget, weight, rng, rule, name, {
-        "seed": seed_label(seed), "cmax_estimate": float(dutot.cmax), "alloc": budget.tolist()})
+    return constrained_mapping(
+        batch,
+        cluster,
+        budget,
+        weight,
+        rng,
+        rule,
+        name,
+        {"seed": seed_label(seed), "cmax_estimate": float(dutot.cmax), "alloc": budget.tolist()},
+    )
 
 
 def cafm_cra(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqrt") -> TaskSchedule:

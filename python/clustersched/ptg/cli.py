@@ -53,34 +53,47 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="schedule several parallel task graphs (RR-7224 algorithms)",
         description="Schedule several parallel task graphs on one cluster with one of RR-7224's algorithms.",
     )
-    name = p.add_argument("--algorithm", required=True, metavar="NAME",
-                          help="algorithm, case-insensitive (required): %(names)s")
+    name = p.add_argument(
+        "--algorithm", required=True, metavar="NAME", help="algorithm, case-insensitive (required): %(names)s"
+    )
     name.names = ALGORITHM_NAMES  # type: ignore[attr-defined]  # help strings are formatted with vars(action)
-    p.add_argument("--n-ptgs", type=int, default=None, metavar="N",
-                   help="PTGs to draw, not with --input (default: 10)")
-    p.add_argument("--population", choices=LazyChoices("clustersched.workload.ptg_generators", "POPULATIONS"),
-                   default=None, metavar="NAME",
-                   help="PTG population of §5.1.2: %(choices)s, not with --input (default: random)")
-    p.add_argument("--cluster", choices=LazyChoices("clustersched.platform", "CLUSTERS"), default="gdx",
-                   metavar="NAME", help="Table 1 cluster: %(choices)s (default: %(default)s)")
-    p.add_argument("--seed", type=int, default=0, metavar="S",
-                   help="draws the PTGs and breaks ties (default: %(default)s)")
-    p.add_argument("--input", metavar="FILE",
-                   help="read the PTGs from this file (write_ptgs format) instead of drawing them (default: draw)")
+    p.add_argument("--n-ptgs", type=int, default=None, metavar="N", help="PTGs to draw, not with --input (default: 10)")
+    p.add_argument(
+        "--population",
+        choices=LazyChoices("clustersched.workload.ptg_generators", "POPULATIONS"),
+        default=None,
+        metavar="NAME",
+        help="PTG population of §5.1.2: %(choices)s, not with --input (default: random)",
+    )
+    p.add_argument(
+        "--cluster",
+        choices=LazyChoices("clustersched.platform", "CLUSTERS"),
+        default="gdx",
+        metavar="NAME",
+        help="Table 1 cluster: %(choices)s (default: %(default)s)",
+    )
+    p.add_argument(
+        "--seed", type=int, default=0, metavar="S", help="draws the PTGs and breaks ties (default: %(default)s)"
+    )
+    p.add_argument(
+        "--input",
+        metavar="FILE",
+        help="read the PTGs from this file (write_ptgs format) instead of drawing them (default: draw)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object (default: a short report)")
-    p.add_argument("--gantt", metavar="IMAGE",
-                   help="draw a Gantt chart to this image file, .png, .pdf, .svg, ... (default: none)")
+    p.add_argument(
+        "--gantt", metavar="IMAGE", help="draw a Gantt chart to this image file, .png, .pdf, .svg, ... (default: none)"
+    )
     p.set_defaults(run=run)
     return p
 
 
 def run(args: argparse.Namespace) -> int:
     """The ``ptg`` command's handler; returns the exit status."""
+    from .._checks import lookup
     from ..platform import cluster
     from ..workload.ptg import read_ptgs
     from ..workload.ptg_generators import ptg_population
-    from .._checks import lookup
-    from ..errors import InvalidOptionError
     from .algorithms import ALGORITHMS, run_algorithm
 
     try:

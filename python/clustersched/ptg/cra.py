@@ -118,12 +118,21 @@ def _cra(ptgs: Sequence[PTG], cluster: Cluster, seed: Any, strategy: str, weight
     rule = check_rule(rule)
     budget = _budgets(batch, cluster, strategy)
     name = f"CRA_{strategy}" + ("_WEIGHT" if weight else "")
-    return constrained_mapping(batch, cluster, budget, weight, rng, rule, name,
-                               {"seed": seed_label(seed), "budget": budget.tolist()})
+    return constrained_mapping(
+        batch, cluster, budget, weight, rng, rule, name, {"seed": seed_label(seed), "budget": budget.tolist()}
+    )
 
 
-def constrained_mapping(batch: Batch, cluster: Cluster, budget: np.ndarray, weight: bool, rng: np.random.Generator,
-                        rule: str, name: str, options: dict[str, Any]) -> TaskSchedule:
+def constrained_mapping(
+    batch: Batch,
+    cluster: Cluster,
+    budget: np.ndarray,
+    weight: bool,
+    rng: np.random.Generator,
+    rule: str,
+    name: str,
+    options: dict[str, Any],
+) -> TaskSchedule:
     """The CRA mapping of PTGs with processor budgets ``budget`` (shared with CAFM_CRA, §4.4).
 
     Constrained HCPA per PTG, then all tasks by ready-task list scheduling by

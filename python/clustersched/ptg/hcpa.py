@@ -115,7 +115,8 @@ def hcpa_allocation(
     >>> hcpa_allocation(PTG.from_networkx(g), Cluster("c", 4, 1.0)).tolist()
     [2, 4, 1, 2]
     >>> big = Cluster("big", 64, 1.0)  # sqrt: T_A = area / 16; cpa: area / 64
-    >>> hcpa_allocation(PTG.from_networkx(g), big).tolist(), hcpa_allocation(PTG.from_networkx(g), big, rule="cpa").tolist()
+    >>> ptg = PTG.from_networkx(g)
+    >>> hcpa_allocation(ptg, big).tolist(), hcpa_allocation(ptg, big, rule="cpa").tolist()
     ([8, 16, 4, 8], [32, 64, 16, 32])
     """
     core = _one(ptg)

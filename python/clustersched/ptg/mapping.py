@@ -131,7 +131,9 @@ def backfill(schedule: TaskSchedule, ptgs: Sequence[PTG], cluster: Cluster) -> T
     batch = Batch(ptgs)
     cluster = check_cluster(cluster, batch.ptgs)
     if schedule.total_procs != cluster.procs:
-        raise ValueError(f"schedule is for {schedule.total_procs} processors, cluster {cluster.name!r} has {cluster.procs}")
+        raise ValueError(
+            f"schedule is for {schedule.total_procs} processors, cluster {cluster.name!r} has {cluster.procs}"
+        )
     cols = batch.core.backfill(*batch.to_columns(schedule), cluster.procs, cluster.speed)
     policy = (schedule.policy + "+backfill").lstrip("+")
     return batch.to_schedule(cols, cluster, policy, schedule.options)

@@ -139,8 +139,9 @@ PROFILE_CACHE = ProfileCache()
 def _compute(ptgs: Sequence[PTG], cluster: Cluster, rule: str) -> list[np.ndarray]:
     if not ptgs:
         return []
-    core = core_set([p.work for p in ptgs], [p.alpha for p in ptgs],
-                    [p.succ_offsets for p in ptgs], [p.succ for p in ptgs])
+    core = core_set(
+        [p.work for p in ptgs], [p.alpha for p in ptgs], [p.succ_offsets for p in ptgs], [p.succ for p in ptgs]
+    )
     flat = core.moldable_profiles(cluster.procs, cluster.speed, rule)
     rows = list(flat.reshape(len(ptgs), cluster.procs))
     for r in rows:
@@ -260,7 +261,9 @@ def _table(profiles: object) -> np.ndarray:
     if t.dtype.kind not in "iuf":
         raise TypeError(f"profiles has dtype {t.dtype}, must be a real numeric array")
     if t.ndim != 2 or t.shape[0] == 0 or t.shape[1] == 0:
-        raise ValueError(f"profiles has shape {t.shape}, must be 2-D (jobs, procs) with at least one job and one processor")
+        raise ValueError(
+            f"profiles has shape {t.shape}, must be 2-D (jobs, procs) with at least one job and one processor"
+        )
     return np.ascontiguousarray(t, dtype=np.float64)
 
 

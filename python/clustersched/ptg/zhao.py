@@ -126,8 +126,9 @@ def _composite(batch: Batch, order: Sequence[int], graft: dict[int, tuple[int, i
     return comp, to_global
 
 
-def _schedule_composite(batch: Batch, cluster: Cluster, order: Sequence[int],
-                        graft: dict[int, tuple[int, int]], tie: np.ndarray, rule: str) -> tuple[np.ndarray, ...]:
+def _schedule_composite(
+    batch: Batch, cluster: Cluster, order: Sequence[int], graft: dict[int, tuple[int, int]], tie: np.ndarray, rule: str
+) -> tuple[np.ndarray, ...]:
     """HCPA on the composite and list scheduling by bottom level; then the rows of the PTGs' tasks, backfilled
     under the PTGs' own precedence (the composite's extra edges were a means to order, not dependences)."""
     P, speed = cluster.procs, cluster.speed
@@ -139,8 +140,9 @@ def _schedule_composite(batch: Batch, cluster: Cluster, order: Sequence[int],
     counts = np.diff(offsets)
     new_offsets = np.zeros(int(keep.sum()) + 1, dtype=np.int64)
     np.cumsum(counts[keep], out=new_offsets[1:])
-    return batch.core.backfill(to_global[task[keep]], start[keep], end[keep], new_offsets,
-                               ids[np.repeat(keep, counts)], P, speed)
+    return batch.core.backfill(
+        to_global[task[keep]], start[keep], end[keep], new_offsets, ids[np.repeat(keep, counts)], P, speed
+    )
 
 
 def c1(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqrt") -> TaskSchedule:

@@ -10,8 +10,7 @@ import math
 from typing import Any
 
 
-def cell(value: Any, digits: int = 2, *, none: str = "—", thousands: bool = False,
-         nan_as_none: bool = False) -> str:
+def cell(value: Any, digits: int = 2, *, none: str = "—", thousands: bool = False, nan_as_none: bool = False) -> str:
     """A markdown table cell: floats to ``digits`` decimals, ``None`` as ``none`` (an em dash).
 
     ``thousands`` groups a float's integer digits by commas; ``nan_as_none``

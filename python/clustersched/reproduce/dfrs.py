@@ -70,8 +70,8 @@ from typing import Any
 import numpy as np
 
 from .._output import save_figure, write_text
-from ..dfrs.algorithms import DEFAULT_PENALTY, DEFAULT_PERIOD
 from ..campaign.study import run_study, write_csv
+from ..dfrs.algorithms import DEFAULT_PENALTY, DEFAULT_PERIOD
 from ._common import cell
 
 __all__ = [
@@ -98,30 +98,66 @@ HPC2N_FILE = "HPC2N-2002-2.2-cln.swf.gz"
 #: The algorithm the paper recommends (§6.4.2).
 BEST = "GreedyPM */per/opt=min/minvt=600"
 #: Table 3's rows beyond Table 2's (run on the scaled traces of load >= 0.7 only).
-TABLE3_EXTRA = ("Greedy */per/opt=min/minvt=600", "MCB8 */opt=min", "MCB8 */per/opt=min", "/per/opt=min",
-                "/stretch-per/opt=max")
+TABLE3_EXTRA = (
+    "Greedy */per/opt=min/minvt=600",
+    "MCB8 */opt=min",
+    "MCB8 */per/opt=min",
+    "/per/opt=min",
+    "/stretch-per/opt=max",
+)
 #: Table 3's rows, in its order.
 TABLE3_ALGORITHMS = (
-    "EASY", "FCFS", "Greedy */opt=min", "GreedyP */opt=min", "GreedyPM */opt=min",
-    "Greedy/per/opt=min", "GreedyP/per/opt=min", "GreedyPM/per/opt=min",
-    "Greedy */per/opt=min", "GreedyP */per/opt=min", "GreedyPM */per/opt=min",
-    "Greedy */per/opt=min/minvt=600", "GreedyP */per/opt=min/minvt=600", "GreedyPM */per/opt=min/minvt=600",
-    "MCB8 */opt=min", "MCB8 */per/opt=min", "MCB8 */per/opt=min/minvt=600", "/per/opt=min", "/stretch-per/opt=max",
+    "EASY",
+    "FCFS",
+    "Greedy */opt=min",
+    "GreedyP */opt=min",
+    "GreedyPM */opt=min",
+    "Greedy/per/opt=min",
+    "GreedyP/per/opt=min",
+    "GreedyPM/per/opt=min",
+    "Greedy */per/opt=min",
+    "GreedyP */per/opt=min",
+    "GreedyPM */per/opt=min",
+    "Greedy */per/opt=min/minvt=600",
+    "GreedyP */per/opt=min/minvt=600",
+    "GreedyPM */per/opt=min/minvt=600",
+    "MCB8 */opt=min",
+    "MCB8 */per/opt=min",
+    "MCB8 */per/opt=min/minvt=600",
+    "/per/opt=min",
+    "/stretch-per/opt=max",
 )
 #: The readings of the paper's EASY measured (module docstring): (baseline, estimates), the paper's own first.
 #: ``requested`` runs on the real set only.
-EASY_VARIANTS = (("EASY", "exact"), ("EASY-arrival", "exact"), ("EASY", "requested"), ("EASY-arrival", "requested"),
-                 ("EASY", "modal"), ("EASY-arrival", "modal"))
+EASY_VARIANTS = (
+    ("EASY", "exact"),
+    ("EASY-arrival", "exact"),
+    ("EASY", "requested"),
+    ("EASY-arrival", "requested"),
+    ("EASY", "modal"),
+    ("EASY-arrival", "modal"),
+)
 #: The paper's EASY/FCFS ratio of average degradation per trace set (from its Table 2).
 PAPER_EASY_FCFS = (0.850, 0.908, 0.897)
 #: Table 4's rows.
 TABLE4_ALGORITHMS = ("EASY", "GreedyP */per/opt=min/minvt=600", BEST)
 #: Fig. 1's algorithms (the Greedy and GreedyPM versions, §6.1).
 FIG1_ALGORITHMS = (
-    "FCFS", "EASY", "Greedy */opt=min", "GreedyPM */opt=min", "Greedy/per/opt=min", "GreedyPM/per/opt=min",
-    "Greedy */per/opt=min", "GreedyPM */per/opt=min", "GreedyPM/per/opt=min/minvt=600", BEST,
-    "MCB8 */opt=min/minvt=600", "MCB8/per/opt=min/minvt=600", "MCB8 */per/opt=min/minvt=600",
-    "/per/opt=min/minvt=600", "/stretch-per/opt=max/minvt=600",
+    "FCFS",
+    "EASY",
+    "Greedy */opt=min",
+    "GreedyPM */opt=min",
+    "Greedy/per/opt=min",
+    "GreedyPM/per/opt=min",
+    "Greedy */per/opt=min",
+    "GreedyPM */per/opt=min",
+    "GreedyPM/per/opt=min/minvt=600",
+    BEST,
+    "MCB8 */opt=min/minvt=600",
+    "MCB8/per/opt=min/minvt=600",
+    "MCB8 */per/opt=min/minvt=600",
+    "/per/opt=min/minvt=600",
+    "/stretch-per/opt=max/minvt=600",
 )
 #: Table 2 of RR-7659: (avg, std, max) of the degradation from bound on the real, unscaled, scaled sets.
 PAPER_TABLE2: dict[str, tuple[tuple[float, float, float], ...]] = {
@@ -155,30 +191,68 @@ PAPER_TABLE3: dict[str, tuple[tuple[float, float], ...]] = {
     "GreedyP */opt=min": ((0.06, 0.17), (0.00, 0.00), (5.67, 18.00), (0.00, 0.00), (0.57, 2.04), (0.00, 0.00)),
     "GreedyPM */opt=min": ((0.03, 0.07), (0.02, 0.05), (2.25, 10.08), (3.69, 13.32), (0.23, 1.19), (0.36, 1.22)),
     "Greedy/per/opt=min": ((0.48, 1.08), (0.21, 0.60), (32.58, 83.52), (38.79, 110.52), (5.41, 21.76), (4.81, 16.17)),
-    "GreedyP/per/opt=min": ((0.50, 1.11), (0.20, 0.60), (33.34, 85.32), (37.52, 107.64), (5.54, 22.20),
-                            (4.67, 15.76)),
-    "GreedyPM/per/opt=min": ((0.49, 1.10), (0.21, 0.60), (32.93, 84.24), (39.21, 112.32), (5.52, 21.65),
-                             (4.85, 16.03)),
-    "Greedy */per/opt=min": ((0.50, 1.29), (0.27, 0.66), (29.27, 84.96), (58.06, 124.56), (4.49, 22.55),
-                             (6.94, 17.65)),
-    "GreedyP */per/opt=min": ((0.58, 1.37), (0.28, 0.65), (39.67, 97.92), (58.56, 127.08), (5.87, 24.87),
-                              (7.09, 17.91)),
-    "GreedyPM */per/opt=min": ((0.56, 1.37), (0.29, 0.66), (35.78, 96.48), (62.95, 135.72), (5.42, 24.00),
-                               (7.59, 18.32)),
-    "Greedy */per/opt=min/minvt=600": ((0.49, 1.27), (0.24, 0.62), (28.08, 83.52), (51.97, 117.36), (4.29, 21.80),
-                                       (6.25, 16.53)),
-    "GreedyP */per/opt=min/minvt=600": ((0.56, 1.36), (0.24, 0.63), (37.70, 97.20), (52.14, 119.16), (5.56, 23.88),
-                                        (6.34, 16.48)),
+    "GreedyP/per/opt=min": ((0.50, 1.11), (0.20, 0.60), (33.34, 85.32), (37.52, 107.64), (5.54, 22.20), (4.67, 15.76)),
+    "GreedyPM/per/opt=min": ((0.49, 1.10), (0.21, 0.60), (32.93, 84.24), (39.21, 112.32), (5.52, 21.65), (4.85, 16.03)),
+    "Greedy */per/opt=min": ((0.50, 1.29), (0.27, 0.66), (29.27, 84.96), (58.06, 124.56), (4.49, 22.55), (6.94, 17.65)),
+    "GreedyP */per/opt=min": (
+        (0.58, 1.37),
+        (0.28, 0.65),
+        (39.67, 97.92),
+        (58.56, 127.08),
+        (5.87, 24.87),
+        (7.09, 17.91),
+    ),
+    "GreedyPM */per/opt=min": (
+        (0.56, 1.37),
+        (0.29, 0.66),
+        (35.78, 96.48),
+        (62.95, 135.72),
+        (5.42, 24.00),
+        (7.59, 18.32),
+    ),
+    "Greedy */per/opt=min/minvt=600": (
+        (0.49, 1.27),
+        (0.24, 0.62),
+        (28.08, 83.52),
+        (51.97, 117.36),
+        (4.29, 21.80),
+        (6.25, 16.53),
+    ),
+    "GreedyP */per/opt=min/minvt=600": (
+        (0.56, 1.36),
+        (0.24, 0.63),
+        (37.70, 97.20),
+        (52.14, 119.16),
+        (5.56, 23.88),
+        (6.34, 16.48),
+    ),
     BEST: ((0.54, 1.34), (0.26, 0.62), (33.80, 94.32), (56.45, 127.08), (5.11, 23.23), (6.84, 16.94)),
-    "MCB8 */opt=min": ((0.42, 1.26), (1.17, 2.36), (61.66, 230.40), (490.48, 1005.48), (6.67, 18.83),
-                       (57.46, 90.29)),
-    "MCB8 */per/opt=min": ((0.72, 1.15), (1.21, 2.68), (77.04, 170.28), (479.31, 1109.52), (13.01, 28.93),
-                           (73.61, 117.15)),
-    "MCB8 */per/opt=min/minvt=600": ((0.54, 1.11), (0.56, 1.53), (37.94, 85.32), (194.57, 836.28), (6.57, 26.52),
-                                     (22.55, 50.29)),
+    "MCB8 */opt=min": ((0.42, 1.26), (1.17, 2.36), (61.66, 230.40), (490.48, 1005.48), (6.67, 18.83), (57.46, 90.29)),
+    "MCB8 */per/opt=min": (
+        (0.72, 1.15),
+        (1.21, 2.68),
+        (77.04, 170.28),
+        (479.31, 1109.52),
+        (13.01, 28.93),
+        (73.61, 117.15),
+    ),
+    "MCB8 */per/opt=min/minvt=600": (
+        (0.54, 1.11),
+        (0.56, 1.53),
+        (37.94, 85.32),
+        (194.57, 836.28),
+        (6.57, 26.52),
+        (22.55, 50.29),
+    ),
     "/per/opt=min": ((0.49, 1.07), (0.21, 0.62), (33.83, 84.24), (38.69, 111.24), (5.65, 23.23), (4.90, 16.58)),
-    "/stretch-per/opt=max": ((0.28, 0.65), (0.39, 0.81), (20.41, 45.36), (67.26, 159.48), (3.79, 16.71),
-                             (10.41, 26.96)),
+    "/stretch-per/opt=max": (
+        (0.28, 0.65),
+        (0.39, 0.81),
+        (20.41, 45.36),
+        (67.26, 159.48),
+        (3.79, 16.71),
+        (10.41, 26.96),
+    ),
 }
 #: Table 4 of RR-7659: average normalized underutilization on the real, unscaled, scaled sets.
 PAPER_TABLE4 = {
@@ -187,37 +261,89 @@ PAPER_TABLE4 = {
     BEST: (0.344, 0.497, 0.608),
 }
 TABLE3_METRICS = (
-    ("pmtn_gbs", "preemption_bandwidth_gbs"), ("mig_gbs", "migration_bandwidth_gbs"),
-    ("pmtn_per_hour", "preemptions_per_hour"), ("mig_per_hour", "migrations_per_hour"),
-    ("pmtn_per_job", "preemptions_per_job"), ("mig_per_job", "migrations_per_job"),
+    ("pmtn_gbs", "preemption_bandwidth_gbs"),
+    ("mig_gbs", "migration_bandwidth_gbs"),
+    ("pmtn_per_hour", "preemptions_per_hour"),
+    ("mig_per_hour", "migrations_per_hour"),
+    ("pmtn_per_job", "preemptions_per_job"),
+    ("mig_per_job", "migrations_per_job"),
 )
 #: Campaign name in the store: change it when a scenario's computation changes.
 CAMPAIGN = "dfrs-v1"
 #: The campaign's progress bar: the paper, and what it counts.
 LABEL = "DFRS paper (RR-7659): scenarios (an algorithm on a trace)"
 COLUMNS = (
-    "trace_set", "trace", "load", "algorithm", "estimates", "period", "jobs", "bound", "max_stretch", "degradation",
-    "mean_stretch", "preemptions", "migrations", "preemptions_per_hour", "migrations_per_hour",
-    "preemptions_per_job", "migrations_per_job", "preemption_bandwidth_gbs", "migration_bandwidth_gbs",
-    "underutilization", "mcb8_calls", "mcb8_mean_seconds", "mcb8_max_seconds", "simulation_seconds", "status",
+    "trace_set",
+    "trace",
+    "load",
+    "algorithm",
+    "estimates",
+    "period",
+    "jobs",
+    "bound",
+    "max_stretch",
+    "degradation",
+    "mean_stretch",
+    "preemptions",
+    "migrations",
+    "preemptions_per_hour",
+    "migrations_per_hour",
+    "preemptions_per_job",
+    "migrations_per_job",
+    "preemption_bandwidth_gbs",
+    "migration_bandwidth_gbs",
+    "underutilization",
+    "mcb8_calls",
+    "mcb8_mean_seconds",
+    "mcb8_max_seconds",
+    "simulation_seconds",
+    "status",
     "error",
 )
 FIGURES = ("fig1_degradation_vs_load.png", "fig3_underutilization_vs_period.png", "fig4_degradation_vs_period.png")
-TABLES = ("table2.csv", "table3.csv", "table4.csv", "easy_variants.csv", "fig1_degradation_vs_load.csv",
-          "fig3_underutilization_vs_period.csv", "fig4_degradation_vs_period.csv", "report.md")
+TABLES = (
+    "table2.csv",
+    "table3.csv",
+    "table4.csv",
+    "easy_variants.csv",
+    "fig1_degradation_vs_load.csv",
+    "fig3_underutilization_vs_period.csv",
+    "fig4_degradation_vs_period.csv",
+    "report.md",
+)
 #: Every file :func:`reproduce_dfrs` writes into its folder.
 OUTPUTS = ("results.csv", *FIGURES, *TABLES, "campaign.sqlite")
 
 #: Per scale: HPC2N weeks (every k-th, None: all; "bundled": the package's week), unscaled and scaled
 #: traces, loads, jobs per synthetic trace, jobs kept of the real trace, the periods of Figs. 3-4.
 _SCALE = {
-    "small": {"weeks": "bundled", "unscaled": 2, "scaled": 1, "loads": (0.3, 0.9), "jobs": 150, "real_limit": 300,
-              "periods": (600.0, 3000.0)},
-    "medium": {"weeks": 9, "unscaled": 10, "scaled": 10, "loads": tuple(round(0.1 * k, 1) for k in range(1, 10)),
-               "jobs": 1000, "real_limit": None, "periods": (600.0, 1200.0, 3000.0, 6000.0, 12000.0)},
-    "full": {"weeks": 1, "unscaled": 100, "scaled": 100, "loads": tuple(round(0.1 * k, 1) for k in range(1, 10)),
-             "jobs": 1000, "real_limit": None,
-             "periods": (600.0, 1200.0, 1800.0, 3000.0, 6000.0, 9000.0, 12000.0)},
+    "small": {
+        "weeks": "bundled",
+        "unscaled": 2,
+        "scaled": 1,
+        "loads": (0.3, 0.9),
+        "jobs": 150,
+        "real_limit": 300,
+        "periods": (600.0, 3000.0),
+    },
+    "medium": {
+        "weeks": 9,
+        "unscaled": 10,
+        "scaled": 10,
+        "loads": tuple(round(0.1 * k, 1) for k in range(1, 10)),
+        "jobs": 1000,
+        "real_limit": None,
+        "periods": (600.0, 1200.0, 3000.0, 6000.0, 12000.0),
+    },
+    "full": {
+        "weeks": 1,
+        "unscaled": 100,
+        "scaled": 100,
+        "loads": tuple(round(0.1 * k, 1) for k in range(1, 10)),
+        "jobs": 1000,
+        "real_limit": None,
+        "periods": (600.0, 1200.0, 1800.0, 3000.0, 6000.0, 9000.0, 12000.0),
+    },
 }
 
 
@@ -239,9 +365,12 @@ def hpc2n_path(traces: str | os.PathLike[str] | None = None) -> str:
     if traces is not None:
         from ..errors import InvalidOptionError
 
-        raise InvalidOptionError("--traces", os.fspath(traces),
-                                 f"holds no {HPC2N_FILE} (missing {os.fspath(path)}); give the folder that holds "
-                                 "the HPC2N trace, or no --traces to run the bundled week")
+        raise InvalidOptionError(
+            "--traces",
+            os.fspath(traces),
+            f"holds no {HPC2N_FILE} (missing {os.fspath(path)}); give the folder that holds "
+            "the HPC2N trace, or no --traces to run the bundled week",
+        )
     return "bundled"
 
 
@@ -276,8 +405,9 @@ def _bound(trace_set: str, trace: int, load: float | None, jobs: int, path: str,
     return max_stretch_lower_bound(w.jobs, w.platform)
 
 
-def scenarios(scale: str = "full", *, traces: str | os.PathLike[str] | None = None,
-              algorithms: Any = None) -> list[dict[str, Any]]:
+def scenarios(
+    scale: str = "full", *, traces: str | os.PathLike[str] | None = None, algorithms: Any = None
+) -> list[dict[str, Any]]:
     """The campaign's runs (see the module docstring); with ``algorithms``, only theirs.
 
     ``algorithms`` (names as :func:`clustersched.dfrs.simulate` reads them,
@@ -317,17 +447,26 @@ def scenarios(scale: str = "full", *, traces: str | os.PathLike[str] | None = No
     traces_of += [("scaled", k, x) for k in range(int(cfg["scaled"])) for x in cfg["loads"]]
     out = []
     for trace_set, trace, load in traces_of:
-        base = {"trace_set": trace_set, "trace": trace, "load": load, "jobs": int(cfg["jobs"]),
-                "path": path if trace_set == "real" else "", "limit": real_limit if trace_set == "real" else None,
-                "penalty": DEFAULT_PENALTY}
+        base = {
+            "trace_set": trace_set,
+            "trace": trace,
+            "load": load,
+            "jobs": int(cfg["jobs"]),
+            "path": path if trace_set == "real" else "",
+            "limit": real_limit if trace_set == "real" else None,
+            "penalty": DEFAULT_PENALTY,
+        }
         names = list(TABLE2_ALGORITHMS)
         if trace_set == "scaled" and load is not None and load >= 0.7:
             names += list(TABLE3_EXTRA)
         out += [{**base, "algorithm": a, "period": DEFAULT_PERIOD} for a in names]
         # EASY as the paper runs it is in Table 2's rows; its other readings carry their estimates (old
         # stores keep their keys: runs without the field are exact)
-        out += [{**base, "algorithm": a, "estimates": e, "period": DEFAULT_PERIOD} for a, e in EASY_VARIANTS[1:]
-                if e != "requested" or trace_set == "real"]
+        out += [
+            {**base, "algorithm": a, "estimates": e, "period": DEFAULT_PERIOD}
+            for a, e in EASY_VARIANTS[1:]
+            if e != "requested" or trace_set == "real"
+        ]
         out += [{**base, "algorithm": BEST, "period": p} for p in cfg["periods"] if p != DEFAULT_PERIOD]
     if algorithms is not None:
         keep = _canonical_names(algorithms)
@@ -358,8 +497,16 @@ def run_scenario(s: dict[str, Any]) -> dict[str, Any]:
     w = workload(*key)
     bound = _bound(*key)
     began = time.perf_counter()
-    result = simulate(w.jobs, w.platform, s["algorithm"], penalty=s["penalty"], period=s["period"], validate=True,
-                      estimates=s.get("estimates", "exact"), seed=s["trace"])
+    result = simulate(
+        w.jobs,
+        w.platform,
+        s["algorithm"],
+        penalty=s["penalty"],
+        period=s["period"],
+        validate=True,
+        estimates=s.get("estimates", "exact"),
+        seed=s["trace"],
+    )
     seconds = time.perf_counter() - began
     m = dfrs_metrics(result.schedule, w.jobs, w.platform, bound=bound)
     mcb8 = result.mcb8_seconds
@@ -393,14 +540,16 @@ def reproduce_dfrs(
     """
     todo = scenarios(scale, traces=traces, algorithms=algorithms)
     out = Path(out)
-    runs = run_study(out, CAMPAIGN, todo, run_scenario, workers=workers, dask=dask, progress=progress,
-                     label=LABEL)
+    runs = run_study(out, CAMPAIGN, todo, run_scenario, workers=workers, dask=dask, progress=progress, label=LABEL)
     rows = [_row(r) for r in runs]
     write_csv(rows, out / "results.csv", COLUMNS)
     ok = [r for r in rows if r["status"] == "ok"]
     table2 = table2_rows(ok)
-    write_csv(table2, out / "table2.csv", ("trace_set", "algorithm", "degradation_avg", "degradation_std",
-                                            "degradation_max", "runs"))
+    write_csv(
+        table2,
+        out / "table2.csv",
+        ("trace_set", "algorithm", "degradation_avg", "degradation_std", "degradation_max", "runs"),
+    )
     table3 = _table3(ok)
     write_csv(table3, out / "table3.csv", tuple(table3[0]) if table3 else ("algorithm",))
     table4 = _table4(ok)
@@ -435,22 +584,32 @@ def easy_variant_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     at_period = [r for r in rows if r["period"] == DEFAULT_PERIOD]
     for k, ts in enumerate(TRACE_SETS):
-        fcfs = [r["degradation"] for r in at_period
-                if r["trace_set"] == ts and r["algorithm"] == "FCFS" and r["estimates"] == "exact"]
+        fcfs = [
+            r["degradation"]
+            for r in at_period
+            if r["trace_set"] == ts and r["algorithm"] == "FCFS" and r["estimates"] == "exact"
+        ]
         for a, e in EASY_VARIANTS:
             mine = [r for r in at_period if r["trace_set"] == ts and r["algorithm"] == a and r["estimates"] == e]
             if not mine:
                 continue
             d = np.array([r["degradation"] for r in mine])
-            out.append({
-                "trace_set": ts, "algorithm": a, "estimates": e, "runs": len(mine),
-                **_spread(d),
-                "underutilization_avg": float(np.mean([r["underutilization"] for r in mine])),
-                "easy_fcfs_ratio": float(d.mean() / np.mean(fcfs)) if fcfs else None,
-                "paper_degradation_avg": PAPER_TABLE2["EASY"][k][0], "paper_degradation_std": PAPER_TABLE2["EASY"][k][1],
-                "paper_degradation_max": PAPER_TABLE2["EASY"][k][2], "paper_underutilization_avg": PAPER_TABLE4["EASY"][k],
-                "paper_easy_fcfs_ratio": PAPER_EASY_FCFS[k],
-            })
+            out.append(
+                {
+                    "trace_set": ts,
+                    "algorithm": a,
+                    "estimates": e,
+                    "runs": len(mine),
+                    **_spread(d),
+                    "underutilization_avg": float(np.mean([r["underutilization"] for r in mine])),
+                    "easy_fcfs_ratio": float(d.mean() / np.mean(fcfs)) if fcfs else None,
+                    "paper_degradation_avg": PAPER_TABLE2["EASY"][k][0],
+                    "paper_degradation_std": PAPER_TABLE2["EASY"][k][1],
+                    "paper_degradation_max": PAPER_TABLE2["EASY"][k][2],
+                    "paper_underutilization_avg": PAPER_TABLE4["EASY"][k],
+                    "paper_easy_fcfs_ratio": PAPER_EASY_FCFS[k],
+                }
+            )
     return out
 
 
@@ -470,8 +629,11 @@ def table2_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _spread(degradation: np.ndarray) -> dict[str, float]:
     """Table 2's cells of a set of runs: the average, population standard deviation and maximum degradation."""
-    return {"degradation_avg": float(degradation.mean()), "degradation_std": float(degradation.std()),
-            "degradation_max": float(degradation.max())}
+    return {
+        "degradation_avg": float(degradation.mean()),
+        "degradation_std": float(degradation.std()),
+        "degradation_max": float(degradation.max()),
+    }
 
 
 def _table3(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -519,22 +681,40 @@ def _fig1(rows: list[dict[str, Any]], out: Path) -> list[dict[str, Any]]:
 
 
 #: Fig. 1's colour per family of algorithms (the batch baselines, then the name's first word).
-_FAMILY_COLORS = {"FCFS": "tab:gray", "EASY": "black", "Greedy": "tab:blue", "GreedyP": "tab:cyan",
-                  "GreedyPM": "tab:orange", "MCB8": "tab:green", "": "tab:purple"}
+_FAMILY_COLORS = {
+    "FCFS": "tab:gray",
+    "EASY": "black",
+    "Greedy": "tab:blue",
+    "GreedyP": "tab:cyan",
+    "GreedyPM": "tab:orange",
+    "MCB8": "tab:green",
+    "": "tab:purple",
+}
 #: Fig. 1's (marker, line style) per variant: the rest of the name after the family.
 _VARIANT_STYLES = {
-    "FCFS": ("o", "-"), "EASY": ("s", "-"),
-    " */opt=min": ("o", "-"), " */opt=min/minvt=600": ("P", "-"),
-    "/per/opt=min": ("s", "--"), "/per/opt=min/minvt=600": ("D", "--"),
-    " */per/opt=min": ("^", ":"), " */per/opt=min/minvt=600": ("v", ":"),
+    "FCFS": ("o", "-"),
+    "EASY": ("s", "-"),
+    " */opt=min": ("o", "-"),
+    " */opt=min/minvt=600": ("P", "-"),
+    "/per/opt=min": ("s", "--"),
+    "/per/opt=min/minvt=600": ("D", "--"),
+    " */per/opt=min": ("^", ":"),
+    " */per/opt=min/minvt=600": ("v", ":"),
     "/stretch-per/opt=max/minvt=600": ("X", "-."),
 }
 
 
 #: Fig. 1's (marker size, line width) per family: where two families' lines coincide, the one drawn first
 #: shows around the other.
-_FAMILY_SIZES = {"FCFS": (8.0, 2.6), "EASY": (5.0, 1.1), "Greedy": (8.0, 2.6), "GreedyP": (6.5, 1.8),
-                 "GreedyPM": (5.0, 1.1), "MCB8": (6.5, 1.4), "": (6.0, 1.2)}
+_FAMILY_SIZES = {
+    "FCFS": (8.0, 2.6),
+    "EASY": (5.0, 1.1),
+    "Greedy": (8.0, 2.6),
+    "GreedyP": (6.5, 1.8),
+    "GreedyPM": (5.0, 1.1),
+    "MCB8": (6.5, 1.4),
+    "": (6.0, 1.2),
+}
 
 
 def _family(name: str) -> tuple[str, str]:
@@ -575,14 +755,24 @@ def plot_fig1(table: list[dict[str, Any]], path: str | os.PathLike[str] | None =
     from ..plot import figure, plain_log_ticks
 
     fig, ax = figure(figsize=(10, 5.5))
-    names = list(dict.fromkeys([a for a in FIG1_ALGORITHMS if any(t["algorithm"] == a for t in table)]
-                               + [t["algorithm"] for t in table]))
+    names = list(
+        dict.fromkeys(
+            [a for a in FIG1_ALGORITHMS if any(t["algorithm"] == a for t in table)] + [t["algorithm"] for t in table]
+        )
+    )
     for a in names:
         pts = sorted((t["load"], t["degradation_avg"]) for t in table if t["algorithm"] == a)
         if pts:
             size, width = _FAMILY_SIZES.get(_family(a)[0], (6.0, 1.2))
-            ax.plot(*zip(*pts), markersize=size, linewidth=width, markerfacecolor="none", markeredgewidth=1.1,
-                    label=a, **algorithm_style(a))
+            ax.plot(
+                *zip(*pts),
+                markersize=size,
+                linewidth=width,
+                markerfacecolor="none",
+                markeredgewidth=1.1,
+                label=a,
+                **algorithm_style(a),
+            )
     ax.set_yscale("log")
     plain_log_ticks(ax.yaxis)
     ax.set_xlabel("offered load (fraction of the platform's capacity)")
@@ -590,8 +780,14 @@ def plot_fig1(table: list[dict[str, Any]], path: str | os.PathLike[str] | None =
     ax.set_title("Fig. 1: degradation from bound vs load (scaled synthetic traces, period 600 s)")
     ax.grid(linewidth=0.3)
     if names:
-        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0,
-                  title="colour: family; marker, line: variant", title_fontsize=7)
+        ax.legend(
+            fontsize=7,
+            loc="upper left",
+            bbox_to_anchor=(1.01, 1.0),
+            borderaxespad=0.0,
+            title="colour: family; marker, line: variant",
+            title_fontsize=7,
+        )
     if path is not None:
         save_figure(fig, path, dpi=130)
     return fig
@@ -608,13 +804,28 @@ def _fig34(rows: list[dict[str, Any]], out: Path) -> tuple[list[dict[str, Any]],
             mine = [r for r in sweep if r["trace_set"] == trace_set and r["period"] == p]
             if not mine:
                 continue
-            fig3.append({"trace_set": trace_set, "period": p,
-                         "underutilization_avg": float(np.mean([r["underutilization"] for r in mine])),
-                         "easy_underutilization_avg": float(np.mean(easy)) if easy else None, "runs": len(mine)})
-            fig4.append({"trace_set": trace_set, "period": p,
-                         "degradation_avg": float(np.mean([r["degradation"] for r in mine])), "runs": len(mine)})
-    write_csv(fig3, out / "fig3_underutilization_vs_period.csv",
-               ("trace_set", "period", "underutilization_avg", "easy_underutilization_avg", "runs"))
+            fig3.append(
+                {
+                    "trace_set": trace_set,
+                    "period": p,
+                    "underutilization_avg": float(np.mean([r["underutilization"] for r in mine])),
+                    "easy_underutilization_avg": float(np.mean(easy)) if easy else None,
+                    "runs": len(mine),
+                }
+            )
+            fig4.append(
+                {
+                    "trace_set": trace_set,
+                    "period": p,
+                    "degradation_avg": float(np.mean([r["degradation"] for r in mine])),
+                    "runs": len(mine),
+                }
+            )
+    write_csv(
+        fig3,
+        out / "fig3_underutilization_vs_period.csv",
+        ("trace_set", "period", "underutilization_avg", "easy_underutilization_avg", "runs"),
+    )
     write_csv(fig4, out / "fig4_degradation_vs_period.csv", ("trace_set", "period", "degradation_avg", "runs"))
     plot_fig3(fig3, out / FIGURES[1])
     plot_fig4(fig4, out / FIGURES[2])
@@ -638,8 +849,16 @@ def plot_fig3(fig3: list[dict[str, Any]], path: str | os.PathLike[str] | None = 
         if easy and easy[0] is not None:
             ax.axhline(easy[0], color="black", linewidth=1.2, label="EASY (no period)")
             # its value written on it: a line at 0 would otherwise sit on the frame
-            ax.annotate(f"EASY: {easy[0]:.3f}", (1.0, easy[0]), xycoords=("axes fraction", "data"),
-                        xytext=(-3, 3), textcoords="offset points", ha="right", va="bottom", fontsize=8)
+            ax.annotate(
+                f"EASY: {easy[0]:.3f}",
+                (1.0, easy[0]),
+                xycoords=("axes fraction", "data"),
+                xytext=(-3, 3),
+                textcoords="offset points",
+                ha="right",
+                va="bottom",
+                fontsize=8,
+            )
         if not pts:
             ax.text(0.5, 0.5, "no runs", transform=ax.transAxes, ha="center", va="center", color="0.4")
         ax.set_title(f"{trace_set} traces", fontsize=10)
@@ -693,25 +912,58 @@ def headline(table2: list[dict[str, Any]]) -> list[tuple[str, str, bool | None, 
         easy, best = by.get((ts, "EASY")), by.get((ts, BEST))
         if easy and best:
             ratio = easy["degradation_avg"] / best["degradation_avg"]
-            checks.append(("EASY's average degradation >= 100x the best's", ts, ratio >= 100,
-                           f"{easy['degradation_avg']:.1f} / {best['degradation_avg']:.2f} = {ratio:.0f}x"))
-            checks.append((f"{BEST} within ~10x of the bound on average", ts, best["degradation_avg"] <= 10.0,
-                           f"{best['degradation_avg']:.2f}"))
-        worst_greedy = [by[(ts, a)]["degradation_max"] for a in ("Greedy */opt=min", "GreedyP */opt=min",
-                                                                  "GreedyPM */opt=min") if (ts, a) in by]
-        worst_per = [by[(ts, a)]["degradation_max"] for a in ("Greedy */per/opt=min", "GreedyP */per/opt=min",
-                                                               "GreedyPM */per/opt=min") if (ts, a) in by]
+            checks.append(
+                (
+                    "EASY's average degradation >= 100x the best's",
+                    ts,
+                    ratio >= 100,
+                    f"{easy['degradation_avg']:.1f} / {best['degradation_avg']:.2f} = {ratio:.0f}x",
+                )
+            )
+            checks.append(
+                (
+                    f"{BEST} within ~10x of the bound on average",
+                    ts,
+                    best["degradation_avg"] <= 10.0,
+                    f"{best['degradation_avg']:.2f}",
+                )
+            )
+        worst_greedy = [
+            by[(ts, a)]["degradation_max"]
+            for a in ("Greedy */opt=min", "GreedyP */opt=min", "GreedyPM */opt=min")
+            if (ts, a) in by
+        ]
+        worst_per = [
+            by[(ts, a)]["degradation_max"]
+            for a in ("Greedy */per/opt=min", "GreedyP */per/opt=min", "GreedyPM */per/opt=min")
+            if (ts, a) in by
+        ]
         if worst_greedy and worst_per:
             ratios = [g / p for g, p in zip(worst_greedy, worst_per)]
-            checks.append(("purely greedy worst cases >= 10x the periodic ones (X * vs X */per)", ts,
-                           min(ratios) >= 10.0, ", ".join(f"{x:.1f}x" for x in ratios)))
+            checks.append(
+                (
+                    "purely greedy worst cases >= 10x the periodic ones (X * vs X */per)",
+                    ts,
+                    min(ratios) >= 10.0,
+                    ", ".join(f"{x:.1f}x" for x in ratios),
+                )
+            )
     return checks
 
 
 def paper_table2_rows() -> list[dict[str, Any]]:
     """The paper's Table 2 in the rows of :func:`table2_rows` (for :func:`headline`)."""
-    return [{"trace_set": ts, "algorithm": a, "degradation_avg": v[k][0], "degradation_std": v[k][1],
-             "degradation_max": v[k][2]} for a, v in PAPER_TABLE2.items() for k, ts in enumerate(TRACE_SETS)]
+    return [
+        {
+            "trace_set": ts,
+            "algorithm": a,
+            "degradation_avg": v[k][0],
+            "degradation_std": v[k][1],
+            "degradation_max": v[k][2],
+        }
+        for a, v in PAPER_TABLE2.items()
+        for k, ts in enumerate(TRACE_SETS)
+    ]
 
 
 def _table2_lines(table2: list[dict[str, Any]]) -> list[str]:
@@ -736,15 +988,21 @@ def _table2_lines(table2: list[dict[str, Any]]) -> list[str]:
                 ours = cell(r[key], 1, thousands=True, nan_as_none=True) if r else "—"
                 cells.append(f"{ours} / {cell(paper[j], 1, thousands=True, nan_as_none=True)}")
         lines.append(f"| {a} | " + " | ".join(cells) + " |")
-    lines += ["", "## Headline checks", "",
-              "The same checks on the paper's own Table 2 in the last two columns.", "",
-              "| check | trace set | holds | numbers | holds in the paper | paper's numbers |",
-              "|---|---|---|---|---|---|"]
+    lines += [
+        "",
+        "## Headline checks",
+        "",
+        "The same checks on the paper's own Table 2 in the last two columns.",
+        "",
+        "| check | trace set | holds | numbers | holds in the paper | paper's numbers |",
+        "|---|---|---|---|---|---|",
+    ]
     paper = {(check, ts): (holds, numbers) for check, ts, holds, numbers in headline(paper_table2_rows())}
     for check, ts, holds, numbers in headline(table2):
         p_holds, p_numbers = paper[(check, ts)]
-        lines.append(f"| {check} | {ts} | {'yes' if holds else 'no'} | {numbers} | "
-                     f"{'yes' if p_holds else 'no'} | {p_numbers} |")
+        lines.append(
+            f"| {check} | {ts} | {'yes' if holds else 'no'} | {numbers} | {'yes' if p_holds else 'no'} | {p_numbers} |"
+        )
     return lines
 
 
@@ -753,10 +1011,17 @@ def table2_report(table2: list[dict[str, Any]], title: str) -> str:
     return "\n".join(["# DFRS study (RR-7659 §6): Table 2", "", title + ".", "", *_table2_lines(table2)]) + "\n"
 
 
-def _report(rows: list[dict[str, Any]], table2: list[dict[str, Any]], table3: list[dict[str, Any]],
-            table4: list[dict[str, Any]], variants: list[dict[str, Any]], fig1: list[dict[str, Any]],
-            fig3: list[dict[str, Any]],
-            fig4: list[dict[str, Any]], scale: str) -> str:
+def _report(
+    rows: list[dict[str, Any]],
+    table2: list[dict[str, Any]],
+    table3: list[dict[str, Any]],
+    table4: list[dict[str, Any]],
+    variants: list[dict[str, Any]],
+    fig1: list[dict[str, Any]],
+    fig3: list[dict[str, Any]],
+    fig4: list[dict[str, Any]],
+    scale: str,
+) -> str:
     errors = [r for r in rows if r["status"] != "ok"]
     ok = [r for r in rows if r["status"] == "ok"]
     counts = {ts: len({r["trace"] for r in ok if r["trace_set"] == ts}) for ts in TRACE_SETS}
@@ -768,9 +1033,13 @@ def _report(rows: list[dict[str, Any]], table2: list[dict[str, Any]], table3: li
         "",
         *_table2_lines(table2),
     ]
-    lines += ["", "## Table 3: preemption and migration costs (scaled traces, load >= 0.7), avg (max), ours / paper",
-              "", "| algorithm | pmtn GB/s | mig GB/s | pmtn/h | mig/h | pmtn/job | mig/job |",
-              "|---|---:|---:|---:|---:|---:|---:|"]
+    lines += [
+        "",
+        "## Table 3: preemption and migration costs (scaled traces, load >= 0.7), avg (max), ours / paper",
+        "",
+        "| algorithm | pmtn GB/s | mig GB/s | pmtn/h | mig/h | pmtn/job | mig/job |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
     for r in table3:
         paper = PAPER_TABLE3.get(r["algorithm"])
         cells = []
@@ -778,47 +1047,79 @@ def _report(rows: list[dict[str, Any]], table2: list[dict[str, Any]], table3: li
             ours = f"{r[short + '_avg']:.2f} ({r[short + '_max']:.2f})"
             cells.append(f"{ours} / {paper[j][0]:.2f} ({paper[j][1]:.2f})" if paper else ours)
         lines.append(f"| {r['algorithm']} | " + " | ".join(cells) + " |")
-    lines += ["", "## Table 4: average normalized underutilization, ours / paper", "",
-              "| algorithm | real | unscaled | scaled |", "|---|---:|---:|---:|"]
+    lines += [
+        "",
+        "## Table 4: average normalized underutilization, ours / paper",
+        "",
+        "| algorithm | real | unscaled | scaled |",
+        "|---|---:|---:|---:|",
+    ]
     for r in table4:
         paper = PAPER_TABLE4[r["algorithm"]]
-        lines.append(f"| {r['algorithm']} | " + " | ".join(
-            f"{cell(r[ts], 3, thousands=True, nan_as_none=True)} / {paper[k]:.3f}" for k, ts in enumerate(TRACE_SETS)) + " |")
-    lines += ["", "## EASY's readings: Table 2's and Table 4's EASY row and EASY/FCFS, ours / paper", "",
-              "The paper's EASY (§5.2) is `EASY` with `exact` estimates, the row of the tables above. "
-              "EASY/FCFS divides the average degradation by FCFS's on the same traces.", "",
-              "| trace set | EASY | estimates | runs | degradation avg | std | max | underutilization | EASY/FCFS |",
-              "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+        lines.append(
+            f"| {r['algorithm']} | "
+            + " | ".join(
+                f"{cell(r[ts], 3, thousands=True, nan_as_none=True)} / {paper[k]:.3f}"
+                for k, ts in enumerate(TRACE_SETS)
+            )
+            + " |"
+        )
+    lines += [
+        "",
+        "## EASY's readings: Table 2's and Table 4's EASY row and EASY/FCFS, ours / paper",
+        "",
+        "The paper's EASY (§5.2) is `EASY` with `exact` estimates, the row of the tables above. "
+        "EASY/FCFS divides the average degradation by FCFS's on the same traces.",
+        "",
+        "| trace set | EASY | estimates | runs | degradation avg | std | max | underutilization | EASY/FCFS |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
     for v in variants:
         ratio = "—" if v["easy_fcfs_ratio"] is None else f"{v['easy_fcfs_ratio']:.3f}"
         lines.append(
             f"| {v['trace_set']} | {v['algorithm']} | {v['estimates']} | {v['runs']} | "
-            f"{cell(v['degradation_avg'], 1, thousands=True)} / {cell(v['paper_degradation_avg'], 1, thousands=True)} | "
-            f"{cell(v['degradation_std'], 1, thousands=True)} / {cell(v['paper_degradation_std'], 1, thousands=True)} | "
-            f"{cell(v['degradation_max'], 1, thousands=True)} / {cell(v['paper_degradation_max'], 1, thousands=True)} | "
+            f"{cell(v['degradation_avg'], 1, thousands=True)} / "
+            f"{cell(v['paper_degradation_avg'], 1, thousands=True)} | "
+            f"{cell(v['degradation_std'], 1, thousands=True)} / "
+            f"{cell(v['paper_degradation_std'], 1, thousands=True)} | "
+            f"{cell(v['degradation_max'], 1, thousands=True)} / "
+            f"{cell(v['paper_degradation_max'], 1, thousands=True)} | "
             f"{v['underutilization_avg']:.3f} / {v['paper_underutilization_avg']:.3f} | "
-            f"{ratio} / {v['paper_easy_fcfs_ratio']:.3f} |")
+            f"{ratio} / {v['paper_easy_fcfs_ratio']:.3f} |"
+        )
     lines += ["", "## Fig. 1: average degradation vs load (scaled traces)", ""]
     loads = sorted({t["load"] for t in fig1})
     lines += ["| algorithm | " + " | ".join(f"{x:g}" for x in loads) + " |", "|---|" + "---:|" * len(loads)]
     for a in FIG1_ALGORITHMS:
         vals = {t["load"]: t["degradation_avg"] for t in fig1 if t["algorithm"] == a}
         if vals:
-            lines.append(f"| {a} | " + " | ".join(cell(vals.get(x), 2, thousands=True, nan_as_none=True)
-                                                  for x in loads) + " |")
-    lines += ["", f"## Figs. 3 and 4: {BEST} vs period", "",
-              "| trace set | period (s) | normalized underutilization (EASY) | degradation |", "|---|---:|---:|---:|"]
+            lines.append(
+                f"| {a} | " + " | ".join(cell(vals.get(x), 2, thousands=True, nan_as_none=True) for x in loads) + " |"
+            )
+    lines += [
+        "",
+        f"## Figs. 3 and 4: {BEST} vs period",
+        "",
+        "| trace set | period (s) | normalized underutilization (EASY) | degradation |",
+        "|---|---:|---:|---:|",
+    ]
     deg = {(t["trace_set"], t["period"]): t["degradation_avg"] for t in fig4}
     for t in fig3:
-        lines.append(f"| {t['trace_set']} | {t['period']:g} | {t['underutilization_avg']:.3f} "
-                     f"({cell(t['easy_underutilization_avg'], 3, thousands=True, nan_as_none=True)}) "
-                     f"| {deg[(t['trace_set'], t['period'])]:.2f} |")
+        lines.append(
+            f"| {t['trace_set']} | {t['period']:g} | {t['underutilization_avg']:.3f} "
+            f"({cell(t['easy_underutilization_avg'], 3, thousands=True, nan_as_none=True)}) "
+            f"| {deg[(t['trace_set'], t['period'])]:.2f} |"
+        )
     mcb8 = [r for r in ok if r["mcb8_calls"]]
     if mcb8:
-        lines += ["", "## MCB8 computation time (§6.2)", "",
-                  f"Over {sum(r['mcb8_calls'] for r in mcb8):,} MCB8 runs: mean "
-                  f"{np.average([r['mcb8_mean_seconds'] for r in mcb8], weights=[r['mcb8_calls'] for r in mcb8]):.2e} s,"
-                  f" worst {max(r['mcb8_max_seconds'] for r in mcb8):.2e} s (paper: 0.25 s average, 4.5 s worst)."]
+        lines += [
+            "",
+            "## MCB8 computation time (§6.2)",
+            "",
+            f"Over {sum(r['mcb8_calls'] for r in mcb8):,} MCB8 runs: mean "
+            f"{np.average([r['mcb8_mean_seconds'] for r in mcb8], weights=[r['mcb8_calls'] for r in mcb8]):.2e} s,"
+            f" worst {max(r['mcb8_max_seconds'] for r in mcb8):.2e} s (paper: 0.25 s average, 4.5 s worst).",
+        ]
     if errors:
         lines += ["", "## Failed runs", ""]
         lines += [f"* {r['trace']} {r['algorithm']} period {r['period']}: {r['error']}" for r in errors]

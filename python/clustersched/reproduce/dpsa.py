@@ -39,15 +39,25 @@ import numpy as np
 from .._checks import MAX_PROCS, check_int
 from .._output import save_figure
 from ..batch import simulate
-from ..campaign import grid
 from ..batch.metrics import batch_metrics
+from ..campaign import grid
+from ..campaign.study import run_study, write_csv
 from ..plot import figure
 from ..workload.swf import read_swf
 from ..workload.transform import drop_invalid, offered_load
-from ..campaign.study import run_study, write_csv
 
-__all__ = ["POLICIES", "SCALES", "SMALL_JOBS", "default_traces", "dropped_by_reason", "plot_fig3", "plot_fig4",
-           "reproduce_dpsa", "run_scenario", "trace_files"]
+__all__ = [
+    "POLICIES",
+    "SCALES",
+    "SMALL_JOBS",
+    "default_traces",
+    "dropped_by_reason",
+    "plot_fig3",
+    "plot_fig4",
+    "reproduce_dpsa",
+    "run_scenario",
+    "trace_files",
+]
 
 POLICIES = ("easy", "dpsa-p", "dpsa-n", "dpsa-w")
 SCALES = ("small", "full")
@@ -56,9 +66,24 @@ CAMPAIGN = "dpsa-v2"  # v2: each scenario also reports what was dropped, by reas
 #: The campaign's progress bar: the paper, and what it counts.
 LABEL = "DPSA paper (Grudenic & Bogunovic): scenarios"
 COLUMNS = (
-    "trace", "policy", "jobs", "avg_bounded_slowdown", "avg_wait", "utilization", "change_vs_easy",
-    "offered_load", "procs", "dropped", "dropped_by_reason", "decisions", "cut_decisions", "max_decision_seconds",
-    "simulation_seconds", "status", "error", "note",
+    "trace",
+    "policy",
+    "jobs",
+    "avg_bounded_slowdown",
+    "avg_wait",
+    "utilization",
+    "change_vs_easy",
+    "offered_load",
+    "procs",
+    "dropped",
+    "dropped_by_reason",
+    "decisions",
+    "cut_decisions",
+    "max_decision_seconds",
+    "simulation_seconds",
+    "status",
+    "error",
+    "note",
 )
 #: Where :func:`default_traces` looks, in order, after ``$CLUSTERSCHED_TRACES``
 #: (relative to the working directory: a clone of the repository, or the folder above it).
@@ -127,8 +152,10 @@ def run_scenario(scenario: dict[str, Any]) -> dict[str, Any]:
     cleaned = _cleaned(scenario["path"], scenario["limit"], scenario.get("given_procs"))
     if cleaned is None:
         name = _trace_name(scenario["path"])
-        return {"skipped": f"the header gives no MaxProcs or MaxNodes, so no machine size: skipped (give it with "
-                           f"--procs {name}=N, or procs={{{name!r}: N}})"}
+        return {
+            "skipped": f"the header gives no MaxProcs or MaxNodes, so no machine size: skipped (give it with "
+            f"--procs {name}=N, or procs={{{name!r}: N}})"
+        }
     table, procs, dropped, load = cleaned
     began = time.perf_counter()
     result = simulate(table, scenario["policy"], procs=procs, estimates=scenario["estimates"])
@@ -194,8 +221,7 @@ def reproduce_dpsa(
         size = sizes.get(_trace_name(scenario["path"]))
         if size is not None:
             scenario["given_procs"] = size
-    rows = run_study(out, CAMPAIGN, scenarios, run_scenario, workers=workers, dask=dask, progress=progress,
-                     label=LABEL)
+    rows = run_study(out, CAMPAIGN, scenarios, run_scenario, workers=workers, dask=dask, progress=progress, label=LABEL)
     summary = _summary(rows)
     write_csv(summary, out / "summary.csv", COLUMNS)
     plot_fig3(summary, out / "fig3.png")
@@ -215,8 +241,10 @@ def _sizes(procs: Mapping[str, int] | None, files: list[Path]) -> dict[str, int]
     out: dict[str, int] = {}
     for name, size in procs.items():
         if name not in names:
-            raise ValueError(f"procs names trace {name!r}, which is not in the folder (its traces: "
-                             f"{', '.join(sorted(set(names.values())))})")
+            raise ValueError(
+                f"procs names trace {name!r}, which is not in the folder (its traces: "
+                f"{', '.join(sorted(set(names.values())))})"
+            )
         out[names[name]] = check_int(f"procs[{name!r}]", size, 1, MAX_PROCS)
     return out
 
@@ -230,8 +258,11 @@ def _trace_name(path: str) -> str:
 
 def _summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One row per (trace, policy) with the relative change of average bounded slowdown vs EASY."""
-    easy = {r["path"]: r.get("avg_bounded_slowdown") for r in rows
-            if r["policy"] == "easy" and r["status"] == "ok" and not r.get("skipped")}
+    easy = {
+        r["path"]: r.get("avg_bounded_slowdown")
+        for r in rows
+        if r["policy"] == "easy" and r["status"] == "ok" and not r.get("skipped")
+    }
     out = []
     for r in rows:
         row = {k: r.get(k) for k in COLUMNS}
@@ -269,29 +300,74 @@ def plot_fig3(rows: list[dict[str, Any]], path: Path | None = None) -> Any:
         change = {r["trace"]: r["change_vs_easy"] for r in rows if r["policy"] == policy}
         values = np.array([100 * change[t] if change.get(t) is not None else np.nan for t in traces])
         where = x + (k - (len(variants) - 1) / 2) * width
-        ax.bar(where, np.nan_to_num(values), width=width, color=style["color"], hatch=hatch, edgecolor="black",
-               linewidth=0.4)
+        ax.bar(
+            where,
+            np.nan_to_num(values),
+            width=width,
+            color=style["color"],
+            hatch=hatch,
+            edgecolor="black",
+            linewidth=0.4,
+        )
         zero = np.isfinite(values) & (np.abs(values) < 0.05)  # shows as 0.0 %: no bar to see
         if zero.any():
             any_zero = True
-            ax.plot(where[zero], np.zeros(zero.sum()), linestyle="none", marker=style["marker"], markersize=5,
-                    color=style["color"], markeredgecolor="black", markeredgewidth=0.5, zorder=3)
-        handles.append((Patch(facecolor=style["color"], hatch=hatch, edgecolor="black", linewidth=0.4),
-                        Line2D([], [], linestyle="none", marker=style["marker"], markersize=5, color=style["color"],
-                               markeredgecolor="black", markeredgewidth=0.5)))
+            ax.plot(
+                where[zero],
+                np.zeros(zero.sum()),
+                linestyle="none",
+                marker=style["marker"],
+                markersize=5,
+                color=style["color"],
+                markeredgecolor="black",
+                markeredgewidth=0.5,
+                zorder=3,
+            )
+        handles.append(
+            (
+                Patch(facecolor=style["color"], hatch=hatch, edgecolor="black", linewidth=0.4),
+                Line2D(
+                    [],
+                    [],
+                    linestyle="none",
+                    marker=style["marker"],
+                    markersize=5,
+                    color=style["color"],
+                    markeredgecolor="black",
+                    markeredgewidth=0.5,
+                ),
+            )
+        )
         labels.append(policy)
     for t, name in enumerate(traces):
         if not any(r["trace"] == name and r["policy"] in variants and r["change_vs_easy"] is not None for r in rows):
-            ax.annotate("no data", (t, 0), xytext=(0, 4), textcoords="offset points", ha="center", va="bottom",
-                        rotation=90, fontsize=7, color="0.35")
+            ax.annotate(
+                "no data",
+                (t, 0),
+                xytext=(0, 4),
+                textcoords="offset points",
+                ha="center",
+                va="bottom",
+                rotation=90,
+                fontsize=7,
+                color="0.35",
+            )
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xticks(x, traces, rotation=40, ha="right", fontsize=8)
     ax.set_xlim(-0.6, len(traces) - 0.4)
     ax.set_ylabel("change of average bounded\nslowdown vs easy (%)")
     ax.set_title("dpsa-p, dpsa-n, dpsa-w vs easy, per trace (negative is better)")
     ax.grid(axis="y", linewidth=0.3)
-    ax.legend(handles, labels, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0), borderaxespad=0.3,
-              title="a marker on the 0 line:\nthe same as easy" if any_zero else None, title_fontsize=7)
+    ax.legend(
+        handles,
+        labels,
+        fontsize=8,
+        loc="upper left",
+        bbox_to_anchor=(1.0, 1.0),
+        borderaxespad=0.3,
+        title="a marker on the 0 line:\nthe same as easy" if any_zero else None,
+        title_fontsize=7,
+    )
     if path is not None:
         save_figure(fig, path, dpi=130)
     return fig
@@ -306,8 +382,11 @@ def plot_fig4(rows: list[dict[str, Any]], path: Path | None = None) -> Any:
     from ..plot import label_points
 
     easy_util = {r["trace"]: r["utilization"] for r in rows if r["policy"] == "easy" and r["status"] == "ok"}
-    points = [(easy_util[r["trace"]], -100 * r["change_vs_easy"], r["trace"]) for r in rows
-              if r["policy"] == "dpsa-n" and r["change_vs_easy"] is not None and r["trace"] in easy_util]
+    points = [
+        (easy_util[r["trace"]], -100 * r["change_vs_easy"], r["trace"])
+        for r in rows
+        if r["policy"] == "dpsa-n" and r["change_vs_easy"] is not None and r["trace"] in easy_util
+    ]
     fig, ax = figure(figsize=(8, 5.5))
     ax.axhline(0, color="black", linewidth=0.8)
     if points:
@@ -316,8 +395,13 @@ def plot_fig4(rows: list[dict[str, Any]], path: Path | None = None) -> Any:
         if len(points) > 2:
             slope, intercept = np.polyfit(u, gain, 1)
             xs = np.linspace(min(u), max(u), 10)
-            ax.plot(xs, slope * xs + intercept, linestyle="--", color="gray",
-                    label=f"least squares: {slope:.1f} % per unit of utilization")
+            ax.plot(
+                xs,
+                slope * xs + intercept,
+                linestyle="--",
+                color="gray",
+                label=f"least squares: {slope:.1f} % per unit of utilization",
+            )
         ax.legend(fontsize=8, loc="upper left")
         ax.margins(x=0.08, y=0.12)
         label_points(ax, u, gain, names)

@@ -50,10 +50,10 @@ import numpy as np
 
 from .._output import save_figure, write_text
 from ..campaign import grid
+from ..campaign.study import run_study, write_csv
 from ..platform import CLUSTERS, cluster
 from ..workload.ptg import PTG
 from ..workload.ptg_generators import POPULATIONS, ptg_population
-from ..campaign.study import run_study, write_csv
 from ._common import cell
 
 __all__ = [
@@ -72,10 +72,25 @@ __all__ = [
 
 #: The 19 algorithms of RR-7224 in the order of its figures and Table 2.
 PAPER_ALGORITHMS = (
-    "SELFISH", "SELFISH_ORDER", "SELFISH_WEIGHT",
-    "C1", "C4", "F1", "F2",
-    "CRA_NDAGS", "CRA_NDAGS_WEIGHT", "CRA_WORK", "CRA_WORK_WEIGHT", "CRA_WIDTH", "CRA_WIDTH_WEIGHT",
-    "CAFM_CRA", "CAFM_CRA_WEIGHT", "CAFM_SAF", "CAFM_SPTF", "CAFM_LPTF", "CAFM_K_SHELVES",
+    "SELFISH",
+    "SELFISH_ORDER",
+    "SELFISH_WEIGHT",
+    "C1",
+    "C4",
+    "F1",
+    "F2",
+    "CRA_NDAGS",
+    "CRA_NDAGS_WEIGHT",
+    "CRA_WORK",
+    "CRA_WORK_WEIGHT",
+    "CRA_WIDTH",
+    "CRA_WIDTH_WEIGHT",
+    "CAFM_CRA",
+    "CAFM_CRA_WEIGHT",
+    "CAFM_SAF",
+    "CAFM_SPTF",
+    "CAFM_LPTF",
+    "CAFM_K_SHELVES",
 )
 #: The fairest algorithm of each family, plus C4 and F2, as in Fig. 8 (§5.2.5).
 FIG8_ALGORITHMS = ("SELFISH", "SELFISH_ORDER", "C4", "F2", "CRA_WORK_WEIGHT", "CAFM_K_SHELVES")
@@ -117,9 +132,14 @@ UTILIZATION_READINGS = {
 }
 #: §5.2.7: seconds per schedule of 10 random PTGs on gdx (Intel 2.2 GHz, mean of 5).
 PAPER_SECONDS = {
-    "SELFISH": 0.29, "F1": 0.20, "F2": 0.20, "C1": 2.22, "C4": 2.22,
-    **dict.fromkeys(("CRA_NDAGS", "CRA_NDAGS_WEIGHT", "CRA_WORK", "CRA_WORK_WEIGHT", "CRA_WIDTH",
-                     "CRA_WIDTH_WEIGHT"), 0.09),
+    "SELFISH": 0.29,
+    "F1": 0.20,
+    "F2": 0.20,
+    "C1": 2.22,
+    "C4": 2.22,
+    **dict.fromkeys(
+        ("CRA_NDAGS", "CRA_NDAGS_WEIGHT", "CRA_WORK", "CRA_WORK_WEIGHT", "CRA_WIDTH", "CRA_WIDTH_WEIGHT"), 0.09
+    ),
     **dict.fromkeys(("CAFM_CRA", "CAFM_CRA_WEIGHT", "CAFM_SAF", "CAFM_SPTF", "CAFM_LPTF", "CAFM_K_SHELVES"), 50.0),
 }
 #: Campaign name in the store: change it when a scenario's computation changes.
@@ -131,12 +151,31 @@ CHUNK = 2 * len(PAPER_ALGORITHMS)
 #: The campaign's progress bar: the paper, and what it counts.
 LABEL = "RR-7224 multi-PTG paper: scenarios (a set of PTGs on a cluster, every algorithm)"
 COLUMNS = (
-    "scenario", "population", "n_ptgs", "cluster", "procs", "set", "seed", "algorithm",
-    "average_stretch", "makespan", "max_stretch", "min_stretch", "utilization", "peak_utilization", "seconds", "status", "error",
+    "scenario",
+    "population",
+    "n_ptgs",
+    "cluster",
+    "procs",
+    "set",
+    "seed",
+    "algorithm",
+    "average_stretch",
+    "makespan",
+    "max_stretch",
+    "min_stretch",
+    "utilization",
+    "peak_utilization",
+    "seconds",
+    "status",
+    "error",
 )
 FIGURES = (
-    "fig2_average_stretch.png", "fig3_makespan.png", "fig4_max_stretch.png", "fig5_pareto_makespan_average_stretch.png",
-    "fig6_pareto_makespan_max_stretch.png", "fig7_pareto_average_stretch_max_stretch.png",
+    "fig2_average_stretch.png",
+    "fig3_makespan.png",
+    "fig4_max_stretch.png",
+    "fig5_pareto_makespan_average_stretch.png",
+    "fig6_pareto_makespan_max_stretch.png",
+    "fig7_pareto_average_stretch_max_stretch.png",
     "fig8_max_stretch_vs_n.png",
 )
 TABLES = ("summary.csv", "table2_utilization.csv", "table2_peak_utilization.csv", "scheduling_times.csv", "report.md")
@@ -251,8 +290,9 @@ def reproduce_ptg(
     """
     todo = scenarios(scale, seed=seed)
     out = Path(out)
-    runs = run_study(out, CAMPAIGN, todo, run_scenario, workers=workers, dask=dask, progress=progress,
-                     label=LABEL, chunk=CHUNK)
+    runs = run_study(
+        out, CAMPAIGN, todo, run_scenario, workers=workers, dask=dask, progress=progress, label=LABEL, chunk=CHUNK
+    )
     rows = [_row(r) for r in runs]
     write_csv(rows, out / "results.csv", COLUMNS)
     ok = [r for r in rows if r["status"] == "ok"]
@@ -346,21 +386,30 @@ def _times_table(rows: list[dict[str, Any]], algorithms: list[str]) -> list[dict
     table = []
     for a in algorithms:
         mine = [r["seconds"] for r in rows if r["algorithm"] == a]
-        hardest = [r["seconds"] for r in rows
-                   if r["algorithm"] == a and r["population"] == "random" and r["n_ptgs"] == 10 and r["cluster"] == "gdx"]
-        table.append({
-            "algorithm": a,
-            "mean_seconds_10_random_gdx": float(np.mean(hardest)) if hardest else None,
-            "paper_seconds_10_random_gdx": PAPER_SECONDS.get(a),
-            "mean_seconds": float(np.mean(mine)),
-            "max_seconds": float(np.max(mine)),
-            "total_seconds": float(np.sum(mine)),
-        })
+        hardest = [
+            r["seconds"]
+            for r in rows
+            if r["algorithm"] == a and r["population"] == "random" and r["n_ptgs"] == 10 and r["cluster"] == "gdx"
+        ]
+        table.append(
+            {
+                "algorithm": a,
+                "mean_seconds_10_random_gdx": float(np.mean(hardest)) if hardest else None,
+                "paper_seconds_10_random_gdx": PAPER_SECONDS.get(a),
+                "mean_seconds": float(np.mean(mine)),
+                "max_seconds": float(np.max(mine)),
+                "total_seconds": float(np.sum(mine)),
+            }
+        )
     return table
 
 
-def _report(rows: list[dict[str, Any]], per_algorithm: list[dict[str, Any]],
-            utilization: dict[str, list[dict[str, Any]]], times: list[dict[str, Any]]) -> str:
+def _report(
+    rows: list[dict[str, Any]],
+    per_algorithm: list[dict[str, Any]],
+    utilization: dict[str, list[dict[str, Any]]],
+    times: list[dict[str, Any]],
+) -> str:
     """report.md: the headline numbers, Table 2 (ours / paper) and the scheduling times, as markdown."""
     instances = {_instance_key(r) for r in rows}
     errors = [r for r in rows if r["status"] != "ok"]
@@ -413,7 +462,8 @@ def _report(rows: list[dict[str, Any]], per_algorithm: list[dict[str, Any]],
     ]
     for t in times:
         lines.append(
-            f"| {t['algorithm']} | {cell(t['mean_seconds_10_random_gdx'], 4)} | {cell(t['paper_seconds_10_random_gdx'])} "
+            f"| {t['algorithm']} | {cell(t['mean_seconds_10_random_gdx'], 4)} "
+            f"| {cell(t['paper_seconds_10_random_gdx'])} "
             f"| {cell(t['mean_seconds'], 4)} | {cell(t['max_seconds'], 4)} |"
         )
     if errors:
@@ -427,8 +477,9 @@ def _figures(rows: list[dict[str, Any]], algorithms: list[str], out: Path) -> No
     plot_figures(rows, algorithms, out)
 
 
-def plot_figures(rows: list[dict[str, Any]], algorithms: list[str],
-                 out: str | os.PathLike[str] | None = None) -> list[Any]:
+def plot_figures(
+    rows: list[dict[str, Any]], algorithms: list[str], out: str | os.PathLike[str] | None = None
+) -> list[Any]:
     """Figs. 2-8 of §5.2 from the rows of ``results.csv`` (status ``ok``), algorithms named as ``--algorithm``.
 
     Returns the seven figures, saved into ``out`` (as :data:`FIGURES`) when given.
@@ -436,40 +487,69 @@ def plot_figures(rows: list[dict[str, Any]], algorithms: list[str],
     from .. import plot
 
     figs: list[Any] = []
-    metrics = (("average_stretch", "average stretch", False), ("makespan", "overall makespan (s)", True),
-               ("max_stretch", "maximum stretch", True))
+    metrics = (
+        ("average_stretch", "average stretch", False),
+        ("makespan", "overall makespan (s)", True),
+        ("max_stretch", "maximum stretch", True),
+    )
     for metric, label, log in metrics:
         groups = {
             a: {
-                **{p: [r[metric] for r in rows if r["algorithm"] == a and r["population"] == p]
-                   for p in FIGURE_POPULATIONS},
+                **{
+                    p: [r[metric] for r in rows if r["algorithm"] == a and r["population"] == p]
+                    for p in FIGURE_POPULATIONS
+                },
                 "all": [r[metric] for r in rows if r["algorithm"] == a],
             }
             for a in algorithms
         }
-        figs.append(plot.grouped_boxplot(
-            groups, ylabel=label, log=log,
-            title=f"Fig. {len(figs) + 2}: {label} per algorithm and PTG population "
-                  f"({', '.join(FIGURE_POPULATIONS)}, all)"))
+        figs.append(
+            plot.grouped_boxplot(
+                groups,
+                ylabel=label,
+                log=log,
+                title=f"Fig. {len(figs) + 2}: {label} per algorithm and PTG population "
+                f"({', '.join(FIGURE_POPULATIONS)}, all)",
+            )
+        )
 
     relative = relative_means(rows, algorithms)
     ms, avg, mx = "makespan", "average_stretch", "max_stretch"
     fig5 = {a: (v[ms], v[avg]) for a, v in relative.items()}
-    figs.append(plot.pareto(fig5, xlabel="mean makespan relative to SELFISH",
-                            ylabel="mean average stretch relative to SELFISH", reference=(1.0, 1.0),
-                            title="Fig. 5: average stretch vs makespan, relative to SELFISH"))
+    figs.append(
+        plot.pareto(
+            fig5,
+            xlabel="mean makespan relative to SELFISH",
+            ylabel="mean average stretch relative to SELFISH",
+            reference=(1.0, 1.0),
+            title="Fig. 5: average stretch vs makespan, relative to SELFISH",
+        )
+    )
     # Figs. 6 and 7 narrow down as the paper's do: each shows the previous figure's non-dominated algorithms
     shown6 = plot.non_dominated(fig5)
     fig6 = {a: (relative[a][ms], relative[a][mx]) for a in shown6}
-    figs.append(plot.pareto(fig6, xlabel="mean makespan relative to SELFISH",
-                            ylabel="mean maximum stretch relative to SELFISH", reference=(1.0, 1.0), log=True,
-                            title="Fig. 6: maximum stretch vs makespan, relative to SELFISH\n"
-                                  "(the algorithms not dominated in Fig. 5)"))
+    figs.append(
+        plot.pareto(
+            fig6,
+            xlabel="mean makespan relative to SELFISH",
+            ylabel="mean maximum stretch relative to SELFISH",
+            reference=(1.0, 1.0),
+            log=True,
+            title="Fig. 6: maximum stretch vs makespan, relative to SELFISH\n(the algorithms not dominated in Fig. 5)",
+        )
+    )
     fig7 = {a: (relative[a][avg], relative[a][mx]) for a in plot.non_dominated(fig6)}
-    figs.append(plot.pareto(fig7, xlabel="mean average stretch relative to SELFISH",
-                            ylabel="mean maximum stretch relative to SELFISH", reference=(1.0, 1.0), log=True,
-                            title="Fig. 7: maximum stretch vs average stretch, relative to SELFISH\n"
-                                  "(the algorithms not dominated in Fig. 6)"))
+    figs.append(
+        plot.pareto(
+            fig7,
+            xlabel="mean average stretch relative to SELFISH",
+            ylabel="mean maximum stretch relative to SELFISH",
+            reference=(1.0, 1.0),
+            log=True,
+            title="Fig. 7: maximum stretch vs average stretch, relative to SELFISH\n"
+            "(the algorithms not dominated in Fig. 6)",
+        )
+    )
     figs.append(_fig8(rows, [a for a in FIG8_ALGORITHMS if a in algorithms]))
     if out is not None:
         for f, name in zip(figs, FIGURES):
@@ -486,8 +566,16 @@ def _fig8(rows: list[dict[str, Any]], algorithms: list[str]) -> Any:
     for k, (a, style) in enumerate(zip(algorithms, styles(len(algorithms)))):
         means = [np.mean([r["max_stretch"] for r in rows if r["algorithm"] == a and r["n_ptgs"] == n]) for n in ns]
         # earlier series have larger hollow markers, so that equal values show as nested markers
-        ax.plot(ns, means, label=a, markersize=9 - 0.8 * k, markerfacecolor="none", markeredgewidth=1.2,
-                linewidth=1.2, **style)
+        ax.plot(
+            ns,
+            means,
+            label=a,
+            markersize=9 - 0.8 * k,
+            markerfacecolor="none",
+            markeredgewidth=1.2,
+            linewidth=1.2,
+            **style,
+        )
     ax.set_xticks(ns)
     ax.set_yscale("log")
     plain_log_ticks(ax.yaxis)

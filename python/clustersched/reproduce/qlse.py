@@ -76,11 +76,34 @@ CAMPAIGN = "qlse-v1"
 #: The campaign's progress bar: the paper, and what it counts.
 LABEL = "QLSE paper (Baraglia et al.): scenarios (a combination of Tables 1-2, all its cases)"
 COLUMNS = (
-    "case", "combination", "replicate", "bandwidth", "algorithm",
-    "tasks_size", "mcr_size", "mbr_size", "lans_size", "hosts_per_lan_size", "power_size", "bandwidth_size",
-    "tasks", "edges", "lans", "hosts", "hosts_per_lan", "links",
-    "failed", "lan_hit_ratio", "task_machine_ratio", "shared_task_machine_ratio", "lans_used", "step", "attempts",
-    "seconds", "status", "error",
+    "case",
+    "combination",
+    "replicate",
+    "bandwidth",
+    "algorithm",
+    "tasks_size",
+    "mcr_size",
+    "mbr_size",
+    "lans_size",
+    "hosts_per_lan_size",
+    "power_size",
+    "bandwidth_size",
+    "tasks",
+    "edges",
+    "lans",
+    "hosts",
+    "hosts_per_lan",
+    "links",
+    "failed",
+    "lan_hit_ratio",
+    "task_machine_ratio",
+    "shared_task_machine_ratio",
+    "lans_used",
+    "step",
+    "attempts",
+    "seconds",
+    "status",
+    "error",
 )
 FIGURES = ("fig3_failures.png", "fig4_lan_hit_ratio.png", "fig5_task_machine_ratio.png")
 TABLES = ("summary.csv", "report.md")
@@ -107,8 +130,9 @@ def combinations(scale: str = "full") -> list[tuple[str, ...]]:
     raise ValueError(f"scale == {scale!r}, must be one of {SCALES}")
 
 
-def scenarios(scale: str = "full", *, seed: int = 0, bandwidths: Iterable[str] = ("shared", "dedicated")
-              ) -> list[dict[str, Any]]:
+def scenarios(
+    scale: str = "full", *, seed: int = 0, bandwidths: Iterable[str] = ("shared", "dedicated")
+) -> list[dict[str, Any]]:
     """The campaign's scenarios: one per combination and bandwidth model, each running its cases.
 
     Examples
@@ -198,8 +222,7 @@ def reproduce_qlse(
         raise TypeError(f"progress == {progress!r}, must be a bool")
     todo = scenarios(scale, seed=seed, bandwidths=bandwidths)
     out = Path(out)
-    runs = run_study(out, CAMPAIGN, todo, run_scenario, workers=workers, dask=dask, progress=progress,
-                     label=LABEL)
+    runs = run_study(out, CAMPAIGN, todo, run_scenario, workers=workers, dask=dask, progress=progress, label=LABEL)
     rows = _rows(runs)
     write_csv(rows, out / "results.csv", COLUMNS)
     table = summary(rows)
@@ -215,18 +238,38 @@ def _rows(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for r in runs:
         sizes = combinations(r["scale"])[r["combination"]]
         base = {
-            "combination": r["combination"], "bandwidth": r["bandwidth"],
+            "combination": r["combination"],
+            "bandwidth": r["bandwidth"],
             **{f"{p}_size": size for p, size in zip(PARAMETERS, sizes)},
         }
         if r["status"] != "ok":
-            out.append({**base, "case": r["combination"] * CASES[r["scale"]], "status": r["status"],
-                        "error": r["error"]})
+            out.append(
+                {**base, "case": r["combination"] * CASES[r["scale"]], "status": r["status"], "error": r["error"]}
+            )
             continue
         for k in range(len(r["algorithm"])):
-            row = {**base, **{name: r[name][k] for name in ("replicate", "algorithm", "tasks", "edges", "lans",
-                                                            "hosts", "links", "failed", "lan_hit_ratio",
-                                                            "task_machine_ratio", "shared_task_machine_ratio",
-                                                            "lans_used", "step", "attempts")}}
+            row = {
+                **base,
+                **{
+                    name: r[name][k]
+                    for name in (
+                        "replicate",
+                        "algorithm",
+                        "tasks",
+                        "edges",
+                        "lans",
+                        "hosts",
+                        "links",
+                        "failed",
+                        "lan_hit_ratio",
+                        "task_machine_ratio",
+                        "shared_task_machine_ratio",
+                        "lans_used",
+                        "step",
+                        "attempts",
+                    )
+                },
+            }
             row["case"] = r["combination"] * CASES[r["scale"]] + row["replicate"]
             row["hosts_per_lan"] = round(row["hosts"] / row["lans"], 2)
             row["seconds"] = r["algorithm_seconds"][k]
@@ -267,17 +310,27 @@ def summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 if not mine:
                     continue
                 mapped = [r for r in mine if (model, r["case"]) in both]
-                out.append({
-                    "bandwidth": model, "algorithm": name, "tasks": b, "cases": len(mine),
-                    "failure_pct": 100.0 * float(np.mean([r["failed"] for r in mine])),
-                    "both_mapped": len(mapped),
-                    "lan_hit_ratio_pct": 100.0 * float(np.mean([r["lan_hit_ratio"] for r in mapped])) if mapped else None,
-                    "task_machine_ratio": float(np.mean([r["task_machine_ratio"] for r in mapped])) if mapped else None,
-                    "shared_task_machine_ratio": (float(np.mean([r["shared_task_machine_ratio"] for r in mapped]))
-                                                  if mapped else None),
-                    "mean_lans_used": float(np.mean([r["lans_used"] for r in mapped])) if mapped else None,
-                    "mean_seconds": float(np.mean([r["seconds"] for r in mine])),
-                })
+                out.append(
+                    {
+                        "bandwidth": model,
+                        "algorithm": name,
+                        "tasks": b,
+                        "cases": len(mine),
+                        "failure_pct": 100.0 * float(np.mean([r["failed"] for r in mine])),
+                        "both_mapped": len(mapped),
+                        "lan_hit_ratio_pct": 100.0 * float(np.mean([r["lan_hit_ratio"] for r in mapped]))
+                        if mapped
+                        else None,
+                        "task_machine_ratio": float(np.mean([r["task_machine_ratio"] for r in mapped]))
+                        if mapped
+                        else None,
+                        "shared_task_machine_ratio": (
+                            float(np.mean([r["shared_task_machine_ratio"] for r in mapped])) if mapped else None
+                        ),
+                        "mean_lans_used": float(np.mean([r["lans_used"] for r in mapped])) if mapped else None,
+                        "mean_seconds": float(np.mean([r["seconds"] for r in mine])),
+                    }
+                )
     return out
 
 
@@ -286,27 +339,36 @@ def _report(rows: list[dict[str, Any]], table: list[dict[str, Any]]) -> str:
     ok = [r for r in rows if r["status"] == "ok"]
     errors = [r for r in rows if r["status"] != "ok"]
     cases = {(r["bandwidth"], r["case"]) for r in ok}
-    lines = ["# QLSE study (Baraglia et al., §5): results", "",
-             f"{len({c for _, c in cases})} cases, {len(ok)} runs, {len(errors)} scenarios failed with an error.",
-             "Failure %: over all cases.  LAN hit ratio and task-machine ratio: over the cases both algorithms "
-             "mapped (as §5 does).", ""]
+    lines = [
+        "# QLSE study (Baraglia et al., §5): results",
+        "",
+        f"{len({c for _, c in cases})} cases, {len(ok)} runs, {len(errors)} scenarios failed with an error.",
+        "Failure %: over all cases.  LAN hit ratio and task-machine ratio: over the cases both algorithms "
+        "mapped (as §5 does).",
+        "",
+    ]
     for model in ("shared", "dedicated"):
         mine = [t for t in table if t["bandwidth"] == model]
         if not mine:
             continue
-        lines += [f"## Bandwidth model: {model}", "",
-                  "| tasks | cases | QLSE failures % | greedy failures % | both mapped | QLSE LAN hit % | greedy LAN hit % "
-                  "| QLSE task-machine | greedy task-machine | QLSE LANs used | greedy LANs used |",
-                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        lines += [
+            f"## Bandwidth model: {model}",
+            "",
+            "| tasks | cases | QLSE failures % | greedy failures % | both mapped | QLSE LAN hit % | greedy LAN hit % "
+            "| QLSE task-machine | greedy task-machine | QLSE LANs used | greedy LANs used |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        ]
         by = {(t["algorithm"], t["tasks"]): t for t in mine}
         for b in [f"{lo}-{hi}" for lo, hi in TASK_BINS] + ["all"]:
             q, g = by.get(("QLSE", b)), by.get(("greedy", b))
             if q is None or g is None:
                 continue
             lines.append(
-                f"| {b} | {q['cases']} | {cell(q['failure_pct'], 1)} | {cell(g['failure_pct'], 1)} | {q['both_mapped']} "
+                f"| {b} | {q['cases']} | {cell(q['failure_pct'], 1)} | {cell(g['failure_pct'], 1)} "
+                f"| {q['both_mapped']} "
                 f"| {cell(q['lan_hit_ratio_pct'])} | {cell(g['lan_hit_ratio_pct'])} | {cell(q['task_machine_ratio'])} "
-                f"| {cell(g['task_machine_ratio'])} | {cell(q['mean_lans_used'])} | {cell(g['mean_lans_used'])} |")
+                f"| {cell(g['task_machine_ratio'])} | {cell(q['mean_lans_used'])} | {cell(g['mean_lans_used'])} |"
+            )
         lines.append("")
     if errors:
         lines += ["## Scenarios that failed with an error", ""]
@@ -322,8 +384,15 @@ def _figures(rows: list[dict[str, Any]], out: Path) -> None:
 #: The algorithms' styles in Figs. 3-5: different markers, fills and lines, so that equal values stay apparent.
 _STYLES = {
     "QLSE": {"color": "tab:blue", "marker": "o", "linestyle": "-", "markersize": 4, "linewidth": 1.2},
-    "greedy": {"color": "tab:orange", "marker": "s", "linestyle": "--", "markersize": 7, "linewidth": 1.2,
-               "markerfacecolor": "none", "markeredgewidth": 1.2},
+    "greedy": {
+        "color": "tab:orange",
+        "marker": "s",
+        "linestyle": "--",
+        "markersize": 7,
+        "linewidth": 1.2,
+        "markerfacecolor": "none",
+        "markeredgewidth": 1.2,
+    },
 }
 
 
@@ -340,17 +409,33 @@ def plot_figures(rows: list[dict[str, Any]], out: str | os.PathLike[str] | None 
     both = _both_found(ok)
     models = [m for m in ("shared", "dedicated") if any(r["bandwidth"] == m for r in ok)] or ["shared"]
     measures = (
-        ("failed", "scheduling failures (% of cases)", False, 100.0,
-         "Fig. 3: average percentage of scheduling failures"),
-        ("lan_hit_ratio", "LAN hit ratio (%)", True, 100.0,
-         "Fig. 4: average LAN hit ratio (cases both algorithms mapped)"),
-        ("task_machine_ratio", "task-machine computational ratio", True, 1.0,
-         "Fig. 5: average task-machine computational ratio (cases both algorithms mapped)"),
+        (
+            "failed",
+            "scheduling failures (% of cases)",
+            False,
+            100.0,
+            "Fig. 3: average percentage of scheduling failures",
+        ),
+        (
+            "lan_hit_ratio",
+            "LAN hit ratio (%)",
+            True,
+            100.0,
+            "Fig. 4: average LAN hit ratio (cases both algorithms mapped)",
+        ),
+        (
+            "task_machine_ratio",
+            "task-machine computational ratio",
+            True,
+            1.0,
+            "Fig. 5: average task-machine computational ratio (cases both algorithms mapped)",
+        ),
     )
     figures = []
     for (field, label, only_both, scale, title), name in zip(measures, FIGURES):
-        fig, axes = figure(1, len(models), figsize=(5.5 * len(models) + 1.5, 4.2), squeeze=False, sharex=True,
-                           sharey=True)
+        fig, axes = figure(
+            1, len(models), figsize=(5.5 * len(models) + 1.5, 4.2), squeeze=False, sharex=True, sharey=True
+        )
         for ax, model in zip(axes[0], models):
             for algorithm_name in ALGORITHMS:
                 per_n: dict[int, list[float]] = defaultdict(list)
@@ -362,11 +447,22 @@ def plot_figures(rows: list[dict[str, Any]], out: str | os.PathLike[str] | None 
                     per_n[r["tasks"]].append(float(r[field]))
                 ns = sorted(per_n)
                 if ns:
-                    ax.plot(ns, [scale * np.mean(per_n[n]) for n in ns], label=algorithm_name,
-                            **_STYLES.get(algorithm_name, {}))
+                    ax.plot(
+                        ns,
+                        [scale * np.mean(per_n[n]) for n in ns],
+                        label=algorithm_name,
+                        **_STYLES.get(algorithm_name, {}),
+                    )
             if not ax.lines:
-                ax.text(0.5, 0.5, "no case both algorithms mapped" if only_both else "no case",
-                        transform=ax.transAxes, ha="center", va="center", color="0.35")
+                ax.text(
+                    0.5,
+                    0.5,
+                    "no case both algorithms mapped" if only_both else "no case",
+                    transform=ax.transAxes,
+                    ha="center",
+                    va="center",
+                    color="0.35",
+                )
             ax.set_xlabel("tasks per TIG")
             ax.set_title(f"bandwidth model: {model}", fontsize=10)
             ax.grid(linewidth=0.3)

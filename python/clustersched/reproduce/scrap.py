@@ -59,10 +59,10 @@ from typing import Any
 import numpy as np
 
 from .._output import save_figure, write_text
+from ..campaign.study import run_study, write_csv
 from ..platform import MultiCluster, scrap_platform_configs, scrap_platforms
 from ..workload.ptg import PTG
 from ..workload.ptg_generators import SCENARIOS, random_ptg
-from ..campaign.study import run_study, write_csv
 from ._common import cell
 
 __all__ = [
@@ -108,9 +108,27 @@ CHUNK = 16
 #: The campaign's progress bar: the paper, and what it counts.
 LABEL = "SCRAP paper (PDCS 2007): scenarios (a platform and a DAG shape)"
 COLUMNS = (
-    "platform", "clusters", "min_speed", "heterogeneity", "ptg", "tasks", "scenario", "beta", "algorithm",
-    "makespan", "power_fraction", "peak_power_fraction", "energy", "beta_estimate", "initial_violation",
-    "violation", "deviation", "slowdown", "slowdown_vs_hcpa", "status", "error",
+    "platform",
+    "clusters",
+    "min_speed",
+    "heterogeneity",
+    "ptg",
+    "tasks",
+    "scenario",
+    "beta",
+    "algorithm",
+    "makespan",
+    "power_fraction",
+    "peak_power_fraction",
+    "energy",
+    "beta_estimate",
+    "initial_violation",
+    "violation",
+    "deviation",
+    "slowdown",
+    "slowdown_vs_hcpa",
+    "status",
+    "error",
 )
 FIGURES = ("fig1_respect_scrap.png", "fig2_respect_mheft_hcpa.png", "fig3_slowdown.png", "fig4_slowdown_vs_hcpa.png")
 TABLES = ("summary.csv", "report.md")
@@ -148,24 +166,38 @@ def _platforms(seed: int) -> tuple[MultiCluster, ...]:
 def make_ptg(config: dict[str, Any], seed: int) -> PTG:
     """PTG ``config["index"]`` from ``SeedSequence(seed, spawn_key=(1, index))``."""
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(1, config["index"])))
-    name = (f"n{config['tasks']}-fat{config['fat']}-reg{config['regularity']}-dens{config['density']}"
-            f"-jump{config['jump']}-{config['costs']}-#{config['sample']}")
-    return random_ptg(config["tasks"], fat=config["fat"], regularity=config["regularity"], density=config["density"],
-                      jump=config["jump"], seed=rng, costs=config["costs"], name=name)
+    name = (
+        f"n{config['tasks']}-fat{config['fat']}-reg{config['regularity']}-dens{config['density']}"
+        f"-jump{config['jump']}-{config['costs']}-#{config['sample']}"
+    )
+    return random_ptg(
+        config["tasks"],
+        fat=config["fat"],
+        regularity=config["regularity"],
+        density=config["density"],
+        jump=config["jump"],
+        seed=rng,
+        costs=config["costs"],
+        name=name,
+    )
 
 
 def _small_platforms() -> list[int]:
     """One sample each of (1 cluster, 0.5 GFlop/s) and (2, 4, 8 clusters, 0.5 GFlop/s, heterogeneity 1 and 5)."""
     cfgs = scrap_platform_configs()
     wanted = [(1, 0.5, 1.0), (1, 1.0, 1.0)] + [(c, 0.5, h) for c in (2, 4, 8) for h in (1.0, 5.0)]
-    return [5 * next(i for i, c in enumerate(cfgs) if (c["clusters"], c["min_speed"], c["heterogeneity"]) == w)
-            for w in wanted]
+    return [
+        5 * next(i for i, c in enumerate(cfgs) if (c["clusters"], c["min_speed"], c["heterogeneity"]) == w)
+        for w in wanted
+    ]
 
 
 def _small_shapes() -> list[int]:
     s = shapes()
-    return [next(i for i, x in enumerate(s) if (x["tasks"], x["fat"], x["regularity"], x["density"], x["jump"]) == w)
-            for w in ((10, 0.5, 0.8, 0.8, 2), (20, 0.5, 0.2, 0.2, 1))]
+    return [
+        next(i for i, x in enumerate(s) if (x["tasks"], x["fat"], x["regularity"], x["density"], x["jump"]) == w)
+        for w in ((10, 0.5, 0.8, 0.8, 2), (20, 0.5, 0.2, 0.2, 1))
+    ]
 
 
 def scenarios(scale: str = "full", *, seed: int = 0) -> list[dict[str, Any]]:
@@ -187,9 +219,17 @@ def scenarios(scale: str = "full", *, seed: int = 0) -> list[dict[str, Any]]:
 
 #: Per-run columns a scenario returns, with their numpy dtypes (packed, see :func:`run_scenario`).
 RUN_COLUMNS = {
-    "ptg": "<i4", "beta": "<f8", "algorithm": "<i1", "makespan": "<f8", "power_fraction": "<f8",
-    "peak_power_fraction": "<f8", "energy": "<f8", "beta_estimate": "<f8", "initial_violation": "<i1",
-    "slowdown": "<f8", "slowdown_vs_hcpa": "<f8",
+    "ptg": "<i4",
+    "beta": "<f8",
+    "algorithm": "<i1",
+    "makespan": "<f8",
+    "power_fraction": "<f8",
+    "peak_power_fraction": "<f8",
+    "energy": "<f8",
+    "beta_estimate": "<f8",
+    "initial_violation": "<i1",
+    "slowdown": "<f8",
+    "slowdown_vs_hcpa": "<f8",
 }
 
 
@@ -223,8 +263,12 @@ def run_scenario(s: dict[str, Any]) -> dict[str, Any]:
             parts.append(_runs_batched(config, ptg, platform, validate))
         except Exception:
             parts.append(runs_one_by_one(config, ptg, platform, validate=validate))
-    return {name: base64.b64encode(np.concatenate([np.asarray(p[name], dtype=dtype) for p in parts]).tobytes())
-            .decode("ascii") for name, dtype in RUN_COLUMNS.items()}
+    return {
+        name: base64.b64encode(np.concatenate([np.asarray(p[name], dtype=dtype) for p in parts]).tobytes()).decode(
+            "ascii"
+        )
+        for name, dtype in RUN_COLUMNS.items()
+    }
 
 
 @lru_cache(maxsize=1)
@@ -278,8 +322,9 @@ def _runs_batched(config: dict[str, Any], ptg: PTG, platform: MultiCluster, vali
     }
 
 
-def runs_one_by_one(config: dict[str, Any], ptg: PTG, platform: MultiCluster, *,
-                    validate: bool) -> dict[str, list[Any]]:
+def runs_one_by_one(
+    config: dict[str, Any], ptg: PTG, platform: MultiCluster, *, validate: bool
+) -> dict[str, list[Any]]:
     """The 40 rows of one PTG from 31 :func:`~clustersched.scrap.algorithms.run_scrap` calls, each schedule
     checked by the Rust checker (and by the Python validator with ``validate``): the reference of the
     batched path."""
@@ -352,8 +397,15 @@ def load_columns(stored: list[dict[str, Any]], seed: int) -> tuple[dict[str, np.
     return out, failed
 
 
-def reproduce_scrap(out: str | os.PathLike[str], *, scale: str = "full", seed: int = 0, workers: int | None = None,
-                    dask: Any = None, progress: bool = True) -> dict[str, np.ndarray]:
+def reproduce_scrap(
+    out: str | os.PathLike[str],
+    *,
+    scale: str = "full",
+    seed: int = 0,
+    workers: int | None = None,
+    dask: Any = None,
+    progress: bool = True,
+) -> dict[str, np.ndarray]:
     """Runs the study and writes ``results.csv``, Figs. 1-4, ``summary.csv`` and ``report.md`` into ``out``.
 
     Results are kept in ``out/campaign.sqlite``: running again resumes and
@@ -363,8 +415,9 @@ def reproduce_scrap(out: str | os.PathLike[str], *, scale: str = "full", seed: i
     """
     todo = scenarios(scale, seed=seed)
     out = Path(out)
-    stored = run_study(out, CAMPAIGN, todo, run_scenario, workers=workers, dask=dask, progress=progress,
-                       label=LABEL, chunk=CHUNK)
+    stored = run_study(
+        out, CAMPAIGN, todo, run_scenario, workers=workers, dask=dask, progress=progress, label=LABEL, chunk=CHUNK
+    )
     cols, failed = load_columns(stored, seed)
     del stored
     _write_results(cols, failed, out / "results.csv", seed)
@@ -395,16 +448,27 @@ def _write_results(cols: dict[str, np.ndarray], failed: list[dict[str, Any]], pa
         n = len(cols.get("ptg", ()))
         step = 100_000
         for lo in range(0, n, step):
-            c = {k: v[lo:lo + step].tolist() for k, v in cols.items()}
+            c = {k: v[lo : lo + step].tolist() for k, v in cols.items()}
             fields = (
                 [names[k] for k in c["platform_index"]],
-                map(str, c["clusters"]), map(repr, c["min_speed"]), map(repr, c["heterogeneity"]),
-                map(str, c["ptg"]), map(str, c["tasks"]), [scenarios[k] for k in c["scenario_index"]],
-                map(repr, c["beta"]), [algorithms[a] for a in c["algorithm"]],
-                map(repr, c["makespan"]), map(repr, c["power_fraction"]), map(repr, c["peak_power_fraction"]),
-                map(repr, c["energy"]), ["" if e != e else repr(e) for e in c["beta_estimate"]],
-                ["" if i < 0 else str(bool(i)) for i in c["initial_violation"]], map(str, c["violation"]),
-                map(repr, c["deviation"]), map(repr, c["slowdown"]), map(repr, c["slowdown_vs_hcpa"]),
+                map(str, c["clusters"]),
+                map(repr, c["min_speed"]),
+                map(repr, c["heterogeneity"]),
+                map(str, c["ptg"]),
+                map(str, c["tasks"]),
+                [scenarios[k] for k in c["scenario_index"]],
+                map(repr, c["beta"]),
+                [algorithms[a] for a in c["algorithm"]],
+                map(repr, c["makespan"]),
+                map(repr, c["power_fraction"]),
+                map(repr, c["peak_power_fraction"]),
+                map(repr, c["energy"]),
+                ["" if e != e else repr(e) for e in c["beta_estimate"]],
+                ["" if i < 0 else str(bool(i)) for i in c["initial_violation"]],
+                map(str, c["violation"]),
+                map(repr, c["deviation"]),
+                map(repr, c["slowdown"]),
+                map(repr, c["slowdown_vs_hcpa"]),
             )
             fh.write("".join([",".join(row) + ",ok,\r\n" for row in zip(*fields)]))
         for r in failed:
@@ -449,30 +513,34 @@ def summary(cols: dict[str, np.ndarray]) -> list[dict[str, Any]]:
             dev_wo = cols["deviation"][violating & no_init]
             ratio = cols["energy"][mine] / hcpa_energy[mine]
             ratio = ratio[np.isfinite(ratio)]
-            table.append({
-                "algorithm": algorithm,
-                "beta": beta,
-                "runs": n,
-                "violations": int(violating.sum()),
-                "violation_rate": float(violating.sum() / n),
-                "initial_violations": int((mine & (cols["initial_violation"] == 1)).sum()),
-                "violation_rate_wo_init": float((no_init & cols["violation"]).sum() / no_init.sum())
-                if no_init.any() else None,
-                "mean_deviation": float(dev.mean()) if len(dev) else None,
-                "max_deviation": float(dev.max()) if len(dev) else None,
-                "mean_deviation_wo_init": float(dev_wo.mean()) if len(dev_wo) else None,
-                "max_deviation_wo_init": float(dev_wo.max()) if len(dev_wo) else None,
-                "mean_power_fraction": float(cols["power_fraction"][mine].mean()),
-                "mean_slowdown": float(cols["slowdown"][mine].mean()),
-                "mean_lengthening": float((1.0 / cols["slowdown"][mine] - 1.0).mean()),
-                "mean_slowdown_vs_hcpa": float(cols["slowdown_vs_hcpa"][mine].mean()),
-                "mean_energy_vs_hcpa": float(ratio.mean()) if len(ratio) else None,
-            })
+            table.append(
+                {
+                    "algorithm": algorithm,
+                    "beta": beta,
+                    "runs": n,
+                    "violations": int(violating.sum()),
+                    "violation_rate": float(violating.sum() / n),
+                    "initial_violations": int((mine & (cols["initial_violation"] == 1)).sum()),
+                    "violation_rate_wo_init": float((no_init & cols["violation"]).sum() / no_init.sum())
+                    if no_init.any()
+                    else None,
+                    "mean_deviation": float(dev.mean()) if len(dev) else None,
+                    "max_deviation": float(dev.max()) if len(dev) else None,
+                    "mean_deviation_wo_init": float(dev_wo.mean()) if len(dev_wo) else None,
+                    "max_deviation_wo_init": float(dev_wo.max()) if len(dev_wo) else None,
+                    "mean_power_fraction": float(cols["power_fraction"][mine].mean()),
+                    "mean_slowdown": float(cols["slowdown"][mine].mean()),
+                    "mean_lengthening": float((1.0 / cols["slowdown"][mine] - 1.0).mean()),
+                    "mean_slowdown_vs_hcpa": float(cols["slowdown_vs_hcpa"][mine].mean()),
+                    "mean_energy_vs_hcpa": float(ratio.mean()) if len(ratio) else None,
+                }
+            )
     return table
 
 
-def report(cols: dict[str, np.ndarray], table: list[dict[str, Any]], failed: list[dict[str, Any]], *,
-           scale: str) -> str:
+def report(
+    cols: dict[str, np.ndarray], table: list[dict[str, Any]], failed: list[dict[str, Any]], *, scale: str
+) -> str:
     """report.md: the per-β table and the paper's headline findings next to ours."""
     runs = len(cols.get("ptg", ()))
     pairs = len(set(zip(cols["platform_index"].tolist(), cols["ptg"].tolist()))) if runs else 0
@@ -498,7 +566,8 @@ def report(cols: dict[str, np.ndarray], table: list[dict[str, Any]], failed: lis
         wo = t["violation_rate_wo_init"]
         lines.append(
             f"| {t['algorithm']} | {t['beta']} | {t['runs']} | {100 * t['violation_rate']:.2f}% "
-            f"| {'—' if wo is None else f'{100 * wo:.2f}%'} | {cell(t['mean_deviation'], 3)} | {cell(t['max_deviation'], 3)} "
+            f"| {'—' if wo is None else f'{100 * wo:.2f}%'} | {cell(t['mean_deviation'], 3)} "
+            f"| {cell(t['max_deviation'], 3)} "
             f"| {cell(t['mean_power_fraction'], 3)} | {cell(t['mean_slowdown'], 3)} | {cell(t['mean_lengthening'], 3)} "
             f"| {cell(t['mean_slowdown_vs_hcpa'], 3)} | {cell(t['mean_energy_vs_hcpa'], 3)} |"
         )
@@ -518,8 +587,12 @@ def report(cols: dict[str, np.ndarray], table: list[dict[str, Any]], failed: lis
     def pct(x: float | None) -> str:
         return "—" if x is None else f"{100 * x:.1f}%"
 
-    hcpa = cols["power_fraction"][(cols["algorithm"] == ALGORITHMS.index("HCPA")) & (cols["beta"] == 1.0)] \
-        if runs else np.array([])
+    hcpa = (
+        cols["power_fraction"][(cols["algorithm"] == ALGORITHMS.index("HCPA")) & (cols["beta"] == 1.0)]
+        if runs
+        else np.array([])
+    )
+
     def devs(a: str, key: str) -> float | None:
         vals = [t[key] for t in table if t["algorithm"] == a and t[key] is not None]
         return max(vals) if vals else None
@@ -531,6 +604,7 @@ def report(cols: dict[str, np.ndarray], table: list[dict[str, Any]], failed: lis
     def slow(a: str, b: float) -> float | None:
         x = by.get((a, b), {}).get("mean_slowdown")
         return None if x is None else 1.0 - x
+
     lines += [
         "",
         "## The paper's findings, ours next to them",
@@ -558,7 +632,7 @@ def report(cols: dict[str, np.ndarray], table: list[dict[str, Any]], failed: lis
         f"{_signed(by.get(('SCRAP', 0.1), {}).get('mean_lengthening'))} |",
         f"| SCRAP-MAX at β = 0.1 vs β = 1: 1 - mean slowdown / mean lengthening | 23% | "
         f"{pct(slow('SCRAP-MAX', 0.1))} / {_signed(by.get(('SCRAP-MAX', 0.1), {}).get('mean_lengthening'))} |",
-        f"| SCRAP, SCRAP-MAX mean slowdown vs HCPA at β = 0.1 | ≤ 0.8 (\"at least 20%\") | "
+        f'| SCRAP, SCRAP-MAX mean slowdown vs HCPA at β = 0.1 | ≤ 0.8 ("at least 20%") | '
         f"{cell(by.get(('SCRAP', 0.1), {}).get('mean_slowdown_vs_hcpa'), 3)}, "
         f"{cell(by.get(('SCRAP-MAX', 0.1), {}).get('mean_slowdown_vs_hcpa'), 3)} |",
         f"| smallest β where SCRAP beats HCPA (slowdown vs HCPA > 1) | 0.4 | "
@@ -567,8 +641,9 @@ def report(cols: dict[str, np.ndarray], table: list[dict[str, Any]], failed: lis
         f"{_signed(_minus1(by.get(('SCRAP-MAX', 0.8), {}).get('mean_energy_vs_hcpa')))} |",
     ]
     if failed:
-        lines += ["", "## Failed scenarios", ""] + [f"* platform {r['platform']}, shape {r['shape']}: {r['error']}"
-                                                    for r in failed]
+        lines += ["", "## Failed scenarios", ""] + [
+            f"* platform {r['platform']}, shape {r['shape']}: {r['error']}" for r in failed
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -588,15 +663,31 @@ def _figures(cols: dict[str, np.ndarray], out: Path) -> None:
 #: Figs. 1-2's series: (label, algorithm as --algorithm names it, without the runs whose initial allocation
 #: already violates β, style).  A series drawn earlier has a larger marker, so that equal points stay visible.
 _RESPECT = (
-    (("SCRAP (all runs)", "SCRAP", False, {"color": "tab:blue", "marker": "o", "linestyle": "-", "markersize": 9}),
-     ("SCRAP (w/o initial violations)", "SCRAP", True,
-      {"color": "tab:blue", "marker": "s", "linestyle": "--", "markersize": 7, "markerfacecolor": "none"}),
-     ("SCRAP-MAX (all runs)", "SCRAP-MAX", False,
-      {"color": "tab:orange", "marker": "^", "linestyle": "-", "markersize": 6}),
-     ("SCRAP-MAX (w/o initial violations)", "SCRAP-MAX", True,
-      {"color": "tab:orange", "marker": "v", "linestyle": "--", "markersize": 4.5, "markerfacecolor": "none"})),
-    (("MHEFT-MAX", "MHEFT-MAX", False, {"color": "tab:green", "marker": "D", "linestyle": "-", "markersize": 7}),
-     ("HCPA", "HCPA", False, {"color": "tab:red", "marker": "o", "linestyle": "--", "markersize": 5})),
+    (
+        ("SCRAP (all runs)", "SCRAP", False, {"color": "tab:blue", "marker": "o", "linestyle": "-", "markersize": 9}),
+        (
+            "SCRAP (w/o initial violations)",
+            "SCRAP",
+            True,
+            {"color": "tab:blue", "marker": "s", "linestyle": "--", "markersize": 7, "markerfacecolor": "none"},
+        ),
+        (
+            "SCRAP-MAX (all runs)",
+            "SCRAP-MAX",
+            False,
+            {"color": "tab:orange", "marker": "^", "linestyle": "-", "markersize": 6},
+        ),
+        (
+            "SCRAP-MAX (w/o initial violations)",
+            "SCRAP-MAX",
+            True,
+            {"color": "tab:orange", "marker": "v", "linestyle": "--", "markersize": 4.5, "markerfacecolor": "none"},
+        ),
+    ),
+    (
+        ("MHEFT-MAX", "MHEFT-MAX", False, {"color": "tab:green", "marker": "D", "linestyle": "-", "markersize": 7}),
+        ("HCPA", "HCPA", False, {"color": "tab:red", "marker": "o", "linestyle": "--", "markersize": 5}),
+    ),
 )
 
 
@@ -643,8 +734,9 @@ def plot_figures(cols: dict[str, np.ndarray], out: str | os.PathLike[str] | None
     def slowdown_figure(key: str, title: str, ylabel: str) -> Any:
         fig, ax = figure(figsize=(7.5, 4.5))
         for algorithm, style in zip(("SCRAP", "SCRAP-MAX"), styles(2)):
-            means = [float(cols[key][select(algorithm, b)].mean()) if select(algorithm, b).any() else np.nan
-                     for b in betas]
+            means = [
+                float(cols[key][select(algorithm, b)].mean()) if select(algorithm, b).any() else np.nan for b in betas
+            ]
             ax.plot(betas, means, label=algorithm, markersize=6, **style)
         ax.axhline(1.0, color="grey", linewidth=0.5)
         ax.set_xlabel("β (share of the platform's processing power allowed)")
@@ -655,10 +747,12 @@ def plot_figures(cols: dict[str, np.ndarray], out: str | os.PathLike[str] | None
         ax.legend(fontsize=8)
         return fig
 
-    figs.append(slowdown_figure("slowdown", "Fig. 3: average slowdown M(β=1) / M(β)",
-                                "average slowdown M(β=1) / M(β)"))
-    figs.append(slowdown_figure("slowdown_vs_hcpa", "Fig. 4: average slowdown M(HCPA) / M(β)",
-                                "average slowdown M(HCPA) / M(β)"))
+    figs.append(slowdown_figure("slowdown", "Fig. 3: average slowdown M(β=1) / M(β)", "average slowdown M(β=1) / M(β)"))
+    figs.append(
+        slowdown_figure(
+            "slowdown_vs_hcpa", "Fig. 4: average slowdown M(HCPA) / M(β)", "average slowdown M(HCPA) / M(β)"
+        )
+    )
     # Figs. 3 and 4 compare the same algorithms on the same scale: one y range for both
     lo = min(f.axes[0].get_ylim()[0] for f in figs[2:])
     hi = max(f.axes[0].get_ylim()[1] for f in figs[2:])

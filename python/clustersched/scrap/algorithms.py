@@ -78,8 +78,9 @@ __all__ = [
 Algorithm = Callable[..., ClusterSchedule]
 
 
-def scrap_schedule(ptg: PTG, platform: MultiCluster, *, beta: float, comms: bool = True, rule: str = "sqrt",
-                   core: Any = None) -> ClusterSchedule:
+def scrap_schedule(
+    ptg: PTG, platform: MultiCluster, *, beta: float, comms: bool = True, rule: str = "sqrt", core: Any = None
+) -> ClusterSchedule:
     """SCRAP (Algorithm 1): :func:`~clustersched.scrap.allocation.scrap_allocation` under ``beta``, placed.
 
     ``rule`` is ignored (it is HCPA's).
@@ -89,8 +90,9 @@ def scrap_schedule(ptg: PTG, platform: MultiCluster, *, beta: float, comms: bool
     return place_reference(ptg, platform, alloc, comms=comms, algorithm="SCRAP", core=core)
 
 
-def scrap_max_schedule(ptg: PTG, platform: MultiCluster, *, beta: float, comms: bool = True, rule: str = "sqrt",
-                       core: Any = None) -> ClusterSchedule:
+def scrap_max_schedule(
+    ptg: PTG, platform: MultiCluster, *, beta: float, comms: bool = True, rule: str = "sqrt", core: Any = None
+) -> ClusterSchedule:
     """SCRAP-MAX (Algorithm 2): :func:`~clustersched.scrap.allocation.scrap_allocation` with the level bound, placed.
 
     ``rule`` is ignored (it is HCPA's).
@@ -100,8 +102,15 @@ def scrap_max_schedule(ptg: PTG, platform: MultiCluster, *, beta: float, comms: 
     return place_reference(ptg, platform, alloc, comms=comms, algorithm="SCRAP-MAX", core=core)
 
 
-def hcpa_reference_schedule(ptg: PTG, platform: MultiCluster, *, beta: float | None = None, comms: bool = True,
-                            rule: str = "sqrt", core: Any = None) -> ClusterSchedule:
+def hcpa_reference_schedule(
+    ptg: PTG,
+    platform: MultiCluster,
+    *,
+    beta: float | None = None,
+    comms: bool = True,
+    rule: str = "sqrt",
+    core: Any = None,
+) -> ClusterSchedule:
     """HCPA, the baseline: :func:`~clustersched.scrap.allocation.hcpa_reference_allocation` by ``rule``, placed.
 
     ``beta`` plays no part.
@@ -111,8 +120,9 @@ def hcpa_reference_schedule(ptg: PTG, platform: MultiCluster, *, beta: float | N
     return place_reference(ptg, platform, alloc, comms=comms, algorithm="HCPA", core=core)
 
 
-def mheft_max_schedule(ptg: PTG, platform: MultiCluster, *, beta: float, comms: bool = True, rule: str = "sqrt",
-                       core: Any = None) -> ClusterSchedule:
+def mheft_max_schedule(
+    ptg: PTG, platform: MultiCluster, *, beta: float, comms: bool = True, rule: str = "sqrt", core: Any = None
+) -> ClusterSchedule:
     """MHEFT-MAX, the other baseline: :func:`~clustersched.scrap.placement.mheft_max` with ``fraction = beta``.
 
     ``rule`` is ignored (it is HCPA's).
@@ -207,8 +217,16 @@ class ScrapRun:
         return summary_frame(self.summary())
 
 
-def run_scrap(algorithm: str, ptg: PTG, platform: MultiCluster, *, beta: float, comms: bool = True,
-              rule: str = "sqrt", core: Any = None) -> ScrapRun:
+def run_scrap(
+    algorithm: str,
+    ptg: PTG,
+    platform: MultiCluster,
+    *,
+    beta: float,
+    comms: bool = True,
+    rule: str = "sqrt",
+    core: Any = None,
+) -> ScrapRun:
     """Allocates and places ``ptg`` on ``platform`` by ``algorithm`` under ``beta``, and measures it.
 
     Parameters

@@ -56,8 +56,9 @@ def check_beta(beta: object) -> float:
     return check_float("beta", beta, positive=True, maximum=1.0)
 
 
-def scrap_allocation(ptg: PTG, platform: MultiCluster, beta: float, *, variant: str = "SCRAP",
-                     core: Any = None) -> np.ndarray:
+def scrap_allocation(
+    ptg: PTG, platform: MultiCluster, beta: float, *, variant: str = "SCRAP", core: Any = None
+) -> np.ndarray:
     """Reference allocation of ``ptg`` by SCRAP or SCRAP-MAX under ``beta`` (module docstring).
 
     Parameters
@@ -78,8 +79,7 @@ def scrap_allocation(ptg: PTG, platform: MultiCluster, beta: float, *, variant: 
     return check_core(core, ptg, platform).scrap_allocation(b, variant)
 
 
-def hcpa_reference_allocation(ptg: PTG, platform: MultiCluster, *, rule: str = "sqrt",
-                              core: Any = None) -> np.ndarray:
+def hcpa_reference_allocation(ptg: PTG, platform: MultiCluster, *, rule: str = "sqrt", core: Any = None) -> np.ndarray:
     """HCPA's allocation of ``ptg`` on the reference cluster of ``platform`` (module docstring).
 
     On a one-cluster platform this is :func:`clustersched.ptg.hcpa_allocation`.

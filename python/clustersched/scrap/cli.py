@@ -52,31 +52,65 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "scrap",
         help="one PTG on a heterogeneous multi-cluster platform under a power constraint (SCRAP, PDCS 2007)",
         description="Allocate and place one random PTG on a random heterogeneous multi-cluster platform with "
-                    "SCRAP, SCRAP-MAX, HCPA or MHEFT-MAX under the power-ratio constraint beta.",
+        "SCRAP, SCRAP-MAX, HCPA or MHEFT-MAX under the power-ratio constraint beta.",
     )
-    p.add_argument("--algorithm", required=True, type=_spelling, choices=NAMES, metavar="NAME",
-                   help="%(choices)s, case-insensitive, - and _ alike (required)")
-    p.add_argument("--beta", required=True, type=number(0, exclusive=True, maximum=1), metavar="B",
-                   help="share of the platform's processing power the PTG may use, in (0, 1] (required; "
-                        "MHEFT-MAX: the largest share of a cluster one task may take; HCPA ignores it)")
-    p.add_argument("--platform-seed", type=integer(0), default=0, metavar="S",
-                   help="draws the platform (default: %(default)s)")
-    p.add_argument("--clusters", type=integer(1, 64), default=4, metavar="C",
-                   help="clusters (default: %(default)s)")
-    p.add_argument("--min-speed", type=number(0, exclusive=True, maximum=1e6), default=0.5, metavar="GFLOPS",
-                   help="slowest possible processor speed, GFlop/s, in (0, 1e6] (default: %(default)s)")
-    p.add_argument("--heterogeneity", type=number(1, maximum=100), default=2.0, metavar="H",
-                   help="fastest / slowest possible speed, in [1, 100]: with --clusters up to 64 of at most 128 "
-                        "processors the reference cluster stays within clustersched.scrap.MAX_REF_PROCS "
-                        "(default: %(default)s)")
+    p.add_argument(
+        "--algorithm",
+        required=True,
+        type=_spelling,
+        choices=NAMES,
+        metavar="NAME",
+        help="%(choices)s, case-insensitive, - and _ alike (required)",
+    )
+    p.add_argument(
+        "--beta",
+        required=True,
+        type=number(0, exclusive=True, maximum=1),
+        metavar="B",
+        help="share of the platform's processing power the PTG may use, in (0, 1] (required; "
+        "MHEFT-MAX: the largest share of a cluster one task may take; HCPA ignores it)",
+    )
+    p.add_argument(
+        "--platform-seed", type=integer(0), default=0, metavar="S", help="draws the platform (default: %(default)s)"
+    )
+    p.add_argument("--clusters", type=integer(1, 64), default=4, metavar="C", help="clusters (default: %(default)s)")
+    p.add_argument(
+        "--min-speed",
+        type=number(0, exclusive=True, maximum=1e6),
+        default=0.5,
+        metavar="GFLOPS",
+        help="slowest possible processor speed, GFlop/s, in (0, 1e6] (default: %(default)s)",
+    )
+    p.add_argument(
+        "--heterogeneity",
+        type=number(1, maximum=100),
+        default=2.0,
+        metavar="H",
+        help="fastest / slowest possible speed, in [1, 100]: with --clusters up to 64 of at most 128 "
+        "processors the reference cluster stays within clustersched.scrap.MAX_REF_PROCS "
+        "(default: %(default)s)",
+    )
     p.add_argument("--ptg-seed", type=integer(0), default=0, metavar="S", help="draws the PTG (default: %(default)s)")
-    p.add_argument("--tasks", type=integer(1, 10_000), default=20, metavar="N",
-                   help="tasks of the PTG; (tasks + edges) x reference processors must stay within "
-                        "clustersched.scrap.MAX_SIZE = 2**26, else an error says so (default: %(default)s)")
-    p.add_argument("--costs", choices=("linear", "nlogn", "matmul", "mixed"), default="mixed", metavar="KIND",
-                   help="task complexity scenario: %(choices)s (default: %(default)s)")
-    p.add_argument("--no-comms", action="store_true",
-                   help="free communications between tasks (default: the network model of the platform)")
+    p.add_argument(
+        "--tasks",
+        type=integer(1, 10_000),
+        default=20,
+        metavar="N",
+        help="tasks of the PTG; (tasks + edges) x reference processors must stay within "
+        "clustersched.scrap.MAX_SIZE = 2**26, else an error says so (default: %(default)s)",
+    )
+    p.add_argument(
+        "--costs",
+        choices=("linear", "nlogn", "matmul", "mixed"),
+        default="mixed",
+        metavar="KIND",
+        help="task complexity scenario: %(choices)s (default: %(default)s)",
+    )
+    p.add_argument(
+        "--no-comms",
+        action="store_true",
+        help="free communications between tasks (default: the network model of the platform)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object (default: a short report)")
     p.set_defaults(run=run)
     return p
@@ -113,15 +147,18 @@ def run(args: argparse.Namespace) -> int:
         "initial_violation": result.initial_violation,
         "violation": m.power_fraction > result.beta * (1 + 1e-9),
         "seconds": result.seconds,
-        "schedule": [{"task": v, "cluster": k, "procs": len(ids), "start": st, "end": en}
-                     for v, k, st, en, ids in s.rows()],
+        "schedule": [
+            {"task": v, "cluster": k, "procs": len(ids), "start": st, "end": en} for v, k, st, en, ids in s.rows()
+        ],
     }
     if args.json:
         print(json.dumps(report))
         return 0
     clusters = ", ".join(f"{c.procs}x{c.speed / 1e9:.2f}" for c in platform.clusters)
-    print(f"{result.algorithm} beta={result.beta:g} on {platform.name} ({clusters} GFlop/s; reference cluster "
-          f"{platform.ref_procs} processors): a {ptg.num_real_tasks}-task PTG (seed {args.ptg_seed})")
+    print(
+        f"{result.algorithm} beta={result.beta:g} on {platform.name} ({clusters} GFlop/s; reference cluster "
+        f"{platform.ref_procs} processors): a {ptg.num_real_tasks}-task PTG (seed {args.ptg_seed})"
+    )
     for key in ("makespan", "power_fraction", "peak_power_fraction", "energy", "beta_estimate", "seconds"):
         value = report[key]
         print(f"  {key:20s} {'-' if value is None else format(value, '.6g')}")

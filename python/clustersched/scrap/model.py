@@ -194,12 +194,23 @@ def problem(ptg: PTG, platform: MultiCluster) -> ScrapProblem:
     net = platform.network
     network = None
     if net is not None:
-        network = (np.array(net.link_bw), np.array(net.link_lat), net.uplink_bw, net.uplink_lat,
-                   net.backbone_bw, net.backbone_lat)
+        network = (
+            np.array(net.link_bw),
+            np.array(net.link_lat),
+            net.uplink_bw,
+            net.uplink_lat,
+            net.backbone_bw,
+            net.backbone_lat,
+        )
     kernel = _core.MultiClusterPtg(
-        ptg.work, ptg.alpha, ptg.succ_offsets, ptg.succ,
-        np.array(platform.procs, dtype=np.int64), np.array(platform.speeds, dtype=np.float64),
-        network, task_bytes(ptg) if net is not None else None,
+        ptg.work,
+        ptg.alpha,
+        ptg.succ_offsets,
+        ptg.succ,
+        np.array(platform.procs, dtype=np.int64),
+        np.array(platform.speeds, dtype=np.float64),
+        network,
+        task_bytes(ptg) if net is not None else None,
     )
     return ScrapProblem(ptg, platform, kernel)
 
@@ -220,18 +231,23 @@ def check_core(core: object, ptg: PTG, platform: MultiCluster) -> ScrapProblem:
     if not isinstance(core, ScrapProblem):
         raise TypeError(f"core == {short_repr(core)}, must be None or clustersched.scrap.model.problem(ptg, platform)")
     if core.ptg is not ptg and not _same_ptg(core.ptg, ptg, platform.network is not None):
-        raise ValueError(f"core == {core!r}, must be problem(ptg, platform) of this ptg "
-                         f"({len(ptg)} tasks, {len(ptg.succ)} edges): it was built for another PTG")
+        raise ValueError(
+            f"core == {core!r}, must be problem(ptg, platform) of this ptg "
+            f"({len(ptg)} tasks, {len(ptg.succ)} edges): it was built for another PTG"
+        )
     if core.platform is not platform and not _same_platform(core.platform, platform):
-        raise ValueError(f"core == {core!r}, must be problem(ptg, platform) of this platform "
-                         f"({platform.name!r}: {len(platform)} clusters, {platform.total_procs} processors): "
-                         f"it was built for another platform")
+        raise ValueError(
+            f"core == {core!r}, must be problem(ptg, platform) of this platform "
+            f"({platform.name!r}: {len(platform)} clusters, {platform.total_procs} processors): "
+            f"it was built for another platform"
+        )
     return core
 
 
 def _same_ptg(a: PTG, b: PTG, data: bool) -> bool:
-    same = len(a) == len(b) and all(np.array_equal(getattr(a, f), getattr(b, f))
-                                    for f in ("work", "alpha", "succ_offsets", "succ"))
+    same = len(a) == len(b) and all(
+        np.array_equal(getattr(a, f), getattr(b, f)) for f in ("work", "alpha", "succ_offsets", "succ")
+    )
     return same and (not data or np.array_equal(task_bytes(a), task_bytes(b)))
 
 
@@ -241,6 +257,7 @@ def _same_platform(a: MultiCluster, b: MultiCluster) -> bool:
 
 def check_alloc(ptg: PTG, alloc: Any) -> np.ndarray:
     """``alloc`` as one int64 count ``>= 1`` per task of ``ptg``, else TypeError/ValueError naming the entry."""
+
     def bad() -> TypeError:  # built only when raised: formatting the array costs more than the check
         return TypeError(f"alloc == {short_repr(alloc)}, must be a sequence of integers (one per task)")
 

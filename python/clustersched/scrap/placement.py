@@ -47,8 +47,9 @@ def check_comms(platform: MultiCluster, comms: bool) -> bool:
     return comms and platform.network is not None
 
 
-def place_reference(ptg: PTG, platform: MultiCluster, alloc: Any, *, comms: bool = True,
-                    algorithm: str = "list", core: Any = None) -> ClusterSchedule:
+def place_reference(
+    ptg: PTG, platform: MultiCluster, alloc: Any, *, comms: bool = True, algorithm: str = "list", core: Any = None
+) -> ClusterSchedule:
     """List-schedules ``ptg`` with reference allocation ``alloc`` on ``platform`` (module docstring).
 
     Parameters
@@ -76,8 +77,9 @@ def place_reference(ptg: PTG, platform: MultiCluster, alloc: Any, *, comms: bool
     return make_schedule(core.place(a, on), platform, algorithm, a, on)
 
 
-def mheft_max(ptg: PTG, platform: MultiCluster, fraction: float, *, comms: bool = True,
-              core: Any = None) -> ClusterSchedule:
+def mheft_max(
+    ptg: PTG, platform: MultiCluster, fraction: float, *, comms: bool = True, core: Any = None
+) -> ClusterSchedule:
     """MHEFT-MAX: M-HEFT with allocations of at most ``fraction`` of a cluster (module docstring).
 
     Examples

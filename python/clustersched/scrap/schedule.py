@@ -47,14 +47,22 @@ class ClusterSchedule:
 
     def __post_init__(self) -> None:
         # The columns as contiguous int64 / float64 arrays (no copy when they already are).
-        for name, dtype in (("task", np.int64), ("cluster", np.int64), ("start", np.float64), ("end", np.float64),
-                            ("proc_offsets", np.int64), ("proc_ids", np.int64)):
+        for name, dtype in (
+            ("task", np.int64),
+            ("cluster", np.int64),
+            ("start", np.float64),
+            ("end", np.float64),
+            ("proc_offsets", np.int64),
+            ("proc_ids", np.int64),
+        ):
             value = getattr(self, name)
             try:
                 column = np.ascontiguousarray(value, dtype=dtype)
             except (TypeError, ValueError, OverflowError):
-                raise TypeError(f"{name} == {short_repr(value)}, must be a 1-D array of "
-                                f"{'integers' if dtype is np.int64 else 'numbers'}") from None
+                raise TypeError(
+                    f"{name} == {short_repr(value)}, must be a 1-D array of "
+                    f"{'integers' if dtype is np.int64 else 'numbers'}"
+                ) from None
             if column.ndim != 1:
                 raise ValueError(f"{name} has shape {column.shape}, must be 1-D")
             object.__setattr__(self, name, column)
@@ -65,10 +73,16 @@ class ClusterSchedule:
         if any(m != rows for m in lengths.values()):
             raise ValueError(f"ClusterSchedule columns differ in length: task {rows}, {lengths}")
         offsets = self.proc_offsets
-        if (len(offsets) != rows + 1 or offsets[0] != 0 or offsets[-1] != len(self.proc_ids)
-                or (np.diff(offsets) < 0).any()):
-            raise ValueError(f"proc_offsets must rise from 0 to len(proc_ids) == {len(self.proc_ids)} in "
-                             f"rows + 1 == {rows + 1} entries, not {short_repr(offsets.tolist())}")
+        if (
+            len(offsets) != rows + 1
+            or offsets[0] != 0
+            or offsets[-1] != len(self.proc_ids)
+            or (np.diff(offsets) < 0).any()
+        ):
+            raise ValueError(
+                f"proc_offsets must rise from 0 to len(proc_ids) == {len(self.proc_ids)} in "
+                f"rows + 1 == {rows + 1} entries, not {short_repr(offsets.tolist())}"
+            )
         if not isinstance(self.comms, (bool, np.bool_)):
             raise TypeError(f"comms == {short_repr(self.comms)}, must be a bool")
 
@@ -85,12 +99,20 @@ class ClusterSchedule:
         return len(self.task)
 
     def processors(self, row: int) -> np.ndarray:
-        return self.proc_ids[self.proc_offsets[row]:self.proc_offsets[row + 1]]
+        return self.proc_ids[self.proc_offsets[row] : self.proc_offsets[row + 1]]
 
     def rows(self) -> list[tuple[int, int, float, float, list[int]]]:
         """``(task, cluster, start, end, processor ids)`` per row."""
-        return [(int(self.task[k]), int(self.cluster[k]), float(self.start[k]), float(self.end[k]),
-                 self.processors(k).tolist()) for k in range(len(self))]
+        return [
+            (
+                int(self.task[k]),
+                int(self.cluster[k]),
+                float(self.start[k]),
+                float(self.end[k]),
+                self.processors(k).tolist(),
+            )
+            for k in range(len(self))
+        ]
 
     def columns(self) -> tuple[np.ndarray, ...]:
         """The kernel's columns (task, cluster, start, end, proc_offsets, proc_ids)."""
@@ -104,13 +126,31 @@ class ClusterSchedule:
         """
         from .._pandas import frame
 
-        return frame({"task": self.task, "cluster": self.cluster, "start": self.start, "end": self.end,
-                      "procs": self.procs})
+        return frame(
+            {"task": self.task, "cluster": self.cluster, "start": self.start, "end": self.end, "procs": self.procs}
+        )
 
 
-def make_schedule(cols: tuple[np.ndarray, ...], platform: MultiCluster, algorithm: str, alloc: np.ndarray | None,
-                  comms: bool, options: dict[str, Any] | None = None) -> ClusterSchedule:
+def make_schedule(
+    cols: tuple[np.ndarray, ...],
+    platform: MultiCluster,
+    algorithm: str,
+    alloc: np.ndarray | None,
+    comms: bool,
+    options: dict[str, Any] | None = None,
+) -> ClusterSchedule:
     """A :class:`ClusterSchedule` from a kernel's columns (``alloc`` copied)."""
     task, cluster, start, end, offsets, ids = cols
-    return ClusterSchedule(task, cluster, start, end, offsets, ids, platform, algorithm,
-                           None if alloc is None else alloc.copy(), comms, dict(options or {}))
+    return ClusterSchedule(
+        task,
+        cluster,
+        start,
+        end,
+        offsets,
+        ids,
+        platform,
+        algorithm,
+        None if alloc is None else alloc.copy(),
+        comms,
+        dict(options or {}),
+    )

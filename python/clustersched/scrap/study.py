@@ -51,8 +51,16 @@ class PairStudy:
     schedules: list[ClusterSchedule] | None
 
 
-def study_pair(ptg: PTG, platform: MultiCluster, betas: Sequence[float], *, comms: bool = True,
-               rule: str = "sqrt", core: Any = None, schedules: bool = False) -> PairStudy:
+def study_pair(
+    ptg: PTG,
+    platform: MultiCluster,
+    betas: Sequence[float],
+    *,
+    comms: bool = True,
+    rule: str = "sqrt",
+    core: Any = None,
+    schedules: bool = False,
+) -> PairStudy:
     """HCPA (``rule``), then SCRAP, SCRAP-MAX and MHEFT-MAX at each of ``betas``, on ``ptg`` and ``platform``.
 
     Run ``i`` is what ``run_scrap(algorithms[i], ptg, platform,
@@ -82,7 +90,18 @@ def study_pair(ptg: PTG, platform: MultiCluster, betas: Sequence[float], *, comm
     cols = floats.reshape(-1, 5)
     out = None
     if runs is not None:
-        out = [make_schedule(c, platform, name, alloc, on, {"fraction": beta} if alloc is None else None)
-               for (c, alloc), name, beta in zip(runs, names, [1.0, *bs, *bs, *bs])]
-    return PairStudy(names, np.array([1.0, *bs, *bs, *bs]), cols[:, 0].copy(), cols[:, 1].copy(),
-                     cols[:, 2].copy(), cols[:, 3].copy(), cols[:, 4].copy(), initial, out)
+        out = [
+            make_schedule(c, platform, name, alloc, on, {"fraction": beta} if alloc is None else None)
+            for (c, alloc), name, beta in zip(runs, names, [1.0, *bs, *bs, *bs])
+        ]
+    return PairStudy(
+        names,
+        np.array([1.0, *bs, *bs, *bs]),
+        cols[:, 0].copy(),
+        cols[:, 1].copy(),
+        cols[:, 2].copy(),
+        cols[:, 3].copy(),
+        cols[:, 4].copy(),
+        initial,
+        out,
+    )

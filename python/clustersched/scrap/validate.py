@@ -47,12 +47,17 @@ _MAX = 20
 
 def _times(work: np.ndarray, alpha: np.ndarray, q: np.ndarray, speed: np.ndarray) -> np.ndarray:
     """``T(v, q)`` per row by the core's duration function (the schedulers' own)."""
-    return _core.exec_times(np.ascontiguousarray(work, dtype=np.float64), np.ascontiguousarray(alpha, dtype=np.float64),
-                            np.ascontiguousarray(q, dtype=np.int64), np.ascontiguousarray(speed, dtype=np.float64))
+    return _core.exec_times(
+        np.ascontiguousarray(work, dtype=np.float64),
+        np.ascontiguousarray(alpha, dtype=np.float64),
+        np.ascontiguousarray(q, dtype=np.int64),
+        np.ascontiguousarray(speed, dtype=np.float64),
+    )
 
 
-def _translations(work: np.ndarray, alpha: np.ndarray, p_ref: np.ndarray, s_ref: float,
-                  speed: np.ndarray) -> np.ndarray:
+def _translations(
+    work: np.ndarray, alpha: np.ndarray, p_ref: np.ndarray, s_ref: float, speed: np.ndarray
+) -> np.ndarray:
     """Per row, the smallest ``q >= 1`` with ``T(v, q) <= T_ref(v, p_ref)`` at ``speed`` (bisection, ``q <= p_ref``)."""
     target = _times(work, alpha, p_ref, np.full(len(work), s_ref))
     lo = np.ones(len(work), dtype=np.int64)
@@ -183,8 +188,10 @@ def multicluster_violations(schedule: ClusterSchedule, ptg: PTG) -> list[str]:
     bad_p = ok & ((size < 1) | outside | twice)
     for r in np.flatnonzero(bad_p)[:_MAX].tolist():
         c = int(k[r])
-        out.append(f"{name(int(task[r]))}: processors {schedule.processors(r).tolist()} must be distinct ids of "
-                   f"cluster {c} ({first[c]}..{first[c] + procs[c] - 1})")
+        out.append(
+            f"{name(int(task[r]))}: processors {schedule.processors(r).tolist()} must be distinct ids of "
+            f"cluster {c} ({first[c]}..{first[c] + procs[c] - 1})"
+        )
     ok &= ~bad_p
 
     # -- durations and translations, by the schedulers' own duration function ------------
@@ -197,14 +204,18 @@ def multicluster_violations(schedule: ClusterSchedule, ptg: PTG) -> list[str]:
     scale = np.maximum(d, np.maximum(np.abs(st), np.abs(en)))
     wrong = np.abs((en - st) - d) > DURATION_RTOL * scale
     for j in np.flatnonzero(wrong)[:_MAX].tolist():
-        out.append(f"{name(int(v[j]))} runs {en[j] - st[j]} s on {q[j]} processors of cluster {k[good][j]}, "
-                   f"its time there is {d[j]} s")
+        out.append(
+            f"{name(int(v[j]))} runs {en[j] - st[j]} s on {q[j]} processors of cluster {k[good][j]}, "
+            f"its time there is {d[j]} s"
+        )
     if alloc is not None:
         p_ref = np.asarray(alloc, dtype=np.int64)[v]
         want = _translations(work, alpha, p_ref, platform.ref_speed, speeds[k[good]])
         for j in np.flatnonzero(want != q)[:_MAX].tolist():
-            out.append(f"{name(int(v[j]))} has {q[j]} processors on cluster {k[good][j]}; the translation of its "
-                       f"{p_ref[j]} reference processors there is {want[j]}")
+            out.append(
+                f"{name(int(v[j]))} has {q[j]} processors on cluster {k[good][j]}; the translation of its "
+                f"{p_ref[j]} reference processors there is {want[j]}"
+            )
 
     # -- capacity: per processor, running intervals sorted by start must not overlap -------
     running = ok & (end > start)
@@ -236,8 +247,10 @@ def multicluster_violations(schedule: ClusterSchedule, ptg: PTG) -> list[str]:
             s = float(start[r])
             if s < arrival and arrival - s > DURATION_RTOL * max(abs(arrival), 1e-300):
                 what = "the data of" if arrival > end[ru] else "its predecessor"
-                out.append(f"{name(v_)} starts at {s} before {what} {name(u)} "
-                           f"{'arrive' if what == 'the data of' else 'ends'} at {arrival}")
+                out.append(
+                    f"{name(v_)} starts at {s} before {what} {name(u)} "
+                    f"{'arrive' if what == 'the data of' else 'ends'} at {arrival}"
+                )
     return _cut(out)
 
 

@@ -149,7 +149,8 @@ def read_batsim(path: str | os.PathLike[str]) -> JobTable:
     except json.JSONDecodeError as e:
         raise InvalidWorkloadError(
             f"is not valid JSON ({e.msg}, column {e.colno}); a Batsim workload is a JSON object",
-            path=source, line=e.lineno,
+            path=source,
+            line=e.lineno,
         ) from None
     except RecursionError:
         # json's parser recurses once per level of nesting: an array nested 100,000 deep exhausts the stack.
@@ -202,9 +203,10 @@ def _table(doc: Any, source: str) -> JobTable:
     nb_res = doc["nb_res"]
     if not _is_int(nb_res) or not 1 <= nb_res <= MAX_PROCS:
         raise InvalidWorkloadError(
-            f"nb_res == {_short(nb_res)}, must be a positive integer (the number of resources), "
-            f"at most {MAX_PROCS}",
-            path=source, field="nb_res", value=nb_res,
+            f"nb_res == {_short(nb_res)}, must be a positive integer (the number of resources), at most {MAX_PROCS}",
+            path=source,
+            field="nb_res",
+            value=nb_res,
         )
     jobs, profiles = doc["jobs"], doc["profiles"]
     if not isinstance(jobs, list):
@@ -246,9 +248,12 @@ def _table(doc: Any, source: str) -> JobTable:
         submit[i] = _time(job["subtime"], "subtime", bad, nonnegative=True)
         value = job["res"]
         if not _is_int(value) or not 1 <= value <= MAX_PROCS:
-            raise bad(f"res == {_short(value)}, must be a positive integer (resources requested), at most "
-                      f"{MAX_PROCS}" + (" (beyond int64's range)" if _is_int(value) and value >= 2**63 else ""),
-                      "res", value)
+            raise bad(
+                f"res == {_short(value)}, must be a positive integer (resources requested), at most "
+                f"{MAX_PROCS}" + (" (beyond int64's range)" if _is_int(value) and value >= 2**63 else ""),
+                "res",
+                value,
+            )
         res[i] = value
         wt = job.get("walltime", -1)
         wt = -1 if wt is None else wt
@@ -313,9 +318,10 @@ def _delay(profiles: dict[str, Any], name: str, bad: Any) -> float:
     if kind not in DELAY_PROFILE_TYPES:
         what = f"type {kind!r}" if isinstance(profile, dict) else f"a JSON {type(profile).__name__}"
         raise bad(
-            f"profile {name!r} has {what}; only delay profiles (\"type\": \"delay\", whose \"delay\" is the "
+            f'profile {name!r} has {what}; only delay profiles ("type": "delay", whose "delay" is the '
             "run time) are supported: other profile types need Batsim's platform simulation to give a run time",
-            "profile", kind,
+            "profile",
+            kind,
         )
     if "delay" not in profile:
         raise bad(f"profile {name!r} (type {kind!r}) has no 'delay' (its run time in seconds)", "delay")
@@ -330,7 +336,9 @@ def _job_numbers(ids: list[Any], source: str) -> tuple[np.ndarray, str | None]:
         if key in seen:
             raise InvalidWorkloadError(
                 f"jobs[{i}] has id {jid!r}, already used by jobs[{seen[key]}] (Batsim job ids are unique)",
-                path=source, field="id", value=jid,
+                path=source,
+                field="id",
+                value=jid,
             )
         seen[key] = i
     numbers: list[int] = []
@@ -427,8 +435,12 @@ def write_batsim(
     runtime = table.runtime
     for mask, field, values, rule in (
         (~np.isfinite(table.submit) | (table.submit < 0), "submit", table.submit, "must be >= 0 and finite"),
-        (~np.isfinite(runtime) | (runtime < 0), "runtime", runtime,
-         "must be known (>= 0) for a delay profile; drop_invalid removes such jobs"),
+        (
+            ~np.isfinite(runtime) | (runtime < 0),
+            "runtime",
+            runtime,
+            "must be known (>= 0) for a delay profile; drop_invalid removes such jobs",
+        ),
         (width < 1, "procs", width, "must be >= 1 (fields 5 and 8 give no processor count)"),
         (~np.isfinite(table.time_requested), "time_requested", table.time_requested, "must be finite"),
     ):
@@ -436,13 +448,17 @@ def write_batsim(
             i = int(np.flatnonzero(mask)[0])
             raise InvalidWorkloadError(
                 f"value {values[i].item()!r} {rule} ({int(mask.sum())} such job(s))",
-                path=source, job=int(table.job_id[i]), field=field, value=values[i].item(),
+                path=source,
+                job=int(table.job_id[i]),
+                field=field,
+                value=values[i].item(),
             )
     _, first, counts = np.unique(table.job_id, return_index=True, return_counts=True)
     if (counts > 1).any():
         job = int(table.job_id[first[np.argmax(counts > 1)]])
-        raise InvalidWorkloadError("two jobs have this number; Batsim job ids must be unique",
-                                   path=source, job=job, field="job_id", value=job)
+        raise InvalidWorkloadError(
+            "two jobs have this number; Batsim job ids must be unique", path=source, job=job, field="job_id", value=job
+        )
     requested = table.time_requested
     known = requested > 0
     if walltime == "estimate":
@@ -460,21 +476,25 @@ def write_batsim(
         )
         for j, s, w, r, p in zip(table.job_id.tolist(), table.submit.tolist(), wall.tolist(), width.tolist(), names)
     ]
-    text = "\n".join(
-        [
-            "{",
-            f'  "description": {json.dumps(description or _describe(table))},',
-            f'  "nb_res": {int(nb_res)},',
-            '  "jobs": [',
-            ",\n".join(f"    {line}" for line in lines),
-            "  ],",
-            '  "profiles": {',
-            ",\n".join(f"    {json.dumps(name)}: {json.dumps(p, separators=(', ', ': '))}"
-                      for name, p in profiles.items()),
-            "  }",
-            "}",
-        ]
-    ) + "\n"
+    text = (
+        "\n".join(
+            [
+                "{",
+                f'  "description": {json.dumps(description or _describe(table))},',
+                f'  "nb_res": {int(nb_res)},',
+                '  "jobs": [',
+                ",\n".join(f"    {line}" for line in lines),
+                "  ],",
+                '  "profiles": {',
+                ",\n".join(
+                    f"    {json.dumps(name)}: {json.dumps(p, separators=(', ', ': '))}" for name, p in profiles.items()
+                ),
+                "  }",
+                "}",
+            ]
+        )
+        + "\n"
+    )
     data = text.encode("utf-8")
     if source.endswith(".gz"):
         data = gzip.compress(data, compresslevel=6, mtime=0)

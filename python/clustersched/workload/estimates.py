@@ -150,6 +150,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+
 import numpy as np
 
 from .._checks import check_float, check_int, make_rng
@@ -187,21 +188,45 @@ TAIL_TIME_PARAMS = (12.1039, -0.6026)
 #: (jobs, distinct values): the piecewise-linear model of K (BINUM_LINEAR).
 VALUE_COUNT_POINTS = ((0, 0), (20, 10), (200, 20), (1000, 35), (10000, 90), (70000, 340), (250000, 565))
 #: The 15 values (seconds) popular in all four traces (EST_JOINT), in the program's order.
-JOINT_VALUES = tuple(
-    m * _MIN for m in (5, 15, 10, 20, 30, 60, 120, 180, 240, 300, 360, 480, 600, 720, 1080)
-)
+JOINT_VALUES = tuple(m * _MIN for m in (5, 15, 10, 20, 30, 60, 120, 180, 240, 300, 360, 480, 600, 720, 1080))
 #: Multiples tried, in order, to complete the head to 20 values (EST_ROUND).
-ROUND_VALUES = (200 * _HOUR, 100 * _HOUR, 50 * _HOUR, 10 * _HOUR, 5 * _HOUR, 2 * _HOUR, _HOUR,
-                20 * _MIN, 10 * _MIN, 5 * _MIN)
+ROUND_VALUES = (
+    200 * _HOUR,
+    100 * _HOUR,
+    50 * _HOUR,
+    10 * _HOUR,
+    5 * _HOUR,
+    2 * _HOUR,
+    _HOUR,
+    20 * _MIN,
+    10 * _MIN,
+    5 * _MIN,
+)
 #: Offsets (seconds) tried in order when a tail value collides (gen_tail_bintim).
 TAIL_OFFSETS = (0, 30, -30, 20, -20, 10, -10)
 #: TIMRNK_TO_POPRNK: for the head's time rank (0 = the maximum, then shortest to
 #: longest), the popularity rank it had in SDSC SP2, CTC SP2, KTH and SDSC Blue.
 TIME_RANK_TO_POPULARITY = (
-    (3, 1, 1, 1), (1, 3, 4, 6), (4, 4, 10, 5), (17, 2, 14, 3), (13, 12, 20, 7),
-    (7, 9, 2, 2), (8, 8, 3, 18), (18, 18, 7, 19), (2, 6, 12, 4), (6, 7, 6, 11),
-    (16, 11, 19, 20), (10, 20, 5, 9), (5, 16, 18, 10), (15, 5, 16, 14), (14, 14, 9, 13),
-    (19, 13, 17, 16), (11, 10, 15, 15), (12, 15, 13, 17), (9, 17, 8, 8), (20, 19, 11, 12),
+    (3, 1, 1, 1),
+    (1, 3, 4, 6),
+    (4, 4, 10, 5),
+    (17, 2, 14, 3),
+    (13, 12, 20, 7),
+    (7, 9, 2, 2),
+    (8, 8, 3, 18),
+    (18, 18, 7, 19),
+    (2, 6, 12, 4),
+    (6, 7, 6, 11),
+    (16, 11, 19, 20),
+    (10, 20, 5, 9),
+    (5, 16, 18, 10),
+    (15, 5, 16, 14),
+    (14, 14, 9, 13),
+    (19, 13, 17, 16),
+    (11, 10, 15, 15),
+    (12, 15, 13, 17),
+    (9, 17, 8, 8),
+    (20, 19, 11, 12),
 )
 
 
@@ -278,9 +303,11 @@ def parse_estimate_model(spec: object) -> EstimateModel:
     if f < 0:
         raise ValueError(f"spec == {spec!r}: F == {f}, must be >= 0 {forms}")
     if f > MAX_TIME:
-        raise ValueError(f"spec == {spec!r}: F == {f:g}, must be <= {MAX_TIME:.0e}: a larger F takes the estimate "
-                         f"of a job of one second past the library's time limit of {MAX_TIME:.0e} s "
-                         "(clustersched.workload.swf.MAX_TIME)")
+        raise ValueError(
+            f"spec == {spec!r}: F == {f:g}, must be <= {MAX_TIME:.0e}: a larger F takes the estimate "
+            f"of a job of one second past the library's time limit of {MAX_TIME:.0e} s "
+            "(clustersched.workload.swf.MAX_TIME)"
+        )
     return EstimateModel("f", f)
 
 
@@ -309,9 +336,11 @@ def check_estimate_reach(spec: str | EstimateModel, runtime: float, *, what: str
     assert model.f is not None
     reach = (model.f + 1) * runtime
     if reach > MAX_TIME:
-        raise ValueError(f"spec == {str(model)!r}: the estimates of {what} ({runtime:g} s) may reach (F + 1) x "
-                         f"{runtime:g} = {reach:.3g} s, past the library's time limit of {MAX_TIME:.0e} s "
-                         f"(clustersched.workload.swf.MAX_TIME); F must be <= {MAX_TIME / runtime - 1:.4g} here")
+        raise ValueError(
+            f"spec == {str(model)!r}: the estimates of {what} ({runtime:g} s) may reach (F + 1) x "
+            f"{runtime:g} = {reach:.3g} s, past the library's time limit of {MAX_TIME:.0e} s "
+            f"(clustersched.workload.swf.MAX_TIME); F must be <= {MAX_TIME / runtime - 1:.4g} here"
+        )
 
 
 def with_estimates(table: JobTable, spec: str | EstimateModel, *, seed: int | np.random.Generator = 0) -> JobTable:
@@ -420,8 +449,7 @@ def f_model(
     """
     _check_table(table)
     f = check_float("f", f, minimum=0)
-    cap = None if max_estimate is None else check_float("max_estimate", max_estimate, positive=True,
-                                                        maximum=MAX_TIME)
+    cap = None if max_estimate is None else check_float("max_estimate", max_estimate, positive=True, maximum=MAX_TIME)
     r = table.runtime
     if cap is None and len(r):
         i = int(np.argmax(np.where(r > 0, r, -np.inf)))
@@ -504,8 +532,7 @@ def _popularity_ranks(rng: np.random.Generator, max_rank: int | None) -> list[in
         if ttr == 0:
             rank = max_rank if max_rank is not None else 1
         if rank == -1:  # a rank no trace placed later than this time rank is due now
-            rank = next((p for p in range(1, TOP + 1) if bound[p] <= ttr and p not in chosen
-                         and p not in reserved), -1)
+            rank = next((p for p in range(1, TOP + 1) if bound[p] <= ttr and p not in chosen and p not in reserved), -1)
         if rank == -1 and pool:  # favour the more popular: the smaller of two uniform picks
             rank = min(pool[int(j)] for j in rng.integers(0, len(pool), 2))
         if rank == -1:  # cannot happen with the published table; a defined fallback all the same
@@ -615,8 +642,10 @@ def modal_histogram(
         percent = {t: p * scale for t, p in percent.items()}
 
     fixed = {max_est} if max_share is not None else set()
-    counts = {t: (_round((max_share or 0.0) * n) if t in fixed else max(1, _round(share * n / 100.0)))
-              for t, share in sorted(percent.items())}
+    counts = {
+        t: (_round((max_share or 0.0) * n) if t in fixed else max(1, _round(share * n / 100.0)))
+        for t, share in sorted(percent.items())
+    }
     return _equalize(counts, fixed, n)
 
 
@@ -684,8 +713,9 @@ def modal_model(
     if n:
         hist = modal_histogram(n, max_est, seed=rng, max_share=max_share)
         est[valid] = _assign(rng, r[valid], hist, max_est)
-    note = (f"modal model (Tsafrir, Etsion & Feitelson, JSSPP 2005), max estimate {max_est} s"
-            + (f", max share {max_share:g}" if max_share is not None else ""))
+    note = f"modal model (Tsafrir, Etsion & Feitelson, JSSPP 2005), max estimate {max_est} s" + (
+        f", max share {max_share:g}" if max_share is not None else ""
+    )
     out = _with(table, est, note)
     out.metadata["MaxEstimate"] = str(max_est)
     return out
@@ -701,7 +731,7 @@ def _assign(rng: np.random.Generator, runtime: np.ndarray, hist: dict[int, int],
     bounds = np.searchsorted(group[order], np.arange(len(times) + 2), side="left")
     est = np.full(len(runtime), float(max_est))
     for k in range(len(times), -1, -1):  # from the longest runtimes down
-        jobs = order[bounds[k]:bounds[k + 1]]
+        jobs = order[bounds[k] : bounds[k + 1]]
         if jobs.size == 0:
             continue
         pool = counts[k:]

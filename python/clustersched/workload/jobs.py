@@ -335,4 +335,3 @@ def _column(name: str, value: Any, dtype: type, source: str | None) -> np.ndarra
                 f"row {i}: value {raw[i].item()!r} is {what}", field=name, path=source, value=raw[i].item()
             )
     return np.ascontiguousarray(raw, dtype=dtype)
-

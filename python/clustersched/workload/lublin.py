@@ -130,7 +130,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._checks import MAX_PROCS, check_choice, check_int, make_rng
-
 from .jobs import JobTable
 
 __all__ = [
@@ -189,19 +188,61 @@ class LublinParams:
 #: The constants of ``m_lublin99.c`` by job type.
 LUBLIN_PARAMS: dict[str, LublinParams] = {
     "batch": LublinParams(
-        serial_prob=0.2927, pow2_prob=0.6686, ulow=1.2, umed=5.0, uhi=7.0, uprob=0.875,
-        a1=6.57, b1=0.823, a2=639.1, b2=0.0156, pa=-0.003, pb=0.6986,
-        aarr=6.0415, barr=0.8531, anum=6.1271, bnum=5.2740, arar=1.0519,
+        serial_prob=0.2927,
+        pow2_prob=0.6686,
+        ulow=1.2,
+        umed=5.0,
+        uhi=7.0,
+        uprob=0.875,
+        a1=6.57,
+        b1=0.823,
+        a2=639.1,
+        b2=0.0156,
+        pa=-0.003,
+        pb=0.6986,
+        aarr=6.0415,
+        barr=0.8531,
+        anum=6.1271,
+        bnum=5.2740,
+        arar=1.0519,
     ),
     "interactive": LublinParams(
-        serial_prob=0.1541, pow2_prob=0.625, ulow=1.0, umed=3.0, uhi=5.5, uprob=0.705,
-        a1=3.8351, b1=0.6605, a2=7.073, b2=0.6856, pa=-0.0118, pb=0.9156,
-        aarr=6.5510, barr=0.6621, anum=8.9186, bnum=3.6680, arar=0.9797,
+        serial_prob=0.1541,
+        pow2_prob=0.625,
+        ulow=1.0,
+        umed=3.0,
+        uhi=5.5,
+        uprob=0.705,
+        a1=3.8351,
+        b1=0.6605,
+        a2=7.073,
+        b2=0.6856,
+        pa=-0.0118,
+        pb=0.9156,
+        aarr=6.5510,
+        barr=0.6621,
+        anum=8.9186,
+        bnum=3.6680,
+        arar=0.9797,
     ),
     "typeless": LublinParams(
-        serial_prob=0.244, pow2_prob=0.576, ulow=0.8, umed=4.5, uhi=7.0, uprob=0.86,
-        a1=4.2, b1=0.94, a2=312.0, b2=0.03, pa=-0.0054, pb=0.78,
-        aarr=10.2303, barr=0.4871, anum=8.1737, bnum=3.9631, arar=1.0225,
+        serial_prob=0.244,
+        pow2_prob=0.576,
+        ulow=0.8,
+        umed=4.5,
+        uhi=7.0,
+        uprob=0.86,
+        a1=4.2,
+        b1=0.94,
+        a2=312.0,
+        b2=0.03,
+        pa=-0.0054,
+        pb=0.78,
+        aarr=10.2303,
+        barr=0.4871,
+        anum=8.1737,
+        bnum=3.9631,
+        arar=1.0225,
     ),
 }
 
@@ -255,17 +296,14 @@ def lublin_daily_cycle(job_type: str = "batch") -> np.ndarray:
     """
     if job_type not in _QUEUE:
         raise ValueError(
-            f"job_type == {job_type!r}, must be one of {sorted(_QUEUE)} "
-            "(a daily cycle belongs to one stream)"
+            f"job_type == {job_type!r}, must be one of {sorted(_QUEUE)} (a daily cycle belongs to one stream)"
         )
     prm = LUBLIN_PARAMS[job_type]
     weights = np.empty(BUCKETS)
     # The fitted day spans bucket indices CYCLIC_DAY_START .. +47; the program
     # folds index i onto array slot (i - 1) mod 48 (its buckets are 1-based).
     for i in range(CYCLIC_DAY_START, CYCLIC_DAY_START + BUCKETS):
-        weights[(i - 1) % BUCKETS] = _gamma_cdf(i + 0.5, prm.anum, prm.bnum) - _gamma_cdf(
-            i - 0.5, prm.anum, prm.bnum
-        )
+        weights[(i - 1) % BUCKETS] = _gamma_cdf(i + 0.5, prm.anum, prm.bnum) - _gamma_cdf(i - 0.5, prm.anum, prm.bnum)
     return weights / weights.mean()
 
 
@@ -297,9 +335,7 @@ def _draw_sizes(rng: np.random.Generator, n: int, prm: LublinParams, procs: int)
     return np.clip(size, 1, procs).astype(np.int64)
 
 
-def _draw_log_runtimes(
-    rng: np.random.Generator, sizes: np.ndarray, prm: LublinParams
-) -> np.ndarray:
+def _draw_log_runtimes(rng: np.random.Generator, sizes: np.ndarray, prm: LublinParams) -> np.ndarray:
     """Natural log of the runtimes: hyper-Gamma with size-dependent mixing, capped."""
     p = np.clip(prm.pa * sizes + prm.pb, 0.0, 1.0)
     out = np.empty(sizes.shape[0])

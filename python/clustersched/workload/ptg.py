@@ -237,9 +237,7 @@ class PTG:
             attrs = graph.nodes[label]
             syn = attrs.get("synthetic", False)
             if not isinstance(syn, (bool, np.bool_)):
-                raise InvalidWorkloadError(
-                    f"{where}task {label!r}: synthetic == {syn!r}, must be a bool", value=syn
-                )
+                raise InvalidWorkloadError(f"{where}task {label!r}: synthetic == {syn!r}, must be a bool", value=syn)
             synthetic[label] = bool(syn)
             if "work" not in attrs:
                 raise InvalidWorkloadError(
@@ -258,9 +256,7 @@ class PTG:
                 )
             a = _real(attrs.get("alpha", 0.0), "alpha", label, where)
             if not 0.0 <= a <= 1.0:  # also rejects NaN
-                raise InvalidWorkloadError(
-                    f"{where}task {label!r}: alpha == {a!r}, must be in [0, 1]", value=a
-                )
+                raise InvalidWorkloadError(f"{where}task {label!r}: alpha == {a!r}, must be in [0, 1]", value=a)
             work[label], alpha[label] = w, a
 
         loops = sorted((u for u, v in nx.selfloop_edges(graph)), key=_label_key)
@@ -528,17 +524,25 @@ class PTG:
         if data.get("directed", True) is not True:
             raise bad(f"directed == {data['directed']!r}, must be true (a PTG is a DAG)", "directed", data["directed"])
         if data.get("multigraph", False) is not False:
-            raise bad(f"multigraph == {data['multigraph']!r}, must be false (one edge per precedence)",
-                      "multigraph", data["multigraph"])
+            raise bad(
+                f"multigraph == {data['multigraph']!r}, must be false (one edge per precedence)",
+                "multigraph",
+                data["multigraph"],
+            )
         nodes = data.get("nodes")
         if not isinstance(nodes, list):
-            raise bad("no 'nodes' list" if nodes is None else f"'nodes' is {_json_type(nodes)}, must be a list",
-                      "nodes")
+            raise bad(
+                "no 'nodes' list" if nodes is None else f"'nodes' is {_json_type(nodes)}, must be a list", "nodes"
+            )
         key = "edges" if "edges" in data else "links"
         links = data.get(key)
         if not isinstance(links, list):
-            raise bad("no 'edges' list (write [] for a PTG of independent tasks)" if links is None
-                      else f"{key!r} is {_json_type(links)}, must be a list", "edges" if links is None else key)
+            raise bad(
+                "no 'edges' list (write [] for a PTG of independent tasks)"
+                if links is None
+                else f"{key!r} is {_json_type(links)}, must be a list",
+                "edges" if links is None else key,
+            )
         g = nx.DiGraph(**graph_attrs)
         first: dict[Any, int] = {}
         for k, node in enumerate(nodes):
@@ -560,8 +564,12 @@ class PTG:
                     raise bad(f"{key}[{k}].{end} == {label!r} is not the id of a node", end, label)
             edge = (ends[0], ends[1])
             if edge in seen:  # a DiGraph would merge the two silently
-                raise bad(f"{key}[{k}]: edge {ends[0]!r} -> {ends[1]!r} repeats {key}[{seen[edge]}] "
-                          f"(one edge per precedence)", key, list(edge))
+                raise bad(
+                    f"{key}[{k}]: edge {ends[0]!r} -> {ends[1]!r} repeats {key}[{seen[edge]}] "
+                    f"(one edge per precedence)",
+                    key,
+                    list(edge),
+                )
             seen[edge] = k
             g.add_edge(*ends)
         try:
@@ -651,7 +659,8 @@ def read_ptgs(path: str | os.PathLike[str]) -> list[PTG]:
         line = raw.count(b"\n", 0, exc.start) + 1
         raise InvalidWorkloadError(
             f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start}): not a JSON file",
-            path=where, line=line,
+            path=where,
+            line=line,
         ) from None
     try:
         payload = json.loads(text)
@@ -674,7 +683,9 @@ def read_ptgs(path: str | os.PathLike[str]) -> list[PTG]:
         try:
             out.append(PTG.from_dict(data))
         except InvalidWorkloadError as exc:
-            raise InvalidWorkloadError(f"PTG #{k}: {exc.detail}", path=where, field=exc.field, value=exc.value) from None
+            raise InvalidWorkloadError(
+                f"PTG #{k}: {exc.detail}", path=where, field=exc.field, value=exc.value
+            ) from None
     return out
 
 
@@ -704,8 +715,11 @@ def _label(value: Any, where: str, bad: Any) -> Any:
     """A JSON node id as a label: str, int or finite float, or a list of them (as a tuple)."""
     if isinstance(value, list):
         return tuple(_label(v, where, bad) for v in value)
-    if isinstance(value, bool) or value is None or not isinstance(value, (str, int, float)) or (
-        isinstance(value, float) and not math.isfinite(value)
+    if (
+        isinstance(value, bool)
+        or value is None
+        or not isinstance(value, (str, int, float))
+        or (isinstance(value, float) and not math.isfinite(value))
     ):
         raise bad(f"{where}: id == {short_repr(value)}, must be a string, an integer or a finite number", "id", value)
     return value

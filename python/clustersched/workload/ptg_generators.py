@@ -113,7 +113,6 @@ import networkx as nx
 import numpy as np
 
 from .._checks import check_float, check_int, make_rng
-
 from .ptg import PTG
 
 __all__ = [
@@ -228,9 +227,7 @@ def _draw_costs(
     return work, alpha, np.array(COMPLEXITIES)[kind], d
 
 
-def _with_costs(
-    graph: nx.DiGraph, order: list[Any], scenario: str | int, rng: np.random.Generator, name: str
-) -> PTG:
+def _with_costs(graph: nx.DiGraph, order: list[Any], scenario: str | int, rng: np.random.Generator, name: str) -> PTG:
     work, alpha, kind, data = _draw_costs(len(order), _check_scenario(scenario), rng)
     for label, w, a, k, d in zip(order, work.tolist(), alpha.tolist(), kind.tolist(), data.tolist()):
         graph.nodes[label].update(work=w, alpha=a, complexity=k, data=d)
@@ -439,9 +436,7 @@ def strassen_graph() -> nx.DiGraph:
     return g
 
 
-def strassen_ptg(
-    *, seed: int | np.random.Generator, costs: str | int = "mixed", name: str | None = None
-) -> PTG:
+def strassen_ptg(*, seed: int | np.random.Generator, costs: str | int = "mixed", name: str | None = None) -> PTG:
     """A Strassen PTG (25 tasks, maximum parallelism 10) with §5.1.2 costs.
 
     Examples

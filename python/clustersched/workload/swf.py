@@ -75,13 +75,18 @@ _INT_COLUMNS = [j for j, (_, dtype, _) in enumerate(SWF_FIELDS) if dtype is np.i
 _NONNEGATIVE = [
     _NAMES.index(name)
     for name in (
-        "submit", "wait", "runtime", "procs", "mem_used",
-        "procs_requested", "time_requested", "mem_requested",
+        "submit",
+        "wait",
+        "runtime",
+        "procs",
+        "mem_used",
+        "procs_requested",
+        "time_requested",
+        "mem_requested",
     )
 ]
 _TIME_COLUMNS = [
-    _NAMES.index(name)
-    for name in ("submit", "wait", "runtime", "cpu_time", "time_requested", "think_time")
+    _NAMES.index(name) for name in ("submit", "wait", "runtime", "cpu_time", "time_requested", "think_time")
 ]
 _MEMORY_COLUMNS = [_NAMES.index("mem_used"), _NAMES.index("mem_requested")]
 # Beyond 2**53 a float64 no longer holds every integer, so ids could change silently.
@@ -97,12 +102,9 @@ MAX_TIME = 10**10
 _RULES = (
     (list(range(_NFIELDS)), lambda v: ~np.isfinite(v), "is not a finite number", ""),
     (_INT_COLUMNS, lambda v: v != np.trunc(v), "is not an integer", ""),
-    (_INT_COLUMNS + _MEMORY_COLUMNS, lambda v: np.abs(v) > _MAX_INT, "is too large",
-     "must be within +-2**53"),
-    (_TIME_COLUMNS, lambda v: np.abs(v) > MAX_TIME, "is too large",
-     "times must be within +-10**10 s, about 317 years"),
-    (_NONNEGATIVE, lambda v: (v < 0) & (v != -1), "is negative",
-     "must be >= 0, or -1 for unknown"),
+    (_INT_COLUMNS + _MEMORY_COLUMNS, lambda v: np.abs(v) > _MAX_INT, "is too large", "must be within +-2**53"),
+    (_TIME_COLUMNS, lambda v: np.abs(v) > MAX_TIME, "is too large", "times must be within +-10**10 s, about 317 years"),
+    (_NONNEGATIVE, lambda v: (v < 0) & (v != -1), "is negative", "must be >= 0, or -1 for unknown"),
 )
 
 _KEY = r"[A-Za-z][A-Za-z0-9_]*"
@@ -119,9 +121,7 @@ class _Problem(NamedTuple):
     value: object = None
 
 
-def read_swf(
-    path: str | os.PathLike[str], *, on_invalid: Literal["raise", "skip"] = "raise"
-) -> JobTable:
+def read_swf(path: str | os.PathLike[str], *, on_invalid: Literal["raise", "skip"] = "raise") -> JobTable:
     """Read an SWF trace, plain or gzip-compressed.
 
     Parameters
@@ -280,9 +280,7 @@ def _gunzip(raw: bytes, source: str) -> bytes:
         if not member.eof:
             lines = sum(part.count(b"\n") for part in parts)
             after = f" after line {lines}" if lines else ""
-            raise InvalidWorkloadError(
-                f"gzip data is truncated or corrupt{after}", path=source, line=lines or None
-            )
+            raise InvalidWorkloadError(f"gzip data is truncated or corrupt{after}", path=source, line=lines or None)
         # Like gzip itself, accept zero padding after the last member.
         raw = member.unused_data.lstrip(b"\0")
     return b"".join(parts)
@@ -304,7 +302,10 @@ def _check_header(header: list[str], numbers: list[int], source: str) -> None:
             first, at = seen[key]
             raise InvalidWorkloadError(
                 f"value {count} contradicts the {key} of {first} at line {at} (the machine size must be one number)",
-                path=source, line=number, field=key, value=value,
+                path=source,
+                line=number,
+                field=key,
+                value=value,
             )
         seen.setdefault(key, (count, number))
 
@@ -335,8 +336,10 @@ def _problem(found: tuple, raw: bytes) -> _Problem:
 
 
 #: Field names of a ``sacct`` header line (``sacct -P``), any of which says the file is a Slurm accounting dump.
-_SACCT_FIELDS = frozenset(b"jobid jobidraw jobname submit start end elapsed state ncpus nnodes reqcpus timelimit "
-                          b"partition account user uid exitcode alloccpus nodelist".split())
+_SACCT_FIELDS = frozenset(
+    b"jobid jobidraw jobname submit start end elapsed state ncpus nnodes reqcpus timelimit "
+    b"partition account user uid exitcode alloccpus nodelist".split()
+)
 
 
 def _not_swf(found: tuple, raw: bytes) -> str:
@@ -352,10 +355,11 @@ def _not_swf(found: tuple, raw: bytes) -> str:
     if len(cells) < 3:
         return ""
     if _SACCT_FIELDS.intersection(cells):
-        return ("; this looks like a Slurm sacct dump (sacct -P: a header line of field names, '|' between fields), "
-                "not SWF (18 numbers separated by white space)")
-    return ("; its fields are separated by '|' as in a Slurm sacct dump (sacct -P), not by white space: this "
-            "is not SWF")
+        return (
+            "; this looks like a Slurm sacct dump (sacct -P: a header line of field names, '|' between fields), "
+            "not SWF (18 numbers separated by white space)"
+        )
+    return "; its fields are separated by '|' as in a Slurm sacct dump (sacct -P), not by white space: this is not SWF"
 
 
 def _check(values: np.ndarray, token: Callable[[int, int], str]) -> dict[int, _Problem]:
@@ -421,15 +425,21 @@ def _check_writable(table: JobTable, source: str) -> None:
         i = min(problems)
         p = problems[i]
         raise InvalidWorkloadError(
-            f"{p.message}; SWF readers would reject it", path=source, job=int(table.job_id[i]),
-            field=p.field, value=p.value,
+            f"{p.message}; SWF readers would reject it",
+            path=source,
+            job=int(table.job_id[i]),
+            field=p.field,
+            value=p.value,
         )
     later, owner = _repeats(table.job_id)
     if later.size:
         job = int(table.job_id[later[0]])
         raise InvalidWorkloadError(
             f"rows {owner[0]} and {later[0]} have the same job number; SWF readers would reject it",
-            path=source, job=job, field="job_id", value=job,
+            path=source,
+            job=job,
+            field="job_id",
+            value=job,
         )
 
 

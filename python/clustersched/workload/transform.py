@@ -48,6 +48,7 @@ CLIPPED_TO_MACHINE = "clipped to machine size"
 #: Drop reason: the job's runtime is 0, negative, or -1 (unknown).
 NONPOSITIVE_RUNTIME = "non-positive runtime"
 
+
 def time_windows(
     table: JobTable,
     length: float = 7 * 86400,
@@ -177,8 +178,9 @@ def _rebased(window: JobTable, shift: float, end: float | None) -> JobTable:
     rebased = window.with_columns(submit=window.submit - shift)
     changes = _header_changes(window.metadata, shift, end, len(window))
     if changes:
-        rebased.metadata = {k: v for k, v in ((k, changes.get(k, v)) for k, v in window.metadata.items())
-                            if v is not None}
+        rebased.metadata = {
+            k: v for k, v in ((k, changes.get(k, v)) for k, v in window.metadata.items()) if v is not None
+        }
         rebased.header = [line for line in (_rewrite(line, changes) for line in window.header) if line is not None]
     return rebased
 
@@ -453,8 +455,7 @@ def scale_to_load(table: JobTable, procs: int, target: float) -> JobTable:
     load = offered_load(table, procs)
     if load == 0:
         raise ValueError(
-            f"cannot scale {table!r} to load {target}: it holds no work "
-            "(no job with runtime > 0 and width > 0)"
+            f"cannot scale {table!r} to load {target}: it holds no work (no job with runtime > 0 and width > 0)"
         )
     return scale_submit(table, load / target)
 

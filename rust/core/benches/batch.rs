@@ -9,7 +9,9 @@ use criterion::{criterion_group, criterion_main, Criterion};
 fn workload(n: usize, total: u32, mean_gap: f64) -> Jobs {
     let mut state: u64 = 0x2545_f491_4f6c_dd1d;
     let mut next = || {
-        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
         (state >> 11) as f64 / (1u64 << 53) as f64
     };
     let mut jobs = Jobs::default();

@@ -15,7 +15,10 @@ struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self) -> f64 {
-        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
         (self.0 >> 11) as f64 / (1u64 << 53) as f64
     }
 }
@@ -24,10 +27,18 @@ fn jobs() -> Jobs {
     let mut rng = Lcg(2011);
     let (mut tasks, mut cpu, mut mem) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..JOBS {
-        let t = if rng.next() < 0.25 { 1 } else { 1u32 << (rng.next() * 8.0) as u32 };
+        let t = if rng.next() < 0.25 {
+            1
+        } else {
+            1u32 << (rng.next() * 8.0) as u32
+        };
         tasks.push(t);
         cpu.push(if t == 1 { UNIT / 4 } else { UNIT });
-        let x = if rng.next() < 0.55 { 1 } else { 2 + (rng.next() * 9.0) as u64 };
+        let x = if rng.next() < 0.55 {
+            1
+        } else {
+            2 + (rng.next() * 9.0) as u64
+        };
         mem.push(UNIT / 10 * x);
     }
     Jobs::new(tasks, cpu, mem).expect("valid jobs")
@@ -41,8 +52,7 @@ fn bench_mcb8(c: &mut Criterion) {
         b.iter_batched(
             || Cluster::new(jobs.clone(), NODES).expect("valid cluster"),
             |mut cluster| {
-                let p = mcb8::apply(&mut cluster, &order, &fixed, mcb8::Target::Yield, mcb8::ACCURACY)
-                    .expect("packs");
+                let p = mcb8::apply(&mut cluster, &order, &fixed, mcb8::Target::Yield, mcb8::ACCURACY).expect("packs");
                 assert!(p.level > 0.0 && p.kept > 0);
                 p
             },

@@ -15,7 +15,10 @@ struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self) -> f64 {
-        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
         (self.0 >> 11) as f64 / (1u64 << 53) as f64
     }
 }
@@ -28,7 +31,11 @@ fn trace() -> StretchBound {
     let mut tasks = Vec::with_capacity(JOBS);
     for _ in 0..JOBS {
         runtime.push((rng.next() * 86_400f64.ln()).exp().round().max(1.0));
-        tasks.push(if rng.next() < 0.25 { 1 } else { 1u64 << (rng.next() * 8.0) as u32 });
+        tasks.push(if rng.next() < 0.25 {
+            1
+        } else {
+            1u64 << (rng.next() * 8.0) as u32
+        });
     }
     let work: f64 = runtime.iter().zip(&tasks).map(|(p, &t)| p * t as f64).sum();
     let span = work / (0.9 * NODES as f64);
@@ -36,10 +43,13 @@ fn trace() -> StretchBound {
     let scale = span / gaps.iter().skip(1).sum::<f64>();
     gaps[0] = 0.0;
     let mut now = 0.0;
-    let submit: Vec<f64> = gaps.iter().map(|g| {
-        now += g * scale;
-        now.round()
-    }).collect();
+    let submit: Vec<f64> = gaps
+        .iter()
+        .map(|g| {
+            now += g * scale;
+            now.round()
+        })
+        .collect();
     let cpu: Vec<f64> = tasks.iter().map(|&t| if t == 1 { 0.25 } else { 1.0 }).collect();
     StretchBound::new(&submit, &runtime, &cpu, &tasks, NODES, 10.0).expect("valid trace")
 }

@@ -11,7 +11,10 @@ struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self) -> f64 {
-        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
         (self.0 >> 11) as f64 / (1u64 << 53) as f64
     }
     fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
@@ -63,7 +66,10 @@ fn instance() -> (Tig, LanGrid) {
     let a: Vec<usize> = links.iter().map(|e| e.0).collect();
     let b: Vec<usize> = links.iter().map(|e| e.1).collect();
     let link_bw: Vec<f64> = links.iter().map(|_| rng.uniform(40.0, 60.0)).collect();
-    (tig, LanGrid::new(offsets, power, lan_bw, &a, &b, link_bw).expect("valid grid"))
+    (
+        tig,
+        LanGrid::new(offsets, power, lan_bw, &a, &b, link_bw).expect("valid grid"),
+    )
 }
 
 /// The bench checks what it times: a mapping, when found, meets every MCR and MBR.
@@ -76,15 +82,19 @@ fn check(tig: &Tig, grid: &LanGrid, out: &Outcome, model: Bandwidth) {
 fn bench(c: &mut Criterion) {
     let (tig, grid) = instance();
     for (name, model) in [("shared", Bandwidth::Shared), ("dedicated", Bandwidth::Dedicated)] {
-        let params = QlseParams { bandwidth: model, ..QlseParams::default() };
+        let params = QlseParams {
+            bandwidth: model,
+            ..QlseParams::default()
+        };
         let out = qlse(&tig, &grid, params).expect("connected TIG");
         check(&tig, &grid, &out, model);
         // shared: 20-60 Mb/s LANs cannot carry a 64-task TIG, so QLSE tries every cluster of every step
         assert_eq!(out.hosts.is_some(), model == Bandwidth::Dedicated, "{name}: {out:?}");
         assert!(out.attempts >= 1);
-        c.bench_function(&format!("qlse 64 tasks on 32x48 ({name}, {} attempts)", out.attempts), |b| {
-            b.iter(|| qlse(&tig, &grid, params).expect("connected TIG"))
-        });
+        c.bench_function(
+            &format!("qlse 64 tasks on 32x48 ({name}, {} attempts)", out.attempts),
+            |b| b.iter(|| qlse(&tig, &grid, params).expect("connected TIG")),
+        );
         let g = greedy_best_fit(&tig, &grid, model);
         check(&tig, &grid, &g, model);
         c.bench_function(&format!("greedy 64 tasks on 32x48 ({name})"), |b| {

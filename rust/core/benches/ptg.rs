@@ -20,7 +20,10 @@ struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self) -> f64 {
-        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
         (self.0 >> 11) as f64 / (1u64 << 53) as f64
     }
 }
@@ -86,7 +89,9 @@ fn bench(c: &mut Criterion) {
         })
     });
 
-    let graphs: Vec<Ptg> = (0..10).map(|k| random_ptg(&mut rng, 10 + 10 * (k % 3), 2 + k % 4)).collect();
+    let graphs: Vec<Ptg> = (0..10)
+        .map(|k| random_ptg(&mut rng, 10 + 10 * (k % 3), 2 + k % 4))
+        .collect();
     let set = PtgSet::new(graphs).unwrap();
     let alone = hcpa_standalone(&set, GDX_PROCS, GDX_SPEED, HcpaRule::Cpa).unwrap();
     let mut bl = Vec::new();
@@ -132,8 +137,13 @@ fn bench_scrap(c: &mut Criterion) {
         backbone_bw: 25.0 * gbit,
         backbone_lat: 0.05,
     };
-    let bytes: Vec<f64> = (0..g.len()).map(|v| if g.work()[v] > 0.0 { 8.0 * 60e6 } else { 0.0 }).collect();
-    let comms = Some(Comms { network: &network, bytes: &bytes });
+    let bytes: Vec<f64> = (0..g.len())
+        .map(|v| if g.work()[v] > 0.0 { 8.0 * 60e6 } else { 0.0 })
+        .collect();
+    let comms = Some(Comms {
+        network: &network,
+        bytes: &bytes,
+    });
     for (name, variant) in [("scrap", Scrap::Scrap), ("scrap_max", Scrap::ScrapMax)] {
         c.bench_function(&format!("{name}_allocation_50_tasks_8_clusters_beta_0.5"), |b| {
             b.iter(|| {

@@ -94,7 +94,12 @@ impl Error {
 
     /// `item` is wrong as a whole (no tasks, a bad shape): `message` says how.
     pub fn invalid_item(item: Item, message: impl Into<String>) -> Self {
-        Error::Invalid(Box::new(Invalid { item, field: None, value: None, message: message.into() }))
+        Error::Invalid(Box::new(Invalid {
+            item,
+            field: None,
+            value: None,
+            message: message.into(),
+        }))
     }
 
     /// The same error, about PTG `ptg` of a set: a graph's own error names
@@ -162,6 +167,9 @@ mod tests {
         assert_eq!(e.to_string(), "job index 1: width == 9, must be in 1..=4");
         let e = Error::invalid(Item::Task { ptg: None, task: 3 }, "alpha", 1.5, "must be in [0, 1]").in_ptg(2);
         assert_eq!(e.to_string(), "PTG 2, task 3: alpha == 1.5, must be in [0, 1]");
-        assert_eq!(Error::invalid_item(Item::Ptg(0), "has no tasks").in_ptg(4).to_string(), "PTG 4: has no tasks");
+        assert_eq!(
+            Error::invalid_item(Item::Ptg(0), "has no tasks").in_ptg(4).to_string(),
+            "PTG 4: has no tasks"
+        );
     }
 }

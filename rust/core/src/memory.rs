@@ -62,7 +62,15 @@ mod tests {
 
     #[test]
     fn advice_leaves_contents_and_marks_only_large_buffers() {
-        for len in [0usize, 1, 4095, 4096 * 3 + 7, HUGE_MIN / 8 - 1, HUGE_MIN / 8 + 1, 3 * HUGE_MIN / 8 + 5] {
+        for len in [
+            0usize,
+            1,
+            4095,
+            4096 * 3 + 7,
+            HUGE_MIN / 8 - 1,
+            HUGE_MIN / 8 + 1,
+            3 * HUGE_MIN / 8 + 5,
+        ] {
             let mut v = vec![0u64; len];
             advise_huge_pages(v.as_ptr(), v.len());
             // An unaligned start: the advice rounds inwards to whole pages.

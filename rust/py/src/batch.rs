@@ -77,7 +77,10 @@ impl BatchSim {
             estimate: owned("estimate", &estimate)?,
             width,
         };
-        Ok(BatchSim { inner: CoreSim::new(jobs, procs, priority).map_err(to_py)?, runner: None })
+        Ok(BatchSim {
+            inner: CoreSim::new(jobs, procs, priority).map_err(to_py)?,
+            runner: None,
+        })
     }
 
     /// Applies the next time stamp's events; returns its time, or None when none is left.
@@ -117,7 +120,12 @@ impl BatchSim {
 
     /// Waiting job indices in arrival order.
     fn queue<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        self.inner.queue().iter().map(|w| w.job as i64).collect::<Vec<_>>().into_pyarray(py)
+        self.inner
+            .queue()
+            .iter()
+            .map(|w| w.job as i64)
+            .collect::<Vec<_>>()
+            .into_pyarray(py)
     }
 
     /// Running jobs as (job indices, estimated ends, widths), earliest estimated end first.
@@ -125,7 +133,11 @@ impl BatchSim {
     fn running<'py>(
         &self,
         py: Python<'py>,
-    ) -> (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<i64>>) {
+    ) -> (
+        Bound<'py, PyArray1<i64>>,
+        Bound<'py, PyArray1<f64>>,
+        Bound<'py, PyArray1<i64>>,
+    ) {
         let (mut jobs, mut ends, mut widths) = (Vec::new(), Vec::new(), Vec::new());
         for (end, job, w) in self.inner.machine().running() {
             jobs.push(job as i64);
@@ -138,7 +150,10 @@ impl BatchSim {
     /// Starts waiting job `job` now; raises InfeasibleError if it is not waiting or does not fit.
     fn start(&mut self, job: i64) -> PyResult<()> {
         let index = usize::try_from(job).map_err(|_| {
-            InfeasibleError::new_err(format!("cannot start job index {job} at time {}: it does not exist", self.inner.now()))
+            InfeasibleError::new_err(format!(
+                "cannot start job index {job} at time {}: it does not exist",
+                self.inner.now()
+            ))
         })?;
         self.inner.start(index).map_err(to_py)
     }
@@ -227,7 +242,11 @@ impl BatchSim {
     fn assignment<'py>(
         &self,
         py: Python<'py>,
-    ) -> (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>) {
+    ) -> (
+        Bound<'py, PyArray1<i64>>,
+        Bound<'py, PyArray1<i64>>,
+        Bound<'py, PyArray1<i64>>,
+    ) {
         let (offsets, first, count) = self.inner.assignment();
         (offsets.into_pyarray(py), first.into_pyarray(py), count.into_pyarray(py))
     }
@@ -271,7 +290,12 @@ fn dpsa_select<'py>(
         .with_bounds(node_budget, None)
         .map_err(to_py)?;
     let found = py.detach(|| batch::dpsa::select(&candidates, reserved, unreserved, &config));
-    let chosen = found.chosen.iter().map(|&i| i as i64).collect::<Vec<_>>().into_pyarray(py);
+    let chosen = found
+        .chosen
+        .iter()
+        .map(|&i| i as i64)
+        .collect::<Vec<_>>()
+        .into_pyarray(py);
     Ok((chosen, found.utilization, found.nodes, found.cut))
 }
 

@@ -13,6 +13,11 @@ use pyo3::prelude::*;
 use crate::errors::to_py;
 use crate::{int64s, integers, owned};
 
+/// Two columns handed to Python: job (or node) indices, and a value for each.
+type JobsAndValues<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<f64>>);
+/// Two integer columns handed to Python: indices, and a count for each.
+type IndexPairs<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>);
+
 fn job_index(name: &str, x: i64) -> PyResult<u32> {
     u32::try_from(x).map_err(|_| PyValueError::new_err(format!("{name} == {x}, must be a job index >= 0")))
 }
@@ -20,7 +25,9 @@ fn job_index(name: &str, x: i64) -> PyResult<u32> {
 fn job_range(first: i64, last: i64) -> PyResult<(usize, usize)> {
     match (usize::try_from(first), usize::try_from(last)) {
         (Ok(a), Ok(b)) => Ok((a, b)),
-        _ => Err(PyValueError::new_err(format!("rows {first}..{last} must be job indices >= 0"))),
+        _ => Err(PyValueError::new_err(format!(
+            "rows {first}..{last} must be job indices >= 0"
+        ))),
     }
 }
 
@@ -52,7 +59,9 @@ impl DfrsState {
         let n = jobs.len();
         let submit = submit.map_or(Ok(vec![0.0; n]), |a| owned("submit", &a))?;
         let processing = processing_time.map_or(Ok(vec![0.0; n]), |a| owned("processing_time", &a))?;
-        Ok(DfrsState { inner: Simulation::new(jobs, nodes, submit, processing, penalty).map_err(to_py)? })
+        Ok(DfrsState {
+            inner: Simulation::new(jobs, nodes, submit, processing, penalty).map_err(to_py)?,
+        })
     }
 
     // -- the steps of an event (clustersched_core::dfrs::sim) ----------------------------------
@@ -130,12 +139,7 @@ impl DfrsState {
     }
 
     /// The max-min estimated stretch yields at `t`, not applied: (jobs, yields).
-    fn stretch_yields<'py>(
-        &mut self,
-        py: Python<'py>,
-        t: f64,
-        horizon: f64,
-    ) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<f64>>)> {
+    fn stretch_yields<'py>(&mut self, py: Python<'py>, t: f64, horizon: f64) -> PyResult<JobsAndValues<'py>> {
         let (jobs, ys) = self.inner.stretch_yields(t, horizon).map_err(to_py)?;
         Ok((int64s(&jobs).into_pyarray(py), ys.into_pyarray(py)))
     }
@@ -223,9 +227,17 @@ impl DfrsState {
     fn commit<'py>(
         &mut self,
         py: Python<'py>,
-    ) -> (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>) {
+    ) -> (
+        Bound<'py, PyArray1<i64>>,
+        Bound<'py, PyArray1<i64>>,
+        Bound<'py, PyArray1<i64>>,
+    ) {
         let c = self.inner.cluster_mut().commit();
-        (int64s(&c.started).into_pyarray(py), int64s(&c.stopped).into_pyarray(py), int64s(&c.moved).into_pyarray(py))
+        (
+            int64s(&c.started).into_pyarray(py),
+            int64s(&c.stopped).into_pyarray(py),
+            int64s(&c.moved).into_pyarray(py),
+        )
     }
 
     /// Sorted nodes of the tasks of `job` (empty when it is not placed).
@@ -234,11 +246,7 @@ impl DfrsState {
     }
 
     /// The nodes of `job`'s tasks as runs: (distinct nodes ascending, tasks on each).
-    fn placement_runs<'py>(
-        &self,
-        py: Python<'py>,
-        job: i64,
-    ) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>)> {
+    fn placement_runs<'py>(&self, py: Python<'py>, job: i64) -> PyResult<IndexPairs<'py>> {
         let nodes = self.inner.cluster().placement(job_index("job", job)?);
         let (mut distinct, mut counts): (Vec<i64>, Vec<i64>) = (Vec::new(), Vec::new());
         for &node in nodes {
@@ -254,7 +262,12 @@ impl DfrsState {
 
     /// Running job indices, ascending.
     fn running<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        self.inner.cluster().running().map(i64::from).collect::<Vec<_>>().into_pyarray(py)
+        self.inner
+            .cluster()
+            .running()
+            .map(i64::from)
+            .collect::<Vec<_>>()
+            .into_pyarray(py)
     }
 
     /// Memory used on each node, in units.
@@ -272,7 +285,11 @@ impl DfrsState {
     fn node_tasks<'py>(
         &self,
         py: Python<'py>,
-    ) -> (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>) {
+    ) -> (
+        Bound<'py, PyArray1<i64>>,
+        Bound<'py, PyArray1<i64>>,
+        Bound<'py, PyArray1<i64>>,
+    ) {
         let (mut node, mut job, mut count) = (Vec::new(), Vec::new(), Vec::new());
         for (n, j, c) in self.inner.cluster().node_tasks() {
             node.push(i64::from(n));
@@ -286,7 +303,11 @@ impl DfrsState {
     fn greedy_nodes<'py>(&self, py: Python<'py>, job: i64) -> PyResult<Option<Bound<'py, PyArray1<i64>>>> {
         let job = job_index("job", job)?;
         self.inner.cluster().check_job(job).map_err(to_py)?;
-        Ok(self.inner.cluster().greedy_nodes(job).map(|n| int64s(&n).into_pyarray(py)))
+        Ok(self
+            .inner
+            .cluster()
+            .greedy_nodes(job)
+            .map(|n| int64s(&n).into_pyarray(py)))
     }
 
     /// Greedy (§4.2): places `job` if it fits; returns whether it did.
@@ -308,7 +329,11 @@ impl DfrsState {
         let job = job_index("job", job)?;
         let victims = integers::<u32>("victims", &victims, "a job index >= 0")?;
         let out = greedy::greedy_preempt(self.inner.cluster_mut(), job, &victims, migrate).map_err(to_py)?;
-        Ok((out.placed, int64s(&out.paused).into_pyarray(py), int64s(&out.moved).into_pyarray(py)))
+        Ok((
+            out.placed,
+            int64s(&out.paused).into_pyarray(py),
+            int64s(&out.moved).into_pyarray(py),
+        ))
     }
 
     /// MCB8 (§4.3) on the active jobs `order` (decreasing priority), `fixed[k]`
@@ -352,7 +377,11 @@ impl DfrsState {
         let inner = self.inner.cluster_mut();
         let p = py
             .detach(|| {
-                let target = mcb8::Target::Stretch { flow: &flow, virt: &virt, period };
+                let target = mcb8::Target::Stretch {
+                    flow: &flow,
+                    virt: &virt,
+                    period,
+                };
                 mcb8::apply(inner, &order, &fixed, target, accuracy)
             })
             .map_err(to_py)?;
@@ -374,10 +403,12 @@ impl DfrsState {
         flow: PyReadonlyArray1<'py, f64>,
         virt: PyReadonlyArray1<'py, f64>,
         period: f64,
-    ) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<f64>>)> {
+    ) -> PyResult<JobsAndValues<'py>> {
         let (flow, virt) = (owned("flow", &flow)?, owned("virt", &virt)?);
         let inner = self.inner.cluster();
-        let (jobs, yields) = py.detach(|| alloc::max_min_stretch(inner, &flow, &virt, period)).map_err(to_py)?;
+        let (jobs, yields) = py
+            .detach(|| alloc::max_min_stretch(inner, &flow, &virt, period))
+            .map_err(to_py)?;
         Ok((int64s(&jobs).into_pyarray(py), yields.into_pyarray(py)))
     }
 }

@@ -10,7 +10,6 @@ use pyo3::prelude::*;
 use crate::errors::to_py;
 use crate::{integers, owned};
 
-
 /// The Theorem 1 network of a job set on `nodes` nodes (jobs without work
 /// are left out; see `clustersched.dfrs.bound`).
 #[pyclass(module = "clustersched._core", name = "DfrsStretchBound")]
@@ -77,7 +76,9 @@ impl DfrsStretchBound {
 
     /// Capacity at `stretch` of the cut whose source side holds the jobs `in_cut`.
     fn cut_capacity(&self, in_cut: PyReadonlyArray1<'_, bool>, stretch: f64) -> PyResult<f64> {
-        self.inner.cut_capacity(&owned("in_cut", &in_cut)?, stretch).map_err(to_py)
+        self.inner
+            .cut_capacity(&owned("in_cut", &in_cut)?, stretch)
+            .map_err(to_py)
     }
 }
 

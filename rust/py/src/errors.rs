@@ -56,7 +56,9 @@ fn invalid_to_py(py: Python<'_>, e: &Invalid) -> PyResult<PyErr> {
         Item::Task { ptg: None, task: node } | Item::Lan(node) => {
             let what = if matches!(e.item, Item::Lan(_)) { "LAN" } else { "task" };
             kwargs.set_item("node", node)?;
-            let exc = py.get_type::<InvalidGraphError>().call((format!("{what} {node}: {detail}"),), Some(&kwargs))?;
+            let exc = py
+                .get_type::<InvalidGraphError>()
+                .call((format!("{what} {node}: {detail}"),), Some(&kwargs))?;
             return Ok(PyErr::from_value(exc));
         }
     };

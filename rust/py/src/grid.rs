@@ -26,8 +26,13 @@ impl Tig {
         v: PyReadonlyArray1<'_, i64>,
         mbr: PyReadonlyArray1<'_, f64>,
     ) -> PyResult<Self> {
-        let inner = grid::Tig::new(owned("mcr", &mcr)?, &indices("u", &u)?, &indices("v", &v)?, &owned("mbr", &mbr)?)
-            .map_err(to_py)?;
+        let inner = grid::Tig::new(
+            owned("mcr", &mcr)?,
+            &indices("u", &u)?,
+            &indices("v", &v)?,
+            &owned("mbr", &mbr)?,
+        )
+        .map_err(to_py)?;
         Ok(Tig { inner })
     }
 
@@ -98,7 +103,12 @@ fn weights(alpha: f64, beta: f64) -> Weights {
     Weights { alpha, beta }
 }
 
-type Mapped<'py> = (Option<Bound<'py, PyArray1<i64>>>, Option<usize>, Bound<'py, PyArray1<i64>>, usize);
+type Mapped<'py> = (
+    Option<Bound<'py, PyArray1<i64>>>,
+    Option<usize>,
+    Bound<'py, PyArray1<i64>>,
+    usize,
+);
 
 fn outcome(py: Python<'_>, out: grid::Outcome) -> Mapped<'_> {
     (
@@ -160,7 +170,9 @@ fn qlse_task_order<'py>(
     Bound<'py, PyArray1<i64>>,
 )> {
     let t = &tig.inner;
-    let o = py.detach(|| grid::task_order(t, weights(alpha_t, beta_t))).map_err(to_py)?;
+    let o = py
+        .detach(|| grid::task_order(t, weights(alpha_t, beta_t)))
+        .map_err(to_py)?;
     Ok((
         o.scores.into_pyarray(py),
         int64s(&o.order).into_pyarray(py),

@@ -28,7 +28,9 @@ fn owned<T: numpy::Element + Copy>(name: &str, a: &PyReadonlyArray1<'_, T>) -> P
 /// or ValueError naming the first element that does not fit:
 /// `"{name}[{k}] == {x}, must be {rule}"`.
 fn integers<T: TryFrom<i64>>(name: &str, a: &PyReadonlyArray1<'_, i64>, rule: &str) -> PyResult<Vec<T>> {
-    let a = a.as_slice().map_err(|_| PyValueError::new_err(format!("{name} must be a contiguous 1-D array")))?;
+    let a = a
+        .as_slice()
+        .map_err(|_| PyValueError::new_err(format!("{name} must be a contiguous 1-D array")))?;
     a.iter()
         .enumerate()
         .map(|(k, &x)| T::try_from(x).map_err(|_| PyValueError::new_err(format!("{name}[{k}] == {x}, must be {rule}"))))

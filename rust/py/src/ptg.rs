@@ -10,8 +10,6 @@ use pyo3::prelude::*;
 use crate::errors::to_py;
 use crate::{counts, indices, int64s, owned};
 
-
-
 /// HCPA's stopping rule by its Python name.
 fn hcpa_rule(rule: &str) -> PyResult<HcpaRule> {
     HcpaRule::from_name(rule).map_err(to_py)
@@ -20,7 +18,10 @@ fn hcpa_rule(rule: &str) -> PyResult<HcpaRule> {
 fn procs_u32(procs: i64) -> PyResult<u32> {
     match u32::try_from(procs) {
         Ok(p) if p >= 1 => Ok(p),
-        _ => Err(PyValueError::new_err(format!("procs == {procs}, must be in 1..={}", u32::MAX))),
+        _ => Err(PyValueError::new_err(format!(
+            "procs == {procs}, must be in 1..={}",
+            u32::MAX
+        ))),
     }
 }
 
@@ -35,14 +36,25 @@ type Columns<'py> = (
 /// A core schedule as numpy columns (task, start, end, proc_offsets, proc_ids).
 fn columns(py: Python<'_>, s: ptg::TaskSchedule) -> Columns<'_> {
     (
-        s.task.into_iter().map(|g| g as i64).collect::<Vec<_>>().into_pyarray(py),
+        s.task
+            .into_iter()
+            .map(|g| g as i64)
+            .collect::<Vec<_>>()
+            .into_pyarray(py),
         s.start.into_pyarray(py),
         s.end.into_pyarray(py),
-        s.proc_offsets.into_iter().map(|o| o as i64).collect::<Vec<_>>().into_pyarray(py),
-        s.proc_ids.into_iter().map(i64::from).collect::<Vec<_>>().into_pyarray(py),
+        s.proc_offsets
+            .into_iter()
+            .map(|o| o as i64)
+            .collect::<Vec<_>>()
+            .into_pyarray(py),
+        s.proc_ids
+            .into_iter()
+            .map(i64::from)
+            .collect::<Vec<_>>()
+            .into_pyarray(py),
     )
 }
-
 
 /// Several PTGs in CSR form, concatenated: PTG `i` owns the global tasks
 /// `ptg_offsets[i]..ptg_offsets[i + 1]`; `succ_offsets` / `succ` is one CSR
@@ -99,7 +111,12 @@ impl PtgSet {
         rule: &str,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let g = self.graph(i)?;
-        let limits = HcpaLimits { procs: procs_u32(procs)?, max_task_procs, max_level_procs, rule: hcpa_rule(rule)? };
+        let limits = HcpaLimits {
+            procs: procs_u32(procs)?,
+            max_task_procs,
+            max_level_procs,
+            rule: hcpa_rule(rule)?,
+        };
         let alloc = py.detach(|| ptg::hcpa_allocation(g, speed, &limits)).map_err(to_py)?;
         Ok(int64s(&alloc).into_pyarray(py))
     }
@@ -116,7 +133,9 @@ impl PtgSet {
     ) -> PyResult<(Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<f64>>)> {
         let budgets = counts("budgets", &budgets)?;
         let set = &self.inner;
-        let (alloc, bl) = py.detach(|| ptg::hcpa_budgets(set, &budgets, speed, per_level)).map_err(to_py)?;
+        let (alloc, bl) = py
+            .detach(|| ptg::hcpa_budgets(set, &budgets, speed, per_level))
+            .map_err(to_py)?;
         Ok((int64s(&alloc).into_pyarray(py), bl.into_pyarray(py)))
     }
 
@@ -133,20 +152,31 @@ impl PtgSet {
         let procs = procs_u32(procs)?;
         let rule = hcpa_rule(rule)?;
         let set = &self.inner;
-        let flat = py.detach(|| ptg::moldable_profiles(set, procs, speed, rule)).map_err(to_py)?;
+        let flat = py
+            .detach(|| ptg::moldable_profiles(set, procs, speed, rule))
+            .map_err(to_py)?;
         Ok(flat.into_pyarray(py))
     }
 
     /// Width (tasks of the largest precedence level) of every PTG.
     fn widths<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        self.inner.graphs().iter().map(|g| g.width() as i64).collect::<Vec<_>>().into_pyarray(py)
+        self.inner
+            .graphs()
+            .iter()
+            .map(|g| g.width() as i64)
+            .collect::<Vec<_>>()
+            .into_pyarray(py)
     }
 
     /// Precedence level of every task of PTG `i`.
     fn levels<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let g = self.graph(i)?;
         let levels = py.detach(|| g.levels());
-        Ok(levels.into_iter().map(|l| l as i64).collect::<Vec<_>>().into_pyarray(py))
+        Ok(levels
+            .into_iter()
+            .map(|l| l as i64)
+            .collect::<Vec<_>>()
+            .into_pyarray(py))
     }
 
     /// Bottom levels of PTG `i` whose tasks take `durations` seconds.
@@ -158,7 +188,9 @@ impl PtgSet {
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
         let g = self.graph(i)?;
         let durations = owned("durations", &durations)?;
-        let bl = py.detach(|| ptg::duration_bottom_levels(g, &durations)).map_err(to_py)?;
+        let bl = py
+            .detach(|| ptg::duration_bottom_levels(g, &durations))
+            .map_err(to_py)?;
         Ok(bl.into_pyarray(py))
     }
 
@@ -195,7 +227,9 @@ impl PtgSet {
         let procs = procs_u32(procs)?;
         let rule = hcpa_rule(rule)?;
         let set = &self.inner;
-        let s = py.detach(|| ptg::hcpa_standalone(set, procs, speed, rule)).map_err(to_py)?;
+        let s = py
+            .detach(|| ptg::hcpa_standalone(set, procs, speed, rule))
+            .map_err(to_py)?;
         Ok((
             int64s(&s.alloc).into_pyarray(py),
             s.bl.into_pyarray(py),
@@ -229,7 +263,9 @@ impl PtgSet {
         let priority = owned("priority", &priority)?;
         let procs = procs_u32(procs)?;
         let set = &self.inner;
-        let s = py.detach(|| ptg::list_schedule(set, &alloc, &priority, procs, speed, readiness)).map_err(to_py)?;
+        let s = py
+            .detach(|| ptg::list_schedule(set, &alloc, &priority, procs, speed, readiness))
+            .map_err(to_py)?;
         Ok(columns(py, s))
     }
 
@@ -251,7 +287,11 @@ impl PtgSet {
     ) -> PyResult<Columns<'py>> {
         let estimate = StretchEstimate::from_name(estimate).map_err(to_py)?;
         let alloc = counts("alloc", &alloc)?;
-        let (bl, task_tie, ptg_tie) = (owned("bl", &bl)?, owned("task_tie", &task_tie)?, owned("ptg_tie", &ptg_tie)?);
+        let (bl, task_tie, ptg_tie) = (
+            owned("bl", &bl)?,
+            owned("task_tie", &task_tie)?,
+            owned("ptg_tie", &ptg_tie)?,
+        );
         let (alone_start, alone_end) = (owned("alone_start", &alone_start)?, owned("alone_end", &alone_end)?);
         let procs = procs_u32(procs)?;
         let set = &self.inner;
@@ -264,7 +304,9 @@ impl PtgSet {
             alone_end: &alone_end,
             estimate,
         };
-        let s = py.detach(|| ptg::fairness_schedule(set, procs, speed, &f)).map_err(to_py)?;
+        let s = py
+            .detach(|| ptg::fairness_schedule(set, procs, speed, &f))
+            .map_err(to_py)?;
         Ok(columns(py, s))
     }
 
@@ -291,7 +333,9 @@ impl PtgSet {
         };
         let procs = procs_u32(procs)?;
         let set = &self.inner;
-        let s = py.detach(|| ptg::backfill(set, &schedule, procs, speed)).map_err(to_py)?;
+        let s = py
+            .detach(|| ptg::backfill(set, &schedule, procs, speed))
+            .map_err(to_py)?;
         Ok(columns(py, s))
     }
 }
@@ -301,7 +345,10 @@ impl PtgSet {
         if i < self.inner.len() {
             Ok(self.inner.graph(i))
         } else {
-            Err(PyValueError::new_err(format!("i == {i}, must be in 0..{} (the number of PTGs)", self.inner.len())))
+            Err(PyValueError::new_err(format!(
+                "i == {i}, must be in 0..{} (the number of PTGs)",
+                self.inner.len()
+            )))
         }
     }
 }
@@ -325,7 +372,9 @@ fn exec_times_py<'py>(
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     let (work, alpha, speed) = (owned("work", &work)?, owned("alpha", &alpha)?, owned("speed", &speed)?);
     let procs = counts("procs", &procs)?;
-    let out = py.detach(|| ptg::exec_times(&work, &alpha, &procs, &speed)).map_err(to_py)?;
+    let out = py
+        .detach(|| ptg::exec_times(&work, &alpha, &procs, &speed))
+        .map_err(to_py)?;
     Ok(out.into_pyarray(py))
 }
 
@@ -350,7 +399,14 @@ fn dutot_allocation_py<'py>(
             Shelf::Second => 2,
         })
         .collect();
-    Ok((d.cmax, d.lower, int64s(&d.alloc).into_pyarray(py), shelf.into_pyarray(py), d.work, d.guesses))
+    Ok((
+        d.cmax,
+        d.lower,
+        int64s(&d.alloc).into_pyarray(py),
+        shelf.into_pyarray(py),
+        d.work,
+        d.guesses,
+    ))
 }
 
 /// K-shelves packing up to `cmax`: (length, start) per shelf, (shelf, alloc, duration) per job.
@@ -373,7 +429,11 @@ fn k_shelves_py<'py>(
     Ok((
         k.length.into_pyarray(py),
         k.start.into_pyarray(py),
-        k.shelf.into_iter().map(|s| s as i64).collect::<Vec<_>>().into_pyarray(py),
+        k.shelf
+            .into_iter()
+            .map(|s| s as i64)
+            .collect::<Vec<_>>()
+            .into_pyarray(py),
         int64s(&k.alloc).into_pyarray(py),
         k.duration.into_pyarray(py),
     ))

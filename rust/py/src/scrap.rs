@@ -4,14 +4,15 @@
 //! `clustersched.scrap` is the public interface.
 
 use clustersched_core::ptg::{self, HcpaRule};
-use clustersched_core::scrap::{self, check_bytes, check_problem, ClusterSchedule, Comms, MultiCluster, Network, Scrap};
+use clustersched_core::scrap::{
+    self, check_bytes, check_problem, ClusterSchedule, Comms, MultiCluster, Network, Scrap,
+};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::errors::to_py;
 use crate::{counts, indices, int64s, owned};
-
 
 type Columns<'py> = (
     Bound<'py, PyArray1<i64>>,
@@ -30,7 +31,11 @@ fn columns(py: Python<'_>, s: ClusterSchedule) -> Columns<'_> {
         s.start.into_pyarray(py),
         s.end.into_pyarray(py),
         ints(s.proc_offsets).into_pyarray(py),
-        s.proc_ids.into_iter().map(i64::from).collect::<Vec<_>>().into_pyarray(py),
+        s.proc_ids
+            .into_iter()
+            .map(i64::from)
+            .collect::<Vec<_>>()
+            .into_pyarray(py),
     )
 }
 
@@ -51,7 +56,9 @@ impl MultiClusterPtg {
         }
         match (&self.network, &self.bytes) {
             (Some(network), Some(bytes)) => Ok(Some(Comms { network, bytes })),
-            _ => Err(PyValueError::new_err("communications need a network and the bytes of every task")),
+            _ => Err(PyValueError::new_err(
+                "communications need a network and the bytes of every task",
+            )),
         }
     }
 
@@ -75,8 +82,13 @@ impl MultiClusterPtg {
         network: Option<(PyReadonlyArray1<'_, f64>, PyReadonlyArray1<'_, f64>, f64, f64, f64, f64)>,
         bytes: Option<PyReadonlyArray1<'_, f64>>,
     ) -> PyResult<Self> {
-        let g = ptg::Ptg::new(owned("work", &work)?, owned("alpha", &alpha)?, &indices("succ_offsets", &succ_offsets)?, &indices("succ", &succ)?)
-            .map_err(to_py)?;
+        let g = ptg::Ptg::new(
+            owned("work", &work)?,
+            owned("alpha", &alpha)?,
+            &indices("succ_offsets", &succ_offsets)?,
+            &indices("succ", &succ)?,
+        )
+        .map_err(to_py)?;
         let platform = MultiCluster::new(counts("procs", &procs)?, owned("speed", &speed)?).map_err(to_py)?;
         let network = match network {
             Some((link_bw, link_lat, uplink_bw, uplink_lat, backbone_bw, backbone_lat)) => {
@@ -98,13 +110,22 @@ impl MultiClusterPtg {
             check_bytes(&g, b).map_err(to_py)?;
         }
         check_problem(&g, &platform, None).map_err(to_py)?;
-        Ok(MultiClusterPtg { g, platform, network, bytes })
+        Ok(MultiClusterPtg {
+            g,
+            platform,
+            network,
+            bytes,
+        })
     }
 
     /// (s_ref in flop/s, P_ref as real power, reference cluster's processors).
     #[getter]
     fn reference(&self) -> (f64, f64, u32) {
-        (self.platform.ref_speed(), self.platform.ref_power(), self.platform.ref_procs())
+        (
+            self.platform.ref_speed(),
+            self.platform.ref_power(),
+            self.platform.ref_procs(),
+        )
     }
 
     /// Per-task caps on the reference allocation (saturated critical path).
@@ -113,7 +134,11 @@ impl MultiClusterPtg {
     }
 
     /// f(alloc[v], v, k) for every task and cluster, row-major (tasks x clusters).
-    fn translate<'py>(&self, py: Python<'py>, alloc: PyReadonlyArray1<'py, i64>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+    fn translate<'py>(
+        &self,
+        py: Python<'py>,
+        alloc: PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let alloc = self.alloc(&alloc)?;
         if alloc.len() != self.g.len() || alloc.contains(&0) {
             return Err(PyValueError::new_err(format!(
@@ -132,14 +157,18 @@ impl MultiClusterPtg {
     /// SCRAP ("SCRAP") or SCRAP-MAX ("SCRAP-MAX") reference allocation under `beta`.
     fn scrap_allocation<'py>(&self, py: Python<'py>, beta: f64, variant: &str) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let variant = Scrap::from_name(variant).map_err(to_py)?;
-        let a = py.detach(|| scrap::scrap_allocation(&self.g, &self.platform, beta, variant)).map_err(to_py)?;
+        let a = py
+            .detach(|| scrap::scrap_allocation(&self.g, &self.platform, beta, variant))
+            .map_err(to_py)?;
         Ok(int64s(&a).into_pyarray(py))
     }
 
     /// HCPA's reference allocation under `rule` ("sqrt" or "cpa").
     fn hcpa_allocation<'py>(&self, py: Python<'py>, rule: &str) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let rule = HcpaRule::from_name(rule).map_err(to_py)?;
-        let a = py.detach(|| scrap::hcpa_reference_allocation(&self.g, &self.platform, rule)).map_err(to_py)?;
+        let a = py
+            .detach(|| scrap::hcpa_reference_allocation(&self.g, &self.platform, rule))
+            .map_err(to_py)?;
         Ok(int64s(&a).into_pyarray(py))
     }
 
@@ -152,14 +181,18 @@ impl MultiClusterPtg {
     fn place<'py>(&self, py: Python<'py>, alloc: PyReadonlyArray1<'py, i64>, comms: bool) -> PyResult<Columns<'py>> {
         let alloc = self.alloc(&alloc)?;
         let comms = self.comms(comms)?;
-        let s = py.detach(|| scrap::place_reference(&self.g, &self.platform, &alloc, comms)).map_err(to_py)?;
+        let s = py
+            .detach(|| scrap::place_reference(&self.g, &self.platform, &alloc, comms))
+            .map_err(to_py)?;
         Ok(columns(py, s))
     }
 
     /// MHEFT-MAX with the processor fraction `fraction`.
     fn mheft_max<'py>(&self, py: Python<'py>, fraction: f64, comms: bool) -> PyResult<Columns<'py>> {
         let comms = self.comms(comms)?;
-        let s = py.detach(|| scrap::mheft_max(&self.g, &self.platform, fraction, comms)).map_err(to_py)?;
+        let s = py
+            .detach(|| scrap::mheft_max(&self.g, &self.platform, fraction, comms))
+            .map_err(to_py)?;
         Ok(columns(py, s))
     }
 
@@ -177,20 +210,34 @@ impl MultiClusterPtg {
         comms: bool,
         rule: &str,
         schedules: bool,
-    ) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<i8>>, Option<Vec<(Columns<'py>, Option<Bound<'py, PyArray1<i64>>>)>>)> {
+    ) -> PyResult<(
+        Bound<'py, PyArray1<f64>>,
+        Bound<'py, PyArray1<i8>>,
+        Option<Vec<(Columns<'py>, Option<Bound<'py, PyArray1<i64>>>)>>,
+    )> {
         let betas = owned("betas", &betas)?;
         let rule = HcpaRule::from_name(rule).map_err(to_py)?;
         let comms = self.comms(comms)?;
-        let runs = py.detach(|| scrap::study(&self.g, &self.platform, power, comms, &betas, rule)).map_err(to_py)?;
+        let runs = py
+            .detach(|| scrap::study(&self.g, &self.platform, power, comms, &betas, rule))
+            .map_err(to_py)?;
         let mut floats = Vec::with_capacity(6 * runs.len());
         let mut initial = Vec::with_capacity(runs.len());
         for r in &runs {
             let m = r.metrics;
-            floats.extend([m.makespan, m.energy, m.power_fraction, m.peak_power_fraction, r.beta_estimate.unwrap_or(f64::NAN)]);
+            floats.extend([
+                m.makespan,
+                m.energy,
+                m.power_fraction,
+                m.peak_power_fraction,
+                r.beta_estimate.unwrap_or(f64::NAN),
+            ]);
             initial.push(r.initial_violation.map_or(-1, i8::from));
         }
         let out = schedules.then(|| {
-            runs.into_iter().map(|r| (columns(py, r.schedule), r.alloc.map(|a| int64s(&a).into_pyarray(py)))).collect()
+            runs.into_iter()
+                .map(|r| (columns(py, r.schedule), r.alloc.map(|a| int64s(&a).into_pyarray(py))))
+                .collect()
         });
         Ok((floats.into_pyarray(py), initial.into_pyarray(py), out))
     }
@@ -221,7 +268,9 @@ impl MultiClusterPtg {
             || s.proc_offsets.last() != Some(&s.proc_ids.len())
             || s.proc_offsets.windows(2).any(|w| w[0] > w[1])
         {
-            return Err(PyValueError::new_err("proc_offsets must rise from 0 to the number of processor ids"));
+            return Err(PyValueError::new_err(
+                "proc_offsets must rise from 0 to the number of processor ids",
+            ));
         }
         let alloc = alloc.map(|a| self.alloc(&a)).transpose()?;
         if let Some(a) = &alloc {

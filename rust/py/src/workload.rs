@@ -14,12 +14,28 @@ use pyo3::types::PyBytes;
 /// a number), `"rule"` (field's value breaks rule `extra`, an index of
 /// `_RULES` in `clustersched.workload.swf`) or `"duplicate"` (extra: the line
 /// that has the job number first).
-type ProblemTuple = (usize, usize, Option<i64>, &'static str, Option<usize>, usize, usize, Option<f64>, usize);
+type ProblemTuple = (
+    usize,
+    usize,
+    Option<i64>,
+    &'static str,
+    Option<usize>,
+    usize,
+    usize,
+    Option<f64>,
+    usize,
+);
 
 /// (header lines as (line, start, end) byte ranges of their text after `;`,
 /// the number of data lines, the time and memory columns one after another,
 /// the id and count columns one after another, the problems).
-type Scanned<'py> = (Vec<(usize, usize, usize)>, usize, Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<i64>>, Vec<ProblemTuple>);
+type Scanned<'py> = (
+    Vec<(usize, usize, usize)>,
+    usize,
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<i64>>,
+    Vec<ProblemTuple>,
+);
 
 /// Scan the (decompressed) bytes of an SWF trace; see `clustersched_core::workload::swf`.
 #[pyfunction]
@@ -35,15 +51,24 @@ fn scan_swf<'py>(py: Python<'py>, raw: &[u8]) -> Scanned<'py> {
             let (kind, field, token, value, extra) = match &p.finding {
                 Finding::FieldCount(n) => ("fields", None, 0..0, None, *n),
                 Finding::NotANumber { field, token } => ("number", Some(*field), token.clone(), None, 0),
-                Finding::Broken { field, rule, token, value } => {
-                    ("rule", Some(*field), token.clone(), Some(*value), *rule as usize)
-                }
+                Finding::Broken {
+                    field,
+                    rule,
+                    token,
+                    value,
+                } => ("rule", Some(*field), token.clone(), Some(*value), *rule as usize),
                 Finding::Duplicate { first_line, .. } => ("duplicate", Some(0), 0..0, None, *first_line),
             };
             (p.row, p.line, p.job, kind, field, token.start, token.end, value, extra)
         })
         .collect();
-    (header, scan.rows(), scan.floats.into_pyarray(py), scan.ints.into_pyarray(py), problems)
+    (
+        header,
+        scan.rows(),
+        scan.floats.into_pyarray(py),
+        scan.ints.into_pyarray(py),
+        problems,
+    )
 }
 
 /// The bytes `raw` holds when it is exactly one gzip member that inflates
@@ -70,7 +95,9 @@ fn inflate_gzip<'py>(py: Python<'py>, raw: &[u8]) -> Option<Bound<'py, PyBytes>>
     // error set, which from_owned_ptr_or_err takes.
     let bytes = unsafe {
         let object = pyo3::ffi::PyBytes_FromStringAndSize(std::ptr::null(), isize::try_from(size).ok()?);
-        Bound::from_owned_ptr_or_err(py, object).ok()?.cast_into_unchecked::<PyBytes>()
+        Bound::from_owned_ptr_or_err(py, object)
+            .ok()?
+            .cast_into_unchecked::<PyBytes>()
     };
     // SAFETY: the buffer of a bytes object this function alone holds. Its
     // address crosses into the closure without the GIL as a number, since a

@@ -192,8 +192,11 @@ impl Conservative {
     fn replan(&mut self, sim: &mut BatchSim) {
         let now = sim.now();
         let machine = sim.machine();
-        self.profile =
-            Some(Profile::new(now, machine.free(), machine.running().map(|(end, _, w)| (end.0.max(now), w))));
+        self.profile = Some(Profile::new(
+            now,
+            machine.free(),
+            machine.running().map(|(end, _, w)| (end.0.max(now), w)),
+        ));
         self.planned.resize(sim.jobs().len(), f64::NAN);
         if self.reserved.jobs() == sim.jobs().len() {
             self.reserved.clear_all();

@@ -43,7 +43,11 @@ pub const MAX_TIME_LIMIT: f64 = 86_400.0;
 impl DpsaConfig {
     /// The variant with the default budget and no wall-clock limit.
     pub fn new(variant: DpsaVariant) -> Self {
-        DpsaConfig { variant, node_budget: DEFAULT_NODE_BUDGET, time_limit: None }
+        DpsaConfig {
+            variant,
+            node_budget: DEFAULT_NODE_BUDGET,
+            time_limit: None,
+        }
     }
 
     /// The same search with other bounds: `node_budget` (`None`: the default)
@@ -63,7 +67,11 @@ impl DpsaConfig {
                 )));
             }
         }
-        Ok(DpsaConfig { node_budget: node_budget.unwrap_or(self.node_budget), time_limit, ..self })
+        Ok(DpsaConfig {
+            node_budget: node_budget.unwrap_or(self.node_budget),
+            time_limit,
+            ..self
+        })
     }
 }
 
@@ -77,7 +85,9 @@ impl DpsaVariant {
             "p" => Ok(DpsaVariant::Priority),
             "n" => Ok(DpsaVariant::Narrow),
             "w" => Ok(DpsaVariant::Wide),
-            _ => Err(Error::InvalidArgument(format!("variant == '{name}', must be one of 'p', 'n', 'w'"))),
+            _ => Err(Error::InvalidArgument(format!(
+                "variant == '{name}', must be one of 'p', 'n', 'w'"
+            ))),
         }
     }
 }
@@ -185,7 +195,12 @@ fn search(
     if complete && long_total <= u64::from(unreserved) && total <= u64::from(capacity) {
         // Everything fits: the whole set is the best and comes first in Fig. 2's order.
         let chosen = (0..items.len()).collect();
-        return Selection { chosen, utilization: total as u32, nodes: items.len() as u64 + 1, cut: false };
+        return Selection {
+            chosen,
+            utilization: total as u32,
+            nodes: items.len() as u64 + 1,
+            cut: false,
+        };
     }
     match SuffixSums::new(items, capacity) {
         Some(sums) => walk(items, &sums, reserved, unreserved, budget, deadline),
@@ -204,7 +219,12 @@ fn walk(
     deadline: Option<Instant>,
 ) -> Selection {
     let optimum = sums.reach(0, reserved, unreserved);
-    let mut best = Selection { chosen: Vec::new(), utilization: 0, nodes: 1, cut: false };
+    let mut best = Selection {
+        chosen: Vec::new(),
+        utilization: 0,
+        nodes: 1,
+        cut: false,
+    };
     let (mut r, mut u) = (reserved, unreserved);
     for (k, item) in items.iter().enumerate() {
         if best.utilization == optimum {
@@ -214,7 +234,11 @@ fn walk(
             best.cut = true;
             break;
         }
-        let fits = if item.short { item.width <= r + u } else { item.width <= u };
+        let fits = if item.short {
+            item.width <= r + u
+        } else {
+            item.width <= u
+        };
         if !fits {
             continue;
         }
@@ -263,7 +287,9 @@ impl SuffixSums {
     fn new(items: &[Candidate], capacity: u32) -> Option<Self> {
         let total: u64 = items.iter().map(|c| u64::from(c.width)).sum();
         let size = u64::from(capacity).min(total) as u32;
-        let dense_words = (items.len() + 1).saturating_mul(3).saturating_mul(size as usize / 64 + 1);
+        let dense_words = (items.len() + 1)
+            .saturating_mul(3)
+            .saturating_mul(size as usize / 64 + 1);
         if dense_words <= SMALL_DENSE_WORDS {
             return Some(SuffixSums::Dense(DenseSums::new(items, size)));
         }
@@ -312,7 +338,11 @@ impl SparseSums {
         let mut held = 2usize;
         for k in (0..n).rev() {
             let (w, is_short) = (items[k].width, items[k].short);
-            let (grown, kept) = if is_short { (&mut short, &mut long) } else { (&mut long, &mut short) };
+            let (grown, kept) = if is_short {
+                (&mut short, &mut long)
+            } else {
+                (&mut long, &mut short)
+            };
             kept[k] = kept[k + 1].clone();
             grown[k] = with_item(&grown[k + 1], w, capacity);
             held += kept[k].len() + grown[k].len();
@@ -329,7 +359,10 @@ impl SparseSums {
         }
         let short = &self.short[k];
         let limit = u.min(t);
-        self.long[k].iter().take_while(|&&l| l <= limit).any(|&l| short.binary_search(&(t - l)).is_ok())
+        self.long[k]
+            .iter()
+            .take_while(|&&l| l <= limit)
+            .any(|&l| short.binary_search(&(t - l)).is_ok())
     }
 
     fn reach(&self, k: usize, r: u32, u: u32) -> u32 {
@@ -381,7 +414,13 @@ fn with_item(sums: &[u32], w: u32, capacity: u32) -> Vec<u32> {
 /// (or the time limit) bounds it, as in the paper, keeping the best subset
 /// found so far. Here the budget counts the candidates looked at, which
 /// bounds the work (the subsets entered, reported as `nodes`, are fewer).
-fn depth_first(items: &[Candidate], reserved: u32, unreserved: u32, budget: u64, deadline: Option<Instant>) -> Selection {
+fn depth_first(
+    items: &[Candidate],
+    reserved: u32,
+    unreserved: u32,
+    budget: u64,
+    deadline: Option<Instant>,
+) -> Selection {
     let n = items.len();
     // Remaining widths from position k on: short ones, long ones.
     let (mut short_rest, mut long_rest) = (vec![0u64; n + 1], vec![0u64; n + 1]);
@@ -395,7 +434,12 @@ fn depth_first(items: &[Candidate], reserved: u32, unreserved: u32, budget: u64,
         (u64::from(r) + u64::from(u)).min(short_rest[k] + long_rest[k].min(u64::from(u)))
     };
     let ceiling = bound(0, reserved, unreserved);
-    let mut best = Selection { chosen: Vec::new(), utilization: 0, nodes: 1, cut: false };
+    let mut best = Selection {
+        chosen: Vec::new(),
+        utilization: 0,
+        nodes: 1,
+        cut: false,
+    };
     // One frame per subset on the current path: the next candidate to try
     // adding, the processors left, the utilization; `path` lists the
     // candidates of the deepest frame's subset.
@@ -405,7 +449,12 @@ fn depth_first(items: &[Candidate], reserved: u32, unreserved: u32, budget: u64,
         u: u32,
         used: u64,
     }
-    let mut frames = vec![Frame { next: 0, r: reserved, u: unreserved, used: 0 }];
+    let mut frames = vec![Frame {
+        next: 0,
+        r: reserved,
+        u: unreserved,
+        used: 0,
+    }];
     let mut path: Vec<usize> = Vec::new();
     // The best subset is `path[..best_len]` while `best_in_path`; it is
     // copied out only when the search backs out of it, so that a deep descent
@@ -438,7 +487,11 @@ fn depth_first(items: &[Candidate], reserved: u32, unreserved: u32, budget: u64,
         looked += 1;
         top.next = k + 1;
         let item = items[k];
-        let fits = if item.short { item.width <= r + u } else { item.width <= u };
+        let fits = if item.short {
+            item.width <= r + u
+        } else {
+            item.width <= u
+        };
         if !fits {
             continue;
         }
@@ -450,7 +503,12 @@ fn depth_first(items: &[Candidate], reserved: u32, unreserved: u32, budget: u64,
         }
         best.nodes += 1;
         path.push(k);
-        frames.push(Frame { next: k + 1, r: r2, u: u2, used: used2 });
+        frames.push(Frame {
+            next: k + 1,
+            r: r2,
+            u: u2,
+            used: used2,
+        });
         if used2 > u64::from(best.utilization) {
             best.utilization = used2 as u32;
             (best_len, best_in_path) = (path.len(), true);
@@ -488,9 +546,11 @@ impl DenseSums {
         mirrored_short[n * words + capacity as usize / 64] = 1 << (capacity % 64);
         for k in (0..n).rev() {
             let (w, is_short) = (items[k].width as usize, items[k].short);
-            for (sets, grows, up) in
-                [(&mut short, is_short, true), (&mut long, !is_short, true), (&mut mirrored_short, is_short, false)]
-            {
+            for (sets, grows, up) in [
+                (&mut short, is_short, true),
+                (&mut long, !is_short, true),
+                (&mut mirrored_short, is_short, false),
+            ] {
                 let (head, tail) = sets.split_at_mut((k + 1) * words);
                 let (next, this) = (&tail[..words], &mut head[k * words..]);
                 this.copy_from_slice(next);
@@ -503,12 +563,22 @@ impl DenseSums {
         }
         // Drop sums above the capacity so that searches may stop at it.
         let last_bits = capacity as usize % 64 + 1;
-        let mask = if last_bits == 64 { u64::MAX } else { (1u64 << last_bits) - 1 };
+        let mask = if last_bits == 64 {
+            u64::MAX
+        } else {
+            (1u64 << last_bits) - 1
+        };
         for k in 0..=n {
             short[k * words + words - 1] &= mask;
             long[k * words + words - 1] &= mask;
         }
-        DenseSums { words, capacity: capacity as usize, short, long, mirrored_short }
+        DenseSums {
+            words,
+            capacity: capacity as usize,
+            short,
+            long,
+            mirrored_short,
+        }
     }
 
     /// Whether candidates `k..` can use exactly `t` processors with long
@@ -576,23 +646,30 @@ fn or_shifted_down(this: &mut [u64], next: &[u64], shift: usize) {
 fn bits_from(bits: &[u64], from: usize) -> u64 {
     let (i, b) = (from / 64, from % 64);
     let low = bits.get(i).map_or(0, |w| w >> b);
-    let high = if b == 0 { 0 } else { bits.get(i + 1).map_or(0, |w| w << (64 - b)) };
+    let high = if b == 0 {
+        0
+    } else {
+        bits.get(i + 1).map_or(0, |w| w << (64 - b))
+    };
     low | high
 }
 
 fn set_bits_up_to(bits: &[u64], limit: usize) -> impl Iterator<Item = usize> + '_ {
-    bits.iter().enumerate().take(limit / 64 + 1).flat_map(move |(i, &word)| {
-        let mut w = word;
-        std::iter::from_fn(move || {
-            if w == 0 {
-                return None;
-            }
-            let b = w.trailing_zeros() as usize;
-            w &= w - 1;
-            Some(i * 64 + b)
+    bits.iter()
+        .enumerate()
+        .take(limit / 64 + 1)
+        .flat_map(move |(i, &word)| {
+            let mut w = word;
+            std::iter::from_fn(move || {
+                if w == 0 {
+                    return None;
+                }
+                let b = w.trailing_zeros() as usize;
+                w &= w - 1;
+                Some(i * 64 + b)
+            })
+            .filter(move |&v| v <= limit)
         })
-        .filter(move |&v| v <= limit)
-    })
 }
 
 fn highest_set_bit_up_to(bits: &[u64], limit: usize) -> Option<usize> {
@@ -623,16 +700,31 @@ mod tests {
     #[test]
     fn paper_fig1_prefers_the_pair_that_fills_the_hole() {
         // J2 (3 wide) vs J3 + J4 (2 + 2) in a 4-processor hole: DPSA takes J3, J4.
-        let s = select(&[c(3, true), c(2, true), c(2, true)], 4, 0, &DpsaConfig::new(DpsaVariant::Priority));
+        let s = select(
+            &[c(3, true), c(2, true), c(2, true)],
+            4,
+            0,
+            &DpsaConfig::new(DpsaVariant::Priority),
+        );
         assert_eq!((s.chosen, s.utilization, s.cut), (vec![1, 2], 4, false));
     }
 
     #[test]
     fn long_jobs_only_use_unreserved_processors() {
         // 4 free, 3 of them reserved: a long 2-wide job cannot run, a short one can.
-        let s = select(&[c(2, false), c(2, true)], 3, 1, &DpsaConfig::new(DpsaVariant::Priority));
+        let s = select(
+            &[c(2, false), c(2, true)],
+            3,
+            1,
+            &DpsaConfig::new(DpsaVariant::Priority),
+        );
         assert_eq!(s.chosen, vec![1]);
-        let s = select(&[c(1, false), c(3, true)], 3, 1, &DpsaConfig::new(DpsaVariant::Priority));
+        let s = select(
+            &[c(1, false), c(3, true)],
+            3,
+            1,
+            &DpsaConfig::new(DpsaVariant::Priority),
+        );
         assert_eq!((s.chosen, s.utilization), (vec![0, 1], 4));
     }
 
@@ -650,8 +742,19 @@ mod tests {
     fn budget_cuts_and_keeps_the_part_chosen_so_far() {
         let cands: Vec<Candidate> = (0..30).map(|_| c(3, true)).collect();
         let full = select(&cands, 0, 10, &DpsaConfig::new(DpsaVariant::Priority));
-        assert_eq!((full.chosen, full.utilization, full.nodes, full.cut), (vec![0, 1, 2], 9, 4, false));
-        let s = select(&cands, 0, 10, &DpsaConfig { node_budget: 3, ..DpsaConfig::new(DpsaVariant::Priority) });
+        assert_eq!(
+            (full.chosen, full.utilization, full.nodes, full.cut),
+            (vec![0, 1, 2], 9, 4, false)
+        );
+        let s = select(
+            &cands,
+            0,
+            10,
+            &DpsaConfig {
+                node_budget: 3,
+                ..DpsaConfig::new(DpsaVariant::Priority)
+            },
+        );
         assert_eq!((s.chosen, s.utilization, s.cut), (vec![0, 1], 6, true));
     }
 
@@ -659,7 +762,10 @@ mod tests {
     fn huge_or_infinite_time_limits_mean_no_limit() {
         let cands = [c(3, true), c(2, true), c(2, true)];
         for limit in [f64::INFINITY, 1e300, f64::MAX] {
-            let config = DpsaConfig { time_limit: Some(limit), ..DpsaConfig::new(DpsaVariant::Priority) };
+            let config = DpsaConfig {
+                time_limit: Some(limit),
+                ..DpsaConfig::new(DpsaVariant::Priority)
+            };
             let s = select(&cands, 4, 0, &config);
             assert_eq!((s.chosen, s.cut), (vec![1, 2], false));
         }
@@ -693,10 +799,17 @@ mod tests {
             let sparse = SuffixSums::Sparse(SparseSums::new(&items, size, usize::MAX).unwrap());
             let expected = walk(&items, &full, reserved, unreserved, u64::MAX, None);
             for sums in [&dense, &sparse] {
-                assert_eq!(walk(&items, sums, reserved, unreserved, u64::MAX, None), expected, "{items:?}");
+                assert_eq!(
+                    walk(&items, sums, reserved, unreserved, u64::MAX, None),
+                    expected,
+                    "{items:?}"
+                );
             }
             let dfs = depth_first(&items, reserved, unreserved, u64::MAX, None);
-            assert_eq!((&dfs.chosen, dfs.utilization, dfs.cut), (&expected.chosen, expected.utilization, false));
+            assert_eq!(
+                (&dfs.chosen, dfs.utilization, dfs.cut),
+                (&expected.chosen, expected.utilization, false)
+            );
         }
     }
 
@@ -705,12 +818,25 @@ mod tests {
         let config = DpsaConfig::new(DpsaVariant::Priority);
         // 2^32 - 1 free processors, most of them reserved: the table follows the 4 jobs' widths.
         let began = Instant::now();
-        let s = select(&[c(2, true), c(3, false), c(5, true), c(7, false)], u32::MAX - 4, 4, &config);
+        let s = select(
+            &[c(2, true), c(3, false), c(5, true), c(7, false)],
+            u32::MAX - 4,
+            4,
+            &config,
+        );
         assert_eq!((s.chosen, s.utilization, s.cut), (vec![0, 1, 2], 10, false));
         // Very wide jobs: the sums as lists (16 subsets at most).
-        let wide = [c(1 << 30, true), c((1 << 30) + 1, false), c(3 << 29, true), c(1 << 31, false)];
+        let wide = [
+            c(1 << 30, true),
+            c((1 << 30) + 1, false),
+            c(3 << 29, true),
+            c(1 << 31, false),
+        ];
         let s = select(&wide, u32::MAX - (1 << 31), 1 << 31, &config);
-        assert_eq!((s.chosen, s.utilization, s.cut), (vec![0, 1, 2], (1 << 30) + (1 << 30) + 1 + (3 << 29), false));
+        assert_eq!(
+            (s.chosen, s.utilization, s.cut),
+            (vec![0, 1, 2], (1 << 30) + (1 << 30) + 1 + (3 << 29), false)
+        );
         assert!(began.elapsed() < Duration::from_secs(1), "{:?}", began.elapsed());
     }
 
@@ -720,23 +846,42 @@ mod tests {
         // bitsets nor the lists fit their limits; the depth-first search does
         // the work the node budget allows.
         let mut seed = 3u64;
-        let items: Vec<Candidate> =
-            draw(&mut seed, 60, 1 << 26).into_iter().map(|x| Candidate { width: x.width + (1 << 26), ..x }).collect();
+        let items: Vec<Candidate> = draw(&mut seed, 60, 1 << 26)
+            .into_iter()
+            .map(|x| Candidate {
+                width: x.width + (1 << 26),
+                ..x
+            })
+            .collect();
         assert!(SuffixSums::new(&items, u32::MAX).is_none());
-        let config = DpsaConfig { node_budget: 10_000, ..DpsaConfig::new(DpsaVariant::Priority) };
+        let config = DpsaConfig {
+            node_budget: 10_000,
+            ..DpsaConfig::new(DpsaVariant::Priority)
+        };
         let s = select(&items, u32::MAX / 2, u32::MAX / 2, &config);
         assert!(s.nodes <= 10_000 && s.utilization > 0);
         let again = select(&items, u32::MAX / 2, u32::MAX / 2, &config);
         assert_eq!(s, again);
         assert_eq!(s.utilization, s.chosen.iter().map(|&i| items[i].width).sum::<u32>());
         // 100,000 candidates, thousands deep: the budget bounds the candidates looked at.
-        let items: Vec<Candidate> =
-            draw(&mut seed, 100_000, 1 << 16).into_iter().map(|x| Candidate { width: x.width + (1 << 16), ..x }).collect();
-        let config = DpsaConfig { node_budget: 50_000, ..DpsaConfig::new(DpsaVariant::Narrow) };
+        let items: Vec<Candidate> = draw(&mut seed, 100_000, 1 << 16)
+            .into_iter()
+            .map(|x| Candidate {
+                width: x.width + (1 << 16),
+                ..x
+            })
+            .collect();
+        let config = DpsaConfig {
+            node_budget: 50_000,
+            ..DpsaConfig::new(DpsaVariant::Narrow)
+        };
         let s = select(&items, u32::MAX / 2, u32::MAX / 2, &config);
         assert!(s.cut && s.nodes <= 50_000 && s.chosen.len() > 1000);
         assert!(s.chosen.windows(2).all(|p| p[0] < p[1]));
-        assert_eq!(u64::from(s.utilization), s.chosen.iter().map(|&i| u64::from(items[i].width)).sum::<u64>());
+        assert_eq!(
+            u64::from(s.utilization),
+            s.chosen.iter().map(|&i| u64::from(items[i].width)).sum::<u64>()
+        );
     }
 
     #[test]
@@ -752,7 +897,10 @@ mod tests {
         let next = vec![1u64 | (1 << 63), 1, 0];
         this.copy_from_slice(&next);
         or_shifted(&mut this, &next, 65);
-        assert_eq!(set_bits_up_to(&this, 200).collect::<Vec<_>>(), vec![0, 63, 64, 65, 128, 129]);
+        assert_eq!(
+            set_bits_up_to(&this, 200).collect::<Vec<_>>(),
+            vec![0, 63, 64, 65, 128, 129]
+        );
         assert_eq!(highest_set_bit_up_to(&this, 127), Some(65));
         assert_eq!(highest_set_bit_up_to(&this, 62), Some(0));
         assert_eq!(set_bits_up_to(&this, 64).collect::<Vec<_>>(), vec![0, 63, 64]);

@@ -29,7 +29,12 @@ impl Machine {
     /// An idle machine of `total` processors.
     pub fn new(total: u32) -> Self {
         let free_runs = if total > 0 { vec![(0, total)] } else { Vec::new() };
-        Machine { total, free_runs, free: total, running: Vec::new() }
+        Machine {
+            total,
+            free_runs,
+            free: total,
+            running: Vec::new(),
+        }
     }
 
     /// Number of processors.
@@ -69,13 +74,18 @@ impl Machine {
         }
         self.free_runs.drain(..used_up);
         self.free -= width;
-        let at = self.running.partition_point(|&(end, j, _)| (end, j) < (estimated_end, job));
+        let at = self
+            .running
+            .partition_point(|&(end, j, _)| (end, j) < (estimated_end, job));
         self.running.insert(at, (estimated_end, job, width));
     }
 
     /// Returns `job`'s processor `runs` to the free pool, merging adjacent runs.
     pub(crate) fn release(&mut self, job: u32, estimated_end: Time, runs: &[(u32, u32)]) {
-        if let Ok(at) = self.running.binary_search_by(|&(end, j, _)| (end, j).cmp(&(estimated_end, job))) {
+        if let Ok(at) = self
+            .running
+            .binary_search_by(|&(end, j, _)| (end, j).cmp(&(estimated_end, job)))
+        {
             self.running.remove(at);
         }
         for &(first, len) in runs {

@@ -30,6 +30,6 @@ pub use dpsa::{Candidate, DpsaConfig, DpsaVariant, Selection};
 pub use machine::Machine;
 pub use policy::{Builtin, Runner};
 pub use profile::{occupied_until, Profile, Room};
-pub use reserved::ReservedJobs;
 pub use queue::{Priority, WaitQueue, Waiting};
+pub use reserved::ReservedJobs;
 pub use sim::{BatchSim, Jobs, SearchStats};

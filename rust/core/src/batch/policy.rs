@@ -42,7 +42,16 @@ pub enum Builtin {
 impl Builtin {
     /// The name of every built-in policy, in the order tables list them: the
     /// one list the bindings, the Python package and the CLI read.
-    pub const NAMES: [&'static str; 8] = ["fcfs", "easy", "easy-arrival", "conservative", "sjf", "dpsa-p", "dpsa-n", "dpsa-w"];
+    pub const NAMES: [&'static str; 8] = [
+        "fcfs",
+        "easy",
+        "easy-arrival",
+        "conservative",
+        "sjf",
+        "dpsa-p",
+        "dpsa-n",
+        "dpsa-w",
+    ];
 
     /// The policy called `name` (one of [`Builtin::NAMES`]), with DPSA's
     /// search bounds (see [`DpsaConfig::with_bounds`]).
@@ -87,7 +96,6 @@ impl Builtin {
             _ => Priority::Arrival,
         }
     }
-
 }
 
 /// A built-in policy with the state it keeps between passes (conservative
@@ -101,7 +109,10 @@ pub struct Runner {
 impl Runner {
     /// A runner of `policy`.
     pub fn new(policy: Builtin) -> Self {
-        Runner { policy, conservative: None }
+        Runner {
+            policy,
+            conservative: None,
+        }
     }
 
     /// The policy it runs.
@@ -130,9 +141,10 @@ impl Runner {
                 start_head_while_it_fits(sim);
                 backfill_easy(sim, Backfill::Arrivals);
             }
-            Builtin::Conservative => {
-                self.conservative.get_or_insert_with(Conservative::default).schedule(sim)
-            }
+            Builtin::Conservative => self
+                .conservative
+                .get_or_insert_with(Conservative::default)
+                .schedule(sim),
             Builtin::Sjf => start_whatever_fits_in_order(sim),
             Builtin::Dpsa(config) => {
                 start_head_while_it_fits(sim);
@@ -183,7 +195,9 @@ fn start_whatever_fits_in_order(sim: &mut BatchSim) {
     let mut from = 0;
     loop {
         let free = sim.machine().free();
-        let Some(job) = sim.queue().first_from(from, |w, _| w <= free) else { break };
+        let Some(job) = sim.queue().first_from(from, |w, _| w <= free) else {
+            break;
+        };
         sim.queue_mut().remove(job.job);
         sim.launch(job.job);
         from = job.rank as usize + 1;
@@ -208,7 +222,9 @@ enum Backfill {
 }
 
 fn backfill_easy(sim: &mut BatchSim, which: Backfill) {
-    let Some((head, shadow, mut extra)) = reserve_head(sim) else { return };
+    let Some((head, shadow, mut extra)) = reserve_head(sim) else {
+        return;
+    };
     let now = sim.now();
     let mut free = sim.machine().free();
     let mut from = match which {
@@ -218,7 +234,15 @@ fn backfill_easy(sim: &mut BatchSim, which: Backfill) {
     while free > 0 {
         // The first job in queue order that EASY may start now.
         let may_start = |w: u32, estimate: f64| w <= free && (now + estimate <= shadow || w <= extra);
-        let Some(Waiting { job, rank, width: w, estimate }) = sim.queue().first_from(from, may_start) else { break };
+        let Some(Waiting {
+            job,
+            rank,
+            width: w,
+            estimate,
+        }) = sim.queue().first_from(from, may_start)
+        else {
+            break;
+        };
         if now + estimate > shadow {
             extra -= w;
         }
@@ -239,7 +263,9 @@ fn backfill_easy(sim: &mut BatchSim, which: Backfill) {
 /// free processors are unreserved, the rest are reserved (the count-based
 /// equivalent of EASY's rule).
 fn dpsa_fill(sim: &mut BatchSim, config: &DpsaConfig) {
-    let Some((head, shadow, extra)) = reserve_head(sim) else { return };
+    let Some((head, shadow, extra)) = reserve_head(sim) else {
+        return;
+    };
     let now = sim.now();
     let free = sim.machine().free();
     if free == 0 {
@@ -264,8 +290,13 @@ fn dpsa_fill(sim: &mut BatchSim, config: &DpsaConfig) {
         return;
     }
     let jobs: Vec<u32> = eligible.iter().map(|w| w.job).collect();
-    let candidates: Vec<Candidate> =
-        eligible.iter().map(|w| Candidate { width: w.width, short: now + w.estimate <= shadow }).collect();
+    let candidates: Vec<Candidate> = eligible
+        .iter()
+        .map(|w| Candidate {
+            width: w.width,
+            short: now + w.estimate <= shadow,
+        })
+        .collect();
     let chosen = dpsa::select_among(&candidates, complete, free - unreserved, unreserved, config);
     for &i in &chosen.chosen {
         sim.queue_mut().remove(jobs[i]);
@@ -342,7 +373,13 @@ mod tests {
         // 4 when nothing is free; job 3 ends at 8 and frees a processor where
         // job 4 still ends by the shadow time: EASY backfills it at 8, EASY at
         // arrival does not (it waits behind jobs 1 and 2).
-        let w = [(0.0, 10.0, 3), (1.0, 5.0, 4), (2.0, 5.0, 2), (3.0, 5.0, 1), (4.0, 1.0, 1)];
+        let w = [
+            (0.0, 10.0, 3),
+            (1.0, 5.0, 4),
+            (2.0, 5.0, 2),
+            (3.0, 5.0, 1),
+            (4.0, 1.0, 1),
+        ];
         assert_eq!(run(Builtin::Easy, &w, 4), vec![0.0, 10.0, 15.0, 3.0, 8.0]);
         assert_eq!(run(Builtin::EasyAtArrival, &w, 4), vec![0.0, 10.0, 15.0, 3.0, 15.0]);
     }
@@ -369,16 +406,29 @@ mod tests {
         // 4-wide job ends, a 1-wide one runs until 7, and J1 (job 2) needs all 5.
         // EASY starts J2 (job 3, 3 wide) in the 4-processor hole; DPSA starts
         // J3 and J4 (jobs 4, 5, 2 wide each), which fill it.
-        let w = [(0.0, 2.0, 4), (0.0, 7.0, 1), (1.0, 3.0, 5), (1.0, 5.0, 3), (1.0, 5.0, 2), (1.0, 5.0, 2)];
+        let w = [
+            (0.0, 2.0, 4),
+            (0.0, 7.0, 1),
+            (1.0, 3.0, 5),
+            (1.0, 5.0, 3),
+            (1.0, 5.0, 2),
+            (1.0, 5.0, 2),
+        ];
         assert_eq!(run(Builtin::Easy, &w, 5), vec![0.0, 0.0, 7.0, 2.0, 10.0, 10.0]);
         for v in ["dpsa-p", "dpsa-n", "dpsa-w"] {
-            assert_eq!(run(Builtin::from_name(v).unwrap(), &w, 5), vec![0.0, 0.0, 7.0, 10.0, 2.0, 2.0], "{v}");
+            assert_eq!(
+                run(Builtin::from_name(v).unwrap(), &w, 5),
+                vec![0.0, 0.0, 7.0, 10.0, 2.0, 2.0],
+                "{v}"
+            );
         }
     }
 
     #[test]
     fn pausing_the_run_changes_nothing() {
-        let w: Vec<(f64, f64, u32)> = (0..200).map(|j| (f64::from(j / 3), f64::from(j % 17 + 1), j % 4 + 1)).collect();
+        let w: Vec<(f64, f64, u32)> = (0..200)
+            .map(|j| (f64::from(j / 3), f64::from(j % 17 + 1), j % 4 + 1))
+            .collect();
         let jobs = Jobs {
             submit: w.iter().map(|j| j.0).collect(),
             runtime: w.iter().map(|j| j.1).collect(),
@@ -407,7 +457,11 @@ mod tests {
     fn zero_runtime_jobs_complete_at_their_start() {
         let w = [(0.0, 0.0, 4), (0.0, 0.0, 4), (0.0, 3.0, 4)];
         for policy in Builtin::NAMES {
-            assert_eq!(run(Builtin::from_name(policy).unwrap(), &w, 4), vec![0.0, 0.0, 0.0], "{policy}");
+            assert_eq!(
+                run(Builtin::from_name(policy).unwrap(), &w, 4),
+                vec![0.0, 0.0, 0.0],
+                "{policy}"
+            );
         }
     }
 }

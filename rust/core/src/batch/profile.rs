@@ -21,7 +21,10 @@ impl Profile {
     /// The profile at time `now` with `free_now` processors free, which grow
     /// by `width` at each `(estimated end, width)` of `releases` (in time order).
     pub fn new(now: f64, free_now: u32, releases: impl IntoIterator<Item = (f64, u32)>) -> Self {
-        let mut p = Profile { time: vec![now], free: vec![free_now] };
+        let mut p = Profile {
+            time: vec![now],
+            free: vec![free_now],
+        };
         for (t, w) in releases {
             let last = p.free.len() - 1;
             if t <= p.time[last] {
@@ -96,8 +99,9 @@ impl Profile {
     pub fn room_around(&self, start: f64, end: f64, narrowest: u32) -> Room {
         let first = self.time.partition_point(|&s| s <= start).saturating_sub(1);
         let last = self.time.partition_point(|&s| s < end).saturating_sub(1).max(first);
-        let inside: Vec<(f64, u32)> =
-            (first..=last).map(|i| (self.time[i].max(start), self.free[i])).collect();
+        let inside: Vec<(f64, u32)> = (first..=last)
+            .map(|i| (self.time[i].max(start), self.free[i]))
+            .collect();
         let least = inside.iter().map(|&(_, f)| f).min().unwrap_or(0);
         let most = inside.iter().map(|&(_, f)| f).max().unwrap_or(0);
         // Walk outwards while the running minimum is still of use to someone.
@@ -130,7 +134,16 @@ impl Profile {
         // start from their ends.
         let before = self.time[first];
         let after = self.time.get(last + 1).copied().unwrap_or(f64::INFINITY);
-        Room { start, before, after, least, most, inside, left, right }
+        Room {
+            start,
+            before,
+            after,
+            least,
+            most,
+            inside,
+            left,
+            right,
+        }
     }
 
     /// Applies `f` to the free count over `[start, end)`, then merges the
@@ -204,7 +217,10 @@ impl Room {
     pub fn runs(&self, width: u32, out: &mut Vec<(f64, f64)>) {
         out.clear();
         let reach = |side: &[(u32, f64)], edge: f64| {
-            side.iter().take_while(|&&(m, _)| m >= width).last().map_or(edge, |&(_, t)| t)
+            side.iter()
+                .take_while(|&&(m, _)| m >= width)
+                .last()
+                .map_or(edge, |&(_, t)| t)
         };
         let mut from = None;
         for (k, &(at, free)) in self.inside.iter().enumerate() {
@@ -247,7 +263,10 @@ mod tests {
         assert_eq!(p.earliest(4, 5.0), Some(10.0));
         assert_eq!(p.earliest(9, 1.0), None);
         p.reserve(10.0, 4, 15.0); // [10, 25): 4 taken
-        assert_eq!((p.free_at(9.0), p.free_at(10.0), p.free_at(24.0), p.free_at(25.0)), (1, 0, 4, 8));
+        assert_eq!(
+            (p.free_at(9.0), p.free_at(10.0), p.free_at(24.0), p.free_at(25.0)),
+            (1, 0, 4, 8)
+        );
         // a 1-wide 12 s job fits now? [0, 12) crosses the full step at 10: no; next is 20 (4 free)
         assert_eq!(p.earliest(1, 12.0), Some(20.0));
         assert_eq!(p.earliest(1, 10.0), Some(0.0));
@@ -258,7 +277,10 @@ mod tests {
         assert_eq!(p.free_at(0.0f64.next_up()), 1);
         assert_eq!(p.earliest(1, 0.0), Some(0.0f64.next_up()));
         p.trim(15.0);
-        assert_eq!((p.time.clone(), p.free.clone()), (vec![15.0, 20.0, 25.0], vec![0, 4, 8]));
+        assert_eq!(
+            (p.time.clone(), p.free.clone()),
+            (vec![15.0, 20.0, 25.0], vec![0, 4, 8])
+        );
     }
 
     #[test]
@@ -266,7 +288,10 @@ mod tests {
         // 2 free until 10, 6 until 20, 1 until 30, then 8
         let mut p = Profile::new(0.0, 2, [(10.0, 4), (30.0, 2)]);
         p.reserve(20.0, 5, 10.0);
-        assert_eq!((p.time.clone(), p.free.clone()), (vec![0.0, 10.0, 20.0, 30.0], vec![2, 6, 1, 8]));
+        assert_eq!(
+            (p.time.clone(), p.free.clone()),
+            (vec![0.0, 10.0, 20.0, 30.0], vec![2, 6, 1, 8])
+        );
         p.release(20.0, 30.0, 5); // back to 6: the step merges into the one before
         assert_eq!((p.time.clone(), p.free.clone()), (vec![0.0, 10.0, 30.0], vec![2, 6, 8]));
         p.reserve(12.0, 3, 4.0); // 3 free over [12, 16)

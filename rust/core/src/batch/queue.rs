@@ -104,7 +104,9 @@ impl WaitQueue {
     /// True when job `job` waits.
     pub fn contains(&self, job: usize) -> bool {
         job < self.rank.len()
-            && self.leaf(self.rank[job] as usize).is_some_and(|leaf| self.min[leaf].0 != EMPTY_WIDTH)
+            && self
+                .leaf(self.rank[job] as usize)
+                .is_some_and(|leaf| self.min[leaf].0 != EMPTY_WIDTH)
     }
 
     /// Priority rank of job `job`.
@@ -219,7 +221,9 @@ impl WaitQueue {
 
     /// The tree's leaf of `rank`, when it covers it.
     fn leaf(&self, rank: usize) -> Option<usize> {
-        rank.checked_sub(self.base).filter(|&i| i < self.leaves).map(|i| self.leaves + i)
+        rank.checked_sub(self.base)
+            .filter(|&i| i < self.leaves)
+            .map(|i| self.leaves + i)
     }
 
     /// Moves the tree's window to hold `rank` and every waiting job: an
@@ -233,9 +237,16 @@ impl WaitQueue {
             return;
         }
         let end = self.upper.max(rank + 1);
-        let leaves = (2 * (end - self.lowest.min(rank))).max(MIN_LEAVES).min(self.rank.len()).next_power_of_two();
+        let leaves = (2 * (end - self.lowest.min(rank)))
+            .max(MIN_LEAVES)
+            .min(self.rank.len())
+            .next_power_of_two();
         // A window as long as the queue's ranks covers them all from 0, for good.
-        let first = if leaves >= self.rank.len() { 0 } else { self.lowest.min(rank) };
+        let first = if leaves >= self.rank.len() {
+            0
+        } else {
+            self.lowest.min(rank)
+        };
         let mut min = vec![(EMPTY_WIDTH, f64::INFINITY); 2 * leaves];
         // Every waiting job lies in the old window (`upper` may lie beyond it).
         for r in self.lowest..self.upper.min(self.base + self.leaves) {
@@ -391,7 +402,15 @@ impl ByWidth {
     /// First position in `from..to` whose subtree bounds (least, greatest
     /// estimate) satisfy `fits` (which decides on a single job).
     fn first(&self, from: usize, to: usize, fits: &dyn Fn(f64, f64) -> bool) -> Option<usize> {
-        fn go(b: &ByWidth, k: usize, lo: usize, hi: usize, from: usize, to: usize, fits: &dyn Fn(f64, f64) -> bool) -> Option<usize> {
+        fn go(
+            b: &ByWidth,
+            k: usize,
+            lo: usize,
+            hi: usize,
+            from: usize,
+            to: usize,
+            fits: &dyn Fn(f64, f64) -> bool,
+        ) -> Option<usize> {
             if hi <= from || lo >= to || !fits(b.min_estimate[k], b.max_estimate[k]) {
                 return None;
             }
@@ -411,7 +430,12 @@ mod tests {
     use proptest::prelude::*;
 
     fn job(j: u32, width: u32, estimate: f64) -> Waiting {
-        Waiting { job: j, rank: j, width, estimate }
+        Waiting {
+            job: j,
+            rank: j,
+            width,
+            estimate,
+        }
     }
 
     fn arrival_order(n: usize) -> WaitQueue {

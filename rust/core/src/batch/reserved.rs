@@ -39,7 +39,10 @@ impl ReservedJobs {
         let mut job_at: Vec<u32> = (0..width.len() as u32).collect();
         job_at.sort_by(|&a, &b| {
             let (a, b) = (a as usize, b as usize);
-            width[a].cmp(&width[b]).then(estimate[a].total_cmp(&estimate[b])).then(a.cmp(&b))
+            width[a]
+                .cmp(&width[b])
+                .then(estimate[a].total_cmp(&estimate[b]))
+                .then(a.cmp(&b))
         });
         let mut leaf_of = vec![0; width.len()];
         for (leaf, &job) in job_at.iter().enumerate() {
@@ -127,7 +130,10 @@ impl ReservedJobs {
             // length `b - a` compared with the estimate can round the other
             // way than `a + estimate` compared with `b`, and miss a mover.
             let shortest = self.shortest[node];
-            if !self.runs[from..to].iter().any(|&(a, b)| occupied_until(a, shortest) <= b.min(latest)) {
+            if !self.runs[from..to]
+                .iter()
+                .any(|&(a, b)| occupied_until(a, shortest) <= b.min(latest))
+            {
                 continue;
             }
             if node >= self.leaves {
@@ -154,7 +160,12 @@ impl ReservedJobs {
             let shortest = self.shortest[l].min(self.shortest[r]);
             // Bounds that did not change here do not change above.
             if (latest, narrowest, widest, shortest)
-                == (self.latest_start[node], self.narrowest[node], self.widest[node], self.shortest[node])
+                == (
+                    self.latest_start[node],
+                    self.narrowest[node],
+                    self.widest[node],
+                    self.shortest[node],
+                )
             {
                 break;
             }

@@ -30,7 +30,12 @@ impl Jobs {
             .enumerate()
             .map(|(j, &w)| match u32::try_from(w) {
                 Ok(width) if (1..=total).contains(&width) => Ok(width),
-                _ => Err(Error::invalid(Item::Job(j), "width", w, format!("must be in 1..={total} (the machine size)"))),
+                _ => Err(Error::invalid(
+                    Item::Job(j),
+                    "width",
+                    w,
+                    format!("must be in 1..={total} (the machine size)"),
+                )),
             })
             .collect()
     }
@@ -56,7 +61,10 @@ impl Jobs {
             )));
         }
         if n > u32::MAX as usize {
-            return Err(Error::InvalidArgument(format!("{n} jobs, at most {} supported", u32::MAX)));
+            return Err(Error::InvalidArgument(format!(
+                "{n} jobs, at most {} supported",
+                u32::MAX
+            )));
         }
         for j in 0..n {
             let (s, r, e, w) = (self.submit[j], self.runtime[j], self.estimate[j], self.width[j]);
@@ -68,14 +76,29 @@ impl Jobs {
                 return Err(Error::invalid(job, "runtime", r, "must be finite and >= 0"));
             }
             if !e.is_finite() || e < r {
-                return Err(Error::invalid(job, "estimate", e, format!("must be finite and >= runtime {r}")));
+                return Err(Error::invalid(
+                    job,
+                    "estimate",
+                    e,
+                    format!("must be finite and >= runtime {r}"),
+                ));
             }
             if w == 0 || w > total {
-                return Err(Error::invalid(job, "width", w, format!("must be in 1..={total} (the machine size)")));
+                return Err(Error::invalid(
+                    job,
+                    "width",
+                    w,
+                    format!("must be in 1..={total} (the machine size)"),
+                ));
             }
             if j > 0 && s < self.submit[j - 1] {
                 let previous = self.submit[j - 1];
-                return Err(Error::invalid(job, "submit", s, format!("must be >= the previous job's {previous}")));
+                return Err(Error::invalid(
+                    job,
+                    "submit",
+                    s,
+                    format!("must be >= the previous job's {previous}"),
+                ));
             }
         }
         Ok(())
@@ -251,7 +274,10 @@ impl BatchSim {
             } else {
                 "has not been submitted yet"
             };
-            return Err(Error::Infeasible(format!("cannot start job index {job} at time {}: it {state}", self.now.0)));
+            return Err(Error::Infeasible(format!(
+                "cannot start job index {job} at time {}: it {state}",
+                self.now.0
+            )));
         }
         let (w, free) = (self.jobs.width[job], self.machine.free());
         if w > free {
@@ -274,7 +300,8 @@ impl BatchSim {
         self.start[j] = now;
         self.estimated_end[j] = Time(now + self.jobs.estimate[j]);
         self.offset[j] = self.assigned.len();
-        self.machine.allocate(job, self.jobs.width[j], self.estimated_end[j], &mut self.assigned);
+        self.machine
+            .allocate(job, self.jobs.width[j], self.estimated_end[j], &mut self.assigned);
         self.runs[j] = (self.assigned.len() - self.offset[j]) as u32;
         self.assigned_jobs += 1;
         self.completions.push(Reverse((Time(now + self.jobs.runtime[j]), job)));
@@ -309,7 +336,9 @@ impl BatchSim {
     /// stamp, where they still count as arriving.)
     pub(crate) fn arrivals_scan_start(&self, head: usize) -> usize {
         let now = self.now.0;
-        self.jobs.submit[..self.next_arrival].partition_point(|&s| s < now).max(head + 1)
+        self.jobs.submit[..self.next_arrival]
+            .partition_point(|&s| s < now)
+            .max(head + 1)
     }
 
     /// Records that `job` is reserved to start at `time`; the first such time
@@ -376,7 +405,10 @@ impl BatchSim {
     pub fn assignment(&self) -> (Vec<i64>, Vec<i64>, Vec<i64>) {
         let n = self.jobs.len();
         let mut offsets = Vec::with_capacity(n + 1);
-        let (mut first, mut count) = (Vec::with_capacity(self.assigned.len()), Vec::with_capacity(self.assigned.len()));
+        let (mut first, mut count) = (
+            Vec::with_capacity(self.assigned.len()),
+            Vec::with_capacity(self.assigned.len()),
+        );
         offsets.push(0);
         for j in 0..n {
             if self.offset[j] != usize::MAX {

@@ -26,7 +26,13 @@ struct Mapping {
 }
 
 fn mapping(cluster: &Cluster) -> Mapping {
-    let mut m = Mapping { jobs: Vec::new(), cpu: Vec::new(), start: vec![0], entries: Vec::new(), nodes: 0 };
+    let mut m = Mapping {
+        jobs: Vec::new(),
+        cpu: Vec::new(),
+        start: vec![0],
+        entries: Vec::new(),
+        nodes: 0,
+    };
     for job in cluster.running() {
         m.jobs.push(job);
         m.cpu.push(cluster.jobs().cpu_fraction(job as usize));
@@ -45,7 +51,9 @@ fn mapping(cluster: &Cluster) -> Mapping {
     used.sort_unstable();
     used.dedup();
     for entry in &mut m.entries {
-        entry.0 = used.binary_search(&entry.0).expect("the node of an entry is among the used nodes");
+        entry.0 = used
+            .binary_search(&entry.0)
+            .expect("the node of an entry is among the used nodes");
     }
     m.nodes = used.len();
     m
@@ -134,16 +142,18 @@ pub fn max_min_stretch(cluster: &Cluster, flow: &[f64], virt: &[f64], period: f6
         )));
     }
     if !(period.is_finite() && period > 0.0) {
-        return Err(Error::InvalidArgument(format!("period == {period}, must be finite and > 0")));
+        return Err(Error::InvalidArgument(format!(
+            "period == {period}, must be finite and > 0"
+        )));
     }
     let m = mapping(cluster);
     for &job in &m.jobs {
         let (f, v) = (flow[job as usize], virt[job as usize]);
         if !(f.is_finite() && v.is_finite() && f >= 0.0 && v >= 0.0) {
             return Err(Error::invalid_item(
-                    Item::Job(job as usize),
-                    format!("flow time {f} and virtual time {v} must be finite and >= 0"),
-                ));
+                Item::Job(job as usize),
+                format!("flow time {f} and virtual time {v} must be finite and >= 0"),
+            ));
         }
     }
     let nodes = m.nodes;
@@ -204,7 +214,10 @@ pub fn max_min_stretch(cluster: &Cluster, flow: &[f64], virt: &[f64], period: f6
             check[i] = l > 1.0;
             ok_up_to[i] = f64::NEG_INFINITY;
         }
-        let hi_cap = (0..r).filter(|&k| !frozen[k]).map(|k| (1.0 + offset[k]) / slope[k]).fold(lo, f64::max);
+        let hi_cap = (0..r)
+            .filter(|&k| !frozen[k])
+            .map(|k| (1.0 + offset[k]) / slope[k])
+            .fold(lo, f64::max);
         if fits(hi_cap, &on_node, &used, &check, &mut ok_up_to) {
             for k in 0..r {
                 if !frozen[k] {
@@ -231,7 +244,9 @@ pub fn max_min_stretch(cluster: &Cluster, flow: &[f64], virt: &[f64], period: f6
             if frozen[k] {
                 continue;
             }
-            let saturated = m.entries[m.start[k]..m.start[k + 1]].iter().any(|&(node, _)| over[node]);
+            let saturated = m.entries[m.start[k]..m.start[k + 1]]
+                .iter()
+                .any(|&(node, _)| over[node]);
             if saturated || y_at(k, lo) >= 1.0 {
                 frozen[k] = true;
                 changed = true;
@@ -301,7 +316,10 @@ mod tests {
         c.place(0, vec![0]).unwrap();
         c.place(1, vec![0]).unwrap();
         let (_, y) = max_min_stretch(&c, &[100.0, 0.0], &[100.0, 0.0], 100.0).unwrap();
-        assert!((y[0] - 1.0 / 3.0).abs() < 1e-9 && (y[1] - 2.0 / 3.0).abs() < 1e-9, "{y:?}");
+        assert!(
+            (y[0] - 1.0 / 3.0).abs() < 1e-9 && (y[1] - 2.0 / 3.0).abs() < 1e-9,
+            "{y:?}"
+        );
         assert!(max_min_stretch(&c, &[1.0], &[1.0], 100.0).is_err());
         assert!(max_min_stretch(&c, &[1.0, 1.0], &[1.0, 1.0], 0.0).is_err());
     }

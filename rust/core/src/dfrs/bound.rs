@@ -104,7 +104,11 @@ fn add_up(a: f64, b: f64) -> f64 {
     }
     let bb = s - a;
     let error = (a - (s - bb)) + (b - bb);
-    if error > 0.0 { s.next_up() } else { s }
+    if error > 0.0 {
+        s.next_up()
+    } else {
+        s
+    }
 }
 
 /// `a + b` rounded towards -inf (see [`add_up`]).
@@ -122,7 +126,11 @@ fn mul_up(a: f64, b: f64) -> f64 {
     if p.abs() < TINY_PRODUCT {
         return p.next_up();
     }
-    if a.mul_add(b, -p) > 0.0 { p.next_up() } else { p }
+    if a.mul_add(b, -p) > 0.0 {
+        p.next_up()
+    } else {
+        p
+    }
 }
 
 /// `a * b` rounded towards -inf (see [`mul_up`]).
@@ -224,10 +232,14 @@ impl StretchBound {
             return Err(Error::InvalidArgument("nodes == 0, must be >= 1".into()));
         }
         if nodes > MAX_COUNT {
-            return Err(Error::InvalidArgument(format!("nodes == {nodes}, must be at most {MAX_COUNT}")));
+            return Err(Error::InvalidArgument(format!(
+                "nodes == {nodes}, must be at most {MAX_COUNT}"
+            )));
         }
         if !(threshold.is_finite() && threshold >= 0.0) {
-            return Err(Error::InvalidArgument(format!("threshold == {threshold}, must be finite and >= 0")));
+            return Err(Error::InvalidArgument(format!(
+                "threshold == {threshold}, must be finite and >= 0"
+            )));
         }
         let mut bound = StretchBound {
             release: Vec::with_capacity(n),
@@ -291,14 +303,20 @@ impl StretchBound {
 
     /// The smallest stretch each job allows on its own: `max(1, max_j min_span_j / q_j)`.
     pub fn trivial_bound(&self) -> f64 {
-        self.min_span.iter().zip(&self.stretch_unit).map(|(s, q)| s / q).fold(1.0, f64::max)
+        self.min_span
+            .iter()
+            .zip(&self.stretch_unit)
+            .map(|(s, q)| s / q)
+            .fold(1.0, f64::max)
     }
 
     fn check_stretch(stretch: f64) -> Result<()> {
         if stretch.is_finite() && stretch > 0.0 {
             Ok(())
         } else {
-            Err(Error::InvalidArgument(format!("stretch == {stretch}, must be finite and > 0")))
+            Err(Error::InvalidArgument(format!(
+                "stretch == {stretch}, must be finite and > 0"
+            )))
         }
     }
 
@@ -307,7 +325,9 @@ impl StretchBound {
     pub fn max_flow_at(&self, stretch: f64) -> Result<FlowAtStretch> {
         Self::check_stretch(stretch)?;
         let n = self.jobs();
-        let deadline: Vec<f64> = (0..n).map(|j| self.release[j] + stretch * self.stretch_unit[j]).collect();
+        let deadline: Vec<f64> = (0..n)
+            .map(|j| self.release[j] + stretch * self.stretch_unit[j])
+            .collect();
         let mut points: Vec<f64> = self.release.iter().chain(&deadline).copied().collect();
         points.sort_unstable_by(f64::total_cmp);
         points.dedup();
@@ -507,7 +527,11 @@ impl StretchBound {
                 active_rate = add_up(active_rate, self.rate_above[j]);
             } else {
                 active_jobs -= 1;
-                active_rate = if active_jobs == 0 { 0.0 } else { add_up(active_rate, -self.rate_below[j]).max(0.0) };
+                active_rate = if active_jobs == 0 {
+                    0.0
+                } else {
+                    add_up(active_rate, -self.rate_below[j]).max(0.0)
+                };
             }
             last = time;
         }
@@ -564,7 +588,9 @@ impl StretchBound {
     fn feasible_stretch(&self) -> f64 {
         let last = self.release.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let end = last + self.min_span.iter().sum::<f64>();
-        (0..self.jobs()).map(|j| (end - self.release[j]) / self.stretch_unit[j]).fold(1.0, f64::max)
+        (0..self.jobs())
+            .map(|j| (end - self.release[j]) / self.stretch_unit[j])
+            .fold(1.0, f64::max)
     }
 
     /// The lower bound of Theorem 1 on the maximum bounded stretch: the
@@ -573,7 +599,12 @@ impl StretchBound {
     /// 1; see the module documentation for the search and the certificate).
     /// With no job having work the bound is 1.
     pub fn lower_bound(&self) -> Result<BoundSearch> {
-        let mut search = BoundSearch { stretch: 1.0, max_flows: 0, newton_steps: 0, bisection: false };
+        let mut search = BoundSearch {
+            stretch: 1.0,
+            max_flows: 0,
+            newton_steps: 0,
+            bisection: false,
+        };
         if self.jobs() == 0 {
             return Ok(search);
         }

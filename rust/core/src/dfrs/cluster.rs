@@ -47,7 +47,9 @@ pub struct Cluster {
 /// `nodes` if it is in `1..=MAX_NODES`, else the error every DFRS kernel gives.
 pub(crate) fn check_nodes(nodes: u32) -> Result<()> {
     if nodes == 0 || nodes > MAX_NODES {
-        return Err(Error::InvalidArgument(format!("nodes == {nodes}, must be in 1..={MAX_NODES}")));
+        return Err(Error::InvalidArgument(format!(
+            "nodes == {nodes}, must be in 1..={MAX_NODES}"
+        )));
     }
     Ok(())
 }
@@ -325,7 +327,12 @@ mod tests {
 
     fn jobs() -> Jobs {
         // tasks, cpu, mem (units of 1e-9 node)
-        Jobs::new(vec![2, 1, 3], vec![UNIT, UNIT / 4, UNIT / 2], vec![UNIT / 2, UNIT / 10, UNIT / 3]).unwrap()
+        Jobs::new(
+            vec![2, 1, 3],
+            vec![UNIT, UNIT / 4, UNIT / 2],
+            vec![UNIT / 2, UNIT / 10, UNIT / 3],
+        )
+        .unwrap()
     }
 
     #[test]
@@ -334,15 +341,33 @@ mod tests {
         c.place(0, vec![1, 0]).unwrap();
         assert_eq!(c.placement(0), &[0, 1]);
         assert_eq!(c.mem_used(), &[UNIT / 2, UNIT / 2]);
-        assert_eq!(c.commit(), Changes { started: vec![0], ..Changes::default() });
+        assert_eq!(
+            c.commit(),
+            Changes {
+                started: vec![0],
+                ..Changes::default()
+            }
+        );
         c.remove(0).unwrap();
         c.place(0, vec![0, 0]).unwrap();
-        assert_eq!(c.commit(), Changes { moved: vec![0], ..Changes::default() });
+        assert_eq!(
+            c.commit(),
+            Changes {
+                moved: vec![0],
+                ..Changes::default()
+            }
+        );
         c.remove(0).unwrap();
         c.place(0, vec![0, 0]).unwrap();
         assert_eq!(c.commit(), Changes::default());
         c.remove(0).unwrap();
-        assert_eq!(c.commit(), Changes { stopped: vec![0], ..Changes::default() });
+        assert_eq!(
+            c.commit(),
+            Changes {
+                stopped: vec![0],
+                ..Changes::default()
+            }
+        );
         c.place(0, vec![0, 1]).unwrap();
         c.commit();
         c.complete(0).unwrap();
@@ -354,7 +379,10 @@ mod tests {
     fn node_counts_are_bounded_before_allocating() {
         for nodes in [0, MAX_NODES + 1, u32::MAX] {
             let e = Cluster::new(jobs(), nodes).unwrap_err();
-            assert_eq!(e, Error::InvalidArgument(format!("nodes == {nodes}, must be in 1..={MAX_NODES}")));
+            assert_eq!(
+                e,
+                Error::InvalidArgument(format!("nodes == {nodes}, must be in 1..={MAX_NODES}"))
+            );
         }
         assert_eq!(Cluster::new(jobs(), MAX_NODES).unwrap().nodes(), MAX_NODES);
     }

@@ -49,7 +49,10 @@ pub struct Preemption {
 ///    differ; re-placed on its former nodes it simply keeps running).
 pub fn greedy_preempt(cluster: &mut Cluster, job: u32, victims: &[u32], migrate: bool) -> Result<Preemption> {
     if greedy(cluster, job)? {
-        return Ok(Preemption { placed: true, ..Preemption::default() });
+        return Ok(Preemption {
+            placed: true,
+            ..Preemption::default()
+        });
     }
     let mut seen = vec![false; cluster.jobs().len()];
     for &v in victims {
@@ -88,9 +91,14 @@ pub fn greedy_preempt(cluster: &mut Cluster, job: u32, victims: &[u32], migrate:
     }
     let placed = greedy(cluster, job)?;
     if !placed {
-        return Err(Error::Infeasible(format!("job index {job} should fit after the pauses but does not")));
+        return Err(Error::Infeasible(format!(
+            "job index {job} should fit after the pauses but does not"
+        )));
     }
-    let mut out = Preemption { placed: true, ..Preemption::default() };
+    let mut out = Preemption {
+        placed: true,
+        ..Preemption::default()
+    };
     for (v, _) in paused {
         if migrate && greedy(cluster, v)? {
             out.moved.push(v);
@@ -136,7 +144,14 @@ mod tests {
         // 50%); marking 0 empties node 0, which holds both tasks: marking stops. Reconsidered from
         // the highest priority, 0 must stay paused, and so must 2 (with it node 0 holds one task).
         let out = greedy_preempt(&mut c, 3, &[2, 0, 1], false).unwrap();
-        assert_eq!(out, Preemption { placed: true, paused: vec![0, 2], moved: vec![] });
+        assert_eq!(
+            out,
+            Preemption {
+                placed: true,
+                paused: vec![0, 2],
+                moved: vec![]
+            }
+        );
         assert_eq!(c.placement(3), &[0, 0]);
         assert!(c.is_running(1));
         assert_eq!(c.commit().stopped, vec![0, 2]);
@@ -150,10 +165,20 @@ mod tests {
         // Marks 4, 2, 0; reconsidering keeps 4 (node 0 is then empty); 0 and 2 are paused and job
         // 3 takes node 0. GreedyPM re-places 2 (30%) on node 1 (70% used); 0 (60%) fits nowhere.
         let out = greedy_preempt(&mut c, 3, &[4, 2, 0, 1], true).unwrap();
-        assert_eq!(out, Preemption { placed: true, paused: vec![0], moved: vec![2] });
+        assert_eq!(
+            out,
+            Preemption {
+                placed: true,
+                paused: vec![0],
+                moved: vec![2]
+            }
+        );
         assert_eq!(c.placement(2), &[1]);
         let changes = c.commit();
-        assert_eq!((changes.started, changes.stopped, changes.moved), (vec![3], vec![0], vec![2]));
+        assert_eq!(
+            (changes.started, changes.stopped, changes.moved),
+            (vec![3], vec![0], vec![2])
+        );
     }
 
     #[test]

@@ -37,13 +37,21 @@ impl Jobs {
             )));
         }
         if n > u32::MAX as usize {
-            return Err(Error::InvalidArgument(format!("{n} jobs, at most {} supported", u32::MAX)));
+            return Err(Error::InvalidArgument(format!(
+                "{n} jobs, at most {} supported",
+                u32::MAX
+            )));
         }
         let mut total: u64 = 0;
         for j in 0..n {
             let job = Item::Job(j);
             if tasks[j] == 0 || tasks[j] > MAX_TASKS {
-                return Err(Error::invalid(job, "tasks", tasks[j], format!("must be in 1..={MAX_TASKS}")));
+                return Err(Error::invalid(
+                    job,
+                    "tasks",
+                    tasks[j],
+                    format!("must be in 1..={MAX_TASKS}"),
+                ));
             }
             total += u64::from(tasks[j]);
             if total > MAX_TOTAL_TASKS {
@@ -57,11 +65,21 @@ impl Jobs {
             // Needs are reported as the fraction of a node the user gave.
             if cpu[j] == 0 || cpu[j] > UNIT {
                 let need = cpu[j] as f64 / UNIT as f64;
-                return Err(Error::invalid(job, "cpu_need", need, format!("must be in [1/{UNIT}, 1] of a node")));
+                return Err(Error::invalid(
+                    job,
+                    "cpu_need",
+                    need,
+                    format!("must be in [1/{UNIT}, 1] of a node"),
+                ));
             }
             if mem[j] == 0 || mem[j] > UNIT {
                 let need = mem[j] as f64 / UNIT as f64;
-                return Err(Error::invalid(job, "mem_need", need, format!("must be in [1/{UNIT}, 1] of a node")));
+                return Err(Error::invalid(
+                    job,
+                    "mem_need",
+                    need,
+                    format!("must be in [1/{UNIT}, 1] of a node"),
+                ));
             }
         }
         Ok(Jobs { tasks, cpu, mem })
@@ -76,7 +94,12 @@ impl Jobs {
             .enumerate()
             .map(|(j, &t)| match u32::try_from(t) {
                 Ok(count) if (1..=MAX_TASKS).contains(&count) => Ok(count),
-                _ => Err(Error::invalid(Item::Job(j), "tasks", t, format!("must be in 1..={MAX_TASKS}"))),
+                _ => Err(Error::invalid(
+                    Item::Job(j),
+                    "tasks",
+                    t,
+                    format!("must be in 1..={MAX_TASKS}"),
+                )),
             })
             .collect()
     }
@@ -108,10 +131,16 @@ mod tests {
 
     #[test]
     fn task_counts_are_bounded() {
-        assert_eq!(Jobs::task_counts(&[1, i64::from(MAX_TASKS)]).unwrap(), vec![1, MAX_TASKS]);
+        assert_eq!(
+            Jobs::task_counts(&[1, i64::from(MAX_TASKS)]).unwrap(),
+            vec![1, MAX_TASKS]
+        );
         for bad in [0, -1, i64::from(MAX_TASKS) + 1, i64::from(u32::MAX)] {
             let e = Jobs::task_counts(&[1, bad]).unwrap_err();
-            assert_eq!(e.to_string(), format!("job index 1: tasks == {bad}, must be in 1..={MAX_TASKS}"));
+            assert_eq!(
+                e.to_string(),
+                format!("job index 1: tasks == {bad}, must be in 1..={MAX_TASKS}")
+            );
         }
         let e = Jobs::new(vec![MAX_TASKS + 1], vec![UNIT], vec![1]).unwrap_err();
         assert!(matches!(e, Error::Invalid(_)), "{e}");

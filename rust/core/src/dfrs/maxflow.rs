@@ -25,7 +25,10 @@ pub type ArcId = usize;
 impl FlowBuilder {
     /// An empty network with `nodes` nodes.
     pub fn new(nodes: usize) -> Self {
-        FlowBuilder { nodes, ..Default::default() }
+        FlowBuilder {
+            nodes,
+            ..Default::default()
+        }
     }
 
     /// Pre-allocates room for `arcs` arcs.

@@ -61,7 +61,11 @@ pub enum Target<'a> {
     /// at the next periodic event; `flow` and `virt` hold each candidate's
     /// flow time and virtual time (in candidate order), `period` the time to
     /// the next event.
-    Stretch { flow: &'a [f64], virt: &'a [f64], period: f64 },
+    Stretch {
+        flow: &'a [f64],
+        virt: &'a [f64],
+        period: f64,
+    },
 }
 
 /// The outcome of [`mcb8`].
@@ -271,9 +275,11 @@ impl<'a> Packer<'a> {
             let (mut pc, mut pm) = (0usize, 0usize);
             loop {
                 let found = if self.cpu[node] <= self.mem[node] {
-                    self.first_fit(node, true, &mut pc).or_else(|| self.first_fit(node, false, &mut pm))
+                    self.first_fit(node, true, &mut pc)
+                        .or_else(|| self.first_fit(node, false, &mut pm))
                 } else {
-                    self.first_fit(node, false, &mut pm).or_else(|| self.first_fit(node, true, &mut pc))
+                    self.first_fit(node, false, &mut pm)
+                        .or_else(|| self.first_fit(node, true, &mut pc))
                 };
                 let Some(k) = found else { break };
                 self.mem[node] += self.mem_of[k];
@@ -284,7 +290,11 @@ impl<'a> Packer<'a> {
                 self.assign.push((k as u32, node as u32));
                 if self.left[k] == 0 {
                     let i = self.pos[k] as usize;
-                    let next = if self.req[k] > self.mem_of[k] { &mut self.next_c } else { &mut self.next_m };
+                    let next = if self.req[k] > self.mem_of[k] {
+                        &mut self.next_c
+                    } else {
+                        &mut self.next_m
+                    };
                     next[i] = i as u32 + 1;
                 }
                 tasks_left -= 1;
@@ -351,7 +361,10 @@ impl<'a> Packer<'a> {
 
     /// Nodes of the tasks of each of the first `kept` candidates (sorted), from the best packing.
     fn placements(&self, kept: usize) -> Vec<Vec<u32>> {
-        let mut out: Vec<Vec<u32>> = self.cands[..kept].iter().map(|c| c.fixed.clone().unwrap_or_default()).collect();
+        let mut out: Vec<Vec<u32>> = self.cands[..kept]
+            .iter()
+            .map(|c| c.fixed.clone().unwrap_or_default())
+            .collect();
         for &(k, node) in &self.best {
             out[k as usize].push(node);
         }
@@ -365,7 +378,9 @@ impl<'a> Packer<'a> {
 fn check(jobs: &Jobs, nodes: u32, cands: &[Candidate], target: Target<'_>, accuracy: f64) -> Result<()> {
     check_nodes(nodes)?;
     if !(accuracy > 0.0 && accuracy < 1.0) {
-        return Err(Error::InvalidArgument(format!("accuracy == {accuracy}, must be in (0, 1)")));
+        return Err(Error::InvalidArgument(format!(
+            "accuracy == {accuracy}, must be in (0, 1)"
+        )));
     }
     let mut seen = vec![false; jobs.len()];
     for c in cands {
@@ -395,7 +410,9 @@ fn check(jobs: &Jobs, nodes: u32, cands: &[Candidate], target: Target<'_>, accur
             )));
         }
         if !(period.is_finite() && period > 0.0) {
-            return Err(Error::InvalidArgument(format!("period == {period}, must be finite and > 0")));
+            return Err(Error::InvalidArgument(format!(
+                "period == {period}, must be finite and > 0"
+            )));
         }
         for (k, (&f, &v)) in flow.iter().zip(virt).enumerate() {
             if !(f.is_finite() && v.is_finite() && f >= 0.0 && v >= 0.0) {
@@ -428,7 +445,12 @@ pub fn mcb8(jobs: &Jobs, nodes: u32, cands: &[Candidate], target: Target<'_>, ac
     while kept > 0 {
         if try_level(&mut packer, kept, 1.0) {
             packer.keep();
-            return Ok(Packing { level: 1.0, kept, placements: packer.placements(kept), attempts });
+            return Ok(Packing {
+                level: 1.0,
+                kept,
+                placements: packer.placements(kept),
+                attempts,
+            });
         }
         if !try_level(&mut packer, kept, 0.0) {
             kept -= 1;
@@ -445,9 +467,19 @@ pub fn mcb8(jobs: &Jobs, nodes: u32, cands: &[Candidate], target: Target<'_>, ac
                 hi = mid;
             }
         }
-        return Ok(Packing { level: lo, kept, placements: packer.placements(kept), attempts });
+        return Ok(Packing {
+            level: lo,
+            kept,
+            placements: packer.placements(kept),
+            attempts,
+        });
     }
-    Ok(Packing { level: 0.0, kept: 0, placements: Vec::new(), attempts })
+    Ok(Packing {
+        level: 0.0,
+        kept: 0,
+        placements: Vec::new(),
+        attempts,
+    })
 }
 
 /// Runs [`mcb8`] on the active jobs `order` (decreasing priority; every
@@ -479,7 +511,10 @@ pub fn apply(
                 "job index {job} is fixed but was not placed at the last commit"
             )));
         }
-        cands.push(Candidate { job, fixed: keep.then(|| cluster.committed(job).to_vec()) });
+        cands.push(Candidate {
+            job,
+            fixed: keep.then(|| cluster.committed(job).to_vec()),
+        });
     }
     let listed: std::collections::HashSet<u32> = order.iter().copied().collect();
     if let Some(missing) = cluster.running().find(|j| !listed.contains(j)) {
@@ -503,121 +538,133 @@ mod reference {
     //! oracle of the packer's tests.
     use super::*;
 
-/// The CPU requirement of each of the first `kept` candidates at `level`,
-/// or None when the level is out of reach (MCB8-stretch: a yield above 1).
-pub(super) fn requirements(jobs: &Jobs, cands: &[Candidate], kept: usize, target: Target<'_>, level: f64) -> Option<Vec<u64>> {
-    cands[..kept]
-        .iter()
-        .enumerate()
-        .map(|(k, c)| {
-            let cpu = jobs.cpu[c.job as usize];
-            let y = match target {
-                Target::Yield => level,
-                Target::Stretch { flow, virt, period } => {
-                    let y = ((flow[k] + period) * level - virt[k]) / period;
-                    if y > 1.0 {
-                        return None;
+    /// The CPU requirement of each of the first `kept` candidates at `level`,
+    /// or None when the level is out of reach (MCB8-stretch: a yield above 1).
+    pub(super) fn requirements(
+        jobs: &Jobs,
+        cands: &[Candidate],
+        kept: usize,
+        target: Target<'_>,
+        level: f64,
+    ) -> Option<Vec<u64>> {
+        cands[..kept]
+            .iter()
+            .enumerate()
+            .map(|(k, c)| {
+                let cpu = jobs.cpu[c.job as usize];
+                let y = match target {
+                    Target::Yield => level,
+                    Target::Stretch { flow, virt, period } => {
+                        let y = ((flow[k] + period) * level - virt[k]) / period;
+                        if y > 1.0 {
+                            return None;
+                        }
+                        y.max(0.0)
                     }
-                    y.max(0.0)
-                }
-            };
-            Some(((y * cpu as f64).ceil() as u64).min(cpu))
-        })
-        .collect()
-}
-
-/// The two-list packing at fixed requirements (see the module notes);
-/// None when some task finds no node. Called by [`mcb8`] once its
-/// arguments are checked (`nodes` within [`super::MAX_NODES`]).
-pub(super) fn pack(jobs: &Jobs, nodes: u32, cands: &[Candidate], req: &[u64]) -> Option<Vec<Vec<u32>>> {
-    let n = req.len();
-    let mut mem = vec![0u64; nodes as usize];
-    let mut cpu = vec![0u64; nodes as usize];
-    let mut placements: Vec<Vec<u32>> = vec![Vec::new(); n];
-    let mut left = vec![0u32; n];
-    let (mut cpu_heavy, mut mem_heavy) = (Vec::new(), Vec::new());
-    let mut tasks_left: u64 = 0;
-    for k in 0..n {
-        let j = cands[k].job as usize;
-        let m = jobs.mem[j];
-        match &cands[k].fixed {
-            Some(fixed) => {
-                for &node in fixed {
-                    let i = node as usize;
-                    mem[i] += m;
-                    cpu[i] += req[k];
-                    if mem[i] > UNIT || cpu[i] > UNIT {
-                        return None;
-                    }
-                }
-                placements[k] = fixed.clone();
-            }
-            None => {
-                left[k] = jobs.tasks[j];
-                tasks_left += jobs.tasks[j] as u64;
-                if req[k] > m {
-                    cpu_heavy.push(k);
-                } else {
-                    mem_heavy.push(k);
-                }
-            }
-        }
+                };
+                Some(((y * cpu as f64).ceil() as u64).min(cpu))
+            })
+            .collect()
     }
-    let id = |k: usize| cands[k].job;
-    cpu_heavy.sort_unstable_by(|&a, &b| {
-        (req[b], jobs.mem[id(b) as usize], id(b)).cmp(&(req[a], jobs.mem[id(a) as usize], id(a)))
-    });
-    mem_heavy.sort_unstable_by(|&a, &b| {
-        (jobs.mem[id(b) as usize], req[b], id(b)).cmp(&(jobs.mem[id(a) as usize], req[a], id(a)))
-    });
-    for node in 0..nodes as usize {
-        if tasks_left == 0 {
-            break;
-        }
-        cpu_heavy.retain(|&k| left[k] > 0);
-        mem_heavy.retain(|&k| left[k] > 0);
-        let (mut pc, mut pm) = (0usize, 0usize);
-        loop {
-            // The first job of `list` (from `*at`) with a task that fits: a job that does not
-            // fit now never will on this node (its loads only grow), so the scan resumes at `*at`.
-            let first_fit = |list: &[usize], at: &mut usize| -> Option<usize> {
-                while *at < list.len() {
-                    let k = list[*at];
-                    let m = jobs.mem[cands[k].job as usize];
-                    if left[k] > 0 && mem[node] + m <= UNIT && cpu[node] + req[k] <= UNIT {
-                        return Some(k);
+
+    /// The two-list packing at fixed requirements (see the module notes);
+    /// None when some task finds no node. Called by [`mcb8`] once its
+    /// arguments are checked (`nodes` within [`super::MAX_NODES`]).
+    pub(super) fn pack(jobs: &Jobs, nodes: u32, cands: &[Candidate], req: &[u64]) -> Option<Vec<Vec<u32>>> {
+        let n = req.len();
+        let mut mem = vec![0u64; nodes as usize];
+        let mut cpu = vec![0u64; nodes as usize];
+        let mut placements: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let mut left = vec![0u32; n];
+        let (mut cpu_heavy, mut mem_heavy) = (Vec::new(), Vec::new());
+        let mut tasks_left: u64 = 0;
+        for k in 0..n {
+            let j = cands[k].job as usize;
+            let m = jobs.mem[j];
+            match &cands[k].fixed {
+                Some(fixed) => {
+                    for &node in fixed {
+                        let i = node as usize;
+                        mem[i] += m;
+                        cpu[i] += req[k];
+                        if mem[i] > UNIT || cpu[i] > UNIT {
+                            return None;
+                        }
                     }
-                    *at += 1;
+                    placements[k] = fixed.clone();
                 }
-                None
-            };
-            let found = if cpu[node] <= mem[node] {
-                first_fit(&cpu_heavy, &mut pc).or_else(|| first_fit(&mem_heavy, &mut pm))
-            } else {
-                first_fit(&mem_heavy, &mut pm).or_else(|| first_fit(&cpu_heavy, &mut pc))
-            };
-            let Some(k) = found else { break };
-            mem[node] += jobs.mem[cands[k].job as usize];
-            cpu[node] += req[k];
-            left[k] -= 1;
-            placements[k].push(node as u32);
-            tasks_left -= 1;
+                None => {
+                    left[k] = jobs.tasks[j];
+                    tasks_left += jobs.tasks[j] as u64;
+                    if req[k] > m {
+                        cpu_heavy.push(k);
+                    } else {
+                        mem_heavy.push(k);
+                    }
+                }
+            }
+        }
+        let id = |k: usize| cands[k].job;
+        cpu_heavy.sort_unstable_by(|&a, &b| {
+            (req[b], jobs.mem[id(b) as usize], id(b)).cmp(&(req[a], jobs.mem[id(a) as usize], id(a)))
+        });
+        mem_heavy.sort_unstable_by(|&a, &b| {
+            (jobs.mem[id(b) as usize], req[b], id(b)).cmp(&(jobs.mem[id(a) as usize], req[a], id(a)))
+        });
+        for node in 0..nodes as usize {
             if tasks_left == 0 {
                 break;
             }
+            cpu_heavy.retain(|&k| left[k] > 0);
+            mem_heavy.retain(|&k| left[k] > 0);
+            let (mut pc, mut pm) = (0usize, 0usize);
+            loop {
+                // The first job of `list` (from `*at`) with a task that fits: a job that does not
+                // fit now never will on this node (its loads only grow), so the scan resumes at `*at`.
+                let first_fit = |list: &[usize], at: &mut usize| -> Option<usize> {
+                    while *at < list.len() {
+                        let k = list[*at];
+                        let m = jobs.mem[cands[k].job as usize];
+                        if left[k] > 0 && mem[node] + m <= UNIT && cpu[node] + req[k] <= UNIT {
+                            return Some(k);
+                        }
+                        *at += 1;
+                    }
+                    None
+                };
+                let found = if cpu[node] <= mem[node] {
+                    first_fit(&cpu_heavy, &mut pc).or_else(|| first_fit(&mem_heavy, &mut pm))
+                } else {
+                    first_fit(&mem_heavy, &mut pm).or_else(|| first_fit(&cpu_heavy, &mut pc))
+                };
+                let Some(k) = found else { break };
+                mem[node] += jobs.mem[cands[k].job as usize];
+                cpu[node] += req[k];
+                left[k] -= 1;
+                placements[k].push(node as u32);
+                tasks_left -= 1;
+                if tasks_left == 0 {
+                    break;
+                }
+            }
         }
+        if tasks_left > 0 {
+            return None;
+        }
+        for p in &mut placements {
+            p.sort_unstable();
+        }
+        Some(placements)
     }
-    if tasks_left > 0 {
-        return None;
-    }
-    for p in &mut placements {
-        p.sort_unstable();
-    }
-    Some(placements)
-}
 
     /// MCB8 with the plain packing.
-    pub(super) fn mcb8(jobs: &Jobs, nodes: u32, cands: &[Candidate], target: Target<'_>, accuracy: f64) -> Result<Packing> {
+    pub(super) fn mcb8(
+        jobs: &Jobs,
+        nodes: u32,
+        cands: &[Candidate],
+        target: Target<'_>,
+        accuracy: f64,
+    ) -> Result<Packing> {
         check(jobs, nodes, cands, target, accuracy)?;
         let capacity = nodes as u128 * UNIT as u128;
         let mut kept = cands.len();
@@ -634,7 +681,12 @@ pub(super) fn pack(jobs: &Jobs, nodes: u32, cands: &[Candidate], req: &[u64]) ->
         };
         while kept > 0 {
             if let Some(p) = try_level(kept, 1.0) {
-                return Ok(Packing { level: 1.0, kept, placements: p, attempts });
+                return Ok(Packing {
+                    level: 1.0,
+                    kept,
+                    placements: p,
+                    attempts,
+                });
             }
             let Some(mut best) = try_level(kept, 0.0) else {
                 kept -= 1;
@@ -651,9 +703,19 @@ pub(super) fn pack(jobs: &Jobs, nodes: u32, cands: &[Candidate], req: &[u64]) ->
                     None => hi = mid,
                 }
             }
-            return Ok(Packing { level: lo, kept, placements: best, attempts });
+            return Ok(Packing {
+                level: lo,
+                kept,
+                placements: best,
+                attempts,
+            });
         }
-        Ok(Packing { level: 0.0, kept: 0, placements: Vec::new(), attempts })
+        Ok(Packing {
+            level: 0.0,
+            kept: 0,
+            placements: Vec::new(),
+            attempts,
+        })
     }
 }
 
@@ -699,7 +761,13 @@ mod tests {
     #[test]
     fn fixed_jobs_stay() {
         let jobs = Jobs::new(vec![1, 1], vec![UNIT; 2], vec![UNIT / 10; 2]).unwrap();
-        let cands = vec![Candidate { job: 0, fixed: Some(vec![1]) }, Candidate { job: 1, fixed: None }];
+        let cands = vec![
+            Candidate {
+                job: 0,
+                fixed: Some(vec![1]),
+            },
+            Candidate { job: 1, fixed: None },
+        ];
         let p = mcb8(&jobs, 2, &cands, Target::Yield, ACCURACY).unwrap();
         assert_eq!(p.placements, vec![vec![1], vec![0]]);
         assert_eq!(p.level, 1.0);
@@ -710,7 +778,11 @@ mod tests {
         // one node, two CPU-bound jobs: flow 100, virtual 100 (stretch so far 1) and a new one.
         // at x the yields are ((100+T)x - 100)/T and (T x)/T = x, T = 100
         let jobs = Jobs::new(vec![1, 1], vec![UNIT; 2], vec![UNIT / 10; 2]).unwrap();
-        let target = Target::Stretch { flow: &[100.0, 0.0], virt: &[100.0, 0.0], period: 100.0 };
+        let target = Target::Stretch {
+            flow: &[100.0, 0.0],
+            virt: &[100.0, 0.0],
+            period: 100.0,
+        };
         let p = mcb8(&jobs, 1, &free(&[0, 1]), target, ACCURACY).unwrap();
         // best x: (2x - 1) + x <= 1, x = 2/3
         assert!(p.level <= 2.0 / 3.0 && p.level > 2.0 / 3.0 - ACCURACY, "{}", p.level);
@@ -722,7 +794,10 @@ mod tests {
         assert!(mcb8(&jobs, 0, &free(&[0]), Target::Yield, ACCURACY).is_err());
         assert!(mcb8(&jobs, 1, &free(&[1]), Target::Yield, ACCURACY).is_err());
         assert!(mcb8(&jobs, 1, &free(&[0, 0]), Target::Yield, ACCURACY).is_err());
-        let bad = vec![Candidate { job: 0, fixed: Some(vec![3]) }];
+        let bad = vec![Candidate {
+            job: 0,
+            fixed: Some(vec![3]),
+        }];
         assert!(mcb8(&jobs, 1, &bad, Target::Yield, ACCURACY).is_err());
         assert!(mcb8(&jobs, 1, &free(&[0]), Target::Yield, 0.0).is_err());
     }
@@ -741,19 +816,28 @@ mod tests {
         }
 
         fn case() -> impl Strategy<Value = (Jobs, u32, Vec<Candidate>, Vec<f64>, Vec<f64>, f64, bool)> {
-            (1u32..7, prop::collection::vec((1u32..6, need(), need(), any::<bool>(), any::<u64>()), 1..24)).prop_flat_map(
-                |(nodes, rows)| {
+            (
+                1u32..7,
+                prop::collection::vec((1u32..6, need(), need(), any::<bool>(), any::<u64>()), 1..24),
+            )
+                .prop_flat_map(|(nodes, rows)| {
                     let n = rows.len();
                     let tasks: Vec<u32> = rows.iter().map(|r| r.0).collect();
-                    let jobs = Jobs::new(tasks.clone(), rows.iter().map(|r| r.1).collect(), rows.iter().map(|r| r.2).collect())
-                        .unwrap();
+                    let jobs = Jobs::new(
+                        tasks.clone(),
+                        rows.iter().map(|r| r.1).collect(),
+                        rows.iter().map(|r| r.2).collect(),
+                    )
+                    .unwrap();
                     // fixed candidates on pseudo-random nodes (they may overload a node: that level fails)
                     let cands: Vec<Candidate> = rows
                         .iter()
                         .enumerate()
                         .map(|(j, r)| Candidate {
                             job: j as u32,
-                            fixed: r.3.then(|| (0..r.0).map(|t| ((r.4 >> (3 * t)) % u64::from(nodes)) as u32).collect()),
+                            fixed: r
+                                .3
+                                .then(|| (0..r.0).map(|t| ((r.4 >> (3 * t)) % u64::from(nodes)) as u32).collect()),
                         })
                         .collect();
                     (
@@ -765,8 +849,7 @@ mod tests {
                         1.0f64..2000.0,
                         any::<bool>(),
                     )
-                },
-            )
+                })
         }
 
         proptest! {

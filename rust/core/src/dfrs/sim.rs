@@ -246,7 +246,10 @@ pub struct Simulation {
 
 fn check_times(name: &'static str, x: &[f64], n: usize) -> Result<()> {
     if x.len() != n {
-        return Err(Error::InvalidArgument(format!("{name} has {} entries for {n} jobs", x.len())));
+        return Err(Error::InvalidArgument(format!(
+            "{name} has {} entries for {n} jobs",
+            x.len()
+        )));
     }
     if let Some((j, &v)) = x.iter().enumerate().find(|(_, v)| !(v.is_finite() && **v >= 0.0)) {
         return Err(Error::invalid(Item::Job(j), name, v, "must be finite and >= 0"));
@@ -262,7 +265,9 @@ impl Simulation {
         check_times("submit", &submit, n)?;
         check_times("processing_time", &processing, n)?;
         if !(penalty.is_finite() && penalty >= 0.0) {
-            return Err(Error::InvalidArgument(format!("penalty == {penalty}, must be finite and >= 0")));
+            return Err(Error::InvalidArgument(format!(
+                "penalty == {penalty}, must be finite and >= 0"
+            )));
         }
         Ok(Simulation {
             cluster: Cluster::new(jobs, nodes)?,
@@ -340,7 +345,10 @@ impl Simulation {
 
     /// The earliest completion estimate of the running jobs (infinite when none).
     pub fn next_completion(&self) -> f64 {
-        self.run_idx.iter().map(|&j| self.est[j as usize]).fold(f64::INFINITY, f64::min)
+        self.run_idx
+            .iter()
+            .map(|&j| self.est[j as usize])
+            .fold(f64::INFINITY, f64::min)
     }
 
     /// Time goes from `t` to `t_next`: the running jobs progress at their yields.
@@ -356,7 +364,12 @@ impl Simulation {
     /// Completes the running jobs whose completion time is at or before `t`;
     /// returns them, ascending.
     pub fn complete(&mut self, t: f64) -> Result<Vec<u32>> {
-        let completed: Vec<u32> = self.run_idx.iter().copied().filter(|&j| self.est[j as usize] <= t).collect();
+        let completed: Vec<u32> = self
+            .run_idx
+            .iter()
+            .copied()
+            .filter(|&j| self.est[j as usize] <= t)
+            .collect();
         for &job in &completed {
             let j = job as usize;
             self.done[j] = self.processing[j];
@@ -427,7 +440,12 @@ impl Simulation {
     /// Greedy's completion action (§4.2): the waiting jobs (active, not
     /// placed) in decreasing priority, each placed if it fits.
     pub fn greedy_waiting(&mut self, t: f64) -> Result<()> {
-        let waiting: Vec<u32> = self.active.iter().copied().filter(|&j| !self.cluster.is_running(j)).collect();
+        let waiting: Vec<u32> = self
+            .active
+            .iter()
+            .copied()
+            .filter(|&j| !self.cluster.is_running(j))
+            .collect();
         for j in self.by_priority(t, &waiting) {
             greedy::greedy(&mut self.cluster, j)?;
         }
@@ -460,11 +478,20 @@ impl Simulation {
             Some(period) => {
                 let flow: Vec<f64> = order.iter().map(|&j| t - self.submit[j as usize]).collect();
                 let virt: Vec<f64> = order.iter().map(|&j| self.done[j as usize]).collect();
-                let target = mcb8::Target::Stretch { flow: &flow, virt: &virt, period };
+                let target = mcb8::Target::Stretch {
+                    flow: &flow,
+                    virt: &virt,
+                    period,
+                };
                 mcb8::apply(&mut self.cluster, &order, &fixed, target, accuracy)?
             }
         };
-        Ok(Some(Mcb8Call { jobs: order.len(), level: packing.level, kept: packing.kept, attempts: packing.attempts }))
+        Ok(Some(Mcb8Call {
+            jobs: order.len(),
+            level: packing.level,
+            kept: packing.kept,
+            attempts: packing.attempts,
+        }))
     }
 
     /// The actions of the event at `t` are done: paused jobs stop (their
@@ -540,7 +567,9 @@ impl Simulation {
             )));
         }
         if let Some(&job) = jobs.iter().find(|&&j| !self.cluster.is_running(j)) {
-            return Err(Error::InvalidArgument(format!("job index {job} is given a yield but is not running")));
+            return Err(Error::InvalidArgument(format!(
+                "job index {job} is given a yield but is not running"
+            )));
         }
         for (&job, &yj) in jobs.iter().zip(ys) {
             let j = job as usize;
@@ -569,9 +598,14 @@ impl Simulation {
         let r = &self.rec;
         let mut order: Vec<usize> = (0..r.seg_job.len()).collect();
         order.sort_by(|&a, &b| {
-            r.seg_job[a].cmp(&r.seg_job[b]).then(r.seg_start[a].partial_cmp(&r.seg_start[b]).unwrap_or(Ordering::Equal))
+            r.seg_job[a]
+                .cmp(&r.seg_job[b])
+                .then(r.seg_start[a].partial_cmp(&r.seg_start[b]).unwrap_or(Ordering::Equal))
         });
-        let mut out = Segments { offsets: vec![0], ..Segments::default() };
+        let mut out = Segments {
+            offsets: vec![0],
+            ..Segments::default()
+        };
         for s in order {
             out.job.push(r.seg_job[s]);
             out.start.push(r.seg_start[s]);
@@ -625,7 +659,10 @@ mod tests {
         let seg = s.segments();
         assert_eq!(seg.job, vec![0, 1]);
         assert_eq!(seg.yields, vec![0.5, 0.5]);
-        assert_eq!((seg.node, seg.count, seg.offsets), (vec![0, 0], vec![1, 1], vec![0, 1, 2]));
+        assert_eq!(
+            (seg.node, seg.count, seg.offsets),
+            (vec![0, 0], vec![1, 1], vec![0, 1, 2])
+        );
         assert!(s.active().is_empty());
     }
 

@@ -174,7 +174,9 @@ impl Bandwidth {
         match name {
             "shared" => Ok(Bandwidth::Shared),
             "dedicated" => Ok(Bandwidth::Dedicated),
-            _ => Err(Error::InvalidArgument(format!("bandwidth == '{name}', must be 'shared' or 'dedicated'"))),
+            _ => Err(Error::InvalidArgument(format!(
+                "bandwidth == '{name}', must be 'shared' or 'dedicated'"
+            ))),
         }
     }
 }
@@ -352,10 +354,13 @@ impl<'a> Allocation<'a> {
         let link_bw = self.grid.link_bandwidth();
         match self.bandwidth {
             Bandwidth::Dedicated => {
-                self.local.iter().all(|&mbr| fits(mbr, lan_bw)) && self.remote.iter().all(|&(k, mbr)| fits(mbr, link_bw[k]))
+                self.local.iter().all(|&mbr| fits(mbr, lan_bw))
+                    && self.remote.iter().all(|&(k, mbr)| fits(mbr, link_bw[k]))
             }
             Bandwidth::Shared => {
-                if !self.local.is_empty() && !self.lan_load[lan].fits_with(self.local.iter().copied(), lan_bw, &mut self.scratch) {
+                if !self.local.is_empty()
+                    && !self.lan_load[lan].fits_with(self.local.iter().copied(), lan_bw, &mut self.scratch)
+                {
                     return false;
                 }
                 self.remote.sort_by_key(|&(k, _)| k); // stable: equal links keep neighbour order
@@ -426,7 +431,7 @@ mod tests {
         assert_eq!(sum(&[1e-16, 1.0, 1e16]), 10000000000000002.0);
         assert_eq!(sum(&[1e100, 1.0, -1e100, 1e-100, 1e50, -1.0, -1e50]), 1e-100);
         assert_eq!(sum(&[0.1, 0.2, 0.3]), 0.6); // while 0.1 + 0.2 + 0.3 == 0.6000000000000001
-        // order does not matter
+                                                // order does not matter
         assert_eq!(sum(&[0.3, 0.1, 0.2]), sum(&[0.1, 0.2, 0.3]));
         assert!(fits(0.6000000000000001, 0.6) && !fits(0.6 * (1.0 + 10.0 * RTOL), 0.6));
     }
@@ -470,8 +475,15 @@ mod tests {
     fn conditions_and_updates() {
         // tasks 0-1 (MBR 5), 1-2 (MBR 7); LAN 0: hosts 10, 6; LAN 1: host 8; LAN 2: host 9; link 0-1 of 6
         let tig = Tig::new(vec![4.0, 4.0, 4.0], &[0, 1], &[1, 2], &[5.0, 7.0]).unwrap();
-        let grid = LanGrid::new(vec![0, 2, 3, 4], vec![10.0, 6.0, 8.0, 9.0], vec![5.0, 100.0, 100.0], &[0], &[1], vec![6.0])
-            .unwrap();
+        let grid = LanGrid::new(
+            vec![0, 2, 3, 4],
+            vec![10.0, 6.0, 8.0, 9.0],
+            vec![5.0, 100.0, 100.0],
+            &[0],
+            &[1],
+            vec![6.0],
+        )
+        .unwrap();
         let mut a = Allocation::new(&tig, &grid, Bandwidth::Shared);
         a.restart(&[true]);
         assert!(a.try_place(0, 0, HostChoice::BestFit)); // host 1 (6 >= 4, tighter than 10)

@@ -122,7 +122,11 @@ pub fn clusters(grid: &LanGrid, kept: &[bool]) -> Vec<Cluster> {
         .enumerate()
         .map(|(c, lans)| {
             let own = lans.iter().fold(0.0, |s, &l| s + (power[l] + lan_bw[l]));
-            Cluster { lans, links: link_count[c], priority: own + link_sum[c] }
+            Cluster {
+                lans,
+                links: link_count[c],
+                priority: own + link_sum[c],
+            }
         })
         .collect();
     out.sort_by(|a, b| b.priority.total_cmp(&a.priority).then(a.lans[0].cmp(&b.lans[0])));
@@ -170,9 +174,15 @@ mod tests {
     fn priorities_follow_eq_2_and_section_4_3() {
         let g = grid();
         let kept = kept_links(&g, 1); // only 0-3
-        assert_eq!(lan_priorities(&g, &kept, Weights::PAPER), vec![100.0 + 40.0 + 100.0, 200.0, 300.0, 400.0 + 40.0 + 25.0]);
+        assert_eq!(
+            lan_priorities(&g, &kept, Weights::PAPER),
+            vec![100.0 + 40.0 + 100.0, 200.0, 300.0, 400.0 + 40.0 + 25.0]
+        );
         let c = clusters(&g, &kept);
-        assert_eq!(c.iter().map(|c| c.lans.clone()).collect::<Vec<_>>(), vec![vec![0, 3], vec![2], vec![1]]);
+        assert_eq!(
+            c.iter().map(|c| c.lans.clone()).collect::<Vec<_>>(),
+            vec![vec![0, 3], vec![2], vec![1]]
+        );
         assert_eq!(c[0].priority, (100.0 + 1.0) + (400.0 + 4.0) + 40.0);
         assert_eq!(c[0].links, 1);
     }

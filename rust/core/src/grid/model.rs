@@ -62,7 +62,9 @@ impl Tig {
             return Err(Error::InvalidArgument("the TIG has no task".into()));
         }
         if n > MAX_TASKS {
-            return Err(Error::InvalidArgument(format!("the TIG has {n} tasks, more than MAX_TASKS == {MAX_TASKS}")));
+            return Err(Error::InvalidArgument(format!(
+                "the TIG has {n} tasks, more than MAX_TASKS == {MAX_TASKS}"
+            )));
         }
         if u.len() > MAX_EDGES {
             return Err(Error::InvalidArgument(format!(
@@ -72,7 +74,12 @@ impl Tig {
         }
         if let Some(t) = mcr.iter().position(|&m| !in_range(m, true)) {
             let task = Item::Task { ptg: None, task: t };
-            return Err(Error::invalid(task, "mcr", mcr[t], "must be finite, > 0 and <= 1e300 (Mflop/s)"));
+            return Err(Error::invalid(
+                task,
+                "mcr",
+                mcr[t],
+                "must be finite, > 0 and <= 1e300 (Mflop/s)",
+            ));
         }
         if u.len() != v.len() || u.len() != mbr.len() {
             return Err(Error::InvalidArgument(format!(
@@ -86,10 +93,15 @@ impl Tig {
         for k in 0..u.len() {
             let (a, b, w) = (u[k], v[k], mbr[k]);
             if a >= n || b >= n {
-                return Err(Error::InvalidArgument(format!("edge {k} ({a}, {b}): the TIG has tasks 0..{}", n - 1)));
+                return Err(Error::InvalidArgument(format!(
+                    "edge {k} ({a}, {b}): the TIG has tasks 0..{}",
+                    n - 1
+                )));
             }
             if a == b {
-                return Err(Error::InvalidArgument(format!("edge {k} ({a}, {b}): a task cannot communicate with itself")));
+                return Err(Error::InvalidArgument(format!(
+                    "edge {k} ({a}, {b}): a task cannot communicate with itself"
+                )));
             }
             if !in_range(w, false) {
                 return Err(Error::InvalidArgument(format!(
@@ -143,7 +155,10 @@ impl Tig {
     /// Neighbours of `task` with the MBR of the edge, by increasing index.
     pub fn neighbors(&self, task: usize) -> impl Iterator<Item = (usize, f64)> + '_ {
         let range = self.adj_offsets[task]..self.adj_offsets[task + 1];
-        self.adj[range.clone()].iter().copied().zip(self.adj_mbr[range].iter().copied())
+        self.adj[range.clone()]
+            .iter()
+            .copied()
+            .zip(self.adj_mbr[range].iter().copied())
     }
 
     /// The `k`-th neighbour of `task` (by increasing index), `k < degree(task)`.
@@ -216,12 +231,16 @@ impl LanGrid {
         if lans == 0 {
             return Err(Error::InvalidArgument("the grid has no LAN".into()));
         }
-        for (what, count, max) in
-            [("LANs", lans, MAX_LANS), ("hosts", host_power.len(), MAX_HOSTS), ("links", a.len(), MAX_LINKS)]
-        {
+        for (what, count, max) in [
+            ("LANs", lans, MAX_LANS),
+            ("hosts", host_power.len(), MAX_HOSTS),
+            ("links", a.len(), MAX_LINKS),
+        ] {
             if count > max {
                 let name = format!("MAX_{}", what.to_uppercase());
-                return Err(Error::InvalidArgument(format!("the grid has {count} {what}, more than {name} == {max}")));
+                return Err(Error::InvalidArgument(format!(
+                    "the grid has {count} {what}, more than {name} == {max}"
+                )));
             }
         }
         if host_offsets.len() != lans + 1 || host_offsets[0] != 0 || host_offsets[lans] != host_power.len() {
@@ -260,10 +279,15 @@ impl LanGrid {
         for k in 0..a.len() {
             let (x, y, w) = (a[k], b[k], link_bandwidth[k]);
             if x >= lans || y >= lans {
-                return Err(Error::InvalidArgument(format!("link {k} ({x}, {y}): the grid has LANs 0..{}", lans - 1)));
+                return Err(Error::InvalidArgument(format!(
+                    "link {k} ({x}, {y}): the grid has LANs 0..{}",
+                    lans - 1
+                )));
             }
             if x == y {
-                return Err(Error::InvalidArgument(format!("link {k} ({x}, {y}): a LAN cannot be linked to itself")));
+                return Err(Error::InvalidArgument(format!(
+                    "link {k} ({x}, {y}): a LAN cannot be linked to itself"
+                )));
             }
             if !in_range(w, false) {
                 return Err(Error::InvalidArgument(format!(
@@ -287,7 +311,11 @@ impl LanGrid {
         }
         // Total power of a LAN: summed from 0.0 in host order (every implementation does the same).
         let lan_power = (0..lans)
-            .map(|l| host_power[host_offsets[l]..host_offsets[l + 1]].iter().fold(0.0, |s, &p| s + p))
+            .map(|l| {
+                host_power[host_offsets[l]..host_offsets[l + 1]]
+                    .iter()
+                    .fold(0.0, |s, &p| s + p)
+            })
             .collect();
         Ok(LanGrid {
             host_offsets,
@@ -392,7 +420,15 @@ mod tests {
         };
         assert!(err(Tig::new(vec![], &[], &[], &[])).contains("no task"));
         let e = Tig::new(vec![1.0, -1.0], &[], &[], &[]).unwrap_err();
-        assert_eq!(e, Error::invalid(Item::Task { ptg: None, task: 1 }, "mcr", -1.0, "must be finite, > 0 and <= 1e300 (Mflop/s)"));
+        assert_eq!(
+            e,
+            Error::invalid(
+                Item::Task { ptg: None, task: 1 },
+                "mcr",
+                -1.0,
+                "must be finite, > 0 and <= 1e300 (Mflop/s)"
+            )
+        );
         assert!(err(Tig::new(vec![1.0, 1.0], &[0], &[0], &[1.0])).contains("edge 0 (0, 0)"));
         assert!(err(Tig::new(vec![1.0, 1.0], &[0], &[1], &[-2.0])).contains("MBR == -2"));
         assert!(err(Tig::new(vec![1.0, 1.0], &[0, 1], &[1, 0], &[1.0, 1.0])).contains("(0, 1) is given twice"));
@@ -401,7 +437,15 @@ mod tests {
 
     #[test]
     fn grid_finds_links_both_ways() {
-        let g = LanGrid::new(vec![0, 2, 3, 4], vec![1.0, 2.0, 3.0, 4.0], vec![10.0; 3], &[2], &[0], vec![5.0]).unwrap();
+        let g = LanGrid::new(
+            vec![0, 2, 3, 4],
+            vec![1.0, 2.0, 3.0, 4.0],
+            vec![10.0; 3],
+            &[2],
+            &[0],
+            vec![5.0],
+        )
+        .unwrap();
         assert_eq!(g.link_between(0, 2), Some(0));
         assert_eq!(g.link_between(2, 0), Some(0));
         assert_eq!(g.link_between(0, 1), None);
@@ -415,7 +459,15 @@ mod tests {
         assert!(LanGrid::new(vec![0, 0], vec![], vec![1.0], &[], &[], vec![]).is_err());
         assert!(LanGrid::new(vec![0, 1], vec![f64::NAN], vec![1.0], &[], &[], vec![]).is_err());
         assert!(LanGrid::new(vec![0, 1, 2], vec![1.0, 1.0], vec![1.0, 1.0], &[0], &[0], vec![1.0]).is_err());
-        assert!(LanGrid::new(vec![0, 1, 2], vec![1.0, 1.0], vec![1.0, 1.0], &[0, 1], &[1, 0], vec![1.0, 1.0]).is_err());
+        assert!(LanGrid::new(
+            vec![0, 1, 2],
+            vec![1.0, 1.0],
+            vec![1.0, 1.0],
+            &[0, 1],
+            &[1, 0],
+            vec![1.0, 1.0]
+        )
+        .is_err());
         assert!(LanGrid::new(vec![0, 1], vec![1e301], vec![1.0], &[], &[], vec![]).is_err());
         assert!(LanGrid::new(vec![0, 1], vec![1.0], vec![f64::INFINITY], &[], &[], vec![]).is_err());
     }
@@ -437,7 +489,15 @@ mod tests {
         let lans = MAX_LANS + 1;
         let e = LanGrid::new((0..=lans).collect(), vec![1.0; lans], vec![1.0; lans], &[], &[], vec![]).unwrap_err();
         assert_eq!(msg(e), "the grid has 1001 LANs, more than MAX_LANS == 1000");
-        let e = LanGrid::new(vec![0, MAX_HOSTS + 1], vec![1.0; MAX_HOSTS + 1], vec![1.0], &[], &[], vec![]).unwrap_err();
+        let e = LanGrid::new(
+            vec![0, MAX_HOSTS + 1],
+            vec![1.0; MAX_HOSTS + 1],
+            vec![1.0],
+            &[],
+            &[],
+            vec![],
+        )
+        .unwrap_err();
         assert_eq!(msg(e), "the grid has 100001 hosts, more than MAX_HOSTS == 100000");
     }
 }

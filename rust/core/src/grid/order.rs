@@ -21,10 +21,16 @@ impl Weights {
     /// Checks α finite and `>= 0`, β in `[0, 1]`; `what` names the pair in errors.
     pub fn check(&self, what: &str) -> Result<()> {
         if !(self.alpha.is_finite() && self.alpha >= 0.0) {
-            return Err(Error::InvalidArgument(format!("alpha_{what} == {}, must be finite and >= 0", self.alpha)));
+            return Err(Error::InvalidArgument(format!(
+                "alpha_{what} == {}, must be finite and >= 0",
+                self.alpha
+            )));
         }
         if !(0.0..=1.0).contains(&self.beta) {
-            return Err(Error::InvalidArgument(format!("beta_{what} == {}, must be in [0, 1]", self.beta)));
+            return Err(Error::InvalidArgument(format!(
+                "beta_{what} == {}, must be in [0, 1]",
+                self.beta
+            )));
         }
         Ok(())
     }
@@ -37,7 +43,12 @@ impl Weights {
 pub fn task_scores(tig: &Tig, w: Weights) -> Vec<f64> {
     let mcr = tig.mcr();
     (0..tig.len())
-        .map(|i| mcr[i] + tig.neighbors(i).fold(0.0, |s, (j, mbr)| s + (w.alpha * mbr + w.beta * mcr[j])))
+        .map(|i| {
+            mcr[i]
+                + tig
+                    .neighbors(i)
+                    .fold(0.0, |s, (j, mbr)| s + (w.alpha * mbr + w.beta * mcr[j]))
+        })
         .collect()
 }
 
@@ -126,7 +137,10 @@ pub fn task_order(tig: &Tig, w: Weights) -> Result<TaskOrder> {
     for m in &mut members {
         m.sort_by(|&a, &b| by_score(a, b));
     }
-    let top_layer: Vec<usize> = members.iter().map(|m| m.iter().map(|&t| layer[t]).min().expect("non-empty")).collect();
+    let top_layer: Vec<usize> = members
+        .iter()
+        .map(|m| m.iter().map(|&t| layer[t]).min().expect("non-empty"))
+        .collect();
     let best = |m: &Vec<usize>| m[0]; // highest score, lowest index among equals
     let mut ranked: Vec<usize> = (0..members.len()).collect();
     ranked.sort_by(|&a, &b| {
@@ -146,7 +160,13 @@ pub fn task_order(tig: &Tig, w: Weights) -> Result<TaskOrder> {
         }
         subset_layer.push(top_layer[s]);
     }
-    Ok(TaskOrder { scores, order, layer, subset, subset_layer })
+    Ok(TaskOrder {
+        scores,
+        order,
+        layer,
+        subset,
+        subset_layer,
+    })
 }
 
 fn min_index(tasks: &[usize]) -> usize {
@@ -222,7 +242,14 @@ mod tests {
     fn scores_follow_eq_1() {
         let t = Tig::new(vec![100.0, 200.0, 300.0], &[0, 0], &[1, 2], &[10.0, 20.0]).unwrap();
         let s = task_scores(&t, Weights::PAPER);
-        assert_eq!(s, vec![100.0 + (10.0 + 50.0) + (20.0 + 75.0), 200.0 + 10.0 + 25.0, 300.0 + 20.0 + 25.0]);
+        assert_eq!(
+            s,
+            vec![
+                100.0 + (10.0 + 50.0) + (20.0 + 75.0),
+                200.0 + 10.0 + 25.0,
+                300.0 + 20.0 + 25.0
+            ]
+        );
     }
 
     #[test]

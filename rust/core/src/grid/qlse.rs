@@ -39,7 +39,11 @@ pub struct QlseParams {
 impl Default for QlseParams {
     /// The paper's values: α_T = α_L = 1, β_T = β_L = 0.25; shared bandwidth (§4.4).
     fn default() -> Self {
-        QlseParams { tasks: Weights::PAPER, lans: Weights::PAPER, bandwidth: Bandwidth::Shared }
+        QlseParams {
+            tasks: Weights::PAPER,
+            lans: Weights::PAPER,
+            bandwidth: Bandwidth::Shared,
+        }
     }
 }
 
@@ -83,14 +87,26 @@ pub fn qlse(tig: &Tig, grid: &LanGrid, params: QlseParams) -> Result<Outcome> {
             let mut lans = cluster.lans.clone();
             lans.sort_by(|&a, &b| priority[b].total_cmp(&priority[a]).then(a.cmp(&b)));
             alloc.restart(&kept);
-            let placed_all =
-                order.order.iter().all(|&t| lans.iter().any(|&l| alloc.try_place(t, l, HostChoice::MostPower)));
+            let placed_all = order
+                .order
+                .iter()
+                .all(|&t| lans.iter().any(|&l| alloc.try_place(t, l, HostChoice::MostPower)));
             if placed_all {
-                return Ok(Outcome { hosts: Some(alloc.hosts()), step: Some(step), cluster: cluster.lans, attempts });
+                return Ok(Outcome {
+                    hosts: Some(alloc.hosts()),
+                    step: Some(step),
+                    cluster: cluster.lans,
+                    attempts,
+                });
             }
         }
     }
-    Ok(Outcome { hosts: None, step: None, cluster: Vec::new(), attempts })
+    Ok(Outcome {
+        hosts: None,
+        step: None,
+        cluster: Vec::new(),
+        attempts,
+    })
 }
 
 /// The greedy best-fit baseline of §5.
@@ -112,7 +128,12 @@ pub fn greedy_best_fit(tig: &Tig, grid: &LanGrid, bandwidth: Bandwidth) -> Outco
     let mut alloc = Allocation::new(tig, grid, bandwidth);
     alloc.restart(&vec![true; grid.num_links()]);
     let placed_all = (0..tig.len()).all(|t| lans.iter().any(|&l| alloc.try_place(t, l, HostChoice::BestFit)));
-    Outcome { hosts: placed_all.then(|| alloc.hosts()), step: None, cluster: Vec::new(), attempts: 1 }
+    Outcome {
+        hosts: placed_all.then(|| alloc.hosts()),
+        step: None,
+        cluster: Vec::new(),
+        attempts: 1,
+    }
 }
 
 /// Whether `hosts` (task -> host) meets every MCR and MBR under `model`, communicating tasks
@@ -175,7 +196,15 @@ mod tests {
     #[test]
     fn one_lan_first_when_it_can_host_everything() {
         // LAN 0: 2 hosts of 200 (room for 4 tasks); LAN 1: 1 host of 1000 but 5 Mb/s
-        let grid = LanGrid::new(vec![0, 2, 3], vec![200.0, 200.0, 1000.0], vec![30.0, 5.0], &[0], &[1], vec![100.0]).unwrap();
+        let grid = LanGrid::new(
+            vec![0, 2, 3],
+            vec![200.0, 200.0, 1000.0],
+            vec![30.0, 5.0],
+            &[0],
+            &[1],
+            vec![100.0],
+        )
+        .unwrap();
         let out = qlse(&path(4), &grid, QlseParams::default()).unwrap();
         assert_eq!(out.step, Some(0));
         assert_eq!(out.cluster, vec![0]);
@@ -188,10 +217,18 @@ mod tests {
     #[test]
     fn spreads_over_linked_lans_when_needed() {
         // two LANs of one host of 250 each (two tasks each), link of 20
-        let grid = LanGrid::new(vec![0, 1, 2], vec![250.0, 250.0], vec![10.0, 10.0], &[0], &[1], vec![20.0]).unwrap();
+        let grid = LanGrid::new(
+            vec![0, 1, 2],
+            vec![250.0, 250.0],
+            vec![10.0, 10.0],
+            &[0],
+            &[1],
+            vec![20.0],
+        )
+        .unwrap();
         let out = qlse(&path(4), &grid, QlseParams::default()).unwrap();
         assert_eq!(out.step, Some(1)); // one link: it is its own upper quartile
-        // order 1, 2, 0, 3: 1 and 2 on LAN 0, 0 and 3 on LAN 1, each using 10 of the link
+                                       // order 1, 2, 0, 3: 1 and 2 on LAN 0, 0 and 3 on LAN 1, each using 10 of the link
         assert_eq!(out.hosts, Some(vec![1, 0, 0, 1]));
         assert_eq!(out.attempts, 3);
         let g = greedy_best_fit(&path(4), &grid, Bandwidth::Shared);

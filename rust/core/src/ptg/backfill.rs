@@ -106,8 +106,10 @@ impl Rows {
             if left == 0 {
                 break;
             }
-            for (w, (todo_w, &row_w)) in
-                todo.iter_mut().zip(&self.bits[y * self.words..(y + 1) * self.words]).enumerate()
+            for (w, (todo_w, &row_w)) in todo
+                .iter_mut()
+                .zip(&self.bits[y * self.words..(y + 1) * self.words])
+                .enumerate()
             {
                 let mut hit = *todo_w & row_w;
                 *todo_w &= !row_w;
@@ -237,7 +239,9 @@ pub fn backfill(set: &PtgSet, schedule: &TaskSchedule, procs: u32, speed: f64) -
     // Starts are finite (checked); partial_cmp keeps -0.0 == 0.0 like the reference.
     order.sort_by(|&x, &y| {
         let (s, t) = (schedule.start[x], schedule.start[y]);
-        s.partial_cmp(&t).unwrap_or(std::cmp::Ordering::Equal).then(task[x].cmp(&task[y]))
+        s.partial_cmp(&t)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(task[x].cmp(&task[y]))
     });
 
     let mut candidates: Vec<f64> = Vec::new();
@@ -260,7 +264,11 @@ pub fn backfill(set: &PtgSet, schedule: &TaskSchedule, procs: u32, speed: f64) -
         candidates.clear();
         candidates.push(r);
         if r < s0 {
-            candidates.extend(rows.ends.range((Excluded(Time(r)), Excluded(Time(s0)))).map(|(t, _)| t.0));
+            candidates.extend(
+                rows.ends
+                    .range((Excluded(Time(r)), Excluded(Time(s0))))
+                    .map(|(t, _)| t.0),
+            );
             candidates.push(s0);
         } else if s0 < r {
             // unreachable for a feasible schedule (r <= s0); kept sorted like the reference's set
@@ -308,7 +316,9 @@ mod tests {
     use proptest::prelude::*;
 
     fn rows(s: &TaskSchedule) -> Vec<(usize, f64, f64, Vec<u32>)> {
-        (0..s.len()).map(|k| (s.task[k], s.start[k], s.end[k], s.procs(k).to_vec())).collect()
+        (0..s.len())
+            .map(|k| (s.task[k], s.start[k], s.end[k], s.procs(k).to_vec()))
+            .collect()
     }
 
     #[test]
@@ -318,9 +328,23 @@ mod tests {
         let b = Ptg::new(vec![1.0], vec![0.0], &[0, 0], &[]).unwrap();
         let set = PtgSet::new(vec![a, b]).unwrap();
         let listed = list_schedule(&set, &[1, 2, 1], &[2.0, 1.0, 0.5], 2, 1.0, Readiness::Placed).unwrap();
-        assert_eq!(rows(&listed), vec![(0, 0.0, 1.0, vec![0]), (1, 1.0, 2.0, vec![0, 1]), (2, 2.0, 3.0, vec![0])]);
+        assert_eq!(
+            rows(&listed),
+            vec![
+                (0, 0.0, 1.0, vec![0]),
+                (1, 1.0, 2.0, vec![0, 1]),
+                (2, 2.0, 3.0, vec![0])
+            ]
+        );
         let packed = backfill(&set, &listed, 2, 1.0).unwrap();
-        assert_eq!(rows(&packed), vec![(0, 0.0, 1.0, vec![0]), (1, 1.0, 2.0, vec![0, 1]), (2, 0.0, 1.0, vec![1])]);
+        assert_eq!(
+            rows(&packed),
+            vec![
+                (0, 0.0, 1.0, vec![0]),
+                (1, 1.0, 2.0, vec![0, 1]),
+                (2, 0.0, 1.0, vec![1])
+            ]
+        );
     }
 
     #[test]
@@ -333,7 +357,10 @@ mod tests {
         s.push(2, 2.0, 3.0, &[0]);
         s.push(0, 5.0, 6.0, &[0]);
         let packed = backfill(&set, &s, 1, 1.0).unwrap();
-        assert_eq!(rows(&packed), vec![(1, 0.0, 1.0, vec![0]), (2, 1.0, 2.0, vec![0]), (0, 2.0, 3.0, vec![0])]);
+        assert_eq!(
+            rows(&packed),
+            vec![(1, 0.0, 1.0, vec![0]), (2, 1.0, 2.0, vec![0]), (0, 2.0, 3.0, vec![0])]
+        );
     }
 
     #[test]
@@ -351,10 +378,16 @@ mod tests {
         let mut s = TaskSchedule::default();
         s.push(0, 0.0, 1.0, &[0]);
         s.push(1, 1.0, 2.0, &[0, 0]);
-        assert!(backfill(&set, &s, 2, 1.0).unwrap_err().to_string().contains("processor id 0 repeated"));
+        assert!(backfill(&set, &s, 2, 1.0)
+            .unwrap_err()
+            .to_string()
+            .contains("processor id 0 repeated"));
         let mut s = TaskSchedule::default();
         s.push(0, 0.0, 1.0, &[0]);
-        assert!(backfill(&set, &s, 2, 1.0).unwrap_err().to_string().contains("task 1 is never scheduled"));
+        assert!(backfill(&set, &s, 2, 1.0)
+            .unwrap_err()
+            .to_string()
+            .contains("task 1 is never scheduled"));
     }
 
     proptest! {

@@ -150,14 +150,18 @@ pub(crate) fn two_shelves(prof: &Profiles, lambda: f64) -> Option<(Vec<u32>, Vec
 /// [`Error::InvalidArgument`] for `epsilon` not in `(0, 1]`.
 pub fn dutot_allocation(prof: &Profiles, epsilon: f64) -> Result<Dutot> {
     if !(epsilon > 0.0 && epsilon <= 1.0) {
-        return Err(Error::InvalidArgument(format!("epsilon == {epsilon}, must be in (0, 1]")));
+        return Err(Error::InvalidArgument(format!(
+            "epsilon == {epsilon}, must be in (0, 1]"
+        )));
     }
     let procs = f64::from(prof.procs());
     let n = prof.jobs();
     let (mut fastest, mut least_work, mut longest_seq, mut seq_work) = (0.0f64, 0.0, 0.0f64, 0.0);
     for j in 0..n {
         fastest = fastest.max(prof.fastest(j));
-        least_work += (1..=prof.procs()).map(|p| prof.work(j, p)).fold(f64::INFINITY, f64::min);
+        least_work += (1..=prof.procs())
+            .map(|p| prof.work(j, p))
+            .fold(f64::INFINITY, f64::min);
         longest_seq = longest_seq.max(prof.time(j, 1));
         seq_work += prof.time(j, 1);
     }
@@ -165,7 +169,14 @@ pub fn dutot_allocation(prof: &Profiles, epsilon: f64) -> Result<Dutot> {
     let mut upper = (2.0 * longest_seq).max(seq_work / procs);
     let mut guesses = 1;
     if let Some((alloc, shelf, work)) = two_shelves(prof, lower) {
-        return Ok(Dutot { cmax: lower, lower, alloc, shelf, work, guesses });
+        return Ok(Dutot {
+            cmax: lower,
+            lower,
+            alloc,
+            shelf,
+            work,
+            guesses,
+        });
     }
     guesses += 1;
     let mut kept = two_shelves(prof, upper).expect("a guess with every job small is always accepted");
@@ -185,7 +196,14 @@ pub fn dutot_allocation(prof: &Profiles, epsilon: f64) -> Result<Dutot> {
         }
     }
     let (alloc, shelf, work) = kept;
-    Ok(Dutot { cmax: upper, lower, alloc, shelf, work, guesses })
+    Ok(Dutot {
+        cmax: upper,
+        lower,
+        alloc,
+        shelf,
+        work,
+        guesses,
+    })
 }
 
 #[cfg(test)]

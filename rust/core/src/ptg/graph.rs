@@ -35,7 +35,9 @@ pub fn exec_times(work: &[f64], alpha: &[f64], procs: &[u32], speed: &[f64]) -> 
     if let Some(i) = procs.iter().position(|&p| p == 0) {
         return Err(Error::InvalidArgument(format!("procs[{i}] == 0, must be >= 1")));
     }
-    Ok((0..n).map(|i| exec_time(work[i], alpha[i], procs[i], speed[i])).collect())
+    Ok((0..n)
+        .map(|i| exec_time(work[i], alpha[i], procs[i], speed[i]))
+        .collect())
 }
 
 /// Checks a processor speed (flop/s): finite and `> 0`.
@@ -43,7 +45,9 @@ pub fn check_speed(speed: f64) -> Result<()> {
     if speed.is_finite() && speed > 0.0 {
         Ok(())
     } else {
-        Err(Error::InvalidArgument(format!("speed == {speed}, must be finite and > 0 (flop/s)")))
+        Err(Error::InvalidArgument(format!(
+            "speed == {speed}, must be finite and > 0 (flop/s)"
+        )))
     }
 }
 
@@ -103,11 +107,19 @@ impl Ptg {
         }
         let first = succ_offsets[0];
         if succ_offsets.windows(2).any(|w| w[0] > w[1]) || succ_offsets[n] > succ.len() {
-            return bad(format!("succ_offsets must be non-decreasing and end within the {} successors", succ.len()));
+            return bad(format!(
+                "succ_offsets must be non-decreasing and end within the {} successors",
+                succ.len()
+            ));
         }
         for v in 0..n {
             if !(work[v].is_finite() && work[v] >= 0.0) {
-                return Err(Error::invalid(task(v), "work", work[v], "must be finite and >= 0 (flop)"));
+                return Err(Error::invalid(
+                    task(v),
+                    "work",
+                    work[v],
+                    "must be finite and >= 0 (flop)",
+                ));
             }
             if !(0.0..=1.0).contains(&alpha[v]) {
                 return Err(Error::invalid(task(v), "alpha", alpha[v], "must be in [0, 1]"));
@@ -137,10 +149,16 @@ impl Ptg {
         }
         let offsets: Vec<usize> = succ_offsets.iter().map(|&o| o - first).collect();
         if let Some(v) = (1..n).find(|&v| indeg[v] == 0) {
-            return Err(Error::invalid_item(task(v), "has no predecessor: task 0 must be the only entry"));
+            return Err(Error::invalid_item(
+                task(v),
+                "has no predecessor: task 0 must be the only entry",
+            ));
         }
         if let Some(v) = (0..n - 1).find(|&v| offsets[v] == offsets[v + 1]) {
-            return Err(Error::invalid_item(task(v), format!("has no successor: task {} must be the only exit", n - 1)));
+            return Err(Error::invalid_item(
+                task(v),
+                format!("has no successor: task {} must be the only exit", n - 1),
+            ));
         }
         // Predecessor CSR: scanning sources in increasing order keeps each list sorted.
         let mut pred_offsets = vec![0usize; n + 1];
@@ -155,7 +173,14 @@ impl Ptg {
                 fill[s] += 1;
             }
         }
-        Ok(Ptg { work, alpha, succ_offsets: offsets, succ: local, pred_offsets, pred })
+        Ok(Ptg {
+            work,
+            alpha,
+            succ_offsets: offsets,
+            succ: local,
+            pred_offsets,
+            pred,
+        })
     }
 
     /// Number of tasks.
@@ -267,7 +292,11 @@ pub fn bottom_levels(g: &Ptg, alloc: &[u32], speed: f64) -> Result<Vec<f64>> {
 /// duration is not `>= 0` (NaN included; `+inf` is a duration).
 pub fn duration_bottom_levels(g: &Ptg, durations: &[f64]) -> Result<Vec<f64>> {
     if durations.len() != g.len() {
-        return Err(Error::InvalidArgument(format!("{} durations for {} tasks", durations.len(), g.len())));
+        return Err(Error::InvalidArgument(format!(
+            "{} durations for {} tasks",
+            durations.len(),
+            g.len()
+        )));
     }
     // A negative duration would be clamped by the `0.0` the maxima start from, and a NaN
     // skipped by `>`: neither is a longest path, so both are refused.
@@ -369,7 +398,14 @@ impl PtgSet {
             .enumerate()
             .map(|(i, w)| {
                 let (lo, hi) = (w[0], w[1]);
-                Ptg::build(i, work[lo..hi].to_vec(), alpha[lo..hi].to_vec(), &succ_offsets[lo..=hi], succ, lo)
+                Ptg::build(
+                    i,
+                    work[lo..hi].to_vec(),
+                    alpha[lo..hi].to_vec(),
+                    &succ_offsets[lo..=hi],
+                    succ,
+                    lo,
+                )
             })
             .collect::<Result<Vec<_>>>()?;
         PtgSet::new(graphs)
@@ -446,7 +482,11 @@ impl PtgSet {
     /// Checks one allocation per global task, each in `1..=procs`.
     pub(crate) fn check_alloc(&self, alloc: &[u32], procs: u32) -> Result<()> {
         if alloc.len() != self.num_tasks() {
-            return Err(Error::InvalidArgument(format!("{} allocations for {} tasks", alloc.len(), self.num_tasks())));
+            return Err(Error::InvalidArgument(format!(
+                "{} allocations for {} tasks",
+                alloc.len(),
+                self.num_tasks()
+            )));
         }
         for (i, g) in self.graphs.iter().enumerate() {
             g.check_alloc(i, &alloc[self.base[i]..self.base[i + 1]], procs)?;
@@ -466,7 +506,10 @@ impl PtgSet {
         match values.iter().position(|x| !x.is_finite()) {
             Some(g) => {
                 let (i, v) = self.locate(g);
-                Err(Error::InvalidArgument(format!("PTG {i} task {v}: {what} == {}, must be finite", values[g])))
+                Err(Error::InvalidArgument(format!(
+                    "PTG {i} task {v}: {what} == {}, must be finite",
+                    values[g]
+                )))
             }
             None => Ok(()),
         }
@@ -577,7 +620,10 @@ pub(crate) mod tests {
     #[test]
     fn duration_bottom_levels_by_hand() {
         let g = fork_join();
-        assert_eq!(duration_bottom_levels(&g, &[1.0, 5.0, 2.0, 0.5]).unwrap(), vec![6.5, 5.5, 2.5, 0.5]);
+        assert_eq!(
+            duration_bottom_levels(&g, &[1.0, 5.0, 2.0, 0.5]).unwrap(),
+            vec![6.5, 5.5, 2.5, 0.5]
+        );
         let inf = duration_bottom_levels(&g, &[1.0, f64::INFINITY, 2.0, 0.0]).unwrap();
         assert_eq!(inf, vec![f64::INFINITY, f64::INFINITY, 2.0, 0.0]);
         let err = |d: &[f64]| duration_bottom_levels(&g, d).unwrap_err().to_string();
@@ -622,11 +668,19 @@ pub(crate) mod tests {
         assert_eq!(set.graph(1).succ(0), &[1]);
         // an edge leaving its PTG
         let e = PtgSet::from_flat(&[0, 2, 3], &[1.0; 3], &[0.0; 3], &[0, 1, 1, 1], &[2]).unwrap_err();
-        assert!(matches!(&e, Error::Invalid(i) if i.item == Item::Task { ptg: Some(0), task: 0 }), "{e:?}");
+        assert!(
+            matches!(&e, Error::Invalid(i) if i.item == Item::Task { ptg: Some(0), task: 0 }),
+            "{e:?}"
+        );
         let e = PtgSet::from_flat(&[0, 1, 2], &[1.0, -2.0], &[0.0; 2], &[0, 0, 0], &[]).unwrap_err();
         assert_eq!(
             e,
-            Error::invalid(Item::Task { ptg: Some(1), task: 0 }, "work", -2.0, "must be finite and >= 0 (flop)")
+            Error::invalid(
+                Item::Task { ptg: Some(1), task: 0 },
+                "work",
+                -2.0,
+                "must be finite and >= 0 (flop)"
+            )
         );
         assert!(PtgSet::from_flat(&[0, 2], &[1.0], &[0.0], &[0, 0], &[]).is_err());
         assert!(PtgSet::new(vec![]).is_err());

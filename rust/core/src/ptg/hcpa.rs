@@ -38,7 +38,9 @@ impl HcpaRule {
         match name {
             "sqrt" => Ok(HcpaRule::Sqrt),
             "cpa" => Ok(HcpaRule::Cpa),
-            _ => Err(Error::InvalidArgument(format!("rule == '{name}', must be 'sqrt' or 'cpa'"))),
+            _ => Err(Error::InvalidArgument(format!(
+                "rule == '{name}', must be 'sqrt' or 'cpa'"
+            ))),
         }
     }
 
@@ -92,7 +94,12 @@ pub struct HcpaLimits {
 impl HcpaLimits {
     /// HCPA on a dedicated cluster of `procs` processors under `rule`.
     pub fn cluster(procs: u32, rule: HcpaRule) -> Self {
-        HcpaLimits { procs, max_task_procs: None, max_level_procs: None, rule }
+        HcpaLimits {
+            procs,
+            max_task_procs: None,
+            max_level_procs: None,
+            rule,
+        }
     }
 }
 
@@ -143,7 +150,9 @@ pub fn hcpa_allocation(g: &Ptg, speed: f64, limits: &HcpaLimits) -> Result<Vec<u
     }
     let cap = limits.max_task_procs.unwrap_or(procs);
     if cap == 0 || cap > procs {
-        return Err(Error::InvalidArgument(format!("max_task_procs == {cap}, must be in 1..={procs}")));
+        return Err(Error::InvalidArgument(format!(
+            "max_task_procs == {cap}, must be in 1..={procs}"
+        )));
     }
     if limits.max_level_procs == Some(0) {
         return Err(Error::InvalidArgument("max_level_procs == 0, must be >= 1".into()));
@@ -218,7 +227,10 @@ pub fn allocation_loop(g: &Ptg, speed: f64, bounds: &LoopBounds<'_>) -> Result<V
     check_speed(speed)?;
     let n = g.len();
     if !(bounds.divisor.is_finite() && bounds.divisor > 0.0) {
-        return Err(Error::InvalidArgument(format!("divisor == {}, must be finite and > 0", bounds.divisor)));
+        return Err(Error::InvalidArgument(format!(
+            "divisor == {}, must be finite and > 0",
+            bounds.divisor
+        )));
     }
     match bounds.caps {
         TaskCaps::Uniform(0) => return Err(Error::InvalidArgument("cap == 0, must be >= 1".into())),
@@ -233,7 +245,7 @@ pub fn allocation_loop(g: &Ptg, speed: f64, bounds: &LoopBounds<'_>) -> Result<V
         TaskCaps::Uniform(_) => {}
     }
     if let Some(bound) = bounds.level_bound {
-        if !(bound > 0.0) {
+        if bound.is_nan() || bound <= 0.0 {
             return Err(Error::InvalidArgument(format!("level bound == {bound}, must be > 0")));
         }
     }
@@ -364,7 +376,9 @@ pub fn allocation_loop(g: &Ptg, speed: f64, bounds: &LoopBounds<'_>) -> Result<V
             }
             (best.1 != usize::MAX).then_some(best.1)
         };
-        let Some(mut at) = scan(&p, &held, &gains) else { return Ok(p) };
+        let Some(mut at) = scan(&p, &held, &gains) else {
+            return Ok(p);
+        };
 
         // Certified fast iterations. While only critical-path tasks grow, no
         // bottom level rises, and the bottom level of the path task at
@@ -439,7 +453,11 @@ pub fn allocation_loop(g: &Ptg, speed: f64, bounds: &LoopBounds<'_>) -> Result<V
                                 // additions before the level holds `bound`:
                                 // ceil(bound - held) (exact for integer bounds)
                                 let room = (bound - f64::from(held[levels[u]])).ceil();
-                                let room = if room >= f64::from(u32::MAX) { u32::MAX } else { room as u32 };
+                                let room = if room >= f64::from(u32::MAX) {
+                                    u32::MAX
+                                } else {
+                                    room as u32
+                                };
                                 caps.of(u).min(q.saturating_add(room))
                             }
                             _ => caps.of(u),
@@ -520,7 +538,11 @@ struct Lane {
 impl Lane {
     /// `scaled` is `work / speed`, the first operation of `T`: caching it changes no bit.
     fn new(first: u32, scaled: f64, alpha: f64) -> Lane {
-        let mut lane = Lane { first, t: [0.0; AHEAD + 1], gain: [0.0; AHEAD] };
+        let mut lane = Lane {
+            first,
+            t: [0.0; AHEAD + 1],
+            gain: [0.0; AHEAD],
+        };
         let q0 = f64::from(first);
         for j in 0..=AHEAD {
             lane.t[j] = scaled * (alpha + (1.0 - alpha) / (q0 + j as f64));
@@ -662,7 +684,11 @@ pub fn hcpa_standalone(set: &PtgSet, procs: u32, speed: f64, rule: HcpaRule) -> 
 /// count, and as [`hcpa_allocation`].
 pub fn hcpa_budgets(set: &PtgSet, budgets: &[u32], speed: f64, per_level: bool) -> Result<(Vec<u32>, Vec<f64>)> {
     if budgets.len() != set.len() {
-        return Err(Error::InvalidArgument(format!("{} budgets for {} PTGs", budgets.len(), set.len())));
+        return Err(Error::InvalidArgument(format!(
+            "{} budgets for {} PTGs",
+            budgets.len(),
+            set.len()
+        )));
     }
     let mut alloc = Vec::with_capacity(set.num_tasks());
     let mut bl = Vec::with_capacity(set.num_tasks());
@@ -731,17 +757,29 @@ mod tests {
         // four tasks of positive work on four processors: sqrt(4 * 4) = 4, so
         // both rules agree.
         for rule in [CPA, SQRT] {
-            assert_eq!(hcpa_allocation(&fork_join(), 1.0, &HcpaLimits::cluster(4, rule)).unwrap(), vec![2, 4, 1, 2]);
+            assert_eq!(
+                hcpa_allocation(&fork_join(), 1.0, &HcpaLimits::cluster(4, rule)).unwrap(),
+                vec![2, 4, 1, 2]
+            );
         }
     }
 
     #[test]
     fn chain_saturates_then_stops() {
-        assert_eq!(hcpa_allocation(&chain(&[4.0, 1.0]), 1.0, &HcpaLimits::cluster(4, CPA)).unwrap(), vec![4, 4]);
+        assert_eq!(
+            hcpa_allocation(&chain(&[4.0, 1.0]), 1.0, &HcpaLimits::cluster(4, CPA)).unwrap(),
+            vec![4, 4]
+        );
         // a single task grows to the whole cluster (T_CP = T > T p / P until p = P)
         let one = Ptg::new(vec![6e9], vec![0.5], &[0, 0], &[]).unwrap();
-        assert_eq!(hcpa_allocation(&one, 3e9, &HcpaLimits::cluster(16, CPA)).unwrap(), vec![16]);
-        assert_eq!(hcpa_allocation(&one, 3e9, &HcpaLimits::cluster(1, CPA)).unwrap(), vec![1]);
+        assert_eq!(
+            hcpa_allocation(&one, 3e9, &HcpaLimits::cluster(16, CPA)).unwrap(),
+            vec![16]
+        );
+        assert_eq!(
+            hcpa_allocation(&one, 3e9, &HcpaLimits::cluster(1, CPA)).unwrap(),
+            vec![1]
+        );
     }
 
     #[test]
@@ -749,33 +787,61 @@ mod tests {
         // Two tasks on 4: P' = ceil(sqrt(8)) = 3, T_A = 5 / 3 throughout (no
         // serial fraction). Gains: a 3 -> [2, 1], T_CP 3; b .75 -> [2, 2],
         // T_CP 2.5; a .56 -> [3, 2], T_CP 1.83; a .19 -> [4, 2], T_CP 1.5 <= 5/3.
-        assert_eq!(hcpa_allocation(&chain(&[4.0, 1.0]), 1.0, &HcpaLimits::cluster(4, SQRT)).unwrap(), vec![4, 2]);
+        assert_eq!(
+            hcpa_allocation(&chain(&[4.0, 1.0]), 1.0, &HcpaLimits::cluster(4, SQRT)).unwrap(),
+            vec![4, 2]
+        );
         // one task on 16: P' = 4, and T_CP = T > T p / 4 until p = 4
         let one = Ptg::new(vec![6e9], vec![0.5], &[0, 0], &[]).unwrap();
-        assert_eq!(hcpa_allocation(&one, 3e9, &HcpaLimits::cluster(16, SQRT)).unwrap(), vec![4]);
-        assert_eq!(hcpa_allocation(&one, 3e9, &HcpaLimits::cluster(15, SQRT)).unwrap(), vec![4]);
-        assert_eq!(hcpa_allocation(&one, 3e9, &HcpaLimits::cluster(17, SQRT)).unwrap(), vec![5]);
+        assert_eq!(
+            hcpa_allocation(&one, 3e9, &HcpaLimits::cluster(16, SQRT)).unwrap(),
+            vec![4]
+        );
+        assert_eq!(
+            hcpa_allocation(&one, 3e9, &HcpaLimits::cluster(15, SQRT)).unwrap(),
+            vec![4]
+        );
+        assert_eq!(
+            hcpa_allocation(&one, 3e9, &HcpaLimits::cluster(17, SQRT)).unwrap(),
+            vec![5]
+        );
         // zero-work tasks do not count; without any task of positive work P' = P
         let padded = chain(&[0.0, 4.0, 1.0, 0.0]);
-        assert_eq!(hcpa_allocation(&padded, 1.0, &HcpaLimits::cluster(4, SQRT)).unwrap(), vec![1, 4, 2, 1]);
+        assert_eq!(
+            hcpa_allocation(&padded, 1.0, &HcpaLimits::cluster(4, SQRT)).unwrap(),
+            vec![1, 4, 2, 1]
+        );
         let empty = chain(&[0.0, 0.0]);
-        assert_eq!(hcpa_allocation(&empty, 1.0, &HcpaLimits::cluster(4, SQRT)).unwrap(), vec![1, 1]);
+        assert_eq!(
+            hcpa_allocation(&empty, 1.0, &HcpaLimits::cluster(4, SQRT)).unwrap(),
+            vec![1, 1]
+        );
     }
 
     #[test]
     fn caps_per_task_and_per_level() {
         let g = fork_join();
-        let capped = HcpaLimits { max_task_procs: Some(2), ..HcpaLimits::cluster(4, CPA) };
+        let capped = HcpaLimits {
+            max_task_procs: Some(2),
+            ..HcpaLimits::cluster(4, CPA)
+        };
         assert_eq!(hcpa_allocation(&g, 1.0, &capped).unwrap(), vec![2, 2, 1, 2]);
         // every level may hold 3 processors: b gets its second one (level
         // {b, c} is then full), a and d grow to 3 each and the path saturates
-        let level = HcpaLimits { max_level_procs: Some(3), ..HcpaLimits::cluster(4, CPA) };
+        let level = HcpaLimits {
+            max_level_procs: Some(3),
+            ..HcpaLimits::cluster(4, CPA)
+        };
         assert_eq!(hcpa_allocation(&g, 1.0, &level).unwrap(), vec![3, 2, 1, 3]);
     }
 
     #[test]
     fn standalone_schedules_give_cmax_star() {
-        let set = PtgSet::new(vec![fork_join(), Ptg::new(vec![8e9], vec![0.25], &[0, 0], &[]).unwrap()]).unwrap();
+        let set = PtgSet::new(vec![
+            fork_join(),
+            Ptg::new(vec![8e9], vec![0.25], &[0, 0], &[]).unwrap(),
+        ])
+        .unwrap();
         let alone = hcpa_standalone(&set, 4, 1.0, CPA).unwrap();
         assert_eq!(alone.alloc, vec![2, 4, 1, 2, 4]);
         assert_eq!(alone.makespan[0], 5.0); // the reference test's list schedule ends at 5
@@ -793,9 +859,18 @@ mod tests {
         let g = fork_join();
         assert!(hcpa_allocation(&g, 1.0, &HcpaLimits::cluster(0, SQRT)).is_err());
         assert!(hcpa_allocation(&g, f64::NAN, &HcpaLimits::cluster(2, SQRT)).is_err());
-        let bad = HcpaLimits { max_task_procs: Some(5), ..HcpaLimits::cluster(4, SQRT) };
-        assert!(hcpa_allocation(&g, 1.0, &bad).unwrap_err().to_string().contains("max_task_procs == 5"));
-        let bad = HcpaLimits { max_level_procs: Some(0), ..HcpaLimits::cluster(4, SQRT) };
+        let bad = HcpaLimits {
+            max_task_procs: Some(5),
+            ..HcpaLimits::cluster(4, SQRT)
+        };
+        assert!(hcpa_allocation(&g, 1.0, &bad)
+            .unwrap_err()
+            .to_string()
+            .contains("max_task_procs == 5"));
+        let bad = HcpaLimits {
+            max_level_procs: Some(0),
+            ..HcpaLimits::cluster(4, SQRT)
+        };
         assert!(hcpa_allocation(&g, 1.0, &bad).is_err());
     }
 

@@ -239,7 +239,10 @@ impl Ord for Ready {
     fn cmp(&self, other: &Self) -> Ordering {
         // Priorities are checked finite; partial_cmp keeps -0.0 == 0.0 as
         // the reference's `==` does.
-        self.priority.partial_cmp(&other.priority).unwrap_or(Ordering::Equal).then_with(|| other.g.cmp(&self.g))
+        self.priority
+            .partial_cmp(&other.priority)
+            .unwrap_or(Ordering::Equal)
+            .then_with(|| other.g.cmp(&self.g))
     }
 }
 
@@ -273,8 +276,13 @@ pub fn list_schedule(
     set.check_values("priority", priority)?;
     let total = set.num_tasks();
     let mut waiting: Vec<usize> = (0..total).map(|g| set.num_preds(g)).collect();
-    let mut ready: BinaryHeap<Ready> =
-        (0..total).filter(|&g| waiting[g] == 0).map(|g| Ready { priority: priority[g], g }).collect();
+    let mut ready: BinaryHeap<Ready> = (0..total)
+        .filter(|&g| waiting[g] == 0)
+        .map(|g| Ready {
+            priority: priority[g],
+            g,
+        })
+        .collect();
     let mut pending: BinaryHeap<Reverse<(Time, usize)>> = BinaryHeap::new();
     let mut now = 0.0;
     loop {
@@ -286,7 +294,10 @@ pub fn list_schedule(
                     break;
                 }
                 pending.pop();
-                ready.push(Ready { priority: priority[g], g });
+                ready.push(Ready {
+                    priority: priority[g],
+                    g,
+                });
             }
             continue;
         };
@@ -296,7 +307,10 @@ pub fn list_schedule(
             if waiting[s] == 0 {
                 let r = m.ready_time(s);
                 if readiness == Readiness::Placed || r <= now {
-                    ready.push(Ready { priority: priority[s], g: s });
+                    ready.push(Ready {
+                        priority: priority[s],
+                        g: s,
+                    });
                 } else {
                     pending.push(Reverse((Time(r), s)));
                 }
@@ -318,7 +332,9 @@ mod tests {
     }
 
     fn rows(s: &TaskSchedule) -> Vec<(usize, f64, f64, Vec<u32>)> {
-        (0..s.len()).map(|k| (s.task[k], s.start[k], s.end[k], s.procs(k).to_vec())).collect()
+        (0..s.len())
+            .map(|k| (s.task[k], s.start[k], s.end[k], s.procs(k).to_vec()))
+            .collect()
     }
 
     #[test]
@@ -362,17 +378,26 @@ mod tests {
         let prio = [10.0, 9.0, 1.0];
         // placed-ready: y competes as soon as x is placed and wins over z
         let s = list_schedule(&set, &[1, 1, 1], &prio, 1, 1.0, Readiness::Placed).unwrap();
-        assert_eq!(rows(&s), vec![(0, 0.0, 2.0, vec![0]), (1, 2.0, 4.0, vec![0]), (2, 4.0, 5.0, vec![0])]);
+        assert_eq!(
+            rows(&s),
+            vec![(0, 0.0, 2.0, vec![0]), (1, 2.0, 4.0, vec![0]), (2, 4.0, 5.0, vec![0])]
+        );
         // ready-only: at time 0 only x and z compete; y waits for x's end
         let s = list_schedule(&set, &[1, 1, 1], &prio, 1, 1.0, Readiness::Completed).unwrap();
-        assert_eq!(rows(&s), vec![(0, 0.0, 2.0, vec![0]), (2, 2.0, 3.0, vec![0]), (1, 3.0, 5.0, vec![0])]);
+        assert_eq!(
+            rows(&s),
+            vec![(0, 0.0, 2.0, vec![0]), (2, 2.0, 3.0, vec![0]), (1, 3.0, 5.0, vec![0])]
+        );
     }
 
     #[test]
     fn rejects_bad_arguments() {
         let set = single(fork_join());
         let e = list_schedule(&set, &[1, 5, 1, 1], &[0.0; 4], 4, 1.0, Readiness::Placed).unwrap_err();
-        assert_eq!(e, Error::InvalidArgument("PTG 0 task 1: allocation == 5, must be in 1..=4".into()));
+        assert_eq!(
+            e,
+            Error::InvalidArgument("PTG 0 task 1: allocation == 5, must be in 1..=4".into())
+        );
         let e = list_schedule(&set, &[1; 4], &[0.0, f64::NAN, 0.0, 0.0], 4, 1.0, Readiness::Placed).unwrap_err();
         assert!(e.to_string().contains("PTG 0 task 1: priority == NaN"));
         assert!(list_schedule(&set, &[1; 4], &[0.0; 3], 4, 1.0, Readiness::Placed).is_err());

@@ -38,22 +38,22 @@ mod shelves;
 mod zhao;
 
 pub use backfill::backfill;
+pub use dutot::{dutot_allocation, Dutot, Shelf};
 pub use graph::{bottom_levels, check_speed, duration_bottom_levels, exec_time, exec_times, Ptg, PtgSet};
 pub use hcpa::{
     allocation_loop, hcpa_allocation, hcpa_budgets, hcpa_schedule, hcpa_standalone, HcpaLimits, HcpaRule, LoopBounds,
     Standalone, TaskCaps,
 };
 pub use list::{list_schedule, Readiness};
-pub use dutot::{dutot_allocation, Dutot, Shelf};
 pub use moldable::{moldable_profile, moldable_profiles, monotone_profile, Profiles};
-pub use shelves::{k_shelves, unit_knapsack, KShelves};
 pub use schedule::TaskSchedule;
+pub use shelves::{k_shelves, unit_knapsack, KShelves};
 pub use zhao::{fairness_schedule, Fairness, StretchEstimate};
 
 // Crate-internal pieces the multi-cluster placement of `crate::scrap` shares
 // with the kernels here: the processor pool and its best-fit rule, the ready
 // queue, the bottom-level recurrence (and, in tests, the PTG fixtures).
 pub(crate) use graph::fill_bottom_levels;
-pub(crate) use list::{Pool, PoolView, Ready};
 #[cfg(test)]
 pub(crate) use graph::tests as fixtures;
+pub(crate) use list::{Pool, PoolView, Ready};

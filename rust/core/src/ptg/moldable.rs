@@ -117,7 +117,11 @@ impl Profiles {
         if let Some(k) = times.iter().position(|t| !(t.is_finite() && *t > 0.0)) {
             return Err(Error::invalid_item(
                 Item::Ptg(k / width),
-                format!("time on {} processors == {}, must be finite and > 0", k % width + 1, times[k]),
+                format!(
+                    "time on {} processors == {}, must be finite and > 0",
+                    k % width + 1,
+                    times[k]
+                ),
             ));
         }
         Ok(Profiles { times, procs })
@@ -186,7 +190,10 @@ pub(crate) mod tests {
         assert!(Profiles::new(vec![], 2).is_err());
         assert!(Profiles::new(vec![1.0; 4], 0).is_err());
         let err = Profiles::new(vec![1.0, 2.0, 1.0, f64::NAN], 2).unwrap_err();
-        assert_eq!(err, Error::invalid_item(Item::Ptg(1), "time on 2 processors == NaN, must be finite and > 0"));
+        assert_eq!(
+            err,
+            Error::invalid_item(Item::Ptg(1), "time on 2 processors == NaN, must be finite and > 0")
+        );
     }
 
     proptest! {

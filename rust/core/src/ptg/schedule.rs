@@ -101,7 +101,9 @@ impl TaskSchedule {
         let mut row_of = vec![usize::MAX; total];
         for (k, &g) in self.task.iter().enumerate() {
             if g >= total {
-                return Err(Error::InvalidArgument(format!("row {k}: task id {g}, the PTGs have {total} tasks")));
+                return Err(Error::InvalidArgument(format!(
+                    "row {k}: task id {g}, the PTGs have {total} tasks"
+                )));
             }
             if row_of[g] != usize::MAX {
                 return Err(Error::Infeasible(format!("{} is scheduled twice", name(g))));

@@ -77,7 +77,9 @@ pub fn unit_knapsack(size: &[(usize, u32)], procs: u32) -> Vec<usize> {
 /// [`Error::Infeasible`] naming a job with no allocation of time `<= cmax`.
 pub fn k_shelves(prof: &Profiles, cmax: f64) -> Result<KShelves> {
     if !(cmax.is_finite() && cmax > 0.0) {
-        return Err(Error::InvalidArgument(format!("cmax == {cmax}, must be finite and > 0")));
+        return Err(Error::InvalidArgument(format!(
+            "cmax == {cmax}, must be finite and > 0"
+        )));
     }
     let n = prof.jobs();
     let mut t_min = f64::INFINITY;
@@ -118,7 +120,11 @@ pub fn k_shelves(prof: &Profiles, cmax: f64) -> Result<KShelves> {
         }
         let index = out.length.len();
         for &j in &packed {
-            let p = candidates.iter().find(|&&(c, _)| c == j).map(|&(_, p)| p).expect("packed from candidates");
+            let p = candidates
+                .iter()
+                .find(|&&(c, _)| c == j)
+                .map(|&(_, p)| p)
+                .expect("packed from candidates");
             out.shelf[j] = index;
             out.alloc[j] = p;
             out.duration[j] = prof.time(j, p);
@@ -152,7 +158,10 @@ mod tests {
         assert_eq!(s.duration, vec![1.5, 3.0, 7.0, 8.0]);
         // shelves 1, 2, 4, 8: those of 2 and 4 receive nothing and are dropped
         let s = k_shelves(&table(&[&[1.0, 1.0], &[8.0, 8.0]]), 8.0).unwrap();
-        assert_eq!((s.length, s.start, s.shelf), (vec![1.0, 8.0], vec![0.0, 1.0], vec![0, 1]));
+        assert_eq!(
+            (s.length, s.start, s.shelf),
+            (vec![1.0, 8.0], vec![0.0, 1.0], vec![0, 1])
+        );
         assert!(k_shelves(&prof, 7.0).is_err()); // job 3 needs 8
         assert!(k_shelves(&prof, f64::INFINITY).is_err());
     }

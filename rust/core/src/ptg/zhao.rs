@@ -28,7 +28,9 @@ impl StretchEstimate {
         match name {
             "F1" => Ok(StretchEstimate::Own),
             "F2" => Ok(StretchEstimate::All),
-            _ => Err(Error::InvalidArgument(format!("estimate == '{name}', must be 'F1' or 'F2'"))),
+            _ => Err(Error::InvalidArgument(format!(
+                "estimate == '{name}', must be 'F1' or 'F2'"
+            ))),
         }
     }
 }
@@ -139,7 +141,11 @@ pub fn fairness_schedule(set: &PtgSet, procs: u32, speed: f64, f: &Fairness<'_>)
     let n = set.len();
     let mut waiting: Vec<usize> = (0..total).map(|g| set.num_preds(g)).collect();
     let mut ready: Vec<BinaryHeap<Candidate>> = vec![BinaryHeap::new(); n];
-    let candidate = |g: usize| Candidate { bl: f.bl[g], tie: f.task_tie[g], g };
+    let candidate = |g: usize| Candidate {
+        bl: f.bl[g],
+        tie: f.task_tie[g],
+        g,
+    };
     for g in (0..total).filter(|&g| waiting[g] == 0) {
         ready[set.locate(g).0].push(candidate(g));
     }
@@ -161,7 +167,9 @@ pub fn fairness_schedule(set: &PtgSet, procs: u32, speed: f64, f: &Fairness<'_>)
             }
         }
         let Some((i, _)) = best else { break };
-        let Some(Candidate { g, .. }) = ready[i].pop() else { break };
+        let Some(Candidate { g, .. }) = ready[i].pop() else {
+            break;
+        };
         m.place(g);
         placed[i].push(g);
         let ct = m.end[g];
@@ -228,7 +236,16 @@ mod tests {
         assert_eq!(s.task, vec![0, 1, 2]);
         assert_eq!(s.end, vec![2.0, 4.0, 5.0]);
         // a PTG tie key reorders the first round
-        let s = fairness_schedule(&set, 1, 1.0, &Fairness { ptg_tie: &[1, 0, 0], ..f }).unwrap();
+        let s = fairness_schedule(
+            &set,
+            1,
+            1.0,
+            &Fairness {
+                ptg_tie: &[1, 0, 0],
+                ..f
+            },
+        )
+        .unwrap();
         assert_eq!(s.task, vec![1, 0, 2]);
     }
 
@@ -253,7 +270,16 @@ mod tests {
         };
         let f1 = fairness_schedule(&set, 2, 1.0, &f).unwrap();
         assert_eq!(f1.task, vec![0, 2, 1, 3, 4]);
-        let f2 = fairness_schedule(&set, 2, 1.0, &Fairness { estimate: StretchEstimate::All, ..f }).unwrap();
+        let f2 = fairness_schedule(
+            &set,
+            2,
+            1.0,
+            &Fairness {
+                estimate: StretchEstimate::All,
+                ..f
+            },
+        )
+        .unwrap();
         assert_eq!(f2.task, vec![0, 2, 3, 4, 1]);
         assert_eq!(f2.start, vec![0.0, 0.0, 1.0, 2.0, 4.0]);
     }
@@ -270,9 +296,19 @@ mod tests {
             alone_end: &[1.0],
             estimate: StretchEstimate::Own,
         };
-        assert!(fairness_schedule(&set, 1, 1.0, &f).unwrap_err().to_string().contains("PTG tie keys"));
-        let f = Fairness { ptg_tie: &[0], alone_end: &[f64::INFINITY], ..f };
-        assert!(fairness_schedule(&set, 1, 1.0, &f).unwrap_err().to_string().contains("alone end == inf"));
+        assert!(fairness_schedule(&set, 1, 1.0, &f)
+            .unwrap_err()
+            .to_string()
+            .contains("PTG tie keys"));
+        let f = Fairness {
+            ptg_tie: &[0],
+            alone_end: &[f64::INFINITY],
+            ..f
+        };
+        assert!(fairness_schedule(&set, 1, 1.0, &f)
+            .unwrap_err()
+            .to_string()
+            .contains("alone end == inf"));
     }
 
     proptest! {

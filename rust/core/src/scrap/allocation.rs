@@ -26,7 +26,9 @@ impl Scrap {
         match name {
             "SCRAP" => Ok(Scrap::Scrap),
             "SCRAP-MAX" => Ok(Scrap::ScrapMax),
-            _ => Err(Error::InvalidArgument(format!("variant == '{name}', must be 'SCRAP' or 'SCRAP-MAX'"))),
+            _ => Err(Error::InvalidArgument(format!(
+                "variant == '{name}', must be 'SCRAP' or 'SCRAP-MAX'"
+            ))),
         }
     }
 }
@@ -102,15 +104,21 @@ pub fn hcpa_reference_allocation(g: &Ptg, platform: &MultiCluster, rule: HcpaRul
 pub fn beta_estimate(g: &Ptg, platform: &MultiCluster, alloc: &[u32]) -> Result<f64> {
     check_problem(g, platform, None)?;
     let bl = crate::ptg::bottom_levels(g, alloc, platform.ref_speed())?;
-    let area = (0..g.len()).fold(0.0, |acc, v| acc + platform.ref_time(g, v, alloc[v]) * f64::from(alloc[v]));
-    Ok(if bl[0] > 0.0 { area / (bl[0] * platform.ref_power()) } else { 0.0 })
+    let area = (0..g.len()).fold(0.0, |acc, v| {
+        acc + platform.ref_time(g, v, alloc[v]) * f64::from(alloc[v])
+    });
+    Ok(if bl[0] > 0.0 {
+        area / (bl[0] * platform.ref_power())
+    } else {
+        0.0
+    })
 }
 
 #[cfg(test)]
 mod tests {
+    use super::*;
     use crate::ptg::fixtures::{arb_ptg, chain};
     use crate::ptg::{hcpa_allocation, HcpaLimits};
-    use super::*;
     use proptest::prelude::*;
 
     #[test]
@@ -134,7 +142,7 @@ mod tests {
         let g = Ptg::new(vec![10.0], vec![0.0], &[0, 0], &[]).unwrap();
         assert_eq!(scrap_allocation(&g, &p, 0.35, Scrap::Scrap).unwrap(), vec![3]);
         assert_eq!(scrap_allocation(&g, &p, 1.0, Scrap::Scrap).unwrap(), vec![10]); // β' == β is kept
-        // an initial violation: nothing grows
+                                                                                    // an initial violation: nothing grows
         assert_eq!(scrap_allocation(&g, &p, 0.05, Scrap::Scrap).unwrap(), vec![1]);
         assert!(scrap_allocation(&g, &p, 0.0, Scrap::Scrap).is_err());
         assert!(scrap_allocation(&g, &p, 1.5, Scrap::Scrap).is_err());

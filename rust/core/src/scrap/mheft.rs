@@ -21,7 +21,9 @@ use crate::ptg::Ptg;
 /// a problem beyond the limits of [`super::check_problem`].
 pub fn mheft_max(g: &Ptg, platform: &MultiCluster, fraction: f64, comms: Option<Comms<'_>>) -> Result<ClusterSchedule> {
     if !(fraction > 0.0 && fraction <= 1.0) {
-        return Err(Error::InvalidArgument(format!("fraction == {fraction}, must be in (0, 1]")));
+        return Err(Error::InvalidArgument(format!(
+            "fraction == {fraction}, must be in (0, 1]"
+        )));
     }
     check_problem(g, platform, comms)?;
     let c = platform.len() as f64;
@@ -29,8 +31,9 @@ pub fn mheft_max(g: &Ptg, platform: &MultiCluster, fraction: f64, comms: Option<
         .map(|v| (0..platform.len()).fold(0.0, |acc, k| acc + platform.time(g, v, 1, k)) / c)
         .collect();
     let priority = levels_of(g, &mean);
-    let limit: Vec<u32> =
-        (0..platform.len()).map(|k| ((fraction * f64::from(platform.procs(k))).floor() as u32).max(1)).collect();
+    let limit: Vec<u32> = (0..platform.len())
+        .map(|k| ((fraction * f64::from(platform.procs(k))).floor() as u32).max(1))
+        .collect();
     list_run(g, platform, comms, &priority, |placer, v| {
         let mut best: Option<Option_> = None;
         // Pools do not change while one task probes: one view of each, and

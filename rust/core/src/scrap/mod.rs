@@ -39,6 +39,9 @@ mod study;
 pub use allocation::{beta_estimate, hcpa_reference_allocation, scrap_allocation, Scrap};
 pub use mheft::mheft_max;
 pub use placement::place_reference;
-pub use platform::{check_bytes, check_problem, Comms, MultiCluster, Network, MAX_POWER, MAX_PROCS, MAX_REF_PROCS, MAX_SECONDS, MAX_SIZE};
+pub use platform::{
+    check_bytes, check_problem, Comms, MultiCluster, Network, MAX_POWER, MAX_PROCS, MAX_REF_PROCS, MAX_SECONDS,
+    MAX_SIZE,
+};
 pub use schedule::{check_cluster_schedule, ClusterSchedule};
 pub use study::{metrics, numpy_sum, study, Metrics, StudyRun};

@@ -35,7 +35,9 @@ impl<'a> Placer<'a> {
         if let Some(c) = &comms {
             c.check(g, platform.len())?;
         }
-        let pools = (0..platform.len()).map(|k| Pool::new(platform.first(k), platform.procs(k))).collect();
+        let pools = (0..platform.len())
+            .map(|k| Pool::new(platform.first(k), platform.procs(k)))
+            .collect();
         let n = g.len();
         Ok(Placer {
             g,
@@ -82,7 +84,12 @@ impl<'a> Placer<'a> {
         let d = self.platform.time(self.g, v, q, k);
         let latest = self.pools[k].select(q as usize, r);
         let start = if d > 0.0 && latest > r { latest } else { r };
-        Option_ { k, q, start, finish: start + d }
+        Option_ {
+            k,
+            q,
+            start,
+            finish: start + d,
+        }
     }
 
     /// As [`Self::probe`], with the latest availability read from `view`
@@ -94,7 +101,12 @@ impl<'a> Placer<'a> {
         let d = self.platform.time(self.g, v, q, k);
         let latest = view.latest(q as usize, r);
         let start = if d > 0.0 && latest > r { latest } else { r };
-        Option_ { k, q, start, finish: start + d }
+        Option_ {
+            k,
+            q,
+            start,
+            finish: start + d,
+        }
     }
 
     /// A view of each cluster's pool, for [`Self::probe_view`].
@@ -138,14 +150,20 @@ pub(super) fn list_run<'a>(
     let n = g.len();
     let mut waiting: Vec<usize> = (0..n).map(|v| g.pred(v).len()).collect();
     let mut ready: BinaryHeap<Ready> = BinaryHeap::new();
-    ready.push(Ready { priority: priority[0], g: 0 });
+    ready.push(Ready {
+        priority: priority[0],
+        g: 0,
+    });
     while let Some(Ready { g: v, .. }) = ready.pop() {
         let choice = choose(&mut placer, v)?;
         placer.commit(v, choice);
         for &s in g.succ(v) {
             waiting[s] -= 1;
             if waiting[s] == 0 {
-                ready.push(Ready { priority: priority[s], g: s });
+                ready.push(Ready {
+                    priority: priority[s],
+                    g: s,
+                });
             }
         }
     }
@@ -181,8 +199,13 @@ pub fn place_reference(
 ) -> Result<ClusterSchedule> {
     g.check_alloc(0, alloc, platform.ref_procs().max(1))?;
     check_problem(g, platform, comms)?;
-    let translated: Vec<Vec<u32>> =
-        (0..g.len()).map(|v| (0..platform.len()).map(|k| platform.translate(g, v, alloc[v], k)).collect()).collect();
+    let translated: Vec<Vec<u32>> = (0..g.len())
+        .map(|v| {
+            (0..platform.len())
+                .map(|k| platform.translate(g, v, alloc[v], k))
+                .collect()
+        })
+        .collect();
     if let Some(v) = (0..g.len()).find(|&v| (0..platform.len()).all(|k| translated[v][k] > platform.procs(k))) {
         return Err(Error::InvalidArgument(format!(
             "task {v}: no cluster can host the translation of {} reference processors",
@@ -230,10 +253,19 @@ mod tests {
         // issue 20: a task of 1e-12 s starting at 1/3 s measures (1/3 + 1e-12) - 1/3 s;
         // the checker's tolerance is relative to the time stamps, not to the duration
         let p = MultiCluster::new(vec![4, 2], vec![1e9, 3e9]).unwrap();
-        let g = Ptg::new(vec![1e9, 1e-3, 1e-3, 1e-3], vec![0.0; 4], &[0, 2, 3, 4, 4], &[1, 2, 3, 3]).unwrap();
+        let g = Ptg::new(
+            vec![1e9, 1e-3, 1e-3, 1e-3],
+            vec![0.0; 4],
+            &[0, 2, 3, 4, 4],
+            &[1, 2, 3, 3],
+        )
+        .unwrap();
         let net = gige(2);
         let bytes = [1e3; 4];
-        let comms = Comms { network: &net, bytes: &bytes };
+        let comms = Comms {
+            network: &net,
+            bytes: &bytes,
+        };
         let s = place_reference(&g, &p, &[1, 2, 1, 1], Some(comms)).unwrap();
         assert!(s.start.iter().any(|&t| t > 0.3));
         check_cluster_schedule(&g, &p, &s, Some(&[1, 2, 1, 1]), Some(comms)).unwrap();

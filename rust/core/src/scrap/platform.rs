@@ -94,7 +94,10 @@ impl MultiCluster {
                 "platform: {total} processors in all, must be <= {MAX_PROCS} (clustersched.scrap.MAX_PROCS)"
             )));
         }
-        let power = procs.iter().zip(&speed).fold(0.0, |acc, (&p, &s)| acc + f64::from(p) * s);
+        let power = procs
+            .iter()
+            .zip(&speed)
+            .fold(0.0, |acc, (&p, &s)| acc + f64::from(p) * s);
         if power.is_nan() || power > MAX_POWER {
             return Err(Error::InvalidArgument(format!(
                 "platform: its power, the sum of procs x speed, is {power:e} flop/s, must be <= {MAX_POWER:e} \
@@ -102,7 +105,10 @@ impl MultiCluster {
             )));
         }
         let s_ref = speed.iter().copied().fold(f64::INFINITY, f64::min);
-        let ref_power = procs.iter().zip(&speed).fold(0.0, |acc, (&p, &s)| acc + f64::from(p) * (s / s_ref));
+        let ref_power = procs
+            .iter()
+            .zip(&speed)
+            .fold(0.0, |acc, (&p, &s)| acc + f64::from(p) * (s / s_ref));
         // +inf for speeds of very different magnitudes
         if ref_power.is_nan() || ref_power > f64::from(MAX_REF_PROCS) {
             return Err(Error::InvalidArgument(format!(
@@ -112,7 +118,14 @@ impl MultiCluster {
             )));
         }
         let ref_procs = (ref_power + 1e-9).floor() as u32;
-        Ok(MultiCluster { procs, speed, first, s_ref, ref_power, ref_procs })
+        Ok(MultiCluster {
+            procs,
+            speed,
+            first,
+            s_ref,
+            ref_power,
+            ref_procs,
+        })
     }
 
     /// Number of clusters.
@@ -232,7 +245,10 @@ impl MultiCluster {
         if k < self.len() {
             Ok(())
         } else {
-            Err(Error::InvalidArgument(format!("cluster {k}: the platform has {} clusters", self.len())))
+            Err(Error::InvalidArgument(format!(
+                "cluster {k}: the platform has {} clusters",
+                self.len()
+            )))
         }
     }
 }
@@ -264,7 +280,11 @@ pub fn check_problem(g: &Ptg, platform: &MultiCluster, comms: Option<Comms<'_>>)
         let net = c.network;
         let link_lat = net.link_lat.iter().copied().fold(0.0, f64::max);
         let latency = 4.0 * link_lat + 2.0 * net.uplink_lat + net.backbone_lat;
-        let bw = net.link_bw.iter().copied().fold(net.uplink_bw.min(net.backbone_bw), f64::min);
+        let bw = net
+            .link_bw
+            .iter()
+            .copied()
+            .fold(net.uplink_bw.min(net.backbone_bw), f64::min);
         Ok::<_, Error>((c.bytes, latency, bw))
     });
     let slowest = slowest.transpose()?;
@@ -337,11 +357,15 @@ impl Network {
         }
         let bws = self.link_bw.iter().chain([&self.uplink_bw, &self.backbone_bw]);
         if let Some(b) = bws.into_iter().find(|b| !(b.is_finite() && **b > 0.0)) {
-            return Err(Error::InvalidArgument(format!("network: bandwidth == {b}, must be finite and > 0")));
+            return Err(Error::InvalidArgument(format!(
+                "network: bandwidth == {b}, must be finite and > 0"
+            )));
         }
         let lats = self.link_lat.iter().chain([&self.uplink_lat, &self.backbone_lat]);
         if let Some(l) = lats.into_iter().find(|l| !(l.is_finite() && **l >= 0.0)) {
-            return Err(Error::InvalidArgument(format!("network: latency == {l}, must be finite and >= 0")));
+            return Err(Error::InvalidArgument(format!(
+                "network: latency == {l}, must be finite and >= 0"
+            )));
         }
         Ok(())
     }
@@ -369,7 +393,8 @@ impl Network {
             let flows = f64::from(q_src.min(q_dst));
             3.0 * self.link_lat[k_src] + bytes / (flows * self.link_bw[k_src])
         } else {
-            let latency = 2.0 * self.link_lat[k_src] + 2.0 * self.link_lat[k_dst] + 2.0 * self.uplink_lat + self.backbone_lat;
+            let latency =
+                2.0 * self.link_lat[k_src] + 2.0 * self.link_lat[k_dst] + 2.0 * self.uplink_lat + self.backbone_lat;
             let bw = (f64::from(q_src) * self.link_bw[k_src])
                 .min(self.uplink_bw)
                 .min(self.backbone_bw)
@@ -404,11 +429,20 @@ impl Comms<'_> {
 /// [`Error::Invalid`] naming the task whose count is bad.
 pub fn check_bytes(g: &Ptg, bytes: &[f64]) -> Result<()> {
     if bytes.len() != g.len() {
-        return Err(Error::InvalidArgument(format!("{} byte counts for {} tasks", bytes.len(), g.len())));
+        return Err(Error::InvalidArgument(format!(
+            "{} byte counts for {} tasks",
+            bytes.len(),
+            g.len()
+        )));
     }
     if let Some(v) = bytes.iter().position(|b| !(b.is_finite() && *b >= 0.0)) {
         // A single graph is PTG 0, as in `Ptg::new`.
-        return Err(Error::invalid(Item::Task { ptg: Some(0), task: v }, "bytes", bytes[v], "must be finite and >= 0"));
+        return Err(Error::invalid(
+            Item::Task { ptg: Some(0), task: v },
+            "bytes",
+            bytes[v],
+            "must be finite and >= 0",
+        ));
     }
     Ok(())
 }
@@ -455,7 +489,10 @@ pub(crate) mod tests {
     fn sizes_beyond_the_limits_are_refused_before_any_work() {
         // the issue's reproducer: one cluster of 2^32 - 1 processors
         let e = MultiCluster::new(vec![u32::MAX], vec![1e9]).unwrap_err();
-        assert!(e.to_string().contains("4294967295 processors in all, must be <= 65536"), "{e}");
+        assert!(
+            e.to_string().contains("4294967295 processors in all, must be <= 65536"),
+            "{e}"
+        );
         assert!(MultiCluster::new(vec![MAX_PROCS], vec![1e9]).is_ok());
         let e = MultiCluster::new(vec![2], vec![1e300]).unwrap_err();
         assert!(e.to_string().contains("is 2e300 flop/s, must be <= 1e300"), "{e}");
@@ -465,7 +502,11 @@ pub(crate) mod tests {
         let e = MultiCluster::new(vec![16, 16], vec![1e-300, 1e280]).unwrap_err();
         assert!(e.to_string().contains("reference cluster has inf processors"), "{e}");
         let e = MultiCluster::new(vec![16, 16], vec![1.0, 1e9 * 2f64.powi(20)]).unwrap_err();
-        assert!(e.to_string().contains("reference cluster has 1.6777216000000016e16 processors"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("reference cluster has 1.6777216000000016e16 processors"),
+            "{e}"
+        );
         // (tasks + edges) x P_ref
         let p = MultiCluster::new(vec![1 << 14], vec![1.0]).unwrap();
         let chain = |n: usize, w: f64| {
@@ -475,17 +516,40 @@ pub(crate) mod tests {
         };
         assert!(check_problem(&chain(2048, 1.0), &p, None).is_ok()); // 4095 x 2^14 < 2^26
         let e = check_problem(&chain(2049, 1.0), &p, None).unwrap_err();
-        assert!(e.to_string().contains("(tasks + edges) x processors == 67125248, must be <= 67108864"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("(tasks + edges) x processors == 67125248, must be <= 67108864"),
+            "{e}"
+        );
         // times beyond 1e300 s, by the work or by the transfers
         let one = MultiCluster::new(vec![4], vec![1e-10]).unwrap();
         let e = check_problem(&chain(3, 1e300), &one, None).unwrap_err();
         assert!(e.to_string().contains("must be <= 1e300 s"), "{e}");
         let fast = MultiCluster::new(vec![4, 4], vec![1.0, 2.0]).unwrap();
-        let net = Network { link_bw: vec![1e-300; 2], ..gige(2) };
+        let net = Network {
+            link_bw: vec![1e-300; 2],
+            ..gige(2)
+        };
         let bytes = [1e10; 3];
-        let e = check_problem(&chain(3, 1.0), &fast, Some(Comms { network: &net, bytes: &bytes })).unwrap_err();
+        let e = check_problem(
+            &chain(3, 1.0),
+            &fast,
+            Some(Comms {
+                network: &net,
+                bytes: &bytes,
+            }),
+        )
+        .unwrap_err();
         assert!(e.to_string().contains("after its slowest transfer"), "{e}");
-        assert!(check_problem(&chain(3, 1.0), &fast, Some(Comms { network: &gige(2), bytes: &bytes })).is_ok());
+        assert!(check_problem(
+            &chain(3, 1.0),
+            &fast,
+            Some(Comms {
+                network: &gige(2),
+                bytes: &bytes
+            })
+        )
+        .is_ok());
     }
 
     #[test]

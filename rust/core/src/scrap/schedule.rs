@@ -88,8 +88,13 @@ pub fn check_cluster_schedule(
     if s.cluster.len() != rows || s.start.len() != rows || s.end.len() != rows || s.proc_offsets.len() != rows + 1 {
         return Err(Error::InvalidArgument("schedule columns differ in length".into()));
     }
-    if s.proc_offsets[0] != 0 || s.proc_offsets[rows] != s.proc_ids.len() || s.proc_offsets.windows(2).any(|w| w[0] > w[1]) {
-        return Err(Error::InvalidArgument("proc_offsets must rise from 0 to the number of processor ids".into()));
+    if s.proc_offsets[0] != 0
+        || s.proc_offsets[rows] != s.proc_ids.len()
+        || s.proc_offsets.windows(2).any(|w| w[0] > w[1])
+    {
+        return Err(Error::InvalidArgument(
+            "proc_offsets must rise from 0 to the number of processor ids".into(),
+        ));
     }
     if let Some(a) = alloc {
         g.check_alloc(0, a, u32::MAX)?;
@@ -111,21 +116,28 @@ pub fn check_cluster_schedule(
     let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1e-300);
     for r in 0..rows {
         let (v, k, st, en) = (s.task[r], s.cluster[r], s.start[r], s.end[r]);
-        platform.check_cluster(k).map_err(|_| Error::Infeasible(format!("task {v}: cluster {k} does not exist")))?;
+        platform
+            .check_cluster(k)
+            .map_err(|_| Error::Infeasible(format!("task {v}: cluster {k} does not exist")))?;
         if !(st.is_finite() && en.is_finite() && st >= 0.0 && en >= st) {
             return bad(format!("task {v} runs [{st}, {en}): must be finite, 0 <= start <= end"));
         }
         let ids = &s.proc_ids[s.proc_offsets[r]..s.proc_offsets[r + 1]];
         let (lo, hi) = (platform.first(k), platform.first(k) + platform.procs(k));
         if ids.is_empty() || ids.iter().any(|&q| q < lo || q >= hi) || ids.windows(2).any(|w| w[0] >= w[1]) {
-            return bad(format!("task {v}: processors must be distinct, increasing ids of cluster {k} ({lo}..{hi})"));
+            return bad(format!(
+                "task {v}: processors must be distinct, increasing ids of cluster {k} ({lo}..{hi})"
+            ));
         }
         let q = ids.len() as u32;
         let d = platform.time(g, v, q, k);
         // relative to the time stamps: `end = start + d` rounds to an ulp of `end`, which
         // for a short task late in the schedule is far more than an ulp of `d`
         if ((en - st) - d).abs() > 1e-9 * d.max(st.abs()).max(en.abs()) {
-            return bad(format!("task {v} runs {} s on {q} processors of cluster {k}, its time there is {d} s", en - st));
+            return bad(format!(
+                "task {v} runs {} s on {q} processors of cluster {k}, its time there is {d} s",
+                en - st
+            ));
         }
         if let Some(alloc) = alloc {
             let want = platform.translate(g, v, alloc[v], k);
@@ -140,12 +152,18 @@ pub fn check_cluster_schedule(
             let ru = row_of[u];
             let mut arrival = s.end[ru];
             if let Some(c) = &comms {
-                let bytes = if g.work()[u] > 0.0 && g.work()[v] > 0.0 { c.bytes[u] } else { 0.0 };
+                let bytes = if g.work()[u] > 0.0 && g.work()[v] > 0.0 {
+                    c.bytes[u]
+                } else {
+                    0.0
+                };
                 let qu = (s.proc_offsets[ru + 1] - s.proc_offsets[ru]) as u32;
                 arrival += c.network.transfer_time(bytes, s.cluster[ru], qu, k, q);
             }
             if st < arrival && !close(st, arrival) {
-                return bad(format!("task {v} starts at {st} before its predecessor {u}'s data arrive at {arrival}"));
+                return bad(format!(
+                    "task {v} starts at {st} before its predecessor {u}'s data arrive at {arrival}"
+                ));
             }
         }
     }
@@ -156,7 +174,10 @@ pub fn check_cluster_schedule(
         for &q in &s.proc_ids[s.proc_offsets[r]..s.proc_offsets[r + 1]] {
             let (e, j) = last[q as usize];
             if e > s.start[r] {
-                return bad(format!("processor {q} runs tasks {} and {} at once", s.task[j], s.task[r]));
+                return bad(format!(
+                    "processor {q} runs tasks {} and {} at once",
+                    s.task[j], s.task[r]
+                ));
             }
             if s.end[r] > e {
                 last[q as usize] = (s.end[r], r);
@@ -189,7 +210,10 @@ mod tests {
         assert!(check_cluster_schedule(&g, &p, &wrong, Some(&alloc), None).is_err());
         let net = gige(2);
         let bytes = [1e9; 4];
-        let comms = Comms { network: &net, bytes: &bytes };
+        let comms = Comms {
+            network: &net,
+            bytes: &bytes,
+        };
         let with = place_reference(&g, &p, &alloc, Some(comms)).unwrap();
         check_cluster_schedule(&g, &p, &with, Some(&alloc), Some(comms)).unwrap();
         assert!(check_cluster_schedule(&g, &p, &s, Some(&alloc), Some(comms)).is_err());

@@ -89,13 +89,27 @@ pub fn metrics(platform: &MultiCluster, power: f64, s: &ClusterSchedule) -> Metr
     let makespan = if rows == 0 {
         0.0
     } else {
-        s.end.iter().copied().fold(f64::NEG_INFINITY, |m, x| if m.is_nan() || x.is_nan() { f64::NAN } else { m.max(x) })
+        s.end.iter().copied().fold(f64::NEG_INFINITY, |m, x| {
+            if m.is_nan() || x.is_nan() {
+                f64::NAN
+            } else {
+                m.max(x)
+            }
+        })
     };
     let products: Vec<f64> = duration.iter().zip(&held).map(|(d, h)| d * h).collect();
     let energy = numpy_sum(&products);
-    let mut fraction = if makespan > 0.0 { energy / (makespan * power) } else { 0.0 };
+    let mut fraction = if makespan > 0.0 {
+        energy / (makespan * power)
+    } else {
+        0.0
+    };
     if makespan > 0.0 && !fraction.is_finite() {
-        let scaled: Vec<f64> = duration.iter().zip(&held).map(|(d, h)| (d / makespan) * (h / power)).collect();
+        let scaled: Vec<f64> = duration
+            .iter()
+            .zip(&held)
+            .map(|(d, h)| (d / makespan) * (h / power))
+            .collect();
         fraction = numpy_sum(&scaled);
     }
     let mut events: Vec<(f64, f64)> = Vec::with_capacity(2 * rows);
@@ -110,7 +124,12 @@ pub fn metrics(platform: &MultiCluster, power: f64, s: &ClusterSchedule) -> Metr
             peak = sum;
         }
     }
-    Metrics { makespan, energy, power_fraction: fraction, peak_power_fraction: peak / power }
+    Metrics {
+        makespan,
+        energy,
+        power_fraction: fraction,
+        peak_power_fraction: peak / power,
+    }
 }
 
 /// One run of a [`study`].
@@ -151,7 +170,13 @@ pub fn study(
         check_cluster_schedule(g, platform, &schedule, Some(&alloc), comms)?;
         let estimate = beta_estimate(g, platform, &alloc)?;
         let metrics = metrics(platform, power, &schedule);
-        Ok(StudyRun { alloc: Some(alloc), beta_estimate: Some(estimate), initial_violation: initial, schedule, metrics })
+        Ok(StudyRun {
+            alloc: Some(alloc),
+            beta_estimate: Some(estimate),
+            initial_violation: initial,
+            schedule,
+            metrics,
+        })
     };
     runs.push(referenced(hcpa_reference_allocation(g, platform, rule)?, None)?);
     let initial = beta_estimate(g, platform, &vec![1; g.len()])?;
@@ -165,7 +190,13 @@ pub fn study(
         let schedule = mheft_max(g, platform, beta, comms)?;
         check_cluster_schedule(g, platform, &schedule, None, comms)?;
         let metrics = metrics(platform, power, &schedule);
-        runs.push(StudyRun { alloc: None, beta_estimate: None, initial_violation: None, schedule, metrics });
+        runs.push(StudyRun {
+            alloc: None,
+            beta_estimate: None,
+            initial_violation: None,
+            schedule,
+            metrics,
+        });
     }
     Ok(runs)
 }
@@ -201,6 +232,9 @@ mod tests {
             proc_ids: vec![0, 1],
         };
         let m = metrics(&p, 8e9, &s);
-        assert_eq!((m.makespan, m.energy, m.power_fraction, m.peak_power_fraction), (2.0, 4e9, 0.25, 0.25));
+        assert_eq!(
+            (m.makespan, m.energy, m.power_fraction, m.peak_power_fraction),
+            (2.0, 4e9, 0.25, 0.25)
+        );
     }
 }

@@ -80,24 +80,24 @@ const NONNEGATIVE: u8 = 8;
 
 /// What each field is (`INT | MEMORY | TIME | NONNEGATIVE` bits), in file order.
 const KINDS: [u8; NFIELDS] = [
-    INT,                      // job_id
-    TIME | NONNEGATIVE,       // submit
-    TIME | NONNEGATIVE,       // wait
-    TIME | NONNEGATIVE,       // runtime
-    INT | NONNEGATIVE,        // procs
-    TIME,                     // cpu_time
-    MEMORY | NONNEGATIVE,     // mem_used
-    INT | NONNEGATIVE,        // procs_requested
-    TIME | NONNEGATIVE,       // time_requested
-    MEMORY | NONNEGATIVE,     // mem_requested
-    INT,                      // status
-    INT,                      // user_id
-    INT,                      // group_id
-    INT,                      // executable
-    INT,                      // queue
-    INT,                      // partition
-    INT,                      // preceding_job
-    TIME,                     // think_time
+    INT,                  // job_id
+    TIME | NONNEGATIVE,   // submit
+    TIME | NONNEGATIVE,   // wait
+    TIME | NONNEGATIVE,   // runtime
+    INT | NONNEGATIVE,    // procs
+    TIME,                 // cpu_time
+    MEMORY | NONNEGATIVE, // mem_used
+    INT | NONNEGATIVE,    // procs_requested
+    TIME | NONNEGATIVE,   // time_requested
+    MEMORY | NONNEGATIVE, // mem_requested
+    INT,                  // status
+    INT,                  // user_id
+    INT,                  // group_id
+    INT,                  // executable
+    INT,                  // queue
+    INT,                  // partition
+    INT,                  // preceding_job
+    TIME,                 // think_time
 ];
 
 /// A rule a parsed value breaks, in the order they are applied (the index is
@@ -146,7 +146,12 @@ pub enum Finding {
     /// Field `field`'s token is not a decimal number.
     NotANumber { field: usize, token: Range<usize> },
     /// Field `field`'s value breaks `rule`.
-    Broken { field: usize, rule: Rule, token: Range<usize>, value: f64 },
+    Broken {
+        field: usize,
+        rule: Rule,
+        token: Range<usize>,
+        value: f64,
+    },
     /// The job number `job` is already that of the valid line `first_line`.
     Duplicate { job: i64, first_line: usize },
 }
@@ -343,7 +348,10 @@ fn classify(t: &[u8]) -> Token {
         mantissa += fraction;
     }
     if mantissa == 0 {
-        return if [&b"inf"[..], b"infinity", b"nan"].iter().any(|w| body.eq_ignore_ascii_case(w)) {
+        return if [&b"inf"[..], b"infinity", b"nan"]
+            .iter()
+            .any(|w| body.eq_ignore_ascii_case(w))
+        {
             Token::InfNan
         } else {
             Token::Other
@@ -464,8 +472,11 @@ fn parse_block(raw: &[u8], data: &[(Range<usize>, usize)], first: usize, mut col
     for (k, (range, _)) in data.iter().enumerate() {
         let i = first + k;
         let line = &raw[range.clone()];
-        let (count, first_not_decimal, other) =
-            if plain_decimals(line, &mut values) { (NFIELDS, None, false) } else { any_tokens(line, &mut values) };
+        let (count, first_not_decimal, other) = if plain_decimals(line, &mut values) {
+            (NFIELDS, None, false)
+        } else {
+            any_tokens(line, &mut values)
+        };
         if count != NFIELDS {
             block.odd.push((i, Line::Count(count)));
             continue;
@@ -486,7 +497,11 @@ fn parse_block(raw: &[u8], data: &[(Range<usize>, usize)], first: usize, mut col
         if plainly_valid(&values) {
             continue;
         }
-        if let Some((j, rule)) = values.iter().enumerate().find_map(|(j, &x)| Rule::first_broken(j, x).map(|r| (j, r))) {
+        if let Some((j, rule)) = values
+            .iter()
+            .enumerate()
+            .find_map(|(j, &x)| Rule::first_broken(j, x).map(|r| (j, r)))
+        {
             block.broken.push((i, j, rule, values[j]));
         }
     }
@@ -501,7 +516,9 @@ fn parse_block(raw: &[u8], data: &[(Range<usize>, usize)], first: usize, mut col
 /// constants, where the general reader looks every byte up for Unicode spaces.
 #[inline]
 fn plain_decimals(line: &[u8], values: &mut [f64; NFIELDS]) -> bool {
-    const POW10: [f64; 16] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+    const POW10: [f64; 16] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+    ];
     let is_blank = |b: u8| b == b' ' || b == b'\t';
     let mut p = 0;
     for slot in values.iter_mut() {
@@ -586,7 +603,10 @@ pub fn scan(raw: &[u8]) -> Scan {
     advise_huge_pages(floats.as_ptr(), floats.len());
     advise_huge_pages(ints.as_ptr(), ints.len());
     let lines: Vec<usize> = data.iter().map(|&(_, number)| number).collect();
-    let threads = std::thread::available_parallelism().map_or(1, usize::from).min(rows / ROWS_PER_THREAD).max(1);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(rows / ROWS_PER_THREAD)
+        .max(1);
     // Several blocks a thread, taken in turn from a shared list: a thread that
     // other work on its core slows down takes fewer, and none waits for it long.
     let block_rows = rows.div_ceil(threads * BLOCKS_PER_THREAD).max(1);
@@ -597,9 +617,13 @@ pub fn scan(raw: &[u8]) -> Scan {
     let (mut float_fields, mut int_fields) = (floats.chunks_mut(rows.max(1)), ints.chunks_mut(rows.max(1)));
     for j in 0..NFIELDS {
         let field = if is_int(j) {
-            int_fields.next().map(|c| c.chunks_mut(block_rows).map(Column::Int).collect::<Vec<_>>())
+            int_fields
+                .next()
+                .map(|c| c.chunks_mut(block_rows).map(Column::Int).collect::<Vec<_>>())
         } else {
-            float_fields.next().map(|c| c.chunks_mut(block_rows).map(Column::Float).collect::<Vec<_>>())
+            float_fields
+                .next()
+                .map(|c| c.chunks_mut(block_rows).map(Column::Float).collect::<Vec<_>>())
         };
         for (b, part) in field.into_iter().flatten().enumerate() {
             slices[b].push(part);
@@ -613,7 +637,9 @@ pub fn scan(raw: &[u8]) -> Scan {
         let mut done = Vec::new();
         loop {
             let next = todo.lock().expect("no thread panics holding the list").next();
-            let Some((b, first, data, fields)) = next else { return done };
+            let Some((b, first, data, fields)) = next else {
+                return done;
+            };
             done.push((b, parse_block(raw, data, first, fields)));
         }
     };
@@ -635,7 +661,9 @@ pub fn scan(raw: &[u8]) -> Scan {
     // The old reader parsed the whole file at once with numpy's loader, which
     // takes inf and nan, and only when that failed matched each line against
     // the decimal grammar.
-    let all_numbers = odd.iter().all(|(_, l)| matches!(l, Line::NotDecimal { other: false, .. }));
+    let all_numbers = odd
+        .iter()
+        .all(|(_, l)| matches!(l, Line::NotDecimal { other: false, .. }));
     let mut bad = vec![false; rows];
     let mut problems = Vec::new();
     if !all_numbers {
@@ -648,7 +676,12 @@ pub fn scan(raw: &[u8]) -> Scan {
                 }
             };
             bad[i] = true;
-            problems.push(Problem { row: i, line: data[i].1, job: job_number(&raw[data[i].0.clone()]), finding });
+            problems.push(Problem {
+                row: i,
+                line: data[i].1,
+                job: job_number(&raw[data[i].0.clone()]),
+                finding,
+            });
         }
     }
     for (i, j, rule, value) in broken {
@@ -657,8 +690,18 @@ pub fn scan(raw: &[u8]) -> Scan {
         }
         bad[i] = true;
         let token = token_range(raw, &data[i].0, j);
-        let finding = Finding::Broken { field: j, rule, token, value };
-        problems.push(Problem { row: i, line: data[i].1, job: job_number(&raw[data[i].0.clone()]), finding });
+        let finding = Finding::Broken {
+            field: j,
+            rule,
+            token,
+            value,
+        };
+        problems.push(Problem {
+            row: i,
+            line: data[i].1,
+            job: job_number(&raw[data[i].0.clone()]),
+            finding,
+        });
     }
     // Job numbers of valid lines: integers within +-2**53, so exact as i64.
     // While they rise (as in every archive trace) none can repeat an earlier
@@ -684,8 +727,16 @@ pub fn scan(raw: &[u8]) -> Scan {
         }
         let seen = owner.as_mut().expect("built above");
         if let Some(&first) = seen.get(&job) {
-            let finding = Finding::Duplicate { job, first_line: data[first].1 };
-            problems.push(Problem { row: i, line: data[i].1, job: Some(job), finding });
+            let finding = Finding::Duplicate {
+                job,
+                first_line: data[first].1,
+            };
+            problems.push(Problem {
+                row: i,
+                line: data[i].1,
+                job: Some(job),
+                finding,
+            });
         } else {
             seen.insert(job, i);
         }
@@ -700,7 +751,13 @@ pub fn scan(raw: &[u8]) -> Scan {
             ints[k * rows + p.row] = 0;
         }
     }
-    Scan { header, lines, floats, ints, problems }
+    Scan {
+        header,
+        lines,
+        floats,
+        ints,
+        problems,
+    }
 }
 
 /// A fast hash of job numbers (Fx's multiply-rotate; the keys come from one
@@ -767,7 +824,10 @@ fn split_lines(raw: &[u8]) -> (Vec<HeaderLine>, Vec<(Range<usize>, usize)>) {
         }
         if p < end {
             if raw[p] == b';' {
-                header.push(HeaderLine { line: number, text: p + 1..end });
+                header.push(HeaderLine {
+                    line: number,
+                    text: p + 1..end,
+                });
             } else {
                 data.push((at..end, number));
             }
@@ -775,7 +835,12 @@ fn split_lines(raw: &[u8]) -> (Vec<HeaderLine>, Vec<(Range<usize>, usize)>) {
         if end == raw.len() {
             break;
         }
-        at = end + if raw[end] == b'\r' && raw.get(end + 1) == Some(&b'\n') { 2 } else { 1 };
+        at = end
+            + if raw[end] == b'\r' && raw.get(end + 1) == Some(&b'\n') {
+                2
+            } else {
+                1
+            };
         number += 1;
     }
     (header, data)
@@ -789,7 +854,9 @@ mod tests {
 
     #[test]
     fn header_and_data_lines_with_every_line_end() {
-        let text = format!("\u{feff}; MaxProcs: 8\r\n\r{GOOD}\n \u{3000}; note\r2 0 5 100 4 -1 -1 4 200 -1 1 3 1 -1 -1 -1 -1 -1");
+        let text = format!(
+            "\u{feff}; MaxProcs: 8\r\n\r{GOOD}\n \u{3000}; note\r2 0 5 100 4 -1 -1 4 200 -1 1 3 1 -1 -1 -1 -1 -1"
+        );
         let s = scan(text.as_bytes());
         assert_eq!(s.header.iter().map(|h| h.line).collect::<Vec<_>>(), vec![1, 4]);
         assert_eq!(&text.as_bytes()[s.header[0].text.clone()], b" MaxProcs: 8");
@@ -838,21 +905,50 @@ mod tests {
 
     #[test]
     fn whole_numbers_as_trunc_finds_them() {
-        for x in [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.5, 1e-300, 4503599627370495.5, 4503599627370496.0, 9007199254740991.0,
-                  9007199254740992.0, 1e300, -1e300, f64::MAX, f64::MIN_POSITIVE, 123456789.000001] {
+        for x in [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            -0.5,
+            2.5,
+            1e-300,
+            4503599627370495.5,
+            4503599627370496.0,
+            9007199254740991.0,
+            9007199254740992.0,
+            1e300,
+            -1e300,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            123456789.000001,
+        ] {
             assert_eq!(is_whole(x), x.trunc() == x, "{x}");
         }
     }
 
     #[test]
     fn tokens_classify_as_python_does() {
-        for t in ["1", "+3", "-0", "1.5", "2.", ".5", "1e5", "1.E-5", "9".repeat(40).as_str()] {
+        for t in [
+            "1",
+            "+3",
+            "-0",
+            "1.5",
+            "2.",
+            ".5",
+            "1e5",
+            "1.E-5",
+            "9".repeat(40).as_str(),
+        ] {
             assert_eq!(classify(t.as_bytes()), Token::Decimal, "{t}");
         }
         for t in ["nan", "-NaN", "+inf", "Infinity", "-INFINITY"] {
             assert_eq!(classify(t.as_bytes()), Token::InfNan, "{t}");
         }
-        for t in ["", ".", "+", "e5", ".e5", "1e", "1e+", "0x10", "1_000", "--1", "infinit", "nan(1)", "١", "1d5"] {
+        for t in [
+            "", ".", "+", "e5", ".e5", "1e", "1e+", "0x10", "1_000", "--1", "infinit", "nan(1)", "١", "1d5",
+        ] {
             assert_eq!(classify(t.as_bytes()), Token::Other, "{t}");
         }
         assert_eq!(value_of(b"-0").map(f64::to_bits), Some((-0.0f64).to_bits()));
@@ -865,7 +961,14 @@ mod tests {
     fn inf_and_nan_are_numbers_only_when_every_line_is() {
         let nan = GOOD.replacen("100", "nan", 1);
         let s = scan(format!("{nan}\n{GOOD}\n").as_bytes());
-        assert!(matches!(s.problems[0].finding, Finding::Broken { field: 3, rule: Rule::NotFinite, .. }));
+        assert!(matches!(
+            s.problems[0].finding,
+            Finding::Broken {
+                field: 3,
+                rule: Rule::NotFinite,
+                ..
+            }
+        ));
         // the line with the nan is not valid, so job 1 is not a duplicate
         assert_eq!(s.problems.len(), 1);
         let s = scan(format!("{nan}\n1 2\n").as_bytes());
@@ -875,11 +978,38 @@ mod tests {
 
     #[test]
     fn rules_and_duplicates() {
-        let s = scan(format!("{GOOD}\n{}\n{GOOD}\n{}\n", GOOD.replacen("100", "-7", 1), GOOD.replacen("4", "4.5", 1)).as_bytes());
+        let s = scan(
+            format!(
+                "{GOOD}\n{}\n{GOOD}\n{}\n",
+                GOOD.replacen("100", "-7", 1),
+                GOOD.replacen("4", "4.5", 1)
+            )
+            .as_bytes(),
+        );
         let found: Vec<_> = s.problems.iter().map(|p| (p.row, p.finding.clone())).collect();
-        assert!(matches!(found[0], (1, Finding::Broken { field: 3, rule: Rule::Negative, .. })));
+        assert!(matches!(
+            found[0],
+            (
+                1,
+                Finding::Broken {
+                    field: 3,
+                    rule: Rule::Negative,
+                    ..
+                }
+            )
+        ));
         assert_eq!(found[1], (2, Finding::Duplicate { job: 1, first_line: 1 }));
-        assert!(matches!(found[2], (3, Finding::Broken { field: 4, rule: Rule::NotInteger, .. })));
+        assert!(matches!(
+            found[2],
+            (
+                3,
+                Finding::Broken {
+                    field: 4,
+                    rule: Rule::NotInteger,
+                    ..
+                }
+            )
+        ));
     }
 
     #[test]
@@ -895,7 +1025,14 @@ mod tests {
         assert_eq!(s.problems[0].finding, Finding::FieldCount(1_000_000));
         let long = GOOD.replacen("100", &"9".repeat(1_000_000), 1);
         let s = scan(long.as_bytes());
-        assert!(matches!(s.problems[0].finding, Finding::Broken { field: 3, rule: Rule::NotFinite, .. }));
+        assert!(matches!(
+            s.problems[0].finding,
+            Finding::Broken {
+                field: 3,
+                rule: Rule::NotFinite,
+                ..
+            }
+        ));
         let s = scan(b"\xff\xfe 1 2\n\xe2\x80");
         assert_eq!(s.problems.len(), 2);
         assert!(scan(b"").lines.is_empty() && scan(b"; only\n").lines.is_empty());
