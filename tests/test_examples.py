@@ -256,7 +256,7 @@ def _install_figure_hook(path):
                     "series_pixels": series,
                 }
             )
-        return {"execution_count": cell["count"], "axes": axes}
+        return {"axes": axes}
 
     original = ip.display_formatter.format
 
@@ -265,19 +265,22 @@ def _install_figure_hook(path):
         # whichever printer of Figures is registered
         data, metadata = original(obj, *args, **kwargs)
         if isinstance(obj, Figure) and "image/png" in data:
-            record = summary(obj)
-            with open(path, "a") as fh:
-                fh.write(json.dumps(record) + "\n")
+            displayed.append(summary(obj))
         return data, metadata
 
     ip.display_formatter.format = format
-    # the cell a figure belongs to: the inline backend shows pyplot's after the count has moved on
-    cell = {"count": ip.execution_count}
+    # the cell a figure belongs to: whatever is displayed between a cell's start and its post_run_cell
+    # (the inline backend shows pyplot's figures at post_execute, just before); the cell's number comes
+    # with its result, as IPython 8 and 9 both give it (at pre_run_cell, 9 has already counted the cell)
+    displayed = []
 
-    def count(*_):
-        cell["count"] = ip.execution_count
+    def record(result):
+        with open(path, "a") as fh:
+            for summary_of_figure in displayed:
+                fh.write(json.dumps({"execution_count": result.execution_count, **summary_of_figure}) + "\n")
+        displayed.clear()
 
-    ip.events.register("pre_run_cell", count)
+    ip.events.register("post_run_cell", record)
 
 
 def _hook_cell(records: Path):
