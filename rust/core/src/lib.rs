@@ -12,6 +12,7 @@ pub mod batch;
 pub mod dfrs;
 pub mod error;
 pub mod grid;
+pub mod memory;
 pub mod ptg;
 pub mod scrap;
 pub mod time;

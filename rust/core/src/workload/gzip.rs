@@ -23,6 +23,7 @@ pub fn inflate(raw: &[u8]) -> Option<Vec<u8>> {
     // Zeroed memory this large comes fresh from the system, untouched until
     // libdeflate writes it.
     let mut out = vec![0u8; size];
+    crate::memory::advise_huge_pages(out.as_ptr(), size);
     let (mut read, mut written) = (0usize, 0usize);
     // SAFETY: the decompressor is used by this call only and freed before it
     // returns; `raw` and `out` are valid for their lengths, and libdeflate

@@ -41,6 +41,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Range;
 
 use super::gzip;
+use crate::memory::advise_huge_pages;
 
 /// Number of fields of an SWF data line.
 pub const NFIELDS: usize = 18;
@@ -567,6 +568,8 @@ pub fn scan(raw: &[u8]) -> Scan {
     let nints = (0..NFIELDS).filter(|&j| is_int(j)).count();
     let mut floats = vec![0.0; (NFIELDS - nints) * rows];
     let mut ints = vec![0i64; nints * rows];
+    advise_huge_pages(floats.as_ptr(), floats.len());
+    advise_huge_pages(ints.as_ptr(), ints.len());
     let lines: Vec<usize> = data.iter().map(|&(_, number)| number).collect();
     let threads = std::thread::available_parallelism()
         .map_or(1, usize::from)
