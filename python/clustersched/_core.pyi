@@ -23,12 +23,12 @@ __all__ = [
     "dutot_allocation",
     "exec_times",
     "greedy_map",
-    "inflate_gzip",
     "k_shelves",
     "qlse_map",
     "qlse_step",
     "qlse_task_order",
     "scan_swf",
+    "scan_swf_gz",
 ]
 
 __version__: str
@@ -441,11 +441,10 @@ class DfrsState:
 
 # -- workload: the SWF scanner behind clustersched.read_swf -------------------
 
-def inflate_gzip(raw: bytes) -> bytes | None: ...
-
 # (row, line, job number or None, kind, field or None, token start, token end, value or None, extra)
 _SwfProblem = tuple[int, int, int | None, str, int | None, int, int, float | None, int]
+# (header lines as (line, start, end), rows, time and memory columns, id and count columns, problems)
+_SwfScan = tuple[list[tuple[int, int, int]], int, npt.NDArray[np.float64], npt.NDArray[np.int64], list[_SwfProblem]]
 
-def scan_swf(
-    raw: bytes,
-) -> tuple[list[tuple[int, int, int]], int, npt.NDArray[np.float64], npt.NDArray[np.int64], list[_SwfProblem]]: ...
+def scan_swf(raw: bytes) -> _SwfScan: ...
+def scan_swf_gz(raw: bytes) -> tuple[npt.NDArray[np.uint8], _SwfScan] | None: ...

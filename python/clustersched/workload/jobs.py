@@ -220,23 +220,11 @@ class JobTable:
 
         Rows left out are not recorded as dropped unless ``dropped`` says why
         (selecting a window is not dropping; removing bad jobs is).  The new
-        columns are copies, never views of this table's, all held in one
-        block of memory (so a column kept alone keeps the block alive).
+        columns are copies, never views of this table's, each in memory of its own.
         """
-        # The 18 picked columns share one block of memory: for a table of
-        # 30,000 rows or more it takes 4 MiB or more, which numpy backs with
-        # huge pages, and first writes to fresh memory then fault a third as
-        # often (faults cost more than the copy on a virtual machine). Every
-        # SWF column is 8 bytes wide, so each is a row of the block viewed in
-        # its own dtype, which take fills in place.
         index = np.arange(len(self))[rows]  # numpy checks the mask, indices or slice
-        block = np.empty((len(FIELD_NAMES), len(index)), dtype=np.float64)
-        cols = {}
-        for k, name in enumerate(FIELD_NAMES):
-            column = getattr(self, name)
-            cols[name] = block[k].view(column.dtype)
-            # "clip" spares take a defensive copy of its output; the indices are valid.
-            np.take(column, index, out=cols[name], mode="clip")
+        # "clip" skips take's bound checks: the indices are valid.
+        cols = {name: np.take(getattr(self, name), index, mode="clip") for name in FIELD_NAMES}
         return self._derive(cols, dropped)
 
     def with_columns(self, **changes: Any) -> "JobTable":

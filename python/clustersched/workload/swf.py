@@ -41,7 +41,8 @@ file it writes can be read back.
 
 Reading is done by the Rust core (``rust/core/src/workload/swf.rs``), on the
 file's bytes after gzip decompression (libdeflate in the core for the usual
-single-member file, Python's zlib for anything else); it parses a long trace
+single-member file, ``rust/core/src/workload/gzip.rs``; Python's zlib for
+anything else); it parses a long trace
 on several threads, finds every malformed line, and this module words the
 errors.  The all-Python reader it replaced is
 kept as the reference of the differential tests (``tests/reference/swf.py``).
@@ -172,11 +173,10 @@ def read_swf(path: str | os.PathLike[str], *, on_invalid: Literal["raise", "skip
     source = os.fspath(path)
     if not isinstance(source, str):
         raise TypeError(f"path == {path!r}, must be a file name (str or os.PathLike)")
-    raw = _read_bytes(path, source)
     # The Rust core splits the lines, parses the fields and finds every malformed line
     # (rust/core/src/workload/swf.rs); the messages are worded here.
-    spans, rows, floats, ints, found = _core.scan_swf(raw)
-    header = [raw[start:end].decode("utf-8", "surrogateescape") for _, start, end in spans]
+    raw, (spans, rows, floats, ints, found) = _scan(path, source)
+    header = [_text(raw, start, end) for _, start, end in spans]
     _check_header(header, [line for line, _, _ in spans], source)
     if not rows:
         raise InvalidWorkloadError("contains no jobs", path=source)
@@ -257,15 +257,23 @@ def write_swf(table: JobTable, path: _P) -> _P:
 # -- reading ---------------------------------------------------------------
 
 
-def _read_bytes(path: str | os.PathLike[str], source: str) -> bytes:
+def _scan(path: str | os.PathLike[str], source: str) -> tuple[bytes | np.ndarray, tuple]:
+    """The file's text (bytes, or the core's uint8 array) and the core's scan of it."""
     with open(path, "rb") as f:
         raw = f.read()
     if raw[:2] == b"\x1f\x8b":
         # The core inflates the usual single-member file three times as fast as
-        # zlib; zlib reads whatever else there is and words every gzip error.
-        whole = _core.inflate_gzip(raw)
-        raw = whole if whole is not None else _gunzip(raw, source)
-    return raw
+        # zlib and scans it; zlib reads whatever else there is and words every gzip error.
+        whole = _core.scan_swf_gz(raw)
+        if whole is not None:
+            return whole
+        raw = _gunzip(raw, source)
+    return raw, _core.scan_swf(raw)
+
+
+def _text(raw: bytes | np.ndarray, start: int, end: int) -> str:
+    """Bytes ``start:end`` of the text, decoded as the scanner reads it."""
+    return bytes(raw[start:end]).decode("utf-8", "surrogateescape")
 
 
 def _gunzip(raw: bytes, source: str) -> bytes:
@@ -319,7 +327,7 @@ def _metadata(header: list[str]) -> dict[str, str]:
     return metadata
 
 
-def _problem(found: tuple, raw: bytes) -> _Problem:
+def _problem(found: tuple, raw: bytes | np.ndarray) -> _Problem:
     """The message, reason, field and value of one problem the core found (see ``_core.scan_swf``)."""
     _, _, _, kind, j, start, end, value, extra = found
     if kind == "fields":
@@ -328,7 +336,7 @@ def _problem(found: tuple, raw: bytes) -> _Problem:
     if kind == "duplicate":
         job = found[2]
         return _Problem(f"job number {job} is already used at line {extra}", "duplicate job number", name, job)
-    token = raw[start:end].decode("utf-8", "surrogateescape")
+    token = _text(raw, start, end)
     if kind == "number":
         return _Problem(f"value {token!r} is not a number", f"field {name!r} is not a number", name, token)
     _, _, what, why = _RULES[extra]
@@ -342,14 +350,14 @@ _SACCT_FIELDS = frozenset(
 )
 
 
-def _not_swf(found: tuple, raw: bytes) -> str:
+def _not_swf(found: tuple, raw: bytes | np.ndarray) -> str:
     """A hint to add to a wrong-field-count message when the line is ``|``-separated, as a ``sacct -P`` dump is
     (Slurm's accounting, with a header line of field names), or ``""``."""
     kind, number = found[3], found[1]
     if kind != "fields":
         return ""
     # only as far as the bad line: this is the error path, and the line may be early in a large file
-    lines = re.split(rb"\r\n|\r|\n", raw.removeprefix(b"\xef\xbb\xbf"), maxsplit=number)
+    lines = re.split(rb"\r\n|\r|\n", bytes(raw).removeprefix(b"\xef\xbb\xbf"), maxsplit=number)
     line = lines[number - 1] if len(lines) >= number else b""
     cells = [cell.strip().lower() for cell in line.split(b"|")]
     if len(cells) < 3:

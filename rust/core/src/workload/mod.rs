@@ -1,5 +1,7 @@
-//! Inputs several problems read. Today: the SWF reader's scanner ([`swf`]);
-//! job tables, generators and the other formats stay in Python
-//! (`clustersched.workload`), which this module mirrors.
+//! Inputs several problems read. Today: the SWF reader's scanner ([`swf`])
+//! and the gzip inflation of trace files ([`gzip`]); job tables, generators
+//! and the other formats stay in Python (`clustersched.workload`), which this
+//! module mirrors.
 
+pub mod gzip;
 pub mod swf;

@@ -40,6 +40,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Range;
 
+use super::gzip;
 use crate::memory::advise_huge_pages;
 
 /// Number of fields of an SWF data line.
@@ -280,7 +281,21 @@ fn space_len(s: &[u8]) -> usize {
     }
 }
 
-/// The whitespace-separated tokens of a line, as ranges into it.
+/// The length of the run of whitespace at the start of `s`.
+#[inline]
+fn spaces(s: &[u8]) -> usize {
+    let mut p = 0;
+    loop {
+        match space_len(&s[p..]) {
+            0 => return p,
+            n => p += n,
+        }
+    }
+}
+
+/// The general tokenizer: the whitespace-separated tokens of a line (any
+/// line, whatever its spaces and bytes), as ranges into it. Lines of plain
+/// decimals, nearly all, are read by [`plain_decimals`] instead.
 struct Tokens<'a> {
     line: &'a [u8],
     at: usize,
@@ -292,24 +307,14 @@ impl Iterator for Tokens<'_> {
     #[inline]
     fn next(&mut self) -> Option<Range<usize>> {
         let line = self.line;
-        loop {
-            let n = space_len(&line[self.at..]);
-            if n == 0 {
-                break;
-            }
-            self.at += n;
-        }
+        self.at += spaces(&line[self.at..]);
         if self.at == line.len() {
             return None;
         }
         let start = self.at;
         // A space's first byte is never a UTF-8 continuation byte, so stepping
         // one byte at a time cannot miss one.
-        while let Some(&b) = line.get(self.at) {
-            let class = CLASS[usize::from(b)];
-            if class == SPACE || (class == MAYBE && space_len(&line[self.at..]) != 0) {
-                break;
-            }
+        while self.at < line.len() && space_len(&line[self.at..]) == 0 {
             self.at += 1;
         }
         Some(start..self.at)
@@ -384,43 +389,6 @@ fn parse(t: &[u8]) -> (Token, Option<f64>) {
             None => (Token::Other, None),
         },
     }
-}
-
-/// Whether a space starts at `line[at..]`.
-#[inline]
-fn space_at(line: &[u8], at: usize) -> bool {
-    match CLASS[usize::from(line[at])] {
-        SPACE => true,
-        MAYBE => space_len(&line[at..]) != 0,
-        _ => false,
-    }
-}
-
-/// The next token of `line` from `*at` on, parsed, and `*at` moved past it.
-/// (Lines of plain decimals, nearly all, are read by [`plain_decimals`]
-/// instead; this reads the others.)
-fn next_field(line: &[u8], at: &mut usize) -> Option<(Token, Option<f64>)> {
-    let mut p = *at;
-    loop {
-        if p == line.len() {
-            *at = p;
-            return None;
-        }
-        match CLASS[usize::from(line[p])] {
-            SPACE => p += 1,
-            MAYBE => match space_len(&line[p..]) {
-                0 => break,
-                n => p += n,
-            },
-            _ => break,
-        }
-    }
-    let start = p;
-    while p < line.len() && !space_at(line, p) {
-        p += 1;
-    }
-    *at = p;
-    Some(parse(&line[start..p]))
 }
 
 /// The value of a [`Token::Decimal`] or [`Token::InfNan`] token, correctly rounded.
@@ -560,9 +528,9 @@ fn plain_decimals(line: &[u8], values: &mut [f64; NFIELDS]) -> bool {
 /// `values`.
 fn any_tokens(line: &[u8], values: &mut [f64; NFIELDS]) -> (usize, Option<usize>, bool) {
     let (mut count, mut first_not_decimal, mut other) = (0, None, false);
-    let mut at = 0;
-    while let Some((kind, value)) = next_field(line, &mut at) {
+    for token in tokens(line) {
         if count < NFIELDS {
+            let (kind, value) = parse(&line[token]);
             if kind != Token::Decimal {
                 first_not_decimal.get_or_insert(count);
             }
@@ -760,6 +728,18 @@ pub fn scan(raw: &[u8]) -> Scan {
     }
 }
 
+/// [`scan`] of the text a gzip file holds, with that text, when the file is
+/// exactly one gzip member that inflates cleanly ([`gzip::inflate`], the
+/// usual trace file); `None` for anything else, which the caller inflates its
+/// own way (`read_swf`: Python's zlib, which words every gzip error) and
+/// hands to [`scan`].
+#[must_use]
+pub fn scan_gz(raw: &[u8]) -> Option<(Vec<u8>, Scan)> {
+    let text = gzip::inflate(raw)?;
+    let scan = scan(&text);
+    Some((text, scan))
+}
+
 /// A fast hash of job numbers (Fx's multiply-rotate; the keys come from one
 /// file and the table lives for one scan, so no defence against chosen keys
 /// is needed beyond what a duplicate-heavy trace costs anyway).
@@ -814,14 +794,7 @@ fn split_lines(raw: &[u8]) -> (Vec<HeaderLine>, Vec<(Range<usize>, usize)>) {
     let mut number = 1;
     loop {
         let end = memchr::memchr2(b'\n', b'\r', &raw[at..]).map_or(raw.len(), |k| at + k);
-        let mut p = at;
-        loop {
-            let n = space_len(&raw[p..end]);
-            if n == 0 {
-                break;
-            }
-            p += n;
-        }
+        let p = at + spaces(&raw[at..end]);
         if p < end {
             if raw[p] == b';' {
                 header.push(HeaderLine {
