@@ -149,7 +149,7 @@ class PythonEasy(Policy):
 def test_plugin_policy_drives_the_same_machine(jobs):
     plugin = simulate(jobs, PythonEasy())
     validate_batch(plugin.schedule, plugin.jobs)
-    assert plugin.schedule.policy == "python-easy"
+    assert plugin.schedule.algorithm == "python-easy"
     assert plugin.schedule.start.tolist() == simulate(jobs, "easy").schedule.start.tolist()
 
 

@@ -1,4 +1,4 @@
-"""study_pair (every run of PDCS 2007 §4 on one pair in one Rust call) against run_scrap, run by run, bit for bit."""
+"""study_pair (every run of PDCS 2007 §4 on one pair in one Rust call) against scrap.run, run by run, bit for bit."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clustersched.platform import Cluster, MultiCluster, scrap_platforms
-from clustersched.scrap import run_scrap, validate_multicluster
+from clustersched.scrap import run as run_scrap
+from clustersched.scrap import validate_multicluster
 from clustersched.scrap.metrics import multicluster_metrics
 from clustersched.scrap.model import problem
 from clustersched.scrap.schedule import ClusterSchedule
@@ -30,7 +31,7 @@ def check_pair(ptg, platform, betas, **kwargs):
     assert list(st_.algorithms) == [a for a, _ in runs]
     core = problem(ptg, platform)
     for i, (algorithm, beta) in enumerate(runs):
-        run = run_scrap(algorithm, ptg, platform, beta=beta, core=core, **kwargs)
+        run = run_scrap(ptg, platform, algorithm, beta=beta, core=core, **kwargs)
         m = run.metrics
         for name in ("makespan", "energy", "power_fraction", "peak_power_fraction"):
             assert same_float(float(getattr(st_, name)[i]), getattr(m, name)), (algorithm, beta, name)

@@ -96,7 +96,7 @@ def gantt(
     ax : matplotlib Axes, optional
         Axes to draw on; a new figure otherwise.
     title : str, optional
-        Default: the policy, the jobs shown and the processors.
+        Default: the algorithm, the jobs shown and the processors.
     origin : float, optional
         Time 0 of the axis, seconds (default: the first submit, or the
         first start for a schedule without submit times).
@@ -158,7 +158,8 @@ def gantt(
     ax.set_ylabel("processor")
     ax.set_title(
         title
-        or f"{schedule.policy}: {len(shown)} job{'' if len(shown) == 1 else 's'} on {schedule.total_procs} processors"
+        or f"{schedule.algorithm}: {len(shown)} job{'' if len(shown) == 1 else 's'} "
+        f"on {schedule.total_procs} processors"
     )
     if path is not None:
         save_figure(fig, path, dpi=150)

@@ -37,7 +37,7 @@ from ..errors import InvalidWorkloadError
 from ..workload.jobs import JobTable
 from .algorithms import BASELINES, DEFAULT_PENALTY
 from .model import NEED_UNITS, DfrsJobs, DfrsPlatform
-from .run import DfrsRun
+from .result import DfrsRun
 from .schedule import DfrsSchedule
 
 __all__ = ["BASELINE_ESTIMATES", "node_widths", "simulate_batch"]

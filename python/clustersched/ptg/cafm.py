@@ -168,7 +168,7 @@ def cafm_saf(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str 
     >>> from clustersched.platform import cluster
     >>> from clustersched.workload.ptg_generators import ptg_population
     >>> s = cafm_saf(ptg_population("fft", 3, seed=2), cluster("chti"))
-    >>> s.policy, len(s.options["alloc"])
+    >>> s.algorithm, len(s.options["alloc"])
     ('CAFM_SAF', 3)
     """
     return _cafm_list(ptgs, cluster, seed, "SAF", rule)
@@ -194,7 +194,7 @@ def cafm_k_shelves(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule
     >>> from clustersched.platform import cluster
     >>> from clustersched.workload.ptg_generators import ptg_population
     >>> s = cafm_k_shelves(ptg_population("random", 4, seed=3), cluster("grillon"))
-    >>> s.policy, len(s.options["shelf"]) == len(s.options["alloc"]) == 4
+    >>> s.algorithm, len(s.options["shelf"]) == len(s.options["alloc"]) == 4
     ('CAFM_K_SHELVES', True)
     """
     batch = Batch(ptgs)

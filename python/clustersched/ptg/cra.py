@@ -162,7 +162,7 @@ def cra_ndags(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str
     >>> from clustersched.platform import cluster
     >>> from clustersched.workload.ptg_generators import ptg_population
     >>> s = cra_ndags(ptg_population("fft", 4, seed=2), cluster("grillon"), seed=1)
-    >>> s.policy, s.options["budget"]
+    >>> s.algorithm, s.options["budget"]
     ('CRA_NDAGS', [11, 11, 11, 11])
     """
     return _cra(ptgs, cluster, seed, "NDAGS", False, rule)

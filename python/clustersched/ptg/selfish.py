@@ -75,7 +75,7 @@ def selfish(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str =
     Returns
     -------
     TaskSchedule
-        ``policy="SELFISH"``, rows in placement order.
+        ``algorithm="SELFISH"``, rows in placement order.
 
     Examples
     --------
@@ -83,7 +83,7 @@ def selfish(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str =
     >>> from clustersched.workload.ptg_generators import ptg_population
     >>> ptgs = ptg_population("fft", 3, seed=1)
     >>> s = selfish(ptgs, cluster("chti"), seed=7)
-    >>> len(s) == sum(len(p) for p in ptgs), s.policy
+    >>> len(s) == sum(len(p) for p in ptgs), s.algorithm
     (True, 'SELFISH')
     """
     return _selfish(ptgs, cluster, seed, "SELFISH", rule)

@@ -156,7 +156,7 @@ def c1(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqr
     >>> from clustersched.workload.ptg_generators import ptg_population
     >>> ptgs = ptg_population("strassen", 2, seed=3)
     >>> s = c1(ptgs, cluster("chti"), seed=0)
-    >>> len(s) == sum(len(p) for p in ptgs), s.policy
+    >>> len(s) == sum(len(p) for p in ptgs), s.algorithm
     (True, 'C1')
     """
     batch = Batch(ptgs)

@@ -121,11 +121,11 @@ def run(args: argparse.Namespace) -> int:
     from ..platform import random_multicluster
     from ..validate import validate_multicluster
     from ..workload.ptg_generators import random_ptg
-    from .algorithms import run_scrap
+    from .algorithms import run as run_scrap
 
     platform = random_multicluster(args.clusters, args.min_speed, args.heterogeneity, seed=args.platform_seed)
     ptg = random_ptg(args.tasks, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=args.ptg_seed, costs=args.costs)
-    result = run_scrap(args.algorithm, ptg, platform, beta=args.beta, comms=not args.no_comms)
+    result = run_scrap(ptg, platform, args.algorithm, beta=args.beta, comms=not args.no_comms)
     validate_multicluster(result.schedule, ptg)
     m = result.metrics
     s = result.schedule
