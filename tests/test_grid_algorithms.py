@@ -156,7 +156,7 @@ def test_run_validates_and_measures():
     inst = feasible_instance("small", "medium", seed=2, bandwidth="dedicated")
     run = run_grid(inst.tig, inst.grid, "qlse", bandwidth="dedicated")
     assert run.algorithm == "QLSE" and run.found and run.mapping.bandwidth == "dedicated"
-    assert run.result is run.mapping  # the former name
+    assert run.schedule is run.mapping  # the contract's name
     assert run.seconds == run.mapping.seconds > 0
     assert run.metrics.lans_used == run.mapping.lans_used
     assert 0.0 <= run.metrics.lan_hit_ratio <= 1.0 and run.metrics.task_machine_ratio >= 1.0

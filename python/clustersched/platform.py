@@ -364,7 +364,7 @@ def scrap_platform_configs() -> list[dict]:
     Examples
     --------
     >>> cs = scrap_platform_configs()
-    >>> len(cs), cs[0], cs[-1]
+    >>> len(cs), cs[0], cs[-1]  # doctest: +NORMALIZE_WHITESPACE
     (40, {'clusters': 1, 'min_speed': 0.25, 'heterogeneity': 1.0},
      {'clusters': 8, 'min_speed': 1.0, 'heterogeneity': 5.0})
     """
