@@ -48,7 +48,7 @@ __getattr__, __dir__ = lazy_exports(
         "PTG": ".workload.ptg",
         "read_ptgs": ".workload.ptg",
         "write_ptgs": ".workload.ptg",
-        "sample_trace": "._cli",
+        "sample_trace": ".workload.samples",
     },
     # dir(clustersched) lists these submodules too, imported or not (see _lazy.lazy_exports)
     public=["batch", "campaign", "dfrs", "errors", "grid", "ptg", "scrap", "validate", "workload"],
@@ -56,7 +56,6 @@ __getattr__, __dir__ = lazy_exports(
 
 if TYPE_CHECKING:
     from . import campaign, errors, ptg, validate
-    from ._cli import sample_trace
     from .batch import BatchRun, Policy, simulate
     from .batch.metrics import BatchMetrics, batch_metrics
     from .batch.schedule import Schedule
@@ -77,6 +76,7 @@ if TYPE_CHECKING:
         write_swf,
     )
     from .workload.ptg import PTG, read_ptgs, write_ptgs
+    from .workload.samples import sample_trace
 
 __all__ = [
     "CLUSTERS",

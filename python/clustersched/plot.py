@@ -58,7 +58,7 @@ def figure(nrows: int = 1, ncols: int = 1, *, figsize: tuple[float, float], **su
     return fig, fig.subplots(nrows, ncols, **subplots)
 
 
-def _figure_and_axes(ax: Any, figsize: tuple[float, float]) -> tuple[Any, Any]:
+def figure_and_axes(ax: Any, figsize: tuple[float, float]) -> tuple[Any, Any]:
     """The given axes and their figure, or a new figure of ``figsize`` inches and its axes."""
     if ax is None:
         return figure(figsize=figsize)
@@ -137,7 +137,7 @@ def gantt(
     if origin is None:
         submit = getattr(schedule, "submit", None)
         origin = float(np.min(submit)) if submit is not None and len(submit) else first
-    fig, ax = _figure_and_axes(ax, (12, 5))
+    fig, ax = figure_and_axes(ax, (12, 5))
     scale, unit = time_unit(hi - lo)
     shown = np.flatnonzero((end > lo) & (start < hi) & (end > start))
     boxes, colors = [], []
@@ -455,7 +455,7 @@ def grouped_boxplot(
     from matplotlib.patches import Patch
 
     series = list(dict.fromkeys(name for boxes in groups.values() for name in boxes))
-    fig, ax = _figure_and_axes(ax, (max(6.0, 0.18 * len(groups) * max(1, len(series)) + 2), 4.8))
+    fig, ax = figure_and_axes(ax, (max(6.0, 0.18 * len(groups) * max(1, len(series)) + 2), 4.8))
     step = 0.8 / max(1, len(series))
     handles = []
     for k, (name, style) in enumerate(zip(series, styles(len(series)))):
@@ -554,7 +554,7 @@ def pareto(
     -------
     matplotlib.figure.Figure
     """
-    fig, ax = _figure_and_axes(ax, (7.5, 5.5))
+    fig, ax = figure_and_axes(ax, (7.5, 5.5))
     finite = {name: xy for name, xy in points.items() if np.isfinite(xy).all()}
     front = non_dominated(finite)
     others = [n for n in finite if n not in front]

@@ -45,7 +45,7 @@ import numpy as np
 from .._checks import check_choice
 from ..workload.batsim import delay_profile_name
 from ..workload.jobs import JobTable
-from ..workload.swf import _metadata as swf_metadata
+from ..workload.swf import header_metadata as swf_metadata
 from ..workload.swf import write_swf
 from ..workload.timelimit import time_limited
 from .schedule import Schedule, check_rows

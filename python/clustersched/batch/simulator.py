@@ -274,7 +274,7 @@ def simulate(
     if time_limit is not None:
         time_limit = check_float("time_limit", time_limit, positive=True, maximum=MAX_TIME_LIMIT)
     total = _machine_size(jobs, procs)
-    table, dropped = _prepare(jobs, total, oversized)
+    table, dropped = prepare_jobs(jobs, total, oversized)
     estimate = estimates_of(table, estimates)
     run, killed = time_limited(table)  # the one rule, which the validator applies too
     width = table.width()
@@ -410,7 +410,7 @@ def _machine_size(jobs: JobTable, procs: int | None) -> int:
     return size
 
 
-def _prepare(jobs: JobTable, total: int, oversized: str) -> tuple[JobTable, tuple[Dropped, ...]]:
+def prepare_jobs(jobs: JobTable, total: int, oversized: str) -> tuple[JobTable, tuple[Dropped, ...]]:
     """Sorts by submit, checks every job, and applies the oversized rule."""
     if len(jobs) == 0:
         raise InvalidWorkloadError("the job table is empty", path=jobs.source)
