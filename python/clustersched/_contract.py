@@ -33,8 +33,11 @@ and ``_`` alike); an unknown name raises :class:`UnknownNameError`, both a
 :class:`~clustersched.errors.InvalidWorkloadError`.
 
 **Imports.** A problem folder imports no other problem folder, except the pairs
-of :data:`ALLOWED_IMPORTS` (Python and Rust alike; ``tests/test_layout.py`` and
-``tests/test_common.py`` enforce it).
+of :data:`ALLOWED_IMPORTS` (Python and Rust alike); a module imports nothing from
+a layer above its own (:data:`LAYERS`), except the pairs of
+:data:`ALLOWED_UPWARD`; and no module imports another's private (``_name``)
+function, class or constant (private *modules* such as ``_checks`` are the
+package's shared helpers).  ``tests/test_common.py`` enforces all three.
 """
 
 from __future__ import annotations
@@ -52,6 +55,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ALLOWED_IMPORTS",
+    "ALLOWED_UPWARD",
+    "LAYERS",
     "PROBLEMS",
     "VALIDATE_ENV",
     "Registry",
@@ -68,6 +73,21 @@ PROBLEMS = ("batch", "ptg", "scrap", "dfrs", "grid")
 #: The only imports from one problem folder into another (importer, imported), in Python and in the Rust core:
 #: SCRAP allocates with PTG's HCPA loop on PTG's graphs; DFRS's batch baselines (FCFS, EASY) run the batch simulator.
 ALLOWED_IMPORTS = frozenset({("scrap", "ptg"), ("dfrs", "batch")})
+
+#: The layers of the package, lowest first: a module may import from its own layer and those below.  A module
+#: named ``cli`` (a folder's sub-commands) belongs to the last layer, the command line, wherever it lives; ``""``
+#: is the package itself (``clustersched/__init__.py``).
+LAYERS = (
+    ("_core", "_checks", "_contract", "_lazy", "_output", "_pandas", "_timeseries", "_figure", "errors", "platform"),
+    ("workload",),
+    PROBLEMS,
+    ("validate", "plot", "campaign"),
+    ("reproduce", "_cli", "cli", ""),
+)
+
+#: The only imports from a layer above (importer, imported; a name covers its submodules): a load sweep
+#: (``batch.sweep``) is a campaign of batch runs, and draws its curves.
+ALLOWED_UPWARD = frozenset({("batch.sweep", "campaign"), ("batch.sweep", "plot")})
 
 #: The environment variable that turns validation on when ``validate`` is None (the test suite sets it to ``1``).
 VALIDATE_ENV = "CLUSTERSCHED_VALIDATE"
