@@ -37,7 +37,7 @@ def workloads(draw):
     )
 
 
-def reference_starts(result: cs.SimulationResult, policy: str, estimates: str) -> list[float]:
+def reference_starts(result: cs.BatchRun, policy: str, estimates: str) -> list[float]:
     jobs = result.jobs
     return simulate_reference(
         jobs.submit.tolist(),

@@ -213,7 +213,7 @@ def check_cluster(cluster: Cluster, ptgs: Sequence[PTG] = (), *, schedules: bool
     return cluster
 
 
-def seed_label(seed: Any) -> Any:
+def seed_label(seed: int | np.random.Generator) -> Any:
     """How a seed is recorded in ``TaskSchedule.options``."""
     return "generator" if isinstance(seed, np.random.Generator) else int(seed)
 
