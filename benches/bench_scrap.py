@@ -22,7 +22,7 @@ from clustersched.workload.ptg_generators import random_ptg
 
 @pytest.fixture(scope="module")
 def instance():
-    platform = scrap_platforms(0)[-1]  # 8 clusters, minimum speed 1 GFlop/s, heterogeneity 5
+    platform = scrap_platforms(seed=0)[-1]  # 8 clusters, minimum speed 1 GFlop/s, heterogeneity 5
     assert len(platform) == 8
     ptg = random_ptg(50, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=2007, costs="mixed")
     return ptg, platform

@@ -97,7 +97,7 @@ def test_paper_platforms():
     configs = scrap_platform_configs()
     assert len(configs) == 40
     assert sum(c["clusters"] == 1 for c in configs) == 4
-    ps = scrap_platforms(3)
+    ps = scrap_platforms(seed=3)
     assert len(ps) == 200 and len({p.name for p in ps}) == 200
     for p, cfg in zip(ps[::5], configs):
         assert len(p) == cfg["clusters"]
@@ -108,12 +108,12 @@ def test_paper_platforms():
         assert fast == (cfg["clusters"] // 2 if cfg["clusters"] > 1 else fast)
         assert p.network.backbone_bw == 25 * GBIT and p.network.backbone_lat == 0.05
     # the same seed gives the same platforms; a platform does not depend on the others
-    assert scrap_platforms(3)[17] == ps[17]
-    assert scrap_platforms(4)[17] != ps[17]
+    assert scrap_platforms(seed=3)[17] == ps[17]
+    assert scrap_platforms(seed=4)[17] != ps[17]
 
 
 def test_reference_cluster_matches_reference():
-    for p in scrap_platforms(1)[::13]:
+    for p in scrap_platforms(seed=1)[::13]:
         s_ref, power, size = ref.reference_cluster(*lists(p))
         assert (p.ref_speed, p.ref_power, p.ref_procs) == (s_ref, power, size)
 
@@ -268,7 +268,7 @@ def test_mheft_max_matches_reference_and_validates(ptg, platform, fraction, comm
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 199), st.sampled_from([10, 20]), st.integers(0, 10**6), st.sampled_from([0.1, 0.3, 1.0]))
 def test_every_algorithm_on_paper_platforms_validates(k, n, seed, beta):
-    platform = scrap_platforms(0)[k]
+    platform = scrap_platforms(seed=0)[k]
     ptg = random_ptg(n, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=seed)
     for name in ("SCRAP", "SCRAP-MAX", "HCPA", "MHEFT-MAX"):
         run = run_scrap(ptg, platform, name, beta=beta)

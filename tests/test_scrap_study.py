@@ -54,7 +54,7 @@ def check_pair(ptg, platform, betas, **kwargs):
 
 @pytest.mark.parametrize("k", [0, 57, 123, 199])
 def test_paper_platforms(k):
-    platform = scrap_platforms(0)[k]
+    platform = scrap_platforms(seed=0)[k]
     for n, costs in ((10, "mixed"), (50, SCENARIOS[k % len(SCENARIOS)])):
         ptg = random_ptg(n, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=k, costs=costs)
         check_pair(ptg, platform, BETAS)
@@ -80,7 +80,7 @@ def test_random_pairs(n, fat, density, seed, clusters, comms, betas):
 
 
 def test_rule_and_bad_arguments():
-    platform = scrap_platforms(0)[3]
+    platform = scrap_platforms(seed=0)[3]
     ptg = random_ptg(20, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=1)
     check_pair(ptg, platform, [0.5], rule="cpa")
     with pytest.raises(ValueError, match="beta == 0"):
@@ -88,7 +88,7 @@ def test_rule_and_bad_arguments():
     with pytest.raises(ValueError, match="rule"):
         study_pair(ptg, platform, [0.5], rule="nope")
     with pytest.raises(ValueError, match="another platform"):
-        study_pair(ptg, platform, [0.5], core=problem(ptg, scrap_platforms(0)[4]))
+        study_pair(ptg, platform, [0.5], core=problem(ptg, scrap_platforms(seed=0)[4]))
     assert study_pair(ptg, platform, [0.5]).schedules is None
 
 

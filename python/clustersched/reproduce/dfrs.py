@@ -394,7 +394,7 @@ def workload(trace_set: str, trace: int, load: float | None, jobs: int, path: st
 
     if trace_set == "real":
         return _weeks(path, limit)[trace]
-    return synthetic_workload(trace, load=load, n_jobs=jobs)
+    return synthetic_workload(seed=trace, load=load, n_jobs=jobs)
 
 
 @lru_cache(maxsize=4)

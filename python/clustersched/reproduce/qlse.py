@@ -166,7 +166,7 @@ def run_scenario(s: dict[str, Any]) -> dict[str, Any]:
     rows: dict[str, list[Any]] = defaultdict(list)
     for replicate in range(CASES[s["scale"]]):
         rng = np.random.default_rng(np.random.SeedSequence(s["seed"], spawn_key=(s["combination"], replicate)))
-        inst = feasible_instance(tig_ranges(*sizes[:3]), grid_ranges(*sizes[3:]), rng, bandwidth=s["bandwidth"])
+        inst = feasible_instance(tig_ranges(*sizes[:3]), grid_ranges(*sizes[3:]), seed=rng, bandwidth=s["bandwidth"])
         tig, lan_grid = inst.tig, inst.grid
         for name in ALGORITHMS:
             run = run_grid(tig, lan_grid, name, bandwidth=s["bandwidth"], validate=True)

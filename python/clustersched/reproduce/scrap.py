@@ -160,7 +160,7 @@ def ptg_configs() -> list[dict[str, Any]]:
 
 @lru_cache(maxsize=1)
 def _platforms(seed: int) -> tuple[MultiCluster, ...]:
-    return tuple(scrap_platforms(seed))
+    return tuple(scrap_platforms(seed=seed))
 
 
 def make_ptg(config: dict[str, Any], seed: int) -> PTG:
