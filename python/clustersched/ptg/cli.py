@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise InvalidOptionError("--n-ptgs", n_ptgs, str(exc)) from None
         source = {"population": args.population}
-    result = run_ptg(ptgs, c, canonical, seed=args.seed)
+    result = run_ptg(ptgs, c, canonical, seed=args.seed, validate=True)
     m = result.metrics
     report = {
         "algorithm": canonical,
