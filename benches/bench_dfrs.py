@@ -45,7 +45,7 @@ def _fresh_state(jobs, nodes):
 
 
 def test_mcb8_100_jobs_on_128_nodes(benchmark):
-    w = synthetic_workload(0, load=0.9)
+    w = synthetic_workload(seed=0, load=0.9)
     jobs = w.jobs.select(np.arange(100))
     assert len(jobs) == 100 and w.platform.nodes == 128
     results = []
@@ -64,7 +64,7 @@ def test_mcb8_100_jobs_on_128_nodes(benchmark):
 
 
 def test_greedypm_per_on_a_1000_job_trace(benchmark):
-    w = synthetic_workload(0, load=0.9)
+    w = synthetic_workload(seed=0, load=0.9)
     assert len(w.jobs) == 1000
     result = benchmark.pedantic(simulate, args=(w.jobs, w.platform, ALGORITHM), rounds=3, iterations=1)
     assert result.algorithm == ALGORITHM and result.seconds > 0

@@ -31,7 +31,7 @@ def _check(bound, jobs, platform, seconds):
 
 @pytest.mark.parametrize("load", [0.9, None], ids=["load0.9", "unscaled"])
 def test_bound_of_a_1000_job_synthetic_trace(benchmark, load):
-    w = synthetic_workload(0, load=load)
+    w = synthetic_workload(seed=0, load=load)
     assert len(w.jobs) == 1000 and w.platform.nodes == 128
     bound = benchmark.pedantic(stretch_bound, args=(w.jobs, w.platform), rounds=20, iterations=1, warmup_rounds=1)
     benchmark.extra_info.update(stretch=bound.stretch, max_flows=bound.max_flows)

@@ -14,14 +14,15 @@ from __future__ import annotations
 import pytest
 
 from clustersched.platform import scrap_platforms
-from clustersched.scrap import run_scrap, scrap_allocation, validate_multicluster
+from clustersched.scrap import run as run_scrap
+from clustersched.scrap import scrap_allocation, validate_multicluster
 from clustersched.scrap.model import problem
 from clustersched.workload.ptg_generators import random_ptg
 
 
 @pytest.fixture(scope="module")
 def instance():
-    platform = scrap_platforms(0)[-1]  # 8 clusters, minimum speed 1 GFlop/s, heterogeneity 5
+    platform = scrap_platforms(seed=0)[-1]  # 8 clusters, minimum speed 1 GFlop/s, heterogeneity 5
     assert len(platform) == 8
     ptg = random_ptg(50, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=2007, costs="mixed")
     return ptg, platform
@@ -41,7 +42,7 @@ def test_scrap_allocation_50_tasks_8_clusters(benchmark, instance, variant):
 def test_run_50_tasks_8_clusters(benchmark, instance, algorithm):
     """Allocation, placement with communications and metrics, end to end."""
     ptg, platform = instance
-    run = benchmark(run_scrap, algorithm, ptg, platform, beta=0.5)
+    run = benchmark(run_scrap, ptg, platform, algorithm, beta=0.5)
     validate_multicluster(run.schedule, ptg)
     assert len(run.schedule) == len(ptg)
     assert 0 < run.metrics.power_fraction <= 1

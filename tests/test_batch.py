@@ -37,7 +37,7 @@ def workloads(draw):
     )
 
 
-def reference_starts(result: cs.SimulationResult, policy: str, estimates: str) -> list[float]:
+def reference_starts(result: cs.BatchRun, policy: str, estimates: str) -> list[float]:
     jobs = result.jobs
     return simulate_reference(
         jobs.submit.tolist(),
@@ -149,7 +149,7 @@ class PythonEasy(Policy):
 def test_plugin_policy_drives_the_same_machine(jobs):
     plugin = simulate(jobs, PythonEasy())
     validate_batch(plugin.schedule, plugin.jobs)
-    assert plugin.schedule.policy == "python-easy"
+    assert plugin.schedule.algorithm == "python-easy"
     assert plugin.schedule.start.tolist() == simulate(jobs, "easy").schedule.start.tolist()
 
 

@@ -9,7 +9,6 @@ import pytest
 from clustersched.dfrs import (
     DfrsJobs,
     DfrsPlatform,
-    DfrsResult,
     DfrsRun,
     dfrs_metrics,
     simulate,
@@ -63,7 +62,7 @@ def test_run_summary_is_the_metrics_summary_with_name_events_and_seconds(algorit
     )
     platform = DfrsPlatform(1)
     r = simulate(jobs, platform, algorithm)
-    assert isinstance(r, DfrsRun) and DfrsResult is DfrsRun
+    assert isinstance(r, DfrsRun)
     assert r.algorithm == algorithm and r.seconds >= 0
     s = r.summary(bound=1.25)
     metrics = dfrs_metrics(r.schedule, jobs, platform, bound=1.25).summary()

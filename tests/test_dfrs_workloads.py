@@ -130,7 +130,7 @@ def test_weeks_are_cut_from_the_origin():
 
 
 def test_synthetic_trace_follows_the_papers_model():
-    w = synthetic_workload(5)
+    w = synthetic_workload(seed=5)
     jobs = w.jobs
     assert (w.name, len(jobs), w.platform.nodes) == ("lublin-s5", 1000, 128)
     # §5.3.2: one-task jobs are sequential (25% of a quad-core node), all others 100%.
@@ -139,7 +139,7 @@ def test_synthetic_trace_follows_the_papers_model():
     assert set(np.round(jobs.mem_need * 10).astype(int).tolist()) <= set(range(1, 11))
     assert jobs.submit.min() == 0 and jobs.tasks.max() <= 128
     # Deterministic: the same seed gives the same trace.
-    again = synthetic_workload(5).jobs
+    again = synthetic_workload(seed=5).jobs
     for column in ("submit", "processing_time", "tasks", "cpu_need", "mem_need"):
         assert np.array_equal(getattr(jobs, column), getattr(again, column))
 
@@ -156,8 +156,8 @@ def test_synthetic_memory_shares():
 
 @pytest.mark.parametrize("load", [0.1, 0.5, 0.9])
 def test_synthetic_load_scaling_keeps_the_job_mix(load):
-    base = synthetic_workload(2, n_jobs=300)
-    w = synthetic_workload(2, load=load, n_jobs=300)
+    base = synthetic_workload(seed=2, n_jobs=300)
+    w = synthetic_workload(seed=2, load=load, n_jobs=300)
     assert w.name == f"lublin-s2-load{load:g}"
     for column in ("processing_time", "tasks", "cpu_need", "mem_need"):
         assert np.array_equal(getattr(w.jobs, column), getattr(base.jobs, column))
@@ -175,9 +175,9 @@ def test_synthetic_set_and_bad_arguments():
     with pytest.raises(TypeError, match="loads == 0.5"):
         synthetic_workloads(1, loads=0.5)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="load"):
-        synthetic_workload(0, load=-1)
+        synthetic_workload(seed=0, load=-1)
     with pytest.raises(ValueError, match="seed"):
-        synthetic_workload(-1)
+        synthetic_workload(seed=-1)
     with pytest.raises(TypeError, match="must be a clustersched.workload.JobTable"):
         swf_to_dfrs({"submit": [0]})  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="memory_floor"):

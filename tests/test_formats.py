@@ -193,7 +193,7 @@ def test_allocated_resources_merge_and_sort_runs():
         end=np.ones(1),
         procs=np.array([1]),
         total_procs=1,
-        policy="mine",
+        algorithm="mine",
     )
     with pytest.raises(ValueError, match="'mine' assigns no processors"):
         bare.allocated_resources()

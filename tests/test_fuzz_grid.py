@@ -123,7 +123,7 @@ def grid_case(seed: int) -> None:
         inst = feasible_instance(
             TigRanges((1, tasks), (scale, 2 * scale), (0.0, scale)),
             GridRanges((1, int(rng.integers(1, 12))), (1, int(rng.integers(1, 8))), (scale, 4 * scale), (0.0, scale)),
-            rng,
+            seed=rng,
             bandwidth=bandwidth,
         )
         tig, grid = inst.tig, inst.grid

@@ -4,7 +4,7 @@ Every case runs in a worker process under a hard time limit (``tests/sandbox.py`
 A case draws a small population from a seeded numpy RNG (1-4 PTGs of 1-30
 tasks, Amdahl ``alpha`` in [0, 1], a cluster of 1-64 processors or a Table 1
 preset) and runs all of :data:`clustersched.ptg.ALGORITHMS` on it through
-:func:`~clustersched.ptg.run_algorithm` (metrics included); every schedule
+:func:`~clustersched.ptg.run` (metrics included); every schedule
 goes through :func:`clustersched.ptg.ptg_violations` *in the worker*, and a
 violation, an untyped exception or a warning fails the case.  A
 ``ClusterschedError`` is a typed refusal of the input, counted.
@@ -78,11 +78,12 @@ def _population(rng: np.random.Generator, kind: str):
 
 
 def _check_all(ptgs, cluster, seed: int) -> None:
-    from clustersched.ptg import ALGORITHMS, ptg_violations, run_algorithm
+    from clustersched.ptg import ALGORITHMS, ptg_violations
+    from clustersched.ptg import run as run_ptg
 
     for name in ALGORITHMS:
         try:
-            run = run_algorithm(name, ptgs, cluster, seed=seed, validate=False)
+            run = run_ptg(ptgs, cluster, name, seed=seed, validate=False)
         except ValueError as exc:
             if "(clustersched.ptg.MAX_" in str(exc):
                 raise LimitRefusal(str(exc)) from None
@@ -109,7 +110,8 @@ def reproducer_case(which: str) -> None:
 
     from clustersched.errors import InvalidWorkloadError
     from clustersched.platform import Cluster
-    from clustersched.ptg import ALGORITHMS, run_algorithm
+    from clustersched.ptg import ALGORITHMS
+    from clustersched.ptg import run as run_ptg
     from clustersched.workload.ptg import read_ptgs, write_ptgs
     from clustersched.workload.ptg_generators import fft_ptg, ptg_population
 
@@ -117,7 +119,7 @@ def reproducer_case(which: str) -> None:
     if which == "2**32 - 1 processors":  # CAFM's profiles and backfilling's bit sets grew without bound
         for name in ALGORITHMS:
             try:
-                run_algorithm(name, [fft_ptg(2, seed=0)], Cluster("big", 2**32 - 1, 1e9))
+                run_ptg([fft_ptg(2, seed=0)], Cluster("big", 2**32 - 1, 1e9), name)
             except ValueError as exc:
                 assert "must be <= 65536 for multi-PTG scheduling" in str(exc), exc
             else:
@@ -147,7 +149,7 @@ def reproducer_case(which: str) -> None:
         p = PTG.from_networkx(g)
         for name in ALGORITHMS:
             try:
-                run_algorithm(name, [p, p], Cluster("c", 4, 1.0))
+                run_ptg([p, p], Cluster("c", 4, 1.0), name)
             except InvalidWorkloadError as exc:
                 assert "clustersched.ptg.MAX_SECONDS" in str(exc), exc
             else:

@@ -1,4 +1,4 @@
-"""Fuzzing ``run_scrap`` (issue 20): no hang, no panic, no wrong schedule, under any input.
+"""Fuzzing ``scrap.run`` (issue 20): no hang, no panic, no wrong schedule, under any input.
 
 Every case runs in a worker process under a hard time limit (``tests/sandbox.py``):
 a hang is a failure, not a stuck CI.  A case draws one PTG and one platform from
@@ -51,7 +51,7 @@ class LimitRefusal(ClusterschedError):
     """A ValueError naming one of the documented limits of clustersched.scrap, counted as a refusal."""
 
 
-sandbox = fixture("scrap fuzz (run_scrap, 4 algorithms, validated)", LIMIT)
+sandbox = fixture("scrap fuzz (scrap.run, 4 algorithms, validated)", LIMIT)
 
 
 def _instance(rng: np.random.Generator, kind: str):
@@ -97,11 +97,12 @@ def _instance(rng: np.random.Generator, kind: str):
 
 def _check_runs(ptg, platform, runs) -> None:
     """Runs ``(algorithm, beta, comms)`` and validates each schedule; AssertionError on a violation."""
-    from clustersched.scrap import multicluster_violations, run_scrap
+    from clustersched.scrap import multicluster_violations
+    from clustersched.scrap import run as run_scrap
 
     for name, beta, comms in runs:
         try:
-            run = run_scrap(name, ptg, platform, beta=beta, comms=comms)
+            run = run_scrap(ptg, platform, name, beta=beta, comms=comms)
         except ValueError as exc:
             if "(clustersched.scrap.MAX_" in str(exc):
                 raise LimitRefusal(str(exc)) from None
@@ -132,7 +133,8 @@ def reproducer_case(which: str) -> None:
     import networkx as nx
 
     from clustersched.platform import Cluster, MultiCluster, Network, random_multicluster
-    from clustersched.scrap import ALGORITHMS, problem, run_scrap
+    from clustersched.scrap import ALGORITHMS, problem
+    from clustersched.scrap import run as run_scrap
     from clustersched.workload.ptg import PTG
     from clustersched.workload.ptg_generators import random_ptg
 
@@ -148,7 +150,7 @@ def reproducer_case(which: str) -> None:
         big = MultiCluster("big", (Cluster("a", 2**32 - 1, 1e9),))
         for name in ALGORITHMS:
             try:
-                run_scrap(name, ptg, big, beta=0.5)
+                run_scrap(ptg, big, name, beta=0.5)
             except ValueError as exc:
                 assert "must be <= 65536 (clustersched.scrap.MAX_PROCS)" in str(exc), exc
             else:
@@ -159,7 +161,7 @@ def reproducer_case(which: str) -> None:
         core = problem(ptg, a)
         for name in ALGORITHMS:
             try:
-                run_scrap(name, ptg, b, beta=0.5, core=core)
+                run_scrap(ptg, b, name, beta=0.5, core=core)
             except ValueError as exc:
                 assert "it was built for another platform" in str(exc), exc
             else:

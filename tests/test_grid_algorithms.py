@@ -24,10 +24,12 @@ from clustersched.grid import (
     qlse,
     qlse_step,
     random_instance,
-    run_algorithm,
     shared_task_machine_ratio,
     task_machine_ratio,
     task_order,
+)
+from clustersched.grid import (
+    run as run_grid,
 )
 
 from reference import grid as ref
@@ -150,28 +152,28 @@ def test_metrics_by_hand():
     assert failure_rate([NoFeasibleMapping("QLSE"), True, False, True]) == 0.5
 
 
-def test_run_algorithm_validates_and_measures():
+def test_run_validates_and_measures():
     inst = feasible_instance("small", "medium", seed=2, bandwidth="dedicated")
-    run = run_algorithm("qlse", inst.tig, inst.grid, bandwidth="dedicated")
+    run = run_grid(inst.tig, inst.grid, "qlse", bandwidth="dedicated")
     assert run.algorithm == "QLSE" and run.found and run.mapping.bandwidth == "dedicated"
-    assert run.result is run.mapping  # the former name
+    assert run.schedule is run.mapping  # the contract's name
     assert run.seconds == run.mapping.seconds > 0
     assert run.metrics.lans_used == run.mapping.lans_used
     assert 0.0 <= run.metrics.lan_hit_ratio <= 1.0 and run.metrics.task_machine_ratio >= 1.0
     assert run.summary() == {"algorithm": "QLSE", "found": True, **run.metrics.summary(), "seconds": run.seconds}
     with pytest.raises(ValueError, match="algorithm == 'HEFT', must be one of 'QLSE', 'greedy'"):
-        run_algorithm("HEFT", inst.tig, inst.grid)
-    assert run_algorithm("GREEDY", inst.tig, inst.grid, bandwidth="dedicated").algorithm == "greedy"
+        run_grid(inst.tig, inst.grid, "HEFT")
+    assert run_grid(inst.tig, inst.grid, "GREEDY", bandwidth="dedicated").algorithm == "greedy"
     with pytest.raises(TypeError, match="positional argument"):
-        run_algorithm("QLSE", inst.tig, inst.grid, "dedicated")
+        run_grid(inst.tig, inst.grid, "QLSE", "dedicated")
 
 
-def test_run_algorithm_without_a_mapping():
+def test_run_without_a_mapping():
     # a random instance that no algorithm can map: the typed failure, no metrics, None measures in the summary
     tig = TIG.from_arrays([500.0, 500.0], [(0, 1)], [10.0])
     grid = LanGrid.from_arrays([[100.0], [100.0]], [50.0, 50.0], [(0, 1)], [50.0])
     for name in ALGORITHMS:
-        run = run_algorithm(name, tig, grid)
+        run = run_grid(tig, grid, name)
         assert run.algorithm == name and not run.found and run.metrics is None
         assert isinstance(run.mapping, NoFeasibleMapping) and run.seconds == run.mapping.seconds
         summary = run.summary()
@@ -210,8 +212,8 @@ def test_a_tig_without_a_task_is_an_invalid_workload():
         lambda: qlse(empty, grid),
         lambda: greedy_best_fit(empty, grid),
         lambda: task_order(empty),
-        lambda: run_algorithm("QLSE", empty, grid),
-        lambda: run_algorithm("greedy", empty, grid),
+        lambda: run_grid(empty, grid, "QLSE"),
+        lambda: run_grid(empty, grid, "greedy"),
     ):
         with pytest.raises(InvalidWorkloadError, match="the TIG has no task"):
             call()

@@ -40,7 +40,7 @@ def test_json_mapping_is_the_valid_mapping_of_the_same_instance(capsys):
     assert report["algorithm"] == "greedy" and report["bandwidth"] == "dedicated" and report["planted"]
     assert (report["tasks"], report["lans"], report["hosts_per_lan"]) == (40, 20, 16)
     inst = feasible_instance(
-        tig_ranges("medium"), grid_ranges("medium"), 7, tasks=40, lans=20, hosts_per_lan=16, bandwidth="dedicated"
+        tig_ranges("medium"), grid_ranges("medium"), seed=7, tasks=40, lans=20, hosts_per_lan=16, bandwidth="dedicated"
     )
     assert report["edges"] == inst.tig.num_edges and report["links"] == inst.grid.num_links
     if report["found"]:

@@ -45,7 +45,7 @@ def test_sizes_are_tables_1_and_2():
 def test_tigs_are_connected_within_table_1(size):
     r = tig_ranges(size)
     for seed in range(15):
-        t = random_tig(size, seed)
+        t = random_tig(size, seed=seed)
         assert r.tasks[0] <= len(t) <= r.tasks[1]
         assert ((t.mcr >= r.mcr[0]) & (t.mcr <= r.mcr[1])).all()
         assert ((t.mbr >= r.mbr[0]) & (t.mbr <= r.mbr[1])).all()
@@ -58,7 +58,7 @@ def test_tigs_are_connected_within_table_1(size):
 def test_grids_are_connected_within_table_2(size):
     r = grid_ranges(size)
     for seed in range(10):
-        g = random_grid(size, seed)
+        g = random_grid(size, seed=seed)
         counts = np.diff(g.host_offsets)
         assert r.lans[0] <= g.num_lans <= r.lans[1]
         assert ((counts >= r.hosts_per_lan[0]) & (counts <= r.hosts_per_lan[1])).all()
@@ -71,18 +71,18 @@ def test_grids_are_connected_within_table_2(size):
 
 
 def test_fixed_counts_and_determinism():
-    g = random_grid("small", 3, lans=5, hosts_per_lan=7)
+    g = random_grid("small", seed=3, lans=5, hosts_per_lan=7)
     assert g.num_lans == 5 and g.num_hosts == 35
-    assert len(random_tig("large", 3, tasks=12)) == 12
+    assert len(random_tig("large", seed=3, tasks=12)) == 12
     a, b = feasible_instance("medium", "small", seed=11), feasible_instance("medium", "small", seed=11)
     assert a.tig.mcr.tolist() == b.tig.mcr.tolist() and a.planted.tolist() == b.planted.tolist()
     assert a.grid.link_bandwidth.tolist() == b.grid.link_bandwidth.tolist()
     c = feasible_instance("medium", "small", seed=12)
     assert c.tig.mcr.tolist() != a.tig.mcr.tolist()
     gen = np.random.default_rng(5)
-    assert len(random_tig("small", gen).mcr) > 0  # a Generator works as a seed
+    assert len(random_tig("small", seed=gen).mcr) > 0  # a Generator works as a seed
     with pytest.raises(ValueError, match="tasks == 0, must be >= 1"):
-        random_tig("small", 0, tasks=0)
+        random_tig("small", seed=0, tasks=0)
 
 
 @pytest.mark.parametrize("bandwidth", ["shared", "dedicated"])

@@ -34,11 +34,13 @@ from clustersched.grid import (
     random_grid,
     random_instance,
     random_tig,
-    run_algorithm,
     shared_task_machine_ratio,
     task_machine_ratio,
     task_order,
     validate_mapping,
+)
+from clustersched.grid import (
+    run as run_grid,
 )
 from clustersched.grid.validate import RTOL, check_mapping
 
@@ -216,7 +218,7 @@ def test_the_largest_accepted_instance_maps_in_seconds():
         (lambda i: mapping_metrics(i.planted, i.tig, "grid"), "grid == 'grid'"),
         (lambda i: failure_rate(None), "results == None, must be an iterable"),
         (lambda i: failure_rate([True, 1]), r"results\[1\] == 1, must be a mapping result or a bool"),
-        (lambda i: run_algorithm("qlse", i.tig, i.grid, validate="yes"), "validate == 'yes', must be a bool"),
+        (lambda i: run_grid(i.tig, i.grid, "qlse", validate="yes"), "validate == 'yes', must be a bool"),
         (lambda i: TIG.from_arrays(None, [], []), "mcr == None, must be a sequence"),
         (
             lambda i: TIG.from_arrays([1.0], [], [], labels=[[1]]),

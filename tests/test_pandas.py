@@ -26,7 +26,7 @@ def easy():
 def ptg_run():
     from clustersched.workload.ptg_generators import ptg_population
 
-    return ptg.run_algorithm("CRA_WORK_WEIGHT", ptg_population("random", 3, seed=1), cs.cluster("chti"), seed=1)
+    return ptg.run(ptg_population("random", 3, seed=1), cs.cluster("chti"), "CRA_WORK_WEIGHT", seed=1)
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +36,7 @@ def scrap_run():
 
     platform = random_multicluster(3, 0.5, 2.0, seed=1)
     graph = random_ptg(20, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=1)
-    return scrap.run_scrap("SCRAP-MAX", graph, platform, beta=0.3)
+    return scrap.run(graph, platform, "SCRAP-MAX", beta=0.3)
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +54,7 @@ def dfrs_run():
 @pytest.fixture(scope="module")
 def grid_run():
     inst = grid.feasible_instance("small", "medium", seed=1)
-    return grid.run_algorithm("QLSE", inst.tig, inst.grid), inst
+    return grid.run(inst.tig, inst.grid, "QLSE"), inst
 
 
 def _dtypes(df):

@@ -89,7 +89,7 @@ def test_gantt_needs_processor_ids():
             end=s.end,
             procs=s.procs,
             total_procs=s.total_procs,
-            policy=s.policy,
+            algorithm=s.algorithm,
         )
         plot.gantt(bare)
 

@@ -21,8 +21,10 @@ from clustersched.ptg import (
     hcpa_cmax_star,
     hcpa_schedule,
     ptg_metrics,
-    run_algorithm,
     validate_ptgs,
+)
+from clustersched.ptg import (
+    run as run_ptg,
 )
 from clustersched.workload.ptg_generators import fft_ptg, ptg_population, strassen_ptg
 
@@ -60,7 +62,7 @@ def test_every_schedule_is_valid(name):
             ptgs = _mixed(n, seed=n + len(cname))
             s = fn(ptgs, c, seed=7)
             validate_ptgs(s, ptgs, c)
-            assert s.policy == name and s.options["seed"] == 7
+            assert s.algorithm == name and s.options["seed"] == 7
             assert len(s) == sum(len(p) for p in ptgs)
             m = evaluate(s, ptgs, c)
             assert m.makespan == s.end.max() and 0.0 < m.utilization <= m.peak_utilization + 1e-9 <= 1.0 + 1e-9
@@ -218,11 +220,10 @@ def test_c4_is_fairer_than_selfish():
 def test_metrics_and_runner():
     c = cluster("gdx")
     ptgs = ptg_population("random", 3, seed=2)
-    run = run_algorithm("f2", ptgs, c, seed=4)
+    run = run_ptg(ptgs, c, "f2", seed=4)
     assert run.algorithm == "F2" and run.seconds > 0
-    assert run.scheduling_seconds == run.seconds  # the former name, read-only
-    with pytest.raises(AttributeError):
-        run.scheduling_seconds = 1.0
+    with pytest.raises(AttributeError):  # frozen
+        run.seconds = 1.0
     summary = run.summary()
     assert list(summary) == ["algorithm", *run.metrics.summary(), "seconds"]
     assert set(summary) >= {"average_stretch", "makespan", "max_stretch", "utilization", "seconds"}
@@ -283,7 +284,7 @@ def test_options_are_keyword_only(name):
     with pytest.raises(TypeError, match="positional argument"):
         ALGORITHMS[name](ptgs, c, 0)
     with pytest.raises(TypeError, match="positional argument"):
-        run_algorithm(name, ptgs, c, 0)
+        run_ptg(ptgs, c, name, 0)
 
 
 @pytest.mark.parametrize("name", ["SELFISH", "CAFM_K_SHELVES"])
@@ -294,15 +295,15 @@ def test_no_ptg_is_an_invalid_workload(name):
         ALGORITHMS[name]([], c)
     for empty in ([], (), iter([])):
         with pytest.raises(InvalidWorkloadError, match="must hold at least one PTG"):
-            run_algorithm(name, empty, c)
+            run_ptg(empty, c, name)
 
 
 def test_unknown_algorithm_and_invalid_schedules():
     with pytest.raises(ValueError, match="algorithm == 'EASY', must be one of 'SELFISH', 'SELFISH_ORDER', "):
-        run_algorithm("EASY", [fft_ptg(2, seed=0)], cluster("chti"))
+        run_ptg([fft_ptg(2, seed=0)], cluster("chti"), "EASY")
     # the registries' name rule: exact, else case-insensitive with - and _ alike
     assert algorithm("cafm-k_shelves") is ALGORITHMS["CAFM_K_SHELVES"]
-    assert run_algorithm("Cra-Work", [fft_ptg(2, seed=0)], cluster("chti")).algorithm == "CRA_WORK"
+    assert run_ptg([fft_ptg(2, seed=0)], cluster("chti"), "Cra-Work").algorithm == "CRA_WORK"
     c = cluster("chti")
     ptgs = [fft_ptg(4, seed=1)]
     s = ALGORITHMS["SELFISH"](ptgs, c, seed=0)
@@ -406,7 +407,7 @@ def test_tiny_and_huge_works_validate(name):
     tiny = _graph_ptg((10 ** rng.uniform(-12, -6, 8)).tolist(), [(0, 1), (0, 2), (1, 3), (2, 3), (3, 4)], alpha=0.1)
     huge = _graph_ptg((10 ** rng.uniform(15, 20, 6)).tolist(), [(0, 1), (1, 2), (0, 3)], alpha=0.3)
     c = Cluster("c", 24, 3e9)
-    run = run_algorithm(name, [huge, tiny, huge], c, seed=1)  # validated by run_algorithm
+    run = run_ptg([huge, tiny, huge], c, name, seed=1)  # validated by run
     assert np.isfinite(run.metrics.max_stretch)
 
 
@@ -448,14 +449,14 @@ def test_the_validator_takes_durations_from_the_core():
             r"^cluster == 'chti', must be a clustersched Cluster$",
         ),
         (
-            lambda s, ptgs, c: run_algorithm("SELFISH", ptgs, "chti"),
+            lambda s, ptgs, c: run_ptg(ptgs, "chti", "SELFISH"),
             TypeError,
             r"^cluster == 'chti', must be a clustersched",
         ),
         (
-            lambda s, ptgs, c: run_algorithm("SELFISH", ptgs, c, validate="yes"),
+            lambda s, ptgs, c: run_ptg(ptgs, c, "SELFISH", validate="yes"),
             TypeError,
-            r"^validate == 'yes', must be a bool$",
+            r"^validate == 'yes', must be a bool or None$",
         ),
     ],
 )
@@ -487,7 +488,7 @@ def test_the_documented_maximum_cluster_is_refused_at_once(name):
         match=r"^cluster.procs == 4294967295, must be <= 65536 for multi-PTG scheduling "
         r"\(clustersched.ptg.MAX_PROCS\)$",
     ):
-        run_algorithm(name, [fft_ptg(2, seed=0)], Cluster("big", 2**32 - 1, 1e9))
+        run_ptg([fft_ptg(2, seed=0)], Cluster("big", 2**32 - 1, 1e9), name)
 
 
 def test_limits_of_sizes_and_times():
@@ -500,14 +501,14 @@ def test_limits_of_sizes_and_times():
         match=r"\(tasks \+ edges\) x processors == 268500992, must be <= "
         r"268435456 \(clustersched.ptg.MAX_SIZE\)",
     ):
-        run_algorithm("SELFISH", many, Cluster("c", 2**16, 1e9))
+        run_ptg(many, Cluster("c", 2**16, 1e9), "SELFISH")
     # every task finite, their sum beyond 1e300 s: refused, naming the PTG
     with pytest.raises(
         InvalidWorkloadError,
         match=r"PTG 1: the tasks of PTGs 0..1, .* take 2e\+300 s, must be <= "
         r"1e\+300 s",
     ) as info:
-        run_algorithm("SELFISH_WEIGHT", [_graph_ptg([1e300]), _graph_ptg([1e300])], Cluster("c", 4, 1.0))
+        run_ptg([_graph_ptg([1e300]), _graph_ptg([1e300])], Cluster("c", 4, 1.0), "SELFISH_WEIGHT")
     assert info.value.field == "work"
     # a PTG whose time rounds to 0: no C*_max to divide a stretch by
     with pytest.raises(
@@ -515,14 +516,14 @@ def test_limits_of_sizes_and_times():
         match=r"PTG 0: its longest task 0, work 1e-300 flop, takes .* s on the "
         r"4 processors .*must be >= 1e-300 s",
     ):
-        run_algorithm("SELFISH", [_graph_ptg([1e-300])], Cluster("c", 4, 1e9))
+        run_ptg([_graph_ptg([1e-300])], Cluster("c", 4, 1e9), "SELFISH")
 
 
 @pytest.mark.parametrize("name", ["SELFISH_WEIGHT", "CRA_WORK_WEIGHT", "CAFM_CRA_WEIGHT"])
 def test_weighted_keys_survive_c_star_beyond_float64_squares(name):
     # C*_max of 1e200 s and 1e-200 s: bl / C*^2 overflows and underflows; the ranks stay
     ptgs = [_graph_ptg([1e209, 1e209], [(0, 1)]), _graph_ptg([1e-191, 1e-191], [(0, 1)]), fft_ptg(2, seed=0)]
-    run = run_algorithm(name, ptgs, Cluster("c", 8, 1e9), seed=0)
+    run = run_ptg(ptgs, Cluster("c", 8, 1e9), name, seed=0)
     assert run.metrics.max_stretch == np.inf or np.isfinite(run.metrics.max_stretch)
 
 

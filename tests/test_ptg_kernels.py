@@ -266,7 +266,7 @@ def test_mapping_on_the_populations_is_the_reference(name):
     packed = backfill(listed, ptgs, c)
     assert packed.rows() == ref.backfill(listed, ptgs, c.procs, c.speed).rows()
     assert packed.rows() == ref.selfish(ptgs, c.procs, c.speed).rows()
-    assert packed.policy == "list+backfill"
+    assert packed.algorithm == "list+backfill"
     validate_ptgs(packed, ptgs, c)
 
 
@@ -447,5 +447,5 @@ def test_backfill_of_unsorted_processor_lists_is_the_reference(case, rnd):
     ptgs, c, allocs, prios = case
     listed = list_schedule(ptgs, allocs, prios, c)
     rows = [(i, v, s, e, rnd.sample(ids, len(ids))) for i, v, s, e, ids in listed.rows()]
-    shuffled = TaskSchedule.from_rows(rows, total_procs=c.procs, policy="shuffled")
+    shuffled = TaskSchedule.from_rows(rows, total_procs=c.procs, algorithm="shuffled")
     assert backfill(shuffled, ptgs, c).rows() == ref.backfill(shuffled, ptgs, c.procs, c.speed).rows()

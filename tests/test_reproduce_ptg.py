@@ -32,12 +32,12 @@ def read_csv(path):
 
 @pytest.fixture
 def counted_validation(monkeypatch):
-    """Counts the schedules run_algorithm validates (the campaign runs in this process with --workers 1)."""
+    """Counts the schedules ptg.run validates (the campaign runs in this process with --workers 1)."""
     calls = []
     real = ptg_algorithms.validate_ptgs
 
     def validate(schedule, ptgs, cluster):
-        calls.append(schedule.policy)
+        calls.append(schedule.algorithm)
         real(schedule, ptgs, cluster)
 
     monkeypatch.setattr(ptg_algorithms, "validate_ptgs", validate)

@@ -83,7 +83,7 @@ def test_every_schedule_is_validated(monkeypatch, tmp_path):
 
 @pytest.mark.parametrize("platform, shape", [(199, 107), (0, 0), (123, 77)])
 def test_batched_runs_are_the_runs_one_by_one(platform, shape):
-    """One Rust call per PTG gives the rows 31 run_scrap calls give, bit for bit (full-scale scenarios)."""
+    """One Rust call per PTG gives the rows 31 scrap.run calls give, bit for bit (full-scale scenarios)."""
     import numpy as np
 
     p = scrap._platforms(0)[platform]
@@ -107,14 +107,14 @@ def test_a_failing_batched_call_gives_the_error_of_a_single_run(monkeypatch):
 
     monkeypatch.setattr(study, "study_pair", broken)
     assert scrap.run_scenario(s) == expected  # each PTG run one run at a time instead
-    real = algorithms.run_scrap
+    real = algorithms.run
 
-    def failing(name, *args, **kwargs):
+    def failing(ptg, platform, name, **kwargs):
         if name == "MHEFT-MAX" and kwargs["beta"] == 0.3:
             raise ValueError("beta == 0.3 is unlucky")
-        return real(name, *args, **kwargs)
+        return real(ptg, platform, name, **kwargs)
 
-    monkeypatch.setattr(algorithms, "run_scrap", failing)
+    monkeypatch.setattr(algorithms, "run", failing)
     with pytest.raises(ValueError, match="beta == 0.3 is unlucky"):
         scrap.run_scenario(s)
 
@@ -239,12 +239,12 @@ def test_readme_snippet_runs(capsys):
 
 def test_results_validate_again(small_run):
     """A schedule rebuilt from a stored run's inputs passes the validator (spot check of determinism)."""
-    from clustersched.scrap import run_scrap
+    from clustersched.scrap import run as run_scrap
 
     rows = [r for r in read_csv(small_run / "results.csv") if r["algorithm"] == "SCRAP" and r["beta"] == "0.3"]
     r = rows[0]
     platform = next(p for p in scrap._platforms(0) if p.name == r["platform"])
     ptg = scrap.make_ptg(scrap.ptg_configs()[int(r["ptg"])], 0)
-    run = run_scrap("SCRAP", ptg, platform, beta=0.3)
+    run = run_scrap(ptg, platform, "SCRAP", beta=0.3)
     validate_multicluster(run.schedule, ptg)
     assert repr(run.metrics.makespan) == r["makespan"]

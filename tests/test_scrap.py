@@ -28,7 +28,6 @@ from clustersched.platform import (
 from clustersched.ptg import hcpa_allocation
 from clustersched.scrap import (
     ALGORITHMS,
-    SCRAP_ALGORITHMS,
     ClusterSchedule,
     algorithm,
     beta_estimate,
@@ -38,11 +37,13 @@ from clustersched.scrap import (
     multicluster_violations,
     place_reference,
     reference_caps,
-    run_scrap,
     scrap_allocation,
     task_bytes,
     translate,
     validate_multicluster,
+)
+from clustersched.scrap import (
+    run as run_scrap,
 )
 from clustersched.scrap.model import problem
 from clustersched.validate import validate_multicluster as validate_from_namespace
@@ -96,7 +97,7 @@ def test_paper_platforms():
     configs = scrap_platform_configs()
     assert len(configs) == 40
     assert sum(c["clusters"] == 1 for c in configs) == 4
-    ps = scrap_platforms(3)
+    ps = scrap_platforms(seed=3)
     assert len(ps) == 200 and len({p.name for p in ps}) == 200
     for p, cfg in zip(ps[::5], configs):
         assert len(p) == cfg["clusters"]
@@ -107,12 +108,12 @@ def test_paper_platforms():
         assert fast == (cfg["clusters"] // 2 if cfg["clusters"] > 1 else fast)
         assert p.network.backbone_bw == 25 * GBIT and p.network.backbone_lat == 0.05
     # the same seed gives the same platforms; a platform does not depend on the others
-    assert scrap_platforms(3)[17] == ps[17]
-    assert scrap_platforms(4)[17] != ps[17]
+    assert scrap_platforms(seed=3)[17] == ps[17]
+    assert scrap_platforms(seed=4)[17] != ps[17]
 
 
 def test_reference_cluster_matches_reference():
-    for p in scrap_platforms(1)[::13]:
+    for p in scrap_platforms(seed=1)[::13]:
         s_ref, power, size = ref.reference_cluster(*lists(p))
         assert (p.ref_speed, p.ref_power, p.ref_procs) == (s_ref, power, size)
 
@@ -213,9 +214,9 @@ def test_overshoot_and_initial_violation_by_hand():
     p = MultiCluster("p", (Cluster("a", 10, 1e9),))
     assert scrap_allocation(ptg, p, 0.35).tolist() == [3]
     assert scrap_allocation(ptg, p, 1.0).tolist() == [10]  # β' == β is kept, not exceeded
-    run = run_scrap("scrap", ptg, p, beta=0.05)
+    run = run_scrap(ptg, p, "scrap", beta=0.05)
     assert run.alloc.tolist() == [1] and run.initial_violation
-    assert not run_scrap("SCRAP", ptg, p, beta=0.35).initial_violation
+    assert not run_scrap(ptg, p, "SCRAP", beta=0.35).initial_violation
 
 
 def test_scrap_max_bounds_each_level_by_hand():
@@ -267,10 +268,10 @@ def test_mheft_max_matches_reference_and_validates(ptg, platform, fraction, comm
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 199), st.sampled_from([10, 20]), st.integers(0, 10**6), st.sampled_from([0.1, 0.3, 1.0]))
 def test_every_algorithm_on_paper_platforms_validates(k, n, seed, beta):
-    platform = scrap_platforms(0)[k]
+    platform = scrap_platforms(seed=0)[k]
     ptg = random_ptg(n, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=seed)
     for name in ("SCRAP", "SCRAP-MAX", "HCPA", "MHEFT-MAX"):
-        run = run_scrap(name, ptg, platform, beta=beta)
+        run = run_scrap(ptg, platform, name, beta=beta)
         validate_multicluster(run.schedule, ptg)
         m = run.metrics
         assert 0 < m.power_fraction <= m.peak_power_fraction <= 1 + 1e-12
@@ -374,9 +375,9 @@ def test_bad_arguments():
     with pytest.raises(ValueError, match="beta == 0"):
         scrap_allocation(ptg, p, 0)
     with pytest.raises(ValueError, match="beta == 1.5"):
-        run_scrap("SCRAP", ptg, p, beta=1.5)
+        run_scrap(ptg, p, "SCRAP", beta=1.5)
     with pytest.raises(ValueError, match="algorithm"):
-        run_scrap("CPA", ptg, p, beta=0.5)
+        run_scrap(ptg, p, "CPA", beta=0.5)
     with pytest.raises(ValueError, match="variant"):
         scrap_allocation(ptg, p, 0.5, variant="MAX")
     with pytest.raises(TypeError, match="MultiCluster"):
@@ -393,36 +394,14 @@ def test_bad_arguments():
         place_reference(ptg, p, [1, 11, 1, 1])
 
 
-# -- names: the registry, the aliases in clustersched.ptg, the run and its summary --------------------
-ALIASES = (
-    "ClusterSchedule",
-    "MultiClusterMetrics",
-    "SCRAP_ALGORITHMS",
-    "ScrapRun",
-    "beta_estimate",
-    "hcpa_reference_allocation",
-    "mheft_max",
-    "multicluster_metrics",
-    "multicluster_violations",
-    "place_reference",
-    "reference_caps",
-    "run_scrap",
-    "scrap_allocation",
-    "task_bytes",
-    "translate",
-    "validate_multicluster",
-)
-
-
-def test_the_old_names_in_clustersched_ptg_are_aliases():
+# -- names: the registry, no alias in clustersched.ptg, the run and its summary --------------------
+def test_clustersched_ptg_keeps_no_scrap_name():
+    """SCRAP moved to its own folder before 0.1.0: clustersched.ptg keeps no alias of its names."""
     import clustersched.ptg
     import clustersched.scrap
     import clustersched.validate
 
-    assert clustersched.ptg.run_scrap is clustersched.scrap.run_scrap
-    for name in ALIASES:
-        assert getattr(clustersched.ptg, name) is getattr(clustersched.scrap, name), name
-        assert name in clustersched.ptg.__all__ and name in dir(clustersched.ptg), name
+    assert not hasattr(clustersched.ptg, "run_scrap") and not hasattr(clustersched.ptg, "ClusterSchedule")
     assert clustersched.validate.validate_multicluster is clustersched.scrap.validate_multicluster
     assert clustersched.validate.multicluster_violations is clustersched.scrap.multicluster_violations
 
@@ -431,11 +410,10 @@ def test_registry():
     from clustersched.scrap.cli import NAMES
 
     assert list(ALGORITHMS) == ["SCRAP", "SCRAP-MAX", "HCPA", "MHEFT-MAX"]  # the paper's names and order
-    assert SCRAP_ALGORITHMS is ALGORITHMS
     assert tuple(NAMES) == tuple(ALGORITHMS)
     ptg, p, _ = _fixture()
     for name, fn in ALGORITHMS.items():  # each entry makes the schedule run_scrap measures
-        run = run_scrap(name, ptg, p, beta=0.4)
+        run = run_scrap(ptg, p, name, beta=0.4)
         s = fn(ptg, p, beta=0.4)
         assert s.algorithm == run.algorithm == name and s.rows() == run.schedule.rows()
         assert (s.alloc is None) == (run.alloc is None) == (name == "MHEFT-MAX")
@@ -447,7 +425,7 @@ def test_registry():
 def test_names_in_any_spelling(spelling):
     assert algorithm(spelling) is ALGORITHMS["SCRAP-MAX"]
     ptg, p, _ = _fixture()
-    run = run_scrap(spelling, ptg, p, beta=0.5)
+    run = run_scrap(ptg, p, spelling, beta=0.5)
     assert run.algorithm == run.schedule.algorithm == "SCRAP-MAX"
     assert algorithm("mheft_max") is ALGORITHMS["MHEFT-MAX"]
 
@@ -459,22 +437,22 @@ def test_unknown_names_list_the_names(bad):
     with pytest.raises(ValueError, match=f"^algorithm == .*, {names}$"):
         algorithm(bad)
     with pytest.raises(ValueError, match=f"^algorithm == .*, {names}$"):
-        run_scrap(bad, ptg, p, beta=0.5)
+        run_scrap(ptg, p, bad, beta=0.5)
 
 
 def test_options_are_keyword_only():
     ptg, p, _ = _fixture()
     with pytest.raises(TypeError):
-        run_scrap("SCRAP", ptg, p, 0.5)  # beta positional
+        run_scrap(ptg, p, "SCRAP", 0.5)  # beta positional
     with pytest.raises(TypeError):
-        run_scrap("SCRAP", ptg, p)  # beta is required
+        run_scrap(ptg, p, "SCRAP")  # beta is required
 
 
 def test_run_summary():
     import json
 
     ptg, p, _ = _fixture()
-    run = run_scrap("SCRAP", ptg, p, beta=0.4)
+    run = run_scrap(ptg, p, "SCRAP", beta=0.4)
     s = run.summary()
     assert list(s) == [
         "algorithm",
@@ -495,12 +473,12 @@ def test_run_summary():
         run.seconds,
     )
     m = run.metrics.summary()
-    assert m == run.metrics.as_dict() == {k: s[k] for k in m}
+    assert m == {k: s[k] for k in m}
     assert all(type(v) is float for v in m.values())
     assert json.loads(json.dumps(s)) == s
-    mheft = run_scrap("MHEFT-MAX", ptg, p, beta=0.4).summary()
+    mheft = run_scrap(ptg, p, "MHEFT-MAX", beta=0.4).summary()
     assert mheft["beta_estimate"] is None and mheft["initial_violation"] is None
-    assert run_scrap("HCPA", ptg, p, beta=0.4).summary()["initial_violation"] is None
+    assert run_scrap(ptg, p, "HCPA", beta=0.4).summary()["initial_violation"] is None
 
 
 def test_an_empty_ptg_is_an_invalid_workload():
@@ -520,7 +498,7 @@ def test_an_empty_ptg_is_an_invalid_workload():
     )
     for name in ALGORITHMS:
         with pytest.raises(InvalidWorkloadError):
-            run_scrap(name, empty, p, beta=0.5)
+            run_scrap(empty, p, name, beta=0.5)
 
 
 @pytest.mark.parametrize(
@@ -563,7 +541,7 @@ def test_tiny_tasks_late_in_a_schedule_validate(name):
     nx.set_node_attributes(g, 1e6, "data")
     ptg = PTG.from_networkx(g)
     p = MultiCluster("p", (Cluster("a", 4, 1e9), Cluster("b", 2, 3e9)), Network.paper(["1G", "10G"]))
-    run = run_scrap(name, ptg, p, beta=0.5)
+    run = run_scrap(ptg, p, name, beta=0.5)
     s = run.schedule
     late = s.start > 0.3
     assert late.any() and ((s.end - s.start)[late] < 1e-7).any()
@@ -607,11 +585,11 @@ def test_the_documented_maximum_cluster_is_refused_at_once():
             match=r"^platform: 4294967295 processors in all, must be <= 65536 "
             r"\(clustersched.scrap.MAX_PROCS\)$",
         ):
-            run_scrap(name, ptg, big, beta=0.5)
+            run_scrap(ptg, big, name, beta=0.5)
     from clustersched.scrap import MAX_POWER, MAX_PROCS, MAX_REF_PROCS, MAX_SECONDS, MAX_SIZE
 
     assert (MAX_PROCS, MAX_REF_PROCS, MAX_SIZE, MAX_SECONDS, MAX_POWER) == (2**16, 2**20, 2**26, 1e300, 1e300)
-    run = run_scrap("MHEFT-MAX", ptg, MultiCluster("edge", (Cluster("a", MAX_PROCS, 1e9),)), beta=1.0)
+    run = run_scrap(ptg, MultiCluster("edge", (Cluster("a", MAX_PROCS, 1e9),)), "MHEFT-MAX", beta=1.0)
     validate_multicluster(run.schedule, ptg)
 
 
@@ -628,19 +606,19 @@ def test_platforms_beyond_the_limits_are_refused(speeds, match):
     ptg = _chain([1e9, 1e9])
     p = MultiCluster("p", tuple(Cluster(f"k{k}", 16, s) for k, s in enumerate(speeds)))
     with pytest.raises(ValueError, match=match):
-        run_scrap("SCRAP", ptg, p, beta=0.5)
+        run_scrap(ptg, p, "SCRAP", beta=0.5)
 
 
 def test_problems_beyond_the_limits_are_invalid_workloads():
     p = MultiCluster("p", (Cluster("a", 2**14, 1e9),))
     ptg = _chain([1e9] * 2048)  # (2048 tasks + 2047 edges) x 2**14 < 2**26
-    run_scrap("HCPA", ptg, p, beta=0.5)
+    run_scrap(ptg, p, "HCPA", beta=0.5)
     with pytest.raises(
         InvalidWorkloadError,
         match=r"PTG 0: 2049 tasks and 2048 edges on a reference cluster of "
         r"16384 processors: .* must be <= 67108864",
     ) as info:
-        run_scrap("HCPA", _chain([1e9] * 2049), p, beta=0.5)
+        run_scrap(_chain([1e9] * 2049), p, "HCPA", beta=0.5)
     assert info.value.ptg == 0
     # every time a schedule would hold stays below 1e300 s
     with pytest.raises(
@@ -648,12 +626,12 @@ def test_problems_beyond_the_limits_are_invalid_workloads():
         match=r"one after the other, takes 2e300 s, must be <= 1e300 s "
         r"\(clustersched.scrap.MAX_SECONDS\); the longest is task 0, work 1e300",
     ):
-        run_scrap("SCRAP", _chain([1e300, 1e300]), MultiCluster("p", (Cluster("a", 4, 1.0),)), beta=0.5)
+        run_scrap(_chain([1e300, 1e300]), MultiCluster("p", (Cluster("a", 4, 1.0),)), "SCRAP", beta=0.5)
     slow = Network(link_bw=(1e-300,), link_lat=(0.0,), uplink_bw=1.0, uplink_lat=0.0, backbone_bw=1.0, backbone_lat=0.0)
     p = MultiCluster("p", (Cluster("a", 4, 1e9),), slow)
     with pytest.raises(InvalidWorkloadError, match="after its slowest transfer"):
-        run_scrap("MHEFT-MAX", _chain([1e9, 1e9]), p, beta=0.5)
-    run_scrap("MHEFT-MAX", _chain([1e9, 1e9]), p, beta=0.5, comms=False)  # no transfer, no problem
+        run_scrap(_chain([1e9, 1e9]), p, "MHEFT-MAX", beta=0.5)
+    run_scrap(_chain([1e9, 1e9]), p, "MHEFT-MAX", beta=0.5, comms=False)  # no transfer, no problem
 
 
 def test_core_of_another_pair_is_refused():
@@ -670,22 +648,22 @@ def test_core_of_another_pair_is_refused():
             r"\('c3-s0.5-h2.0': 3 clusters, \d+ processors\): it was built for another "
             r"platform$",
         ):
-            run_scrap(name, ptg, b, beta=0.5, core=core)
+            run_scrap(ptg, b, name, beta=0.5, core=core)
     other = random_ptg(12, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=2)
     with pytest.raises(ValueError, match="it was built for another PTG"):
-        run_scrap("SCRAP", other, a, beta=0.5, core=core)
+        run_scrap(other, a, "SCRAP", beta=0.5, core=core)
     with pytest.raises(ValueError, match="another PTG"):
         place_reference(other, a, np.ones(len(other), dtype=np.int64), core=core)
     # equal inputs built anew are the same pair
     again = PTG.from_json(ptg.to_json())
     same = MultiCluster(a.name, a.clusters, a.network)
     assert (
-        run_scrap("SCRAP", again, same, beta=0.5, core=core).schedule.rows()
-        == run_scrap("SCRAP", ptg, a, beta=0.5).schedule.rows()
+        run_scrap(again, same, "SCRAP", beta=0.5, core=core).schedule.rows()
+        == run_scrap(ptg, a, "SCRAP", beta=0.5).schedule.rows()
     )
     for bad in (5, 0, "core", core.kernel):
         with pytest.raises(TypeError, match=r"^core == .*, must be None or clustersched.scrap.model.problem"):
-            run_scrap("SCRAP", ptg, a, beta=0.5, core=bad)
+            run_scrap(ptg, a, "SCRAP", beta=0.5, core=bad)
     with pytest.raises(TypeError, match=r"^core == 5, must be None or "):
         scrap_allocation(ptg, a, 0.5, core=5)
 
@@ -700,18 +678,18 @@ def test_core_of_another_pair_is_refused():
         ),
         (lambda ptg, p, s: multicluster_violations(s, None), TypeError, r"^ptg == None, must be a clustersched PTG$"),
         (
-            lambda ptg, p, s: run_scrap("SCRAP", ptg, p, beta=0.5, comms="yes"),
+            lambda ptg, p, s: run_scrap(ptg, p, "SCRAP", beta=0.5, comms="yes"),
             TypeError,
             r"^comms == 'yes', must be a bool$",
         ),
-        (lambda ptg, p, s: run_scrap("MHEFT-MAX", ptg, p, beta=0.5, rule=5), ValueError, r"^rule == 5, must be one of"),
+        (lambda ptg, p, s: run_scrap(ptg, p, "MHEFT-MAX", beta=0.5, rule=5), ValueError, r"^rule == 5, must be one of"),
         (
-            lambda ptg, p, s: run_scrap("SCRAP", None, p, beta=0.5),
+            lambda ptg, p, s: run_scrap(None, p, "SCRAP", beta=0.5),
             TypeError,
             r"^ptg == None, must be a clustersched PTG$",
         ),
-        (lambda ptg, p, s: run_scrap("SCRAP", ptg, None, beta=0.5), TypeError, r"^platform == None, must be a "),
-        (lambda ptg, p, s: run_scrap("SCRAP", ptg, p, beta=float("nan")), ValueError, r"^beta == nan, must be finite$"),
+        (lambda ptg, p, s: run_scrap(ptg, None, "SCRAP", beta=0.5), TypeError, r"^platform == None, must be a "),
+        (lambda ptg, p, s: run_scrap(ptg, p, "SCRAP", beta=float("nan")), ValueError, r"^beta == nan, must be finite$"),
         (
             lambda ptg, p, s: beta_estimate(ptg, p, ["a"] * len(ptg)),
             TypeError,
@@ -745,7 +723,7 @@ def test_core_of_another_pair_is_refused():
 def test_api_inputs_are_typed(call, error, match):
     ptg = random_ptg(6, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=3)
     p = random_multicluster(2, 0.5, 2.0, seed=3)
-    s = run_scrap("SCRAP", ptg, p, beta=0.5).schedule
+    s = run_scrap(ptg, p, "SCRAP", beta=0.5).schedule
     with pytest.raises(error, match=match):
         call(ptg, p, s)
 
@@ -754,11 +732,11 @@ def test_a_schedule_of_another_ptg_is_a_list_of_violations():
     ptg = random_ptg(6, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=3)
     other = random_ptg(9, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=4)
     p = random_multicluster(2, 0.5, 2.0, seed=3)
-    s = run_scrap("SCRAP", ptg, p, beta=0.5).schedule
+    s = run_scrap(ptg, p, "SCRAP", beta=0.5).schedule
     found = multicluster_violations(s, other)
     assert found and all("never scheduled" in m for m in found)
     assert any(
-        "does not exist" in m for m in multicluster_violations(run_scrap("SCRAP", other, p, beta=0.5).schedule, ptg)
+        "does not exist" in m for m in multicluster_violations(run_scrap(other, p, "SCRAP", beta=0.5).schedule, ptg)
     )
 
 

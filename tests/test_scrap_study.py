@@ -1,4 +1,4 @@
-"""study_pair (every run of PDCS 2007 §4 on one pair in one Rust call) against run_scrap, run by run, bit for bit."""
+"""study_pair (every run of PDCS 2007 §4 on one pair in one Rust call) against scrap.run, run by run, bit for bit."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clustersched.platform import Cluster, MultiCluster, scrap_platforms
-from clustersched.scrap import run_scrap, validate_multicluster
+from clustersched.scrap import run as run_scrap
+from clustersched.scrap import validate_multicluster
 from clustersched.scrap.metrics import multicluster_metrics
 from clustersched.scrap.model import problem
 from clustersched.scrap.schedule import ClusterSchedule
@@ -30,7 +31,7 @@ def check_pair(ptg, platform, betas, **kwargs):
     assert list(st_.algorithms) == [a for a, _ in runs]
     core = problem(ptg, platform)
     for i, (algorithm, beta) in enumerate(runs):
-        run = run_scrap(algorithm, ptg, platform, beta=beta, core=core, **kwargs)
+        run = run_scrap(ptg, platform, algorithm, beta=beta, core=core, **kwargs)
         m = run.metrics
         for name in ("makespan", "energy", "power_fraction", "peak_power_fraction"):
             assert same_float(float(getattr(st_, name)[i]), getattr(m, name)), (algorithm, beta, name)
@@ -53,7 +54,7 @@ def check_pair(ptg, platform, betas, **kwargs):
 
 @pytest.mark.parametrize("k", [0, 57, 123, 199])
 def test_paper_platforms(k):
-    platform = scrap_platforms(0)[k]
+    platform = scrap_platforms(seed=0)[k]
     for n, costs in ((10, "mixed"), (50, SCENARIOS[k % len(SCENARIOS)])):
         ptg = random_ptg(n, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=k, costs=costs)
         check_pair(ptg, platform, BETAS)
@@ -79,7 +80,7 @@ def test_random_pairs(n, fat, density, seed, clusters, comms, betas):
 
 
 def test_rule_and_bad_arguments():
-    platform = scrap_platforms(0)[3]
+    platform = scrap_platforms(seed=0)[3]
     ptg = random_ptg(20, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=1)
     check_pair(ptg, platform, [0.5], rule="cpa")
     with pytest.raises(ValueError, match="beta == 0"):
@@ -87,7 +88,7 @@ def test_rule_and_bad_arguments():
     with pytest.raises(ValueError, match="rule"):
         study_pair(ptg, platform, [0.5], rule="nope")
     with pytest.raises(ValueError, match="another platform"):
-        study_pair(ptg, platform, [0.5], core=problem(ptg, scrap_platforms(0)[4]))
+        study_pair(ptg, platform, [0.5], core=problem(ptg, scrap_platforms(seed=0)[4]))
     assert study_pair(ptg, platform, [0.5]).schedules is None
 
 

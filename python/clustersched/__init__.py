@@ -31,12 +31,10 @@ __getattr__, __dir__ = lazy_exports(
         "Policy": ".batch.policies",
         "Schedule": ".batch.schedule",
         "BatchRun": ".batch.simulator",
-        "SimulationResult": ".batch.simulator",
         "simulate": ".batch.simulator",
         "sweep": ".batch.sweep",
         "validate_batch": ".batch.validate",
         "PTG_ALGORITHMS": ".ptg.algorithms:ALGORITHMS",
-        "run_algorithm": ".ptg.algorithms",
         "TaskSchedule": ".ptg.schedule",
         "validate_ptgs": ".ptg.validate",
         "Dropped": ".workload.jobs",
@@ -50,7 +48,7 @@ __getattr__, __dir__ = lazy_exports(
         "PTG": ".workload.ptg",
         "read_ptgs": ".workload.ptg",
         "write_ptgs": ".workload.ptg",
-        "sample_trace": "._cli",
+        "sample_trace": ".workload.samples",
     },
     # dir(clustersched) lists these submodules too, imported or not (see _lazy.lazy_exports)
     public=["batch", "campaign", "dfrs", "errors", "grid", "ptg", "scrap", "validate", "workload"],
@@ -58,15 +56,14 @@ __getattr__, __dir__ = lazy_exports(
 
 if TYPE_CHECKING:
     from . import campaign, errors, ptg, validate
-    from ._cli import sample_trace
-    from .batch import BatchRun, Policy, SimulationResult, simulate
+    from .batch import BatchRun, Policy, simulate
     from .batch.metrics import BatchMetrics, batch_metrics
     from .batch.schedule import Schedule
     from .batch.sweep import sweep
     from .batch.validate import validate_batch
     from .platform import CLUSTERS, Cluster, cluster
     from .ptg import ALGORITHMS as PTG_ALGORITHMS
-    from .ptg import TaskSchedule, run_algorithm
+    from .ptg import TaskSchedule
     from .ptg.validate import validate_ptgs
     from .workload import (
         Dropped,
@@ -79,6 +76,7 @@ if TYPE_CHECKING:
         write_swf,
     )
     from .workload.ptg import PTG, read_ptgs, write_ptgs
+    from .workload.samples import sample_trace
 
 __all__ = [
     "CLUSTERS",
@@ -95,7 +93,6 @@ __all__ = [
     "JobTable",
     "Policy",
     "Schedule",
-    "SimulationResult",
     "TaskSchedule",
     "batch_metrics",
     "campaign",
@@ -107,7 +104,6 @@ __all__ = [
     "read_ptgs",
     "read_swf",
     "read_trace",
-    "run_algorithm",
     "sample_trace",
     "simulate",
     "sweep",

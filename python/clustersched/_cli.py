@@ -33,7 +33,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_PROCS",
-    "SAMPLE",
     "LazyChoices",
     "check_image_file",
     "check_input_file",
@@ -43,21 +42,7 @@ __all__ = [
     "integer",
     "library_bound",
     "report_dropped",
-    "sample_trace",
 ]
-
-#: The bundled default workload: one week of the cleaned HPC2N-2002 trace.
-SAMPLE = "hpc2n-2002-week.swf.gz"
-
-
-def sample_trace() -> Path:
-    """Path of the bundled sample trace: one week of HPC2N-2002, 2,406 jobs on 240 processors.
-
-    See ``clustersched/data/README.md``.  Also ``clustersched.sample_trace()``.
-    """
-    from importlib import resources
-
-    return Path(str(resources.files("clustersched") / "data" / SAMPLE))
 
 
 def integer(minimum: int, maximum: int | Callable[[], int] | None = None) -> Callable[[str], int]:

@@ -28,8 +28,9 @@ import threading
 from collections.abc import Iterator
 from typing import Any, NoReturn, Sequence
 
-from ._cli import cli_spelling, sample_trace
+from ._cli import cli_spelling
 from .errors import ClusterschedError
+from .workload.samples import sample_trace
 
 __all__ = ["EXIT_CLOSED_STDOUT", "EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_USAGE", "main", "sample_trace"]
 

@@ -364,7 +364,7 @@ def scrap_platform_configs() -> list[dict]:
     Examples
     --------
     >>> cs = scrap_platform_configs()
-    >>> len(cs), cs[0], cs[-1]
+    >>> len(cs), cs[0], cs[-1]  # doctest: +NORMALIZE_WHITESPACE
     (40, {'clusters': 1, 'min_speed': 0.25, 'heterogeneity': 1.0},
      {'clusters': 8, 'min_speed': 1.0, 'heterogeneity': 5.0})
     """
@@ -428,7 +428,7 @@ def random_multicluster(
     return MultiCluster(name, cl, net)
 
 
-def scrap_platforms(seed: int, *, samples: int = SCRAP_SAMPLES) -> list[MultiCluster]:
+def scrap_platforms(*, seed: int, samples: int = SCRAP_SAMPLES) -> list[MultiCluster]:
     """The 200 platforms of PDCS 2007 §4: ``samples`` per configuration of :func:`scrap_platform_configs`.
 
     Platform ``k`` (configuration ``k // samples``, sample ``k % samples``) is
@@ -438,7 +438,7 @@ def scrap_platforms(seed: int, *, samples: int = SCRAP_SAMPLES) -> list[MultiClu
 
     Examples
     --------
-    >>> ps = scrap_platforms(0)
+    >>> ps = scrap_platforms(seed=0)
     >>> len(ps), ps[7].name
     (200, 'c1-s0.5-h1.0-#2')
     """

@@ -58,7 +58,7 @@ def figure(nrows: int = 1, ncols: int = 1, *, figsize: tuple[float, float], **su
     return fig, fig.subplots(nrows, ncols, **subplots)
 
 
-def _figure_and_axes(ax: Any, figsize: tuple[float, float]) -> tuple[Any, Any]:
+def figure_and_axes(ax: Any, figsize: tuple[float, float]) -> tuple[Any, Any]:
     """The given axes and their figure, or a new figure of ``figsize`` inches and its axes."""
     if ax is None:
         return figure(figsize=figsize)
@@ -96,7 +96,7 @@ def gantt(
     ax : matplotlib Axes, optional
         Axes to draw on; a new figure otherwise.
     title : str, optional
-        Default: the policy, the jobs shown and the processors.
+        Default: the algorithm, the jobs shown and the processors.
     origin : float, optional
         Time 0 of the axis, seconds (default: the first submit, or the
         first start for a schedule without submit times).
@@ -137,7 +137,7 @@ def gantt(
     if origin is None:
         submit = getattr(schedule, "submit", None)
         origin = float(np.min(submit)) if submit is not None and len(submit) else first
-    fig, ax = _figure_and_axes(ax, (12, 5))
+    fig, ax = figure_and_axes(ax, (12, 5))
     scale, unit = time_unit(hi - lo)
     shown = np.flatnonzero((end > lo) & (start < hi) & (end > start))
     boxes, colors = [], []
@@ -158,7 +158,8 @@ def gantt(
     ax.set_ylabel("processor")
     ax.set_title(
         title
-        or f"{schedule.policy}: {len(shown)} job{'' if len(shown) == 1 else 's'} on {schedule.total_procs} processors"
+        or f"{schedule.algorithm}: {len(shown)} job{'' if len(shown) == 1 else 's'} "
+        f"on {schedule.total_procs} processors"
     )
     if path is not None:
         save_figure(fig, path, dpi=150)
@@ -454,7 +455,7 @@ def grouped_boxplot(
     from matplotlib.patches import Patch
 
     series = list(dict.fromkeys(name for boxes in groups.values() for name in boxes))
-    fig, ax = _figure_and_axes(ax, (max(6.0, 0.18 * len(groups) * max(1, len(series)) + 2), 4.8))
+    fig, ax = figure_and_axes(ax, (max(6.0, 0.18 * len(groups) * max(1, len(series)) + 2), 4.8))
     step = 0.8 / max(1, len(series))
     handles = []
     for k, (name, style) in enumerate(zip(series, styles(len(series)))):
@@ -553,7 +554,7 @@ def pareto(
     -------
     matplotlib.figure.Figure
     """
-    fig, ax = _figure_and_axes(ax, (7.5, 5.5))
+    fig, ax = figure_and_axes(ax, (7.5, 5.5))
     finite = {name: xy for name, xy in points.items() if np.isfinite(xy).all()}
     front = non_dominated(finite)
     others = [n for n in finite if n not in front]

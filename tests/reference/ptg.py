@@ -272,7 +272,7 @@ def list_schedule(ptgs, allocs, priorities, procs, speed):
             waiting[i][s] -= 1
             if waiting[i][s] == 0:
                 ready.append((i, s))
-    return TaskSchedule.from_rows(rows, total_procs=P, policy="reference-list")
+    return TaskSchedule.from_rows(rows, total_procs=P, algorithm="reference-list")
 
 
 # -- (c) backfilling compaction ----------------------------------------------------------
@@ -367,7 +367,7 @@ def backfill(schedule, ptgs, procs, speed):
             chosen = sorted(eligible, key=lambda q: (-prev_end(q), q))[:a]
         rows[k] = [i, v, t, min(t + d, e0), sorted(chosen)]
     return TaskSchedule.from_rows(
-        [tuple(r) for r in rows], total_procs=P, policy=(schedule.policy + "+backfill").lstrip("+")
+        [tuple(r) for r in rows], total_procs=P, algorithm=(schedule.algorithm + "+backfill").lstrip("+")
     )
 
 

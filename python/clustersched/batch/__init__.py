@@ -5,8 +5,8 @@ One module per part, as in every problem folder:
 * :mod:`~clustersched.batch.policies` -- the built-in policy names
   (:data:`ALGORITHMS`, looked up by :func:`policy`) and the
   :class:`Policy` interface for policies written in Python;
-* :mod:`~clustersched.batch.simulator` -- :func:`simulate`, the event loop
-  and its documented semantics;
+* :mod:`~clustersched.batch.simulator` -- :func:`simulate` (and :func:`run`, the
+  problem contract's entry point), the event loop and its documented semantics;
 * :mod:`~clustersched.batch.schedule` -- :class:`Schedule`, what a policy
   decided (numpy columns; ``to_pandas()``);
 * :mod:`~clustersched.batch.formats` -- :func:`write_schedule`: a schedule as
@@ -41,7 +41,7 @@ __all__ = [
     "Lublin",
     "Policy",
     "Schedule",
-    "SimulationResult",
+    "run",
     "SweepResult",
     "batch_metrics",
     "batch_timeseries",
@@ -67,7 +67,7 @@ __getattr__, __dir__ = lazy_exports(
         "BatchRun": ".simulator",
         "BatchState": ".policies",
         "Policy": ".policies",
-        "SimulationResult": ".simulator",
+        "run": ".simulator",
         "estimates_of": ".simulator",
         "simulate": ".simulator",
         "Schedule": ".schedule",
@@ -103,7 +103,7 @@ if TYPE_CHECKING:
     from .metrics import BatchMetrics, ClassMetrics, batch_metrics
     from .policies import ALGORITHMS, BUILTIN_POLICIES, BatchState, Policy, policy
     from .schedule import Schedule
-    from .simulator import BatchRun, SimulationResult, estimates_of, simulate
+    from .simulator import BatchRun, estimates_of, run, simulate
     from .sweep import Lublin, SweepResult, sweep
     from .timeseries import BatchTimeSeries, batch_timeseries
     from .validate import batch_violations, validate_batch

@@ -71,7 +71,6 @@ from typing import Any
 
 from .._cli import (
     MAX_PROCS,
-    SAMPLE,
     LazyChoices,
     campaign_status,
     check_image_file,
@@ -83,9 +82,9 @@ from .._cli import (
     integer,
     library_bound,
     report_dropped,
-    sample_trace,
 )
 from ..errors import InvalidOptionError
+from ..workload.samples import SAMPLE, sample_trace
 
 __all__ = ["add_parser"]
 

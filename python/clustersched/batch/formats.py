@@ -45,7 +45,7 @@ import numpy as np
 from .._checks import check_choice
 from ..workload.batsim import delay_profile_name
 from ..workload.jobs import JobTable
-from ..workload.swf import _metadata as swf_metadata
+from ..workload.swf import header_metadata as swf_metadata
 from ..workload.swf import write_swf
 from ..workload.timelimit import time_limited
 from .schedule import Schedule, check_rows
@@ -295,7 +295,7 @@ def _schedule_header(schedule: Schedule, jobs: JobTable) -> list[str]:
     options = ", ".join(f"{k}={v}" for k, v in schedule.options.items())
     return kept + [
         f" MaxProcs: {int(schedule.total_procs)}",
-        f" Note: schedule simulated by clustersched {version}: policy {schedule.policy or 'unnamed'}"
+        f" Note: schedule simulated by clustersched {version}: policy {schedule.algorithm or 'unnamed'}"
         + (f" ({options})" if options else ""),
         " Note: fields 3 (wait = start - submit), 4 (run time = end - start), 5 (allocated processors) and"
         " 11 (status 1"

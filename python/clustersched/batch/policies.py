@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import _core
 from .._checks import check_int, lookup
+from .._contract import Registry
 from ..errors import InfeasibleError
 from ..workload.jobs import JobTable
 
@@ -37,19 +38,22 @@ __all__ = ["ALGORITHMS", "BUILTIN_POLICIES", "DPSA_POLICIES", "QUEUE_ORDER", "Ba
 #: there appears here, in ``simulate`` and on the command line by itself.
 BUILTIN_POLICIES: tuple[str, ...] = tuple(_core.BUILTIN_POLICIES)
 
-#: The registry of every problem is called ``ALGORITHMS``; batch's holds policies.
-ALGORITHMS = BUILTIN_POLICIES
+#: The built-in policies (a :class:`~clustersched._contract.Registry`, the registry type of every problem):
+#: each name maps to itself, the name :func:`~clustersched.batch.simulate` runs in Rust.
+ALGORITHMS: Registry[str] = Registry("policy", {name: name for name in BUILTIN_POLICIES})
 
 
 def policy(name: str) -> str:
     """The canonical name of built-in policy ``name`` (case-insensitive, ``-`` and ``_`` alike).
+
+    ValueError listing the names otherwise (:func:`clustersched._checks.lookup`).
 
     Examples
     --------
     >>> policy("DPSA_P")
     'dpsa-p'
     """
-    return lookup("policy", name, BUILTIN_POLICIES)
+    return lookup("policy", name, ALGORITHMS)
 
 
 #: The policies that take DPSA's ``node_budget`` and ``time_limit``.

@@ -48,7 +48,8 @@ class Schedule:
     proc_offsets: np.ndarray | None = None
     proc_first: np.ndarray | None = None
     proc_count: np.ndarray | None = None
-    policy: str = ""
+    #: The algorithm that made it (its canonical name).
+    algorithm: str = ""
     options: dict[str, str] = field(default_factory=dict)
     killed: np.ndarray | None = None
 
@@ -63,7 +64,7 @@ class Schedule:
     def processor_runs(self, row: int) -> list[tuple[int, int]]:
         """(first id, count) of each run of processors of the job in ``row``."""
         if self.proc_offsets is None or self.proc_first is None or self.proc_count is None:
-            raise ValueError(f"schedule made by {self.policy!r} assigns no processors")
+            raise ValueError(f"schedule made by {self.algorithm!r} assigns no processors")
         k = slice(self.proc_offsets[row], self.proc_offsets[row + 1])
         return list(zip(self.proc_first[k].tolist(), self.proc_count[k].tolist()))
 
@@ -103,7 +104,7 @@ class Schedule:
         ['0-3 8-9', '5']
         """
         if self.proc_offsets is None or self.proc_first is None or self.proc_count is None:
-            raise ValueError(f"schedule made by {self.policy!r} assigns no processors")
+            raise ValueError(f"schedule made by {self.algorithm!r} assigns no processors")
         offsets = np.asarray(self.proc_offsets, dtype=np.int64).tolist()
         first = np.asarray(self.proc_first, dtype=np.int64).tolist()
         count = np.asarray(self.proc_count, dtype=np.int64).tolist()

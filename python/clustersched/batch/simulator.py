@@ -41,7 +41,7 @@ Semantics (the choices peers differ on, named and documented):
   processors, ``min(free, extra)`` are unreserved and the rest are reserved
   for the head, and a job that ends by the shadow time takes reserved ones
   first.  Conservative backfilling reserves for every job on a profile of
-  processor counts.  :attr:`SimulationResult.reservations` holds the first
+  processor counts.  :attr:`BatchRun.reservations` holds the first
   reservation each job was given; no policy ever starts a job after it.
 * **DPSA's time bound** is a deterministic budget of explored subsets per
   decision (``node_budget``, ``1 .. 2**64 - 1``, default one million:
@@ -56,13 +56,13 @@ Semantics (the choices peers differ on, named and documented):
   ``time_limit`` (seconds per decision, finite, ``> 0`` and at most
   one day, :data:`MAX_TIME_LIMIT`) adds a wall-clock bound, which makes
   results machine-dependent.  Decisions cut by either are counted in
-  :attr:`SimulationResult.search`.  Both options belong to DPSA: giving them
+  :attr:`BatchRun.search`.  Both options belong to DPSA: giving them
   with another policy is an error rather than silently ignored.
 * **Oversized jobs** (``oversized=``), wider than the machine: ``"error"``
   (default) raises, ``"skip"`` leaves them out and ``"clip"`` runs them on the
   whole machine, both through
   :func:`~clustersched.workload.transform.drop_invalid` (``wider="drop"`` /
-  ``"clip"``), so each is reported in :attr:`SimulationResult.dropped` with
+  ``"clip"``), so each is reported in :attr:`BatchRun.dropped` with
   the reason ``"wider than machine"`` or ``"clipped to machine size"``.
 * **Invalid jobs** (unknown runtime, no processor count) raise; clean a trace
   first with :func:`clustersched.workload.transform.drop_invalid`
@@ -75,15 +75,16 @@ Semantics (the choices peers differ on, named and documented):
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 import numpy as np
 
 from .. import _core
 from .._checks import MAX_PROCS, check_choice, check_float, check_int, lookup, short_repr
+from .._contract import Seed, check_seed, validate_default
 from ..errors import InfeasibleError, InvalidWorkloadError
 from ..workload.jobs import Dropped, JobTable
 from ..workload.timelimit import kills_at_time_limit, time_limited
@@ -95,7 +96,9 @@ from .validate import validate_batch
 if TYPE_CHECKING:
     import pandas
 
-__all__ = ["BatchRun", "SimulationResult", "simulate", "estimates_of"]
+    from .metrics import BatchMetrics
+
+__all__ = ["BatchRun", "estimates_of", "run", "simulate"]
 
 ESTIMATES = ("requested", "exact")
 OVERSIZED = ("error", "skip", "clip")
@@ -113,7 +116,7 @@ _PROGRESS_DELAY = 0.5
 
 @dataclass(frozen=True)
 class BatchRun:
-    """What :func:`simulate` returns (also known by its older name ``SimulationResult``).
+    """What :func:`simulate` and :func:`run` return.
 
     Attributes
     ----------
@@ -148,12 +151,17 @@ class BatchRun:
     search: dict
     seconds: float
 
+    @cached_property
+    def metrics(self) -> "BatchMetrics":
+        """The schedule's :func:`~clustersched.batch.metrics.batch_metrics` (computed on first use)."""
+        from .metrics import batch_metrics
+
+        return batch_metrics(self.schedule)
+
     def summary(self) -> dict[str, Any]:
         """Policy, the schedule's :func:`~clustersched.batch.metrics.batch_metrics` summary and the
         simulation time as a flat dict (JSON / DataFrame ready)."""
-        from .metrics import batch_metrics
-
-        return {"algorithm": self.algorithm, **batch_metrics(self.schedule).summary(), "seconds": self.seconds}
+        return {"algorithm": self.algorithm, **self.metrics.summary(), "seconds": self.seconds}
 
     def to_pandas(self) -> "pandas.DataFrame":
         """:meth:`summary` as a one-row DataFrame, names with units (``wall_s`` is ``seconds``, the simulation's
@@ -179,10 +187,6 @@ class BatchRun:
         from .._pandas import summary_frame
 
         return summary_frame(self.summary())
-
-
-#: The older name of :class:`BatchRun`.
-SimulationResult = BatchRun
 
 
 def estimates_of(jobs: JobTable, estimates: str = "requested") -> np.ndarray:
@@ -270,7 +274,7 @@ def simulate(
     if time_limit is not None:
         time_limit = check_float("time_limit", time_limit, positive=True, maximum=MAX_TIME_LIMIT)
     total = _machine_size(jobs, procs)
-    table, dropped = _prepare(jobs, total, oversized)
+    table, dropped = prepare_jobs(jobs, total, oversized)
     estimate = estimates_of(table, estimates)
     run, killed = time_limited(table)  # the one rule, which the validator applies too
     width = table.width()
@@ -309,11 +313,11 @@ def simulate(
         proc_offsets=offsets,
         proc_first=first,
         proc_count=count,
-        policy=name,
+        algorithm=name,
         options={"estimates": estimates, "oversized": oversized},
         killed=killed if kills_at_time_limit(table) else None,
     )
-    if validate if validate is not None else os.environ.get("CLUSTERSCHED_VALIDATE") == "1":
+    if validate_default(validate):
         validate_batch(schedule, table)
     return BatchRun(
         algorithm=name,
@@ -325,6 +329,45 @@ def simulate(
         search=sim.search_stats(),
         seconds=seconds,
     )
+
+
+def run(
+    workload: JobTable,
+    platform: int | None,
+    algorithm: str | Policy,
+    *,
+    seed: Seed = None,
+    validate: bool | None = None,
+    **options: Any,
+) -> BatchRun:
+    """The problem contract's entry point (:mod:`clustersched._contract`): :func:`simulate` of ``algorithm``
+    on ``workload`` with ``platform`` processors.
+
+    Parameters
+    ----------
+    workload : JobTable
+    platform : int or None
+        Processors of the cluster (``procs``); None reads the table's ``MaxProcs`` header.
+    algorithm : str or Policy
+        A name of :data:`~clustersched.batch.ALGORITHMS` or a :class:`Policy`.
+    seed : int or numpy.random.Generator, optional
+        Checked, and unused: no built-in policy makes a random choice.
+    validate : bool, optional
+        As for :func:`simulate` (default: the ``CLUSTERSCHED_VALIDATE`` environment variable).
+    **options
+        The keyword-only options of :func:`simulate` (``estimates``, ``oversized``, ``node_budget``, ...).
+
+    Examples
+    --------
+    >>> from clustersched import JobTable
+    >>> from clustersched.batch import run
+    >>> t = JobTable({"submit": [0, 1, 2], "runtime": [10, 5, 5], "procs": [3, 4, 1]})
+    >>> r = run(t, 4, "EASY")
+    >>> r.algorithm, r.schedule.start.tolist()
+    ('easy', [0.0, 10.0, 2.0])
+    """
+    check_seed(seed)
+    return simulate(workload, algorithm, procs=platform, validate=validate, **options)
 
 
 def _run_builtin(sim: _core.BatchSim, run: "Callable[[int | None], bool]", bar: "_Bar | None") -> None:
@@ -367,7 +410,7 @@ def _machine_size(jobs: JobTable, procs: int | None) -> int:
     return size
 
 
-def _prepare(jobs: JobTable, total: int, oversized: str) -> tuple[JobTable, tuple[Dropped, ...]]:
+def prepare_jobs(jobs: JobTable, total: int, oversized: str) -> tuple[JobTable, tuple[Dropped, ...]]:
     """Sorts by submit, checks every job, and applies the oversized rule."""
     if len(jobs) == 0:
         raise InvalidWorkloadError("the job table is empty", path=jobs.source)

@@ -710,9 +710,9 @@ def plot_sweep(
     >>> [line.get_label() for line in fig.axes[0].get_lines()]
     ['easy', 'fcfs']
     """
-    from ..plot import _figure_and_axes, plain_log_ticks, styles
+    from ..plot import figure_and_axes, plain_log_ticks, styles
 
-    fig, ax = _figure_and_axes(ax, (7, 4.5))
+    fig, ax = figure_and_axes(ax, (7, 4.5))
     label, default_log = METRIC_LABELS.get(metric, (_label(metric), "slowdown" in metric or "ratio" in metric))
     label = ylabel if ylabel is not None else label
     policies = list(dict.fromkeys(r["policy"] for r in summary))
@@ -1159,10 +1159,10 @@ def sweep(
         source, n = table, len(table)
         if n < 2:
             raise ValueError(f"workload == {workload!r}, must hold at least 2 jobs (a load needs a span)")
-        from .simulator import _prepare
+        from .simulator import prepare_jobs
 
         # the checks simulate makes of every job (too wide, no width, runtime < 0), once for every scenario
-        _prepare(table, procs, "error")
+        prepare_jobs(table, procs, "error")
         name = _fingerprint(table, procs)
         title = f"{Path(table.source).name if table.source else 'job table'} ({n:,} jobs, {procs:,} procs)"
         if replicate == "windows":

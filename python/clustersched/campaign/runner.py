@@ -16,7 +16,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, NamedTuple
 
 from . import _worker
-from .scenarios import _key
+from .scenarios import key_of
 from .store import Store, plain_result
 
 __all__ = ["check_dask_address", "run_campaign"]
@@ -164,7 +164,7 @@ def run_campaign(
         raise ValueError(f"chunk == {chunk}, must be >= 1")
 
     scenarios = list(scenarios)
-    keys = [_key(scenario, f"scenarios[{i}]") for i, scenario in enumerate(scenarios)]
+    keys = [key_of(scenario, f"scenarios[{i}]") for i, scenario in enumerate(scenarios)]
     stored = store.done(name, errors=not retry_errors)
     # dict, not set: the scenarios are submitted in the given order
     todo = {key: scenario for key, scenario in zip(keys, scenarios) if key not in stored}

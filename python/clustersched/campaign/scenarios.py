@@ -76,10 +76,10 @@ def scenario_key(scenario: Mapping[str, Any]) -> str:
     >>> scenario_key({"slice": 5000, "policy": "easy"})
     '{"policy":"easy","slice":5000}'
     """
-    return _key(scenario, "scenario")
+    return key_of(scenario, "scenario")
 
 
-def _key(scenario: Any, what: str) -> str:
+def key_of(scenario: Any, what: str) -> str:
     """:func:`scenario_key`, naming the scenario ``what`` in errors."""
     if not isinstance(scenario, Mapping):
         raise TypeError(f"{what} == {scenario!r}, must be a dict of parameters")

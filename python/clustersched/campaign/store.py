@@ -24,7 +24,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from ..errors import StoreError
-from .scenarios import RESERVED, _key, dumps
+from .scenarios import RESERVED, dumps, key_of
 
 __all__ = ["Store", "plain_result"]
 
@@ -228,7 +228,7 @@ class Store:
             return [rows[key] for key in sorted(rows)]
         wanted = []
         for i, scenario in enumerate(scenarios):
-            key = _key(scenario, f"scenarios[{i}]")
+            key = key_of(scenario, f"scenarios[{i}]")
             if key not in rows:
                 raise KeyError(f"scenarios[{i}] == {scenario!r} is not stored in campaign {campaign!r}")
             wanted.append(rows[key])
@@ -313,7 +313,7 @@ def _row(
     seconds: float = 0.0,
 ) -> tuple[Any, ...]:
     """The values of one results row (:meth:`Store.put`'s checks)."""
-    key = _key(scenario, "scenario")
+    key = key_of(scenario, "scenario")
     if (result is None) == (error is None):
         raise ValueError(f"result == {result!r} and error == {error!r}: give exactly one of them")
     return (

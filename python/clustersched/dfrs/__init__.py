@@ -14,7 +14,7 @@ long a job runs.  One module per part, as in every problem folder:
   and the segments run in Rust; :mod:`~clustersched.dfrs.recording` builds the
   schedule from the segments);
 * :mod:`~clustersched.dfrs.baselines` -- FCFS and EASY on whole nodes (§5.2);
-* :mod:`~clustersched.dfrs.run` -- :class:`DfrsRun` (alias ``DfrsResult``), what
+* :mod:`~clustersched.dfrs.result` -- :class:`DfrsRun`, what
   :func:`simulate` returns: the schedule, the canonical name, the wall-clock
   ``seconds`` and :meth:`DfrsRun.summary`;
 * :mod:`~clustersched.dfrs.schedule` -- :class:`DfrsSchedule`, the segments;
@@ -64,7 +64,6 @@ valid name:
 * :data:`BASELINES` -- ``"FCFS"`` and ``"EASY"`` (§5.2), which
   :func:`simulate` also accepts.
 
-The older names :data:`PAPER_ALGORITHMS` and :func:`parse` remain as aliases.
 Options come after the inputs (jobs, platform, algorithm) and are
 keyword-only (``penalty=``, ``period=``, ``validate=``, ``bound=``, ...); the
 defaults of §5.1 are :data:`DEFAULT_PENALTY` and :data:`DEFAULT_PERIOD`.  A job
@@ -94,13 +93,11 @@ __all__ = [
     "BASELINES",
     "DEFAULT_PENALTY",
     "DEFAULT_PERIOD",
-    "PAPER_ALGORITHMS",
     "TABLE1",
     "DfrsAlgorithm",
     "DfrsJobs",
     "DfrsMetrics",
     "DfrsPlatform",
-    "DfrsResult",
     "DfrsRun",
     "DfrsSchedule",
     "DfrsTimeSeries",
@@ -109,8 +106,8 @@ __all__ = [
     "dfrs_timeseries",
     "dfrs_violations",
     "max_stretch_lower_bound",
-    "parse",
     "parse_algorithm",
+    "run",
     "simulate",
     "stretch_bound",
     "stretches",
@@ -124,15 +121,13 @@ __getattr__, __dir__ = lazy_exports(
         "DfrsPlatform": ".model",
         "ALGORITHMS": ".algorithms",
         "BASELINES": ".algorithms",
-        "PAPER_ALGORITHMS": ".algorithms",
         "TABLE1": ".algorithms",
         "DfrsAlgorithm": ".algorithms",
-        "parse": ".algorithms",
         "parse_algorithm": ".algorithms",
         "DEFAULT_PENALTY": ".algorithms",
         "DEFAULT_PERIOD": ".algorithms",
-        "DfrsResult": ".run",
-        "DfrsRun": ".run",
+        "DfrsRun": ".result",
+        "run": ".simulator",
         "simulate": ".simulator",
         "DfrsSchedule": ".schedule",
         "dfrs_violations": ".validate",
@@ -155,16 +150,14 @@ if TYPE_CHECKING:
         BASELINES,
         DEFAULT_PENALTY,
         DEFAULT_PERIOD,
-        PAPER_ALGORITHMS,
         TABLE1,
         DfrsAlgorithm,
-        parse,
         parse_algorithm,
     )
     from .bound import max_stretch_lower_bound, stretch_bound
     from .metrics import DfrsMetrics, dfrs_metrics, stretches
     from .model import DfrsJobs, DfrsPlatform
-    from .run import DfrsResult, DfrsRun
+    from .result import DfrsRun
     from .schedule import DfrsSchedule
     from .simulator import simulate
     from .timeseries import DfrsTimeSeries, dfrs_timeseries

@@ -31,9 +31,9 @@ The registry
 ------------
 Since the names are a grammar, the registry cannot list every valid name:
 :data:`ALGORITHMS` lists the paper's (the 116 algorithms of its study,
-Table 5, in canonical spelling and Table 1's order), and
-:func:`parse_algorithm` reads those and any other valid name.  The older
-names :data:`PAPER_ALGORITHMS` and :func:`parse` remain as aliases.
+Table 5, in canonical spelling and Table 1's order, each with its
+:class:`DfrsAlgorithm`: a :class:`~clustersched._contract.Registry`), and
+:func:`parse_algorithm` reads those and any other valid name.
 
 Examples
 --------
@@ -44,8 +44,8 @@ Examples
 'GreedyPM */per/opt=min/minvt=600'
 >>> parse_algorithm("MCB8 *").name
 'MCB8 */opt=min'
->>> len(ALGORITHMS), ALGORITHMS[0], a.name in ALGORITHMS
-(116, 'Greedy */opt=avg', True)
+>>> len(ALGORITHMS), next(iter(ALGORITHMS)), a.name in ALGORITHMS, ALGORITHMS[a.name] == a
+(116, 'Greedy */opt=avg', True, True)
 """
 
 from __future__ import annotations
@@ -54,17 +54,17 @@ import math
 import re
 from dataclasses import dataclass
 
+from .._contract import Registry
+
 __all__ = [
     "ALGORITHMS",
     "BASELINES",
     "DEFAULT_PENALTY",
     "DEFAULT_PERIOD",
-    "PAPER_ALGORITHMS",
     "TABLE1",
     "TABLE2_ALGORITHMS",
     "DfrsAlgorithm",
     "baseline_name",
-    "parse",
     "parse_algorithm",
 ]
 
@@ -262,7 +262,7 @@ def parse_algorithm(name: str) -> DfrsAlgorithm:
         raise ValueError(f"algorithm {name!r}: {exc}") from None
 
 
-def _paper_algorithms() -> tuple[str, ...]:
+def _paper_algorithms() -> Registry[DfrsAlgorithm]:
     """The 116 algorithms of §6.1 (Table 5): the 3 purely greedy combinations with
     opt=avg/min, and the 11 others with opt=avg/min (max for /stretch-per) times no bound,
     minft=300/600, minvt=300/600."""
@@ -273,17 +273,14 @@ def _paper_algorithms() -> tuple[str, ...]:
         bounds = [{}] if not a.uses_mcb8 else [{}, {"minft": 300}, {"minft": 600}, {"minvt": 300}, {"minvt": 600}]
         for opt in opts:
             for b in bounds:
-                names.append(DfrsAlgorithm(a.on_submit, a.opportunistic, a.periodic, opt, **b).name)
-    return tuple(names)
+                algorithm = DfrsAlgorithm(a.on_submit, a.opportunistic, a.periodic, opt, **b)
+                names.append((algorithm.name, algorithm))
+    return Registry("algorithm", dict(names))
 
 
-#: Every algorithm of RR-7659's study (Table 5), 116 canonical names; :func:`parse_algorithm`
-#: reads these and any other valid name.
+#: Every algorithm of RR-7659's study (Table 5): 116 canonical names, each with its :class:`DfrsAlgorithm`
+#: (a :class:`~clustersched._contract.Registry`); :func:`parse_algorithm` reads these and any other valid name.
 ALGORITHMS = _paper_algorithms()
-#: The former name of :data:`ALGORITHMS`.
-PAPER_ALGORITHMS = ALGORITHMS
-#: The former name of :func:`parse_algorithm`.
-parse = parse_algorithm
 
 #: The rows of Table 2, in its order (FCFS and EASY first).
 TABLE2_ALGORITHMS = (

@@ -37,7 +37,7 @@ from ..errors import InvalidWorkloadError
 from ..workload.jobs import JobTable
 from .algorithms import BASELINES, DEFAULT_PENALTY
 from .model import NEED_UNITS, DfrsJobs, DfrsPlatform
-from .run import DfrsRun
+from .result import DfrsRun
 from .schedule import DfrsSchedule
 
 __all__ = ["BASELINE_ESTIMATES", "node_widths", "simulate_batch"]
@@ -61,7 +61,7 @@ def simulate_batch(
     *,
     penalty: float = DEFAULT_PENALTY,
     estimates: str = "exact",
-    seed: int = 0,
+    seed: int | np.random.Generator = 0,
 ) -> DfrsRun:
     """Runs ``policy`` (one of :data:`~clustersched.dfrs.algorithms.BASELINES`, any case) on whole nodes.
 
@@ -76,7 +76,7 @@ def simulate_batch(
     estimates : str
         What the policy plans with: ``"exact"`` (§5.2), ``"requested"``, or
         an estimate model ``"f:F"`` / ``"modal"`` (module docstring).
-    seed : int
+    seed : int or numpy.random.Generator
         Seed of an estimate model (unused otherwise).
 
     Returns
@@ -147,7 +147,11 @@ def simulate_batch(
         algorithm=policy,
         options={
             "estimates": estimates,
-            **({"seed": str(seed)} if estimates not in BASELINE_ESTIMATES else {}),
+            **(
+                {"seed": "generator" if isinstance(seed, np.random.Generator) else str(seed)}
+                if estimates not in BASELINE_ESTIMATES
+                else {}
+            ),
             "nodes per job": "ceil(tasks / min(1/cpu, 1/mem))",
         },
     )

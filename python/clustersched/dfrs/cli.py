@@ -46,8 +46,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .._cli import check_input_file, check_output_files, estimate_spec, integer, number, report_dropped, sample_trace
+from .._cli import check_input_file, check_output_files, estimate_spec, integer, number, report_dropped
 from ..errors import InvalidOptionError
+from ..workload.samples import sample_trace
 from .algorithms import DEFAULT_PENALTY, DEFAULT_PERIOD
 from .limits import MAX_NODE_MEMORY_GB, MAX_NODES, MAX_PERIODIC_EVENTS, MAX_TIME, MIN_PERIOD
 

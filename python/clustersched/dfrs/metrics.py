@@ -50,7 +50,7 @@ __all__ = ["BOUNDED_STRETCH_THRESHOLD", "DfrsMetrics", "dfrs_metrics", "reschedu
 BOUNDED_STRETCH_THRESHOLD = 10.0
 
 
-def _check_pair(schedule: DfrsSchedule, jobs: DfrsJobs, platform: DfrsPlatform | None = None) -> None:
+def check_pair(schedule: DfrsSchedule, jobs: DfrsJobs, platform: DfrsPlatform | None = None) -> None:
     """InvalidScheduleError when ``schedule`` is not one of ``jobs`` (on ``platform``), never an IndexError."""
     mismatch = pairing_violations(schedule, jobs, platform)
     if mismatch:
@@ -59,7 +59,7 @@ def _check_pair(schedule: DfrsSchedule, jobs: DfrsJobs, platform: DfrsPlatform |
 
 def stretches(schedule: DfrsSchedule, jobs: DfrsJobs, *, threshold: float = BOUNDED_STRETCH_THRESHOLD) -> np.ndarray:
     """The bounded stretch of every job (InvalidScheduleError for a schedule of other jobs)."""
-    _check_pair(schedule, jobs)
+    check_pair(schedule, jobs)
     flow = np.asarray(schedule.completion, dtype=float) - jobs.submit
     return np.maximum(1.0, flow / np.maximum(threshold, jobs.processing_time))
 
@@ -67,7 +67,7 @@ def stretches(schedule: DfrsSchedule, jobs: DfrsJobs, *, threshold: float = BOUN
 def reschedulings(schedule: DfrsSchedule, jobs: DfrsJobs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(preempted, migrated, moved tasks): per segment, whether it starts a resume
     (the job was paused before it), a migration, and how many tasks changed nodes."""
-    _check_pair(schedule, jobs)
+    check_pair(schedule, jobs)
     job = np.asarray(schedule.seg_job, dtype=np.int64)
     start, end = np.asarray(schedule.seg_start, dtype=float), np.asarray(schedule.seg_end, dtype=float)
     off = np.asarray(schedule.seg_offsets, dtype=np.int64)
@@ -89,7 +89,7 @@ def reschedulings(schedule: DfrsSchedule, jobs: DfrsJobs) -> tuple[np.ndarray, n
 
 def underutilization(schedule: DfrsSchedule, jobs: DfrsJobs, platform: DfrsPlatform) -> float:
     """``∫ min(|P|, D(t)) dt - W`` in node-seconds (module docstring)."""
-    _check_pair(schedule, jobs, platform)
+    check_pair(schedule, jobs, platform)
     demand = jobs.tasks * jobs.cpu_need
     times = np.concatenate([jobs.submit, np.asarray(schedule.completion, dtype=float)])
     delta = np.concatenate([demand, -demand])
@@ -212,7 +212,7 @@ def dfrs_metrics(
     if bound is not None:
         bound = check_float("bound", bound, minimum=1.0)
     threshold = check_float("threshold", threshold, positive=True)
-    _check_pair(schedule, jobs, platform)
+    check_pair(schedule, jobs, platform)
     s = stretches(schedule, jobs, threshold=threshold)
     resumed, migrated, moved = reschedulings(schedule, jobs)
     job = np.asarray(schedule.seg_job, dtype=np.int64)

@@ -80,29 +80,38 @@ Semantics (the choices the paper leaves open, named and documented):
 from __future__ import annotations
 
 import math
-import os
 import time
+from typing import Any
 
 import numpy as np
 
 from .. import _core
 from .._checks import check_float, check_int
+from .._contract import Seed, check_seed, validate_default
 from ..errors import InfeasibleError, LimitError
-from .algorithms import BASELINES, DEFAULT_PENALTY, DEFAULT_PERIOD, DfrsAlgorithm, baseline_name, parse_algorithm
+from .algorithms import (
+    ALGORITHMS,
+    BASELINES,
+    DEFAULT_PENALTY,
+    DEFAULT_PERIOD,
+    DfrsAlgorithm,
+    baseline_name,
+    parse_algorithm,
+)
 from .baselines import simulate_batch
 from .limits import MAX_PERIODIC_EVENTS, MAX_PERIODIC_TASKS, MAX_TIME, MIN_PERIOD, check_limit
 from .model import DfrsJobs, DfrsPlatform
 from .recording import schedule_from_segments
-from .run import DfrsResult, DfrsRun
+from .result import DfrsRun
 
 __all__ = [
     "DEFAULT_PENALTY",
     "DEFAULT_PERIOD",
-    "DfrsResult",
     "DfrsRun",
     "busy_time",
     "periodic_tasks",
     "shortest_stay",
+    "run",
     "simulate",
 ]
 
@@ -118,7 +127,7 @@ def simulate(
     max_periodic_events: int = MAX_PERIODIC_EVENTS,
     max_periodic_tasks: int = MAX_PERIODIC_TASKS,
     estimates: str = "exact",
-    seed: int = 0,
+    seed: Seed = None,
 ) -> DfrsRun:
     """Simulates a DFRS algorithm (or the FCFS / EASY baselines) on ``jobs``.
 
@@ -155,8 +164,8 @@ def simulate(
         ``"modal"`` (see :func:`~clustersched.dfrs.baselines.simulate_batch`).
         The DFRS algorithms use no run time (they are non-clairvoyant), so
         for them only ``"exact"`` is accepted.
-    seed : int
-        Seed of an estimate model.
+    seed : int or numpy.random.Generator, optional
+        Seed of an estimate model (None: seed 0, the same estimates every time).
 
     Returns
     -------
@@ -236,26 +245,61 @@ def simulate(
         )
     max_periodic_events = check_int("max_periodic_events", max_periodic_events, 1)
     max_periodic_tasks = check_int("max_periodic_tasks", max_periodic_tasks, 1)
+    check = validate_default(validate)
+    check_seed(seed)
     jobs.check_nonempty()
     jobs.check_fits(platform)
     baseline = baseline_name(algorithm) if isinstance(algorithm, str) else None
     if baseline is not None:
-        result = simulate_batch(jobs, platform, baseline, penalty=penalty, estimates=estimates, seed=seed)
+        seed = check_seed(seed)
+        result = simulate_batch(
+            jobs, platform, baseline, penalty=penalty, estimates=estimates, seed=0 if seed is None else seed
+        )
     elif estimates != "exact":
         raise ValueError(
             f"estimates == {estimates!r} is for the batch baselines ({', '.join(BASELINES)}); "
             f"the DFRS algorithm {algorithm!r} uses no run time"
         )
     else:
-        algo = algorithm if isinstance(algorithm, DfrsAlgorithm) else parse_algorithm(algorithm)
+        if isinstance(algorithm, DfrsAlgorithm):
+            algo = algorithm
+        elif isinstance(algorithm, str) and algorithm in ALGORITHMS:  # the registry's name rule
+            algo = ALGORITHMS[algorithm]
+        else:
+            algo = parse_algorithm(algorithm)
         if algo.periodic is not None:
             _check_periodic_work(jobs, platform, penalty, period, max_periodic_events, max_periodic_tasks)
         result = _Simulation(jobs, platform, algo, penalty, period, max_periodic_events, max_periodic_tasks).run()
-    if validate if validate is not None else os.environ.get("CLUSTERSCHED_VALIDATE") == "1":
+    if check:
         from .validate import validate_dfrs
 
         validate_dfrs(result.schedule, jobs, platform)
     return result
+
+
+def run(
+    workload: DfrsJobs,
+    platform: DfrsPlatform,
+    algorithm: str | DfrsAlgorithm,
+    *,
+    seed: Seed = None,
+    validate: bool | None = None,
+    **options: Any,
+) -> DfrsRun:
+    """The problem contract's entry point (:mod:`clustersched._contract`): :func:`simulate` of ``algorithm``
+    on the jobs ``workload`` and ``platform``, with ``seed``, ``validate`` and the keyword-only ``options`` of
+    :func:`simulate` (``penalty``, ``period``, ``estimates``, ...).
+
+    Examples
+    --------
+    >>> from clustersched.dfrs import DfrsJobs, DfrsPlatform, run
+    >>> jobs = DfrsJobs(submit=[0, 0], processing_time=[100, 100], tasks=[1, 1],
+    ...                 cpu_need=[1.0, 1.0], mem_need=[0.5, 0.5])
+    >>> r = run(jobs, DfrsPlatform(1), "greedy */opt=min")
+    >>> r.algorithm, r.metrics.max_stretch
+    ('Greedy */opt=min', 2.0)
+    """
+    return simulate(workload, platform, algorithm, seed=seed, validate=validate, **options)
 
 
 def shortest_stay(jobs: DfrsJobs, nodes: int | None = None) -> np.ndarray:

@@ -31,7 +31,7 @@ from typing import ClassVar
 import numpy as np
 
 from .._timeseries import StepSeries, steps
-from .metrics import _check_pair
+from .metrics import check_pair
 from .model import DfrsJobs
 from .schedule import DfrsSchedule
 
@@ -107,7 +107,7 @@ def dfrs_timeseries(schedule: DfrsSchedule, jobs: DfrsJobs) -> DfrsTimeSeries:
     [2.0, 0.0]
     """
     jobs.check_nonempty()
-    _check_pair(schedule, jobs)
+    check_pair(schedule, jobs)
     job = np.asarray(schedule.seg_job, dtype=np.int64)
     seg_start = np.asarray(schedule.seg_start, dtype=np.float64)
     seg_end = np.asarray(schedule.seg_end, dtype=np.float64)

@@ -297,8 +297,8 @@ def _from_lublin(table: JobTable, memory: np.ndarray, source: str) -> DfrsJobs:
 
 
 def synthetic_workload(
-    seed: int,
     *,
+    seed: int,
     load: float | None = None,
     n_jobs: int = SYNTHETIC_JOBS,
     nodes: int = SYNTHETIC_NODES,
@@ -325,7 +325,7 @@ def synthetic_workload(
 
     Examples
     --------
-    >>> w = synthetic_workload(3, load=0.5, n_jobs=200)
+    >>> w = synthetic_workload(seed=3, load=0.5, n_jobs=200)
     >>> w.name, len(w.jobs), w.platform.nodes
     ('lublin-s3-load0.5', 200, 128)
     >>> sorted(set(w.jobs.cpu_need.tolist()))
@@ -363,10 +363,12 @@ def synthetic_workloads(
     n_traces = check_int("n_traces", n_traces, 1)
     seed = check_int("seed", seed, 0)
     if loads is None:
-        return [synthetic_workload(seed + i, n_jobs=n_jobs, nodes=nodes) for i in range(n_traces)]
+        return [synthetic_workload(seed=seed + i, n_jobs=n_jobs, nodes=nodes) for i in range(n_traces)]
     if isinstance(loads, (str, bytes)) or not hasattr(loads, "__iter__"):
         raise TypeError(f"loads == {loads!r}, must be a sequence of offered loads or None")
     loads = tuple(check_float("loads", x, positive=True) for x in loads)
     if not loads:
         raise ValueError("loads == (), must hold at least one offered load (or be None)")
-    return [synthetic_workload(seed + i, load=x, n_jobs=n_jobs, nodes=nodes) for i in range(n_traces) for x in loads]
+    return [
+        synthetic_workload(seed=seed + i, load=x, n_jobs=n_jobs, nodes=nodes) for i in range(n_traces) for x in loads
+    ]

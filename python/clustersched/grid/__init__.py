@@ -9,7 +9,7 @@ mapping puts every task on a host so that every requirement is met at once.
 
 * :func:`qlse` (§4) and :func:`greedy_best_fit` (§5) return a
   :class:`Mapping` or a :class:`NoFeasibleMapping`, never a partial mapping;
-  :data:`ALGORITHMS` holds them by name, :func:`run_algorithm` runs, validates
+  :data:`ALGORITHMS` holds them by name, :func:`run` runs, validates
   and measures one; :func:`task_order` and :func:`qlse_step` expose QLSE's
   task order and tentative mappings.
 * :func:`validate_mapping` checks any mapping independently.
@@ -71,7 +71,7 @@ __all__ = [
     "random_grid",
     "random_instance",
     "random_tig",
-    "run_algorithm",
+    "run",
     "shared_task_machine_ratio",
     "task_machine_ratio",
     "task_order",
@@ -86,7 +86,7 @@ __getattr__, __dir__ = lazy_exports(
         "ALGORITHMS": ".algorithms",
         "GridRun": ".algorithms",
         "algorithm": ".algorithms",
-        "run_algorithm": ".algorithms",
+        "run": ".algorithms",
         "GRID_SIZES": ".generators",
         "GridRanges": ".generators",
         "Instance": ".generators",
@@ -129,7 +129,7 @@ __getattr__, __dir__ = lazy_exports(
 )
 
 if TYPE_CHECKING:
-    from .algorithms import ALGORITHMS, GridRun, algorithm, run_algorithm
+    from .algorithms import ALGORITHMS, GridRun, algorithm, run
     from .generators import (
         GRID_SIZES,
         TIG_SIZES,

@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
-import numpy as np
-
-from .._checks import lookup, short_repr
+from .._checks import lookup
+from .._contract import Registry, Seed, check_seed, validate_default
 from .mapping import Mapping, MappingResult
 from .metrics import MappingMetrics, mapping_metrics
 from .model import TIG, LanGrid
@@ -17,11 +16,11 @@ from .validate import validate_mapping
 if TYPE_CHECKING:
     import pandas
 
-__all__ = ["ALGORITHMS", "GridRun", "algorithm", "run_algorithm"]
+__all__ = ["ALGORITHMS", "GridRun", "algorithm", "run"]
 
-#: The algorithms of the QLSE paper: QLSE (§4) and the greedy best-fit baseline (§5).
-#: Each is called as ``fn(tig, grid, *, bandwidth=...)``.
-ALGORITHMS: dict[str, Callable[..., MappingResult]] = {"QLSE": qlse, "greedy": greedy_best_fit}
+#: The algorithms of the QLSE paper: QLSE (§4) and the greedy best-fit baseline (§5), a
+#: :class:`~clustersched._contract.Registry`.  Each is called as ``fn(tig, grid, *, bandwidth=...)``.
+ALGORITHMS: Registry[Callable[..., MappingResult]] = Registry("algorithm", {"QLSE": qlse, "greedy": greedy_best_fit})
 
 #: The keys of :meth:`MappingMetrics.summary`, None in :meth:`GridRun.summary` when no mapping was found.
 _METRIC_KEYS = tuple(MappingMetrics.__dataclass_fields__)
@@ -66,8 +65,8 @@ class GridRun:
     seconds: float
 
     @property
-    def result(self) -> MappingResult:
-        """The former name of :attr:`mapping`."""
+    def schedule(self) -> MappingResult:
+        """:attr:`mapping` under the name every problem's run gives its output (:mod:`clustersched._contract`)."""
         return self.mapping
 
     @property
@@ -92,16 +91,39 @@ class GridRun:
         return summary_frame(self.summary())
 
 
-def run_algorithm(name: str, tig: TIG, grid: LanGrid, *, bandwidth: str = "shared", validate: bool = True) -> GridRun:
-    """Runs algorithm ``name`` under the ``bandwidth`` model, checks its mapping with :func:`validate_mapping`
-    and measures it.
+def run(
+    workload: TIG,
+    platform: LanGrid,
+    algorithm: str,
+    *,
+    seed: Seed = None,
+    validate: bool | None = None,
+    bandwidth: str = "shared",
+) -> GridRun:
+    """Maps the TIG ``workload`` onto ``platform`` by ``algorithm`` under the ``bandwidth`` model, optionally
+    checks the mapping with :func:`validate_mapping`, and measures it (the problem contract's entry point,
+    :mod:`clustersched._contract`).
+
+    Parameters
+    ----------
+    workload : TIG
+    platform : LanGrid
+    algorithm : {"QLSE", "greedy"}
+        A name of :data:`ALGORITHMS`, in any spelling :func:`algorithm` reads.
+    seed : int or numpy.random.Generator, optional
+        Checked, and unused: both algorithms are deterministic.
+    validate : bool, optional
+        Default: the ``CLUSTERSCHED_VALIDATE`` environment variable
+        (:func:`clustersched._contract.validate_default`).
+    bandwidth : {"shared", "dedicated"}
+        The bandwidth model.
 
     Raises
     ------
     TypeError
-        ``tig``, ``grid`` or ``validate`` of the wrong type.
+        ``workload``, ``platform`` or ``validate`` of the wrong type.
     ValueError
-        ``name`` is not an algorithm of :data:`ALGORITHMS`, ``bandwidth`` no model.
+        ``algorithm`` is not a name of :data:`ALGORITHMS`, ``bandwidth`` no model.
     InvalidScheduleError
         The algorithm returned a mapping that breaks a constraint (a bug).
 
@@ -109,19 +131,20 @@ def run_algorithm(name: str, tig: TIG, grid: LanGrid, *, bandwidth: str = "share
     --------
     >>> from clustersched.grid import feasible_instance
     >>> inst = feasible_instance("small", "small", seed=3)
-    >>> run = run_algorithm("qlse", inst.tig, inst.grid)
-    >>> run.algorithm, run.found, 0.0 <= run.metrics.lan_hit_ratio <= 1.0
+    >>> r = run(inst.tig, inst.grid, "qlse")
+    >>> r.algorithm, r.found, 0.0 <= r.metrics.lan_hit_ratio <= 1.0
     ('QLSE', True, True)
-    >>> list(run.summary())
+    >>> list(r.summary())
     ['algorithm', 'found', 'lan_hit_ratio', 'task_machine_ratio', 'shared_task_machine_ratio', 'lans_used',
      'hosts_used', 'seconds']
     """
-    canonical = lookup("algorithm", name, ALGORITHMS)
-    if not isinstance(validate, (bool, np.bool_)):
-        raise TypeError(f"validate == {short_repr(validate)}, must be a bool")
+    canonical = lookup("algorithm", algorithm, ALGORITHMS)
+    check = validate_default(validate)
+    check_seed(seed)
+    tig, grid = workload, platform
     result = ALGORITHMS[canonical](tig, grid, bandwidth=bandwidth)
     if not isinstance(result, Mapping):
         return GridRun(canonical, result, None, result.seconds)
-    if validate:
+    if check:
         validate_mapping(result, tig, grid, bandwidth=bandwidth)
     return GridRun(canonical, result, mapping_metrics(result, tig, grid), result.seconds)

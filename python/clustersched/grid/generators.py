@@ -308,7 +308,7 @@ def _recursive_tree(n: int, rng: np.random.Generator) -> list[tuple[int, int]]:
 
 
 def random_tig(
-    ranges: TigRanges | str = "small", seed: int | np.random.Generator = 0, *, tasks: int | None = None
+    ranges: TigRanges | str = "small", *, seed: int | np.random.Generator = 0, tasks: int | None = None
 ) -> TIG:
     """A connected random TIG (see the module docstring for its shape).
 
@@ -362,8 +362,8 @@ def _grid_parts(
 
 def random_grid(
     ranges: GridRanges | str = "small",
-    seed: int | np.random.Generator = 0,
     *,
+    seed: int | np.random.Generator = 0,
     lans: int | None = None,
     hosts_per_lan: int | None = None,
 ) -> LanGrid:
@@ -407,8 +407,8 @@ class Instance:
 def random_instance(
     tig: TigRanges | str = "small",
     grid: GridRanges | str = "small",
-    seed: int | np.random.Generator = 0,
     *,
+    seed: int | np.random.Generator = 0,
     tasks: int | None = None,
     lans: int | None = None,
     hosts_per_lan: int | None = None,
@@ -422,8 +422,8 @@ def random_instance(
     tasks = _fixed("tasks", tasks, MAX_TASKS)
     lans, hosts_per_lan = _grid_sizes(rg, lans, hosts_per_lan)
     rng = make_rng(seed)
-    t = random_tig(rt, rng, tasks=tasks)
-    g = random_grid(rg, rng, lans=lans, hosts_per_lan=hosts_per_lan)
+    t = random_tig(rt, seed=rng, tasks=tasks)
+    g = random_grid(rg, seed=rng, lans=lans, hosts_per_lan=hosts_per_lan)
     return Instance(t, g, None)
 
 
@@ -488,8 +488,8 @@ def _plant(
 def feasible_instance(
     tig: TigRanges | str = "small",
     grid: GridRanges | str = "small",
-    seed: int | np.random.Generator = 0,
     *,
+    seed: int | np.random.Generator = 0,
     tasks: int | None = None,
     lans: int | None = None,
     hosts_per_lan: int | None = None,
@@ -527,7 +527,7 @@ def feasible_instance(
     lans, hosts_per_lan = _grid_sizes(rg, lans, hosts_per_lan)
     check_bandwidth(bandwidth)
     rng = make_rng(seed)
-    t = random_tig(rt, rng, tasks=tasks)
+    t = random_tig(rt, seed=rng, tasks=tasks)
     lan_count = f"{lans} LANs" if lans is not None else f"{rg.lans[0]}-{rg.lans[1]} LANs"
     host_count = f"{hosts_per_lan}" if hosts_per_lan is not None else f"{rg.hosts_per_lan[0]}-{rg.hosts_per_lan[1]}"
     grids = f"grids of {lan_count} of {host_count} hosts ({rg.power[0]:g}-{rg.power[1]:g} Mflop/s each)"

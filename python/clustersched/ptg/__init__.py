@@ -10,7 +10,7 @@ Building blocks (Rust kernels, identical to the slow references in
 Algorithms, each ``(ptgs, cluster, seed) -> TaskSchedule``, registered by
 their paper names in :data:`ALGORITHMS`: SELFISH, SELFISH_ORDER,
 SELFISH_WEIGHT (§4.1); C1, C4, F1, F2 (§4.2); CRA_NDAGS, CRA_WORK, CRA_WIDTH
-and their _WEIGHT variants (§4.3).  :func:`run_algorithm` times one and
+and their _WEIGHT variants (§4.3).  :func:`run` times one and
 measures it (:func:`evaluate`); :func:`validate_ptgs` checks any schedule.
 
 Every function checks its cluster against the limits of this package before
@@ -22,10 +22,7 @@ for all tasks on one processor each, one after the other, and
 processors (so that ``C*_max > 0``).
 
 One PTG on a heterogeneous multi-cluster platform (N'takpé & Suter, PDCS
-2007: SCRAP, SCRAP-MAX, MHEFT-MAX) is its own problem, :mod:`clustersched.scrap`;
-its names (:func:`run_scrap`, :data:`SCRAP_ALGORITHMS`,
-:func:`scrap_allocation`, :func:`validate_multicluster`, ...) remain
-reachable here as aliases.
+2007: SCRAP, SCRAP-MAX, MHEFT-MAX) is its own problem, :mod:`clustersched.scrap`.
 
 Example
 -------
@@ -93,27 +90,11 @@ __all__ = [
     "moldable_profiles",
     "ptg_metrics",
     "ptg_violations",
-    "run_algorithm",
+    "run",
     "selfish",
     "selfish_order",
     "selfish_weight",
     "validate_ptgs",
-    "ClusterSchedule",
-    "mheft_max",
-    "place_reference",
-    "reference_caps",
-    "task_bytes",
-    "translate",
-    "SCRAP_ALGORITHMS",
-    "ScrapRun",
-    "beta_estimate",
-    "hcpa_reference_allocation",
-    "run_scrap",
-    "scrap_allocation",
-    "MultiClusterMetrics",
-    "multicluster_metrics",
-    "multicluster_violations",
-    "validate_multicluster",
 ]
 
 # Imported on first use (see clustersched._lazy): the algorithms pull in networkx.
@@ -124,7 +105,7 @@ __getattr__, __dir__ = lazy_exports(
         "PTGRun": ".algorithms",
         "algorithm": ".algorithms",
         "evaluate": ".algorithms",
-        "run_algorithm": ".algorithms",
+        "run": ".algorithms",
         "cafm_cra": ".cafm",
         "cafm_cra_weight": ".cafm",
         "cafm_k_shelves": ".cafm",
@@ -173,50 +154,13 @@ __getattr__, __dir__ = lazy_exports(
         "c4": ".zhao",
         "f1": ".zhao",
         "f2": ".zhao",
-        # SCRAP (one PTG on a multi-cluster, PDCS 2007) lives in clustersched.scrap;
-        # its names stay reachable here, as aliases (this is ptg's only link to it)
-        "ClusterSchedule": "..scrap",
-        "mheft_max": "..scrap",
-        "place_reference": "..scrap",
-        "reference_caps": "..scrap",
-        "task_bytes": "..scrap",
-        "translate": "..scrap",
-        "SCRAP_ALGORITHMS": "..scrap",
-        "ScrapRun": "..scrap",
-        "beta_estimate": "..scrap",
-        "hcpa_reference_allocation": "..scrap",
-        "run_scrap": "..scrap",
-        "scrap_allocation": "..scrap",
-        "MultiClusterMetrics": "..scrap",
-        "multicluster_metrics": "..scrap",
-        "multicluster_violations": "..scrap",
-        "validate_multicluster": "..scrap",
     },
     public=__all__,
 )
 
 if TYPE_CHECKING:
-    # SCRAP (PDCS 2007) lives in clustersched.scrap; these names stay reachable here
-    from ..scrap import (
-        SCRAP_ALGORITHMS,
-        ClusterSchedule,
-        MultiClusterMetrics,
-        ScrapRun,
-        beta_estimate,
-        hcpa_reference_allocation,
-        mheft_max,
-        multicluster_metrics,
-        multicluster_violations,
-        place_reference,
-        reference_caps,
-        run_scrap,
-        scrap_allocation,
-        task_bytes,
-        translate,
-        validate_multicluster,
-    )
     from ._batch import MAX_PROCS, MAX_SECONDS, MAX_SIZE, MIN_SECONDS
-    from .algorithms import ALGORITHMS, PTGRun, algorithm, evaluate, run_algorithm
+    from .algorithms import ALGORITHMS, PTGRun, algorithm, evaluate, run
     from .cafm import (
         cafm_cra,
         cafm_cra_weight,

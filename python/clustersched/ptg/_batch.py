@@ -51,7 +51,7 @@ class Batch:
         return [values[self.base[i] : self.base[i + 1]] for i in range(len(self.ptgs))]
 
     def to_schedule(
-        self, columns: tuple[np.ndarray, ...], cluster: Cluster, policy: str, options: dict[str, Any] | None = None
+        self, columns: tuple[np.ndarray, ...], cluster: Cluster, algorithm: str, options: dict[str, Any] | None = None
     ) -> TaskSchedule:
         """A kernel's (task, start, end, proc_offsets, proc_ids) as a TaskSchedule."""
         task, start, end, offsets, ids = columns
@@ -65,7 +65,7 @@ class Batch:
             proc_offsets=offsets,
             proc_ids=ids,
             total_procs=cluster.procs,
-            policy=policy,
+            algorithm=algorithm,
             options=dict(options or {}),
         )
 
@@ -213,7 +213,7 @@ def check_cluster(cluster: Cluster, ptgs: Sequence[PTG] = (), *, schedules: bool
     return cluster
 
 
-def seed_label(seed: Any) -> Any:
+def seed_label(seed: int | np.random.Generator) -> Any:
     """How a seed is recorded in ``TaskSchedule.options``."""
     return "generator" if isinstance(seed, np.random.Generator) else int(seed)
 

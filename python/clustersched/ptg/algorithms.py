@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .._checks import lookup
+from .._contract import Registry, Seed, check_seed, validate_default
 from ..platform import Cluster
 from ..workload.ptg import PTG
 from ._batch import check_ptgs
@@ -29,33 +30,36 @@ from .zhao import c1, c4, f1, f2
 if TYPE_CHECKING:
     import pandas
 
-__all__ = ["ALGORITHMS", "PTGRun", "algorithm", "evaluate", "run_algorithm"]
+__all__ = ["ALGORITHMS", "PTGRun", "algorithm", "evaluate", "run"]
 
 #: A multi-PTG scheduler: ``(ptgs, cluster, *, seed, rule)``.
 Algorithm = Callable[..., TaskSchedule]
 
-#: The 19 algorithms of RR-7224 §4.1-4.4, by the paper's names.
-ALGORITHMS: dict[str, Algorithm] = {
-    "SELFISH": selfish,
-    "SELFISH_ORDER": selfish_order,
-    "SELFISH_WEIGHT": selfish_weight,
-    "C1": c1,
-    "C4": c4,
-    "F1": f1,
-    "F2": f2,
-    "CRA_NDAGS": cra_ndags,
-    "CRA_NDAGS_WEIGHT": cra_ndags_weight,
-    "CRA_WORK": cra_work,
-    "CRA_WORK_WEIGHT": cra_work_weight,
-    "CRA_WIDTH": cra_width,
-    "CRA_WIDTH_WEIGHT": cra_width_weight,
-    "CAFM_CRA": cafm_cra,
-    "CAFM_CRA_WEIGHT": cafm_cra_weight,
-    "CAFM_SAF": cafm_saf,
-    "CAFM_SPTF": cafm_sptf,
-    "CAFM_LPTF": cafm_lptf,
-    "CAFM_K_SHELVES": cafm_k_shelves,
-}
+#: The 19 algorithms of RR-7224 §4.1-4.4, by the paper's names (a :class:`~clustersched._contract.Registry`).
+ALGORITHMS: Registry[Algorithm] = Registry(
+    "algorithm",
+    {
+        "SELFISH": selfish,
+        "SELFISH_ORDER": selfish_order,
+        "SELFISH_WEIGHT": selfish_weight,
+        "C1": c1,
+        "C4": c4,
+        "F1": f1,
+        "F2": f2,
+        "CRA_NDAGS": cra_ndags,
+        "CRA_NDAGS_WEIGHT": cra_ndags_weight,
+        "CRA_WORK": cra_work,
+        "CRA_WORK_WEIGHT": cra_work_weight,
+        "CRA_WIDTH": cra_width,
+        "CRA_WIDTH_WEIGHT": cra_width_weight,
+        "CAFM_CRA": cafm_cra,
+        "CAFM_CRA_WEIGHT": cafm_cra_weight,
+        "CAFM_SAF": cafm_saf,
+        "CAFM_SPTF": cafm_sptf,
+        "CAFM_LPTF": cafm_lptf,
+        "CAFM_K_SHELVES": cafm_k_shelves,
+    },
+)
 
 
 def algorithm(name: str) -> Algorithm:
@@ -93,11 +97,6 @@ class PTGRun:
     #: Wall-clock seconds of the algorithm alone (metrics and validation excluded).
     seconds: float
 
-    @property
-    def scheduling_seconds(self) -> float:
-        """The former name of :attr:`seconds`."""
-        return self.seconds
-
     def summary(self) -> dict[str, Any]:
         """Algorithm, the metrics' aggregates and time as a flat dict (JSON / DataFrame ready)."""
         return {"algorithm": self.algorithm, **self.metrics.summary(), "seconds": self.seconds}
@@ -115,38 +114,58 @@ class PTGRun:
         return summary_frame(self.summary())
 
 
-def run_algorithm(
-    name: str, ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, validate: bool = True, rule: str = "sqrt"
+def run(
+    workload: Sequence[PTG],
+    platform: Cluster,
+    algorithm: str,
+    *,
+    seed: Seed = None,
+    validate: bool | None = None,
+    rule: str = "sqrt",
 ) -> PTGRun:
-    """Runs algorithm ``name`` on ``ptgs``, times it, optionally validates the schedule, and measures it.
+    """Runs ``algorithm`` on the PTGs of ``workload`` on ``platform``, times it, optionally validates the
+    schedule, and measures it (the problem contract's entry point, :mod:`clustersched._contract`).
 
-    ``rule`` is HCPA's stopping rule (:func:`clustersched.ptg.hcpa_allocation`),
-    used by the algorithm and for the ``C*_max`` of the stretches alike.
+    Parameters
+    ----------
+    workload : sequence of PTG
+        All released at time 0.
+    platform : Cluster
+    algorithm : str
+        A name of :data:`ALGORITHMS`, in any spelling :func:`algorithm` reads.
+    seed : int or numpy.random.Generator, optional
+        Breaks the algorithms' ties; None is seed 0 (the same schedule every time).
+    validate : bool, optional
+        Check the schedule with :func:`~clustersched.ptg.validate.validate_ptgs`; default: the
+        ``CLUSTERSCHED_VALIDATE`` environment variable (:func:`clustersched._contract.validate_default`).
+    rule : str
+        HCPA's stopping rule (:func:`clustersched.ptg.hcpa_allocation`), used by the algorithm and for the
+        ``C*_max`` of the stretches alike.
 
     Raises
     ------
     ValueError
-        ``name`` is not an algorithm of :data:`ALGORITHMS`.
+        ``algorithm`` is not a name of :data:`ALGORITHMS`.
     InvalidWorkloadError
-        ``ptgs`` is empty.
+        ``workload`` is empty.
 
     Examples
     --------
     >>> from clustersched.platform import cluster
     >>> from clustersched.workload.ptg_generators import ptg_population
-    >>> run = run_algorithm("SELFISH_ORDER", ptg_population("random", 4, seed=0), cluster("grelon"), seed=1)
-    >>> run.algorithm, len(run.schedule), run.metrics.max_stretch >= run.metrics.average_stretch
+    >>> r = run(ptg_population("random", 4, seed=0), cluster("grelon"), "SELFISH_ORDER", seed=1)
+    >>> r.algorithm, len(r.schedule), r.metrics.max_stretch >= r.metrics.average_stretch
     ('SELFISH_ORDER', 86, True)
-    >>> sorted(run.summary())
+    >>> sorted(r.summary())
     ['algorithm', 'average_stretch', 'makespan', 'max_stretch', 'peak_utilization', 'ptgs', 'seconds', 'utilization']
     """
-    canonical = lookup("algorithm", name, ALGORITHMS)
-    if not isinstance(validate, bool):
-        raise TypeError(f"validate == {validate!r}, must be a bool")
-    ptgs = check_ptgs(ptgs)
+    canonical = lookup("algorithm", algorithm, ALGORITHMS)
+    check = validate_default(validate)
+    seed = check_seed(seed)
+    ptgs = check_ptgs(workload)
     began = time.perf_counter()
-    schedule = ALGORITHMS[canonical](ptgs, cluster, seed=seed, rule=rule)
+    schedule = ALGORITHMS[canonical](ptgs, platform, seed=0 if seed is None else seed, rule=rule)
     seconds = time.perf_counter() - began
-    if validate:
-        validate_ptgs(schedule, ptgs, cluster)
-    return PTGRun(canonical, schedule, evaluate(schedule, ptgs, cluster, rule=rule), seconds)
+    if check:
+        validate_ptgs(schedule, ptgs, platform)
+    return PTGRun(canonical, schedule, evaluate(schedule, ptgs, platform, rule=rule), seconds)

@@ -137,7 +137,9 @@ def _placed(
     )
 
 
-def _cafm_list(ptgs: Sequence[PTG], cluster: Cluster, seed: Any, order_by: str, rule: str) -> TaskSchedule:
+def _cafm_list(
+    ptgs: Sequence[PTG], cluster: Cluster, seed: int | np.random.Generator, order_by: str, rule: str
+) -> TaskSchedule:
     batch = Batch(ptgs)
     cluster = check_cluster(cluster, batch.ptgs)
     make_rng(seed)  # checked, not drawn from
@@ -158,7 +160,9 @@ def _cafm_list(ptgs: Sequence[PTG], cluster: Cluster, seed: Any, order_by: str, 
     )
 
 
-def cafm_saf(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqrt") -> TaskSchedule:
+def cafm_saf(
+    ptgs: Sequence[PTG], cluster: Cluster, *, seed: int | np.random.Generator = 0, rule: str = "sqrt"
+) -> TaskSchedule:
     """CAFM_SAF (RR-7224 §4.4): Dutot allocations, boxes list-scheduled smallest area first.
 
     See the module docstring for every rule.
@@ -168,23 +172,29 @@ def cafm_saf(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str 
     >>> from clustersched.platform import cluster
     >>> from clustersched.workload.ptg_generators import ptg_population
     >>> s = cafm_saf(ptg_population("fft", 3, seed=2), cluster("chti"))
-    >>> s.policy, len(s.options["alloc"])
+    >>> s.algorithm, len(s.options["alloc"])
     ('CAFM_SAF', 3)
     """
     return _cafm_list(ptgs, cluster, seed, "SAF", rule)
 
 
-def cafm_sptf(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqrt") -> TaskSchedule:
+def cafm_sptf(
+    ptgs: Sequence[PTG], cluster: Cluster, *, seed: int | np.random.Generator = 0, rule: str = "sqrt"
+) -> TaskSchedule:
     """CAFM_SPTF (RR-7224 §4.4): boxes list-scheduled shortest first; see the module docstring."""
     return _cafm_list(ptgs, cluster, seed, "SPTF", rule)
 
 
-def cafm_lptf(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqrt") -> TaskSchedule:
+def cafm_lptf(
+    ptgs: Sequence[PTG], cluster: Cluster, *, seed: int | np.random.Generator = 0, rule: str = "sqrt"
+) -> TaskSchedule:
     """CAFM_LPTF (RR-7224 §4.4): boxes list-scheduled longest first; see the module docstring."""
     return _cafm_list(ptgs, cluster, seed, "LPTF", rule)
 
 
-def cafm_k_shelves(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqrt") -> TaskSchedule:
+def cafm_k_shelves(
+    ptgs: Sequence[PTG], cluster: Cluster, *, seed: int | np.random.Generator = 0, rule: str = "sqrt"
+) -> TaskSchedule:
     """CAFM_K_SHELVES (RR-7224 §4.4): boxes in shelves of non-decreasing length up to ``C*_max``.
 
     See the module docstring and :func:`clustersched.ptg.k_shelves`.
@@ -194,7 +204,7 @@ def cafm_k_shelves(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule
     >>> from clustersched.platform import cluster
     >>> from clustersched.workload.ptg_generators import ptg_population
     >>> s = cafm_k_shelves(ptg_population("random", 4, seed=3), cluster("grillon"))
-    >>> s.policy, len(s.options["shelf"]) == len(s.options["alloc"]) == 4
+    >>> s.algorithm, len(s.options["shelf"]) == len(s.options["alloc"]) == 4
     ('CAFM_K_SHELVES', True)
     """
     batch = Batch(ptgs)
@@ -226,7 +236,9 @@ def cafm_k_shelves(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule
     )
 
 
-def _cafm_cra(ptgs: Sequence[PTG], cluster: Cluster, seed: Any, weight: bool, rule: str) -> TaskSchedule:
+def _cafm_cra(
+    ptgs: Sequence[PTG], cluster: Cluster, seed: int | np.random.Generator, weight: bool, rule: str
+) -> TaskSchedule:
     batch = Batch(ptgs)
     cluster = check_cluster(cluster, batch.ptgs)
     rng = make_rng(seed)
@@ -246,11 +258,15 @@ def _cafm_cra(ptgs: Sequence[PTG], cluster: Cluster, seed: Any, weight: bool, ru
     )
 
 
-def cafm_cra(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqrt") -> TaskSchedule:
+def cafm_cra(
+    ptgs: Sequence[PTG], cluster: Cluster, *, seed: int | np.random.Generator = 0, rule: str = "sqrt"
+) -> TaskSchedule:
     """CAFM_CRA (RR-7224 §4.4): Dutot allocations as CRA budgets; see the module docstring."""
     return _cafm_cra(ptgs, cluster, seed, False, rule)
 
 
-def cafm_cra_weight(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqrt") -> TaskSchedule:
+def cafm_cra_weight(
+    ptgs: Sequence[PTG], cluster: Cluster, *, seed: int | np.random.Generator = 0, rule: str = "sqrt"
+) -> TaskSchedule:
     """CAFM_CRA_WEIGHT: CAFM_CRA with tasks by decreasing ``bl / C*^2`` (RR-7224 §4.4, §4.1)."""
     return _cafm_cra(ptgs, cluster, seed, True, rule)

@@ -94,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
     from ..platform import cluster
     from ..workload.ptg import read_ptgs
     from ..workload.ptg_generators import ptg_population
-    from .algorithms import ALGORITHMS, run_algorithm
+    from .algorithms import ALGORITHMS
+    from .algorithms import run as run_ptg
 
     try:
         canonical = lookup("algorithm", args.algorithm, ALGORITHMS)
@@ -130,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise InvalidOptionError("--n-ptgs", n_ptgs, str(exc)) from None
         source = {"population": args.population}
-    result = run_algorithm(canonical, ptgs, c, seed=args.seed)
+    result = run_ptg(ptgs, c, canonical, seed=args.seed, validate=True)
     m = result.metrics
     report = {
         "algorithm": canonical,
@@ -166,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
 @dataclass(frozen=True)
 class _GanttView:
     """What :func:`clustersched.plot.gantt` reads from a batch Schedule, for a TaskSchedule
-    (start, end, job_id, total_procs, policy, proc_offsets, processors(row), processor_runs(row)).
+    (start, end, job_id, total_procs, algorithm, proc_offsets, processors(row), processor_runs(row)).
 
     A "job" is a task; ``job_id`` is its PTG's index, so each PTG gets one colour.
     """
@@ -175,7 +176,7 @@ class _GanttView:
     end: np.ndarray
     job_id: np.ndarray
     total_procs: int
-    policy: str
+    algorithm: str
     proc_offsets: np.ndarray
     proc_ids: np.ndarray
 
@@ -206,7 +207,7 @@ def gantt(schedule: TaskSchedule, path: str | os.PathLike[str] | None = None, **
         end=schedule.end,
         job_id=schedule.ptg,
         total_procs=schedule.total_procs,
-        policy=schedule.policy,
+        algorithm=schedule.algorithm,
         proc_offsets=schedule.proc_offsets,
         proc_ids=schedule.proc_ids,
     )

@@ -111,7 +111,9 @@ def _budgets(batch: Batch, cluster: Cluster, strategy: str) -> np.ndarray:
     return np.maximum(1, np.floor(beta * cluster.procs)).astype(np.int64)
 
 
-def _cra(ptgs: Sequence[PTG], cluster: Cluster, seed: Any, strategy: str, weight: bool, rule: str) -> TaskSchedule:
+def _cra(
+    ptgs: Sequence[PTG], cluster: Cluster, seed: int | np.random.Generator, strategy: str, weight: bool, rule: str
+) -> TaskSchedule:
     batch = Batch(ptgs)
     cluster = check_cluster(cluster, batch.ptgs)
     rng = make_rng(seed)
@@ -152,7 +154,9 @@ def constrained_mapping(
     return batch.to_schedule(packed, cluster, name, options)
 
 
-def cra_ndags(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqrt") -> TaskSchedule:
+def cra_ndags(
+    ptgs: Sequence[PTG], cluster: Cluster, *, seed: int | np.random.Generator = 0, rule: str = "sqrt"
+) -> TaskSchedule:
     """CRA_NDAGS (RR-7224 §4.3): equal budgets ``P / N``, constrained HCPA, ready-task list scheduling by bottom level.
 
     See the module docstring for every rule and the use of ``seed``.
@@ -162,32 +166,42 @@ def cra_ndags(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str
     >>> from clustersched.platform import cluster
     >>> from clustersched.workload.ptg_generators import ptg_population
     >>> s = cra_ndags(ptg_population("fft", 4, seed=2), cluster("grillon"), seed=1)
-    >>> s.policy, s.options["budget"]
+    >>> s.algorithm, s.options["budget"]
     ('CRA_NDAGS', [11, 11, 11, 11])
     """
     return _cra(ptgs, cluster, seed, "NDAGS", False, rule)
 
 
-def cra_work(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqrt") -> TaskSchedule:
+def cra_work(
+    ptgs: Sequence[PTG], cluster: Cluster, *, seed: int | np.random.Generator = 0, rule: str = "sqrt"
+) -> TaskSchedule:
     """CRA_WORK (RR-7224 §4.3, equation (1)): budgets by sequential work; see the module docstring."""
     return _cra(ptgs, cluster, seed, "WORK", False, rule)
 
 
-def cra_width(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqrt") -> TaskSchedule:
+def cra_width(
+    ptgs: Sequence[PTG], cluster: Cluster, *, seed: int | np.random.Generator = 0, rule: str = "sqrt"
+) -> TaskSchedule:
     """CRA_WIDTH (RR-7224 §4.3, equation (2)): budgets by maximum level width; see the module docstring."""
     return _cra(ptgs, cluster, seed, "WIDTH", False, rule)
 
 
-def cra_ndags_weight(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqrt") -> TaskSchedule:
+def cra_ndags_weight(
+    ptgs: Sequence[PTG], cluster: Cluster, *, seed: int | np.random.Generator = 0, rule: str = "sqrt"
+) -> TaskSchedule:
     """CRA_NDAGS_WEIGHT: CRA_NDAGS with tasks by decreasing ``bl / C*^2`` (RR-7224 §4.3, §4.1)."""
     return _cra(ptgs, cluster, seed, "NDAGS", True, rule)
 
 
-def cra_work_weight(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqrt") -> TaskSchedule:
+def cra_work_weight(
+    ptgs: Sequence[PTG], cluster: Cluster, *, seed: int | np.random.Generator = 0, rule: str = "sqrt"
+) -> TaskSchedule:
     """CRA_WORK_WEIGHT: CRA_WORK with tasks by decreasing ``bl / C*^2`` (RR-7224 §4.3, §4.1)."""
     return _cra(ptgs, cluster, seed, "WORK", True, rule)
 
 
-def cra_width_weight(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqrt") -> TaskSchedule:
+def cra_width_weight(
+    ptgs: Sequence[PTG], cluster: Cluster, *, seed: int | np.random.Generator = 0, rule: str = "sqrt"
+) -> TaskSchedule:
     """CRA_WIDTH_WEIGHT: CRA_WIDTH with tasks by decreasing ``bl / C*^2`` (RR-7224 §4.3, §4.1)."""
     return _cra(ptgs, cluster, seed, "WIDTH", True, rule)

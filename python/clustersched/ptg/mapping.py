@@ -81,7 +81,7 @@ def list_schedule(
     Returns
     -------
     TaskSchedule
-        Rows in placement order, processor ids increasing, ``policy="list"``.
+        Rows in placement order, processor ids increasing, ``algorithm="list"``.
 
     Raises
     ------
@@ -117,7 +117,7 @@ def backfill(schedule: TaskSchedule, ptgs: Sequence[PTG], cluster: Cluster) -> T
     -------
     TaskSchedule
         The same rows in the same order with new start, end and processor ids;
-        ``policy`` gets ``"+backfill"`` appended.  No task starts or ends later.
+        ``algorithm`` gets ``"+backfill"`` appended.  No task starts or ends later.
 
     Raises
     ------
@@ -135,5 +135,5 @@ def backfill(schedule: TaskSchedule, ptgs: Sequence[PTG], cluster: Cluster) -> T
             f"schedule is for {schedule.total_procs} processors, cluster {cluster.name!r} has {cluster.procs}"
         )
     cols = batch.core.backfill(*batch.to_columns(schedule), cluster.procs, cluster.speed)
-    policy = (schedule.policy + "+backfill").lstrip("+")
-    return batch.to_schedule(cols, cluster, policy, schedule.options)
+    algorithm = (schedule.algorithm + "+backfill").lstrip("+")
+    return batch.to_schedule(cols, cluster, algorithm, schedule.options)

@@ -46,7 +46,8 @@ class TaskSchedule:
     proc_offsets: np.ndarray
     proc_ids: np.ndarray
     total_procs: int
-    policy: str = ""
+    #: The algorithm that made it (its canonical name).
+    algorithm: str = ""
     options: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -74,7 +75,7 @@ class TaskSchedule:
         rows: Iterable[tuple[int, int, float, float, Sequence[int]]],
         *,
         total_procs: int,
-        policy: str = "",
+        algorithm: str = "",
         options: dict[str, Any] | None = None,
     ) -> "TaskSchedule":
         """A schedule from ``(ptg, task, start, end, processor ids)`` tuples, in row order."""
@@ -91,7 +92,7 @@ class TaskSchedule:
             proc_offsets=offsets,
             proc_ids=np.array([q for x in ids for q in x], dtype=np.int64),
             total_procs=total_procs,
-            policy=policy,
+            algorithm=algorithm,
             options=dict(options or {}),
         )
 

@@ -27,7 +27,9 @@ Rows of the result are in placement order (backfilling keeps it).
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Sequence
+
+import numpy as np
 
 from .._checks import make_rng
 from ..platform import Cluster
@@ -39,7 +41,9 @@ from .schedule import TaskSchedule
 __all__ = ["selfish", "selfish_order", "selfish_weight"]
 
 
-def _selfish(ptgs: Sequence[PTG], cluster: Cluster, seed: Any, variant: str, rule: str) -> TaskSchedule:
+def _selfish(
+    ptgs: Sequence[PTG], cluster: Cluster, seed: int | np.random.Generator, variant: str, rule: str
+) -> TaskSchedule:
     batch = Batch(ptgs)
     cluster = check_cluster(cluster, batch.ptgs)
     rng = make_rng(seed)
@@ -58,7 +62,9 @@ def _selfish(ptgs: Sequence[PTG], cluster: Cluster, seed: Any, variant: str, rul
     return batch.to_schedule(packed, cluster, variant, {"seed": seed_label(seed)})
 
 
-def selfish(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqrt") -> TaskSchedule:
+def selfish(
+    ptgs: Sequence[PTG], cluster: Cluster, *, seed: int | np.random.Generator = 0, rule: str = "sqrt"
+) -> TaskSchedule:
     """SELFISH (RR-7224 §4.1): HCPA allocations on the whole cluster, decreasing bottom level, backfilling.
 
     Parameters
@@ -75,7 +81,7 @@ def selfish(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str =
     Returns
     -------
     TaskSchedule
-        ``policy="SELFISH"``, rows in placement order.
+        ``algorithm="SELFISH"``, rows in placement order.
 
     Examples
     --------
@@ -83,13 +89,15 @@ def selfish(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str =
     >>> from clustersched.workload.ptg_generators import ptg_population
     >>> ptgs = ptg_population("fft", 3, seed=1)
     >>> s = selfish(ptgs, cluster("chti"), seed=7)
-    >>> len(s) == sum(len(p) for p in ptgs), s.policy
+    >>> len(s) == sum(len(p) for p in ptgs), s.algorithm
     (True, 'SELFISH')
     """
     return _selfish(ptgs, cluster, seed, "SELFISH", rule)
 
 
-def selfish_order(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqrt") -> TaskSchedule:
+def selfish_order(
+    ptgs: Sequence[PTG], cluster: Cluster, *, seed: int | np.random.Generator = 0, rule: str = "sqrt"
+) -> TaskSchedule:
     """SELFISH_ORDER (RR-7224 §4.1): as :func:`selfish`, tasks by increasing ``C*`` then decreasing bottom level.
 
     Short PTGs (small makespan alone, ``C*``) go first; within a PTG, and
@@ -99,7 +107,9 @@ def selfish_order(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule:
     return _selfish(ptgs, cluster, seed, "SELFISH_ORDER", rule)
 
 
-def selfish_weight(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqrt") -> TaskSchedule:
+def selfish_weight(
+    ptgs: Sequence[PTG], cluster: Cluster, *, seed: int | np.random.Generator = 0, rule: str = "sqrt"
+) -> TaskSchedule:
     """SELFISH_WEIGHT (RR-7224 §4.1): as :func:`selfish`, tasks by decreasing ``bl / C*^2``.
 
     The bottom level weighed by the PTG's makespan alone, squared (the

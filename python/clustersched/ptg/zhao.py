@@ -145,7 +145,9 @@ def _schedule_composite(
     )
 
 
-def c1(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqrt") -> TaskSchedule:
+def c1(
+    ptgs: Sequence[PTG], cluster: Cluster, *, seed: int | np.random.Generator = 0, rule: str = "sqrt"
+) -> TaskSchedule:
     """C1 (RR-7224 §4.2, Zhao et al.): HCPA on the fork-join composite of all PTGs, then backfilling.
 
     See the module docstring for the composite and the use of ``seed``.
@@ -156,7 +158,7 @@ def c1(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqr
     >>> from clustersched.workload.ptg_generators import ptg_population
     >>> ptgs = ptg_population("strassen", 2, seed=3)
     >>> s = c1(ptgs, cluster("chti"), seed=0)
-    >>> len(s) == sum(len(p) for p in ptgs), s.policy
+    >>> len(s) == sum(len(p) for p in ptgs), s.algorithm
     (True, 'C1')
     """
     batch = Batch(ptgs)
@@ -167,7 +169,9 @@ def c1(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqr
     return batch.to_schedule(cols, cluster, "C1", {"seed": seed_label(seed)})
 
 
-def c4(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqrt") -> TaskSchedule:
+def c4(
+    ptgs: Sequence[PTG], cluster: Cluster, *, seed: int | np.random.Generator = 0, rule: str = "sqrt"
+) -> TaskSchedule:
     """C4 (RR-7224 §4.2, Zhao et al.): shorter PTGs grafted onto the longest, HCPA on the composite, backfilling.
 
     See the module docstring for the grafting rule and the use of ``seed``.
@@ -194,7 +198,9 @@ def c4(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqr
     return batch.to_schedule(cols, cluster, "C4", options)
 
 
-def _fairness(ptgs: Sequence[PTG], cluster: Cluster, seed: Any, variant: str, rule: str) -> TaskSchedule:
+def _fairness(
+    ptgs: Sequence[PTG], cluster: Cluster, seed: int | np.random.Generator, variant: str, rule: str
+) -> TaskSchedule:
     batch = Batch(ptgs)
     cluster = check_cluster(cluster, batch.ptgs)
     rng = make_rng(seed)
@@ -207,7 +213,9 @@ def _fairness(ptgs: Sequence[PTG], cluster: Cluster, seed: Any, variant: str, ru
     return batch.to_schedule(packed, cluster, variant, {"seed": seed_label(seed)})
 
 
-def f1(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqrt") -> TaskSchedule:
+def f1(
+    ptgs: Sequence[PTG], cluster: Cluster, *, seed: int | np.random.Generator = 0, rule: str = "sqrt"
+) -> TaskSchedule:
     """F1 (RR-7224 §4.2, Zhao et al.): the most stretched PTG places its next task; its stretch from that task alone.
 
     See the module docstring for the rules and the use of ``seed``.
@@ -215,7 +223,9 @@ def f1(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqr
     return _fairness(ptgs, cluster, seed, "F1", rule)
 
 
-def f2(ptgs: Sequence[PTG], cluster: Cluster, *, seed: Any = 0, rule: str = "sqrt") -> TaskSchedule:
+def f2(
+    ptgs: Sequence[PTG], cluster: Cluster, *, seed: int | np.random.Generator = 0, rule: str = "sqrt"
+) -> TaskSchedule:
     """F2 (RR-7224 §4.2, Zhao et al.): as :func:`f1`, every PTG's stretch re-estimated after each placement.
 
     See the module docstring for the rules and the use of ``seed``.

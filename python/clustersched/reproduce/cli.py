@@ -354,10 +354,10 @@ def _dfrs_algorithms(text: str) -> list[str]:
     names = [name.strip() for name in text.split(",") if name.strip()]
     if not names:
         raise argparse.ArgumentTypeError(f"invalid value {text!r}: name at least one algorithm")
-    from .dfrs import _canonical_names
+    from .dfrs import canonical_names
 
     try:
-        _canonical_names(names)
+        canonical_names(names)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(f"invalid value {text!r}: {exc}") from None
     return names

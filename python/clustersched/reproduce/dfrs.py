@@ -377,8 +377,8 @@ def hpc2n_path(traces: str | os.PathLike[str] | None = None) -> str:
 @lru_cache(maxsize=2)
 def _weeks(path: str, limit: int | None) -> tuple[Any, ...]:
     """The real set's workloads (cached per worker process)."""
-    from .._cli import sample_trace
     from ..dfrs.workloads import hpc2n_weeks
+    from ..workload.samples import sample_trace
     from ..workload.swf import read_swf
 
     table = read_swf(sample_trace() if path == "bundled" else path)
@@ -394,7 +394,7 @@ def workload(trace_set: str, trace: int, load: float | None, jobs: int, path: st
 
     if trace_set == "real":
         return _weeks(path, limit)[trace]
-    return synthetic_workload(trace, load=load, n_jobs=jobs)
+    return synthetic_workload(seed=trace, load=load, n_jobs=jobs)
 
 
 @lru_cache(maxsize=4)
@@ -469,12 +469,12 @@ def scenarios(
         ]
         out += [{**base, "algorithm": BEST, "period": p} for p in cfg["periods"] if p != DEFAULT_PERIOD]
     if algorithms is not None:
-        keep = _canonical_names(algorithms)
+        keep = canonical_names(algorithms)
         out = [x for x in out if x["algorithm"] in keep]
     return out
 
 
-def _canonical_names(names: Any) -> set[str]:
+def canonical_names(names: Any) -> set[str]:
     """The canonical spellings of ``names`` (batch baselines and DFRS algorithms); ValueError on a bad one."""
     from ..dfrs.algorithms import baseline_name, parse_algorithm
 

@@ -111,7 +111,7 @@ def default_traces() -> Path:
 
 def bundled_traces() -> Path:
     """The package's data folder, which holds one bundled trace (``clustersched/data``)."""
-    from .._cli import sample_trace
+    from ..workload.samples import sample_trace
 
     return sample_trace().parent
 

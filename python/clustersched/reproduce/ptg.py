@@ -246,11 +246,11 @@ def instance(s: dict[str, Any]) -> list[PTG]:
 
 def run_scenario(s: dict[str, Any]) -> dict[str, Any]:
     """One algorithm on one scenario, validated: the campaign's scenario function."""
-    from ..ptg.algorithms import run_algorithm
+    from ..ptg.algorithms import run as run_ptg
 
     ptgs = instance(s)
     rng = np.random.default_rng(_spawn(s["seed"], 3, s))
-    run = run_algorithm(s["algorithm"], ptgs, cluster(s["cluster"]), seed=rng, validate=True)
+    run = run_ptg(ptgs, cluster(s["cluster"]), s["algorithm"], seed=rng, validate=True)
     m = run.metrics
     return {
         "average_stretch": m.average_stretch,

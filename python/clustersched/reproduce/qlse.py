@@ -159,16 +159,17 @@ def run_scenario(s: dict[str, Any]) -> dict[str, Any]:
 
     Returns one list per field, one entry per (case, algorithm).
     """
-    from ..grid import feasible_instance, grid_ranges, run_algorithm, tig_ranges
+    from ..grid import feasible_instance, grid_ranges, tig_ranges
+    from ..grid import run as run_grid
 
     sizes = combinations(s["scale"])[s["combination"]]
     rows: dict[str, list[Any]] = defaultdict(list)
     for replicate in range(CASES[s["scale"]]):
         rng = np.random.default_rng(np.random.SeedSequence(s["seed"], spawn_key=(s["combination"], replicate)))
-        inst = feasible_instance(tig_ranges(*sizes[:3]), grid_ranges(*sizes[3:]), rng, bandwidth=s["bandwidth"])
+        inst = feasible_instance(tig_ranges(*sizes[:3]), grid_ranges(*sizes[3:]), seed=rng, bandwidth=s["bandwidth"])
         tig, lan_grid = inst.tig, inst.grid
         for name in ALGORITHMS:
-            run = run_algorithm(name, tig, lan_grid, bandwidth=s["bandwidth"], validate=True)
+            run = run_grid(tig, lan_grid, name, bandwidth=s["bandwidth"], validate=True)
             r, m = run.mapping, run.metrics
             rows["replicate"].append(replicate)
             rows["algorithm"].append(name)

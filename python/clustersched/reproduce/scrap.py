@@ -39,7 +39,7 @@ One campaign scenario is (platform, DAG shape): the 12 PTGs of the shape
 cluster count, homogeneous and 5x heterogeneous) x 2 shapes of 10 and 20
 tasks (16 scenarios, 5,952 runs).  The 31 runs of each PTG are one call to the Rust core
 (:func:`clustersched.scrap.study.study_pair`, the numbers of 31
-:func:`~clustersched.scrap.algorithms.run_scrap` calls bit for bit), each PTG
+:func:`~clustersched.scrap.algorithms.run` calls bit for bit), each PTG
 is generated once per worker process, and a worker takes :data:`CHUNK`
 scenarios at a time (stored one row per scenario, so a rerun resumes
 scenario by scenario): the full study is some 16 CPU-minutes.
@@ -160,7 +160,7 @@ def ptg_configs() -> list[dict[str, Any]]:
 
 @lru_cache(maxsize=1)
 def _platforms(seed: int) -> tuple[MultiCluster, ...]:
-    return tuple(scrap_platforms(seed))
+    return tuple(scrap_platforms(seed=seed))
 
 
 def make_ptg(config: dict[str, Any], seed: int) -> PTG:
@@ -249,7 +249,7 @@ def run_scenario(s: dict[str, Any]) -> dict[str, Any]:
 
     The 31 runs of each PTG are made in one call to the Rust core
     (:func:`clustersched.scrap.study.study_pair`), which gives the numbers
-    of 31 :func:`~clustersched.scrap.algorithms.run_scrap` calls bit for
+    of 31 :func:`~clustersched.scrap.algorithms.run` calls bit for
     bit.  A PTG on which that call raises is run again one run at a time
     (:func:`runs_one_by_one`), so that the scenario's error is the one a
     single run raises.
@@ -325,20 +325,20 @@ def _runs_batched(config: dict[str, Any], ptg: PTG, platform: MultiCluster, vali
 def runs_one_by_one(
     config: dict[str, Any], ptg: PTG, platform: MultiCluster, *, validate: bool
 ) -> dict[str, list[Any]]:
-    """The 40 rows of one PTG from 31 :func:`~clustersched.scrap.algorithms.run_scrap` calls, each schedule
+    """The 40 rows of one PTG from 31 :func:`~clustersched.scrap.algorithms.run` calls, each schedule
     checked by the Rust checker (and by the Python validator with ``validate``): the reference of the
     batched path."""
-    from ..scrap.algorithms import run_scrap
+    from ..scrap.algorithms import run as run_scrap
     from ..scrap.metrics import slowdown
     from ..scrap.model import problem
     from ..scrap.validate import validate_multicluster
 
     cols: dict[str, list[Any]] = defaultdict(list)
     core = problem(ptg, platform)
-    runs: dict[tuple[str, float | None], Any] = {("HCPA", None): run_scrap("HCPA", ptg, platform, beta=1.0, core=core)}
+    runs: dict[tuple[str, float | None], Any] = {("HCPA", None): run_scrap(ptg, platform, "HCPA", beta=1.0, core=core)}
     for algorithm in CONSTRAINED:
         for beta in BETAS:
-            runs[(algorithm, beta)] = run_scrap(algorithm, ptg, platform, beta=beta, core=core)
+            runs[(algorithm, beta)] = run_scrap(ptg, platform, algorithm, beta=beta, core=core)
     for run in runs.values():
         sch = run.schedule
         core.check(*sch.columns(), sch.alloc, sch.comms)

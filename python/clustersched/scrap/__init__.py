@@ -25,9 +25,8 @@ allocates and places in one pass.  One module per role:
     baseline :func:`mheft_max` (§2).
 ``algorithms.py``
     The four algorithms by the paper's names, in its order, in
-    :data:`ALGORITHMS` (also :data:`SCRAP_ALGORITHMS`; :func:`algorithm`
-    reads any spelling, ``"scrap-max"``, ``"SCRAP_MAX"``), and
-    :func:`run_scrap`, one timed and measured run (:class:`ScrapRun`, with
+    :data:`ALGORITHMS` (:func:`algorithm` reads any spelling, ``"scrap-max"``, ``"SCRAP_MAX"``), and
+    :func:`run`, one timed and measured run (:class:`ScrapRun`, with
     ``summary()``).
 ``schedule.py``
     :class:`ClusterSchedule`, the schedule every algorithm returns (numpy
@@ -43,19 +42,18 @@ allocates and places in one pass.  One module per role:
     ``clustersched scrap``.
 
 The Rust kernels are in ``rust/core/src/scrap/``; the study of §4 is
-:mod:`clustersched.reproduce.scrap`.  The names are also reachable from
-:mod:`clustersched.ptg`, where this problem used to live.
+:mod:`clustersched.reproduce.scrap`.
 
 Example
 -------
 >>> from clustersched.platform import random_multicluster
->>> from clustersched.scrap import run_scrap, validate_multicluster
+>>> from clustersched.scrap import run, validate_multicluster
 >>> from clustersched.workload.ptg_generators import random_ptg
 >>> ptg = random_ptg(20, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=4)
 >>> platform = random_multicluster(4, 0.5, 2.0, seed=4)
->>> run = run_scrap("SCRAP-MAX", ptg, platform, beta=0.3)
->>> validate_multicluster(run.schedule, ptg)
->>> run.beta_estimate <= 0.3 or run.initial_violation
+>>> r = run(ptg, platform, "SCRAP-MAX", beta=0.3)
+>>> validate_multicluster(r.schedule, ptg)
+>>> r.beta_estimate <= 0.3 or r.initial_violation
 True
 """
 
@@ -72,7 +70,6 @@ __all__ = [
     "MAX_SECONDS",
     "MAX_SIZE",
     "MultiClusterMetrics",
-    "SCRAP_ALGORITHMS",
     "ScrapProblem",
     "ScrapRun",
     "algorithm",
@@ -87,7 +84,7 @@ __all__ = [
     "place_reference",
     "problem",
     "reference_caps",
-    "run_scrap",
+    "run",
     "scrap_allocation",
     "scrap_max_schedule",
     "scrap_schedule",
@@ -102,12 +99,11 @@ __getattr__, __dir__ = lazy_exports(
     __name__,
     {
         "ALGORITHMS": ".algorithms",
-        "SCRAP_ALGORITHMS": ".algorithms",
         "ScrapRun": ".algorithms",
         "algorithm": ".algorithms",
         "hcpa_reference_schedule": ".algorithms",
         "mheft_max_schedule": ".algorithms",
-        "run_scrap": ".algorithms",
+        "run": ".algorithms",
         "scrap_max_schedule": ".algorithms",
         "scrap_schedule": ".algorithms",
         "beta_estimate": ".allocation",
@@ -139,12 +135,11 @@ __getattr__, __dir__ = lazy_exports(
 if TYPE_CHECKING:
     from .algorithms import (
         ALGORITHMS,
-        SCRAP_ALGORITHMS,
         ScrapRun,
         algorithm,
         hcpa_reference_schedule,
         mheft_max_schedule,
-        run_scrap,
+        run,
         scrap_max_schedule,
         scrap_schedule,
     )

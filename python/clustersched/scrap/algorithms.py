@@ -25,7 +25,7 @@ MHEFT-MAX (the other baseline)
     (§4: "MHEFT-MAX-0.2 ... use more than 20% of the available processing
     power").
 
-:func:`run_scrap` runs one of them, times it and measures the schedule
+:func:`run` runs one of them, times it and measures the schedule
 (:mod:`clustersched.scrap.metrics`): a :class:`ScrapRun`.
 
 Example
@@ -34,11 +34,11 @@ Example
 >>> from clustersched.workload.ptg_generators import random_ptg
 >>> ptg = random_ptg(20, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=4)
 >>> platform = random_multicluster(4, 0.5, 2.0, seed=4)
->>> run = run_scrap("SCRAP", ptg, platform, beta=0.3)
->>> run.beta_estimate <= 0.3 or run.initial_violation
+>>> r = run(ptg, platform, "SCRAP", beta=0.3)
+>>> r.beta_estimate <= 0.3 or r.initial_violation
 True
 >>> from clustersched.validate import validate_multicluster
->>> validate_multicluster(run.schedule, ptg)
+>>> validate_multicluster(r.schedule, ptg)
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import numpy as np
 
 from .._checks import lookup
+from .._contract import Registry, Seed, check_seed, validate_default
 from ..platform import MultiCluster
 from ..ptg.hcpa import check_rule
 from ..workload.ptg import PTG
@@ -58,18 +59,18 @@ from .metrics import MultiClusterMetrics, multicluster_metrics
 from .model import check_core, check_platform
 from .placement import check_comms, mheft_max, place_reference
 from .schedule import ClusterSchedule
+from .validate import validate_multicluster
 
 if TYPE_CHECKING:
     import pandas
 
 __all__ = [
     "ALGORITHMS",
-    "SCRAP_ALGORITHMS",
     "ScrapRun",
     "algorithm",
     "hcpa_reference_schedule",
     "mheft_max_schedule",
-    "run_scrap",
+    "run",
     "scrap_max_schedule",
     "scrap_schedule",
 ]
@@ -130,16 +131,17 @@ def mheft_max_schedule(
     return mheft_max(ptg, platform, beta, comms=comms, core=core)
 
 
-#: The algorithms of PDCS 2007 (§3, and the two baselines of §2 and §4), by the paper's names.
-ALGORITHMS: dict[str, Algorithm] = {
-    "SCRAP": scrap_schedule,
-    "SCRAP-MAX": scrap_max_schedule,
-    "HCPA": hcpa_reference_schedule,
-    "MHEFT-MAX": mheft_max_schedule,
-}
-
-#: The older name of :data:`ALGORITHMS`.
-SCRAP_ALGORITHMS = ALGORITHMS
+#: The algorithms of PDCS 2007 (§3, and the two baselines of §2 and §4), by the paper's names
+#: (a :class:`~clustersched._contract.Registry`).
+ALGORITHMS: Registry[Algorithm] = Registry(
+    "algorithm",
+    {
+        "SCRAP": scrap_schedule,
+        "SCRAP-MAX": scrap_max_schedule,
+        "HCPA": hcpa_reference_schedule,
+        "MHEFT-MAX": mheft_max_schedule,
+    },
+)
 
 
 def algorithm(name: str) -> Algorithm:
@@ -159,7 +161,7 @@ def algorithm(name: str) -> Algorithm:
 
 @dataclass(frozen=True)
 class ScrapRun:
-    """One run of :func:`run_scrap`.
+    """One run of :func:`run`.
 
     Attributes
     ----------
@@ -217,22 +219,33 @@ class ScrapRun:
         return summary_frame(self.summary())
 
 
-def run_scrap(
-    algorithm: str,
-    ptg: PTG,
+def run(
+    workload: PTG,
     platform: MultiCluster,
+    algorithm: str,
     *,
+    seed: Seed = None,
+    validate: bool | None = None,
     beta: float,
     comms: bool = True,
     rule: str = "sqrt",
     core: Any = None,
 ) -> ScrapRun:
-    """Allocates and places ``ptg`` on ``platform`` by ``algorithm`` under ``beta``, and measures it.
+    """Allocates and places the PTG ``workload`` on ``platform`` by ``algorithm`` under ``beta``, and measures it
+    (the problem contract's entry point, :mod:`clustersched._contract`).
 
     Parameters
     ----------
+    workload : PTG
+        The one PTG to schedule.
+    platform : MultiCluster
     algorithm : {"SCRAP", "SCRAP-MAX", "HCPA", "MHEFT-MAX"}
         A name of :data:`ALGORITHMS`, in any spelling :func:`algorithm` reads.
+    seed : int or numpy.random.Generator, optional
+        Checked, and unused: the four algorithms make no random choice.
+    validate : bool, optional
+        Check the schedule with :func:`~clustersched.scrap.validate.validate_multicluster`; default: the
+        ``CLUSTERSCHED_VALIDATE`` environment variable (:func:`clustersched._contract.validate_default`).
     beta : float
         In ``(0, 1]``, keyword-only like every option.
     comms : bool, default True
@@ -240,7 +253,7 @@ def run_scrap(
     rule : str
         HCPA's stopping rule (HCPA only).
     core : ScrapProblem, optional
-        :func:`clustersched.scrap.model.problem` of this very ``(ptg,
+        :func:`clustersched.scrap.model.problem` of this very ``(workload,
         platform)``, to convert them once for several runs; one built for
         another PTG or platform raises ValueError.
 
@@ -255,6 +268,9 @@ def run_scrap(
         An empty PTG, or one beyond the limits of
         :mod:`clustersched.scrap.model` on this platform.
     """
+    ptg = workload
+    check = validate_default(validate)
+    check_seed(seed)
     name = lookup("algorithm", algorithm, ALGORITHMS)
     b = check_beta(beta)
     check_comms(check_platform(platform), comms)
@@ -270,4 +286,6 @@ def run_scrap(
         estimate = float(core.beta_estimate(alloc))
         if name != "HCPA":
             initial = bool(float(core.beta_estimate(np.ones(len(ptg), dtype=np.int64))) >= b)
+    if check:
+        validate_multicluster(schedule, ptg)
     return ScrapRun(name, b, schedule, alloc, estimate, initial, multicluster_metrics(schedule), seconds)

@@ -12,7 +12,7 @@ clusters of 16-128 processors, speeds uniform in ``[min, min * H]`` GFlop/s,
 half on 10 Gigabit Ethernet) drawn with ``--platform-seed``; the PTG a §4
 random PTG of ``--tasks`` tasks (width 0.5, regularity 0.8, density 0.5, jumps
 up to 2) drawn with ``--ptg-seed``.  The schedule is validated
-(:func:`clustersched.validate.validate_multicluster`).  With ``--json`` the
+(``validate=True``: :func:`clustersched.scrap.validate.validate_multicluster`).  With ``--json`` the
 output is one JSON object (``algorithm``, ``beta``, ``platform`` with its
 clusters, ``tasks``, ``makespan``, ``power_fraction``, ``peak_power_fraction``,
 ``energy``, ``beta_estimate``, ``initial_violation``, ``violation``,
@@ -119,14 +119,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """The ``scrap`` command's handler; returns the exit status."""
     from ..platform import random_multicluster
-    from ..validate import validate_multicluster
     from ..workload.ptg_generators import random_ptg
-    from .algorithms import run_scrap
+    from .algorithms import run as run_scrap
 
     platform = random_multicluster(args.clusters, args.min_speed, args.heterogeneity, seed=args.platform_seed)
     ptg = random_ptg(args.tasks, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=args.ptg_seed, costs=args.costs)
-    result = run_scrap(args.algorithm, ptg, platform, beta=args.beta, comms=not args.no_comms)
-    validate_multicluster(result.schedule, ptg)
+    result = run_scrap(ptg, platform, args.algorithm, beta=args.beta, comms=not args.no_comms, validate=True)
     m = result.metrics
     s = result.schedule
     report = {

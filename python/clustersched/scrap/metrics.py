@@ -56,9 +56,6 @@ class MultiClusterMetrics:
         """The metrics as a flat dict of floats (a JSON object, a DataFrame row)."""
         return asdict(self)
 
-    #: The older name of :meth:`summary`.
-    as_dict = summary
-
     def to_pandas(self) -> "pandas.DataFrame":
         """:meth:`summary` as a one-row DataFrame, names with units (``makespan_s``, ``energy_flop``; see
         :mod:`clustersched._pandas`).

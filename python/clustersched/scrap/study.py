@@ -5,7 +5,7 @@ SCRAP, SCRAP-MAX and MHEFT-MAX at every ``β`` on each pair: runs of well
 under a millisecond, for which converting, checking and measuring each one
 in Python would cost more than the run.  :func:`study_pair` makes them all in
 one call (Rust ``scrap::study``): each is the very computation
-:func:`~clustersched.scrap.algorithms.run_scrap` makes, its schedule checked
+:func:`~clustersched.scrap.algorithms.run` makes, its schedule checked
 by the Rust checker, and its metrics are the floats
 :func:`~clustersched.scrap.metrics.multicluster_metrics` gives, bit for bit
 (``tests/test_scrap.py`` compares the two).
@@ -63,7 +63,7 @@ def study_pair(
 ) -> PairStudy:
     """HCPA (``rule``), then SCRAP, SCRAP-MAX and MHEFT-MAX at each of ``betas``, on ``ptg`` and ``platform``.
 
-    Run ``i`` is what ``run_scrap(algorithms[i], ptg, platform,
+    Run ``i`` is what ``run(ptg, platform, algorithms[i],
     beta=betas[i], comms=comms, rule=rule)`` computes (HCPA at ``β = 1``),
     every schedule checked against its allocation.
 
@@ -71,14 +71,14 @@ def study_pair(
     --------
     >>> from clustersched.platform import random_multicluster
     >>> from clustersched.workload.ptg_generators import random_ptg
-    >>> from clustersched.scrap import run_scrap
+    >>> from clustersched.scrap import run
     >>> ptg = random_ptg(20, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=4)
     >>> platform = random_multicluster(4, 0.5, 2.0, seed=4)
     >>> s = study_pair(ptg, platform, [0.3, 1.0])
     >>> s.algorithms
     ('HCPA', 'SCRAP', 'SCRAP', 'SCRAP-MAX', 'SCRAP-MAX', 'MHEFT-MAX', 'MHEFT-MAX')
-    >>> run = run_scrap("SCRAP-MAX", ptg, platform, beta=0.3)
-    >>> float(s.makespan[3]) == run.metrics.makespan, float(s.energy[3]) == run.metrics.energy
+    >>> r = run(ptg, platform, "SCRAP-MAX", beta=0.3)
+    >>> float(s.makespan[3]) == r.metrics.makespan, float(s.energy[3]) == r.metrics.energy
     (True, True)
     """
     bs = [check_beta(b) for b in betas]

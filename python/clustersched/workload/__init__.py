@@ -31,6 +31,7 @@ __all__ = [
     "read_batsim",
     "read_swf",
     "read_trace",
+    "sample_trace",
     "scale_submit",
     "scale_to_load",
     "time_window",
@@ -65,6 +66,7 @@ __getattr__, __dir__ = lazy_exports(
         "read_batsim": ".batsim",
         "read_swf": ".swf",
         "read_trace": ".formats",
+        "sample_trace": ".samples",
         "scale_submit": ".transform",
         "scale_to_load": ".transform",
         "time_window": ".transform",
@@ -82,6 +84,7 @@ if TYPE_CHECKING:
     from .formats import read_trace
     from .jobs import SWF_FIELDS, Dropped, JobTable
     from .lublin import LUBLIN_PARAMS, LublinParams, lublin_daily_cycle, lublin_feitelson
+    from .samples import sample_trace
     from .swf import read_swf, write_swf
     from .transform import (
         CLIPPED_TO_MACHINE,

@@ -201,7 +201,7 @@ def read_swf(path: str | os.PathLike[str], *, on_invalid: Literal["raise", "skip
     columns = dict(zip(_FLOAT_NAMES + _INT_NAMES, [*blocks[0], *blocks[1]]))
     return JobTable(
         {name: columns[name] for name in _NAMES},
-        metadata=_metadata(header),
+        metadata=header_metadata(header),
         header=header,
         source=source,
         dropped=dropped,
@@ -318,7 +318,7 @@ def _check_header(header: list[str], numbers: list[int], source: str) -> None:
         seen.setdefault(key, (count, number))
 
 
-def _metadata(header: list[str]) -> dict[str, str]:
+def header_metadata(header: list[str]) -> dict[str, str]:
     metadata: dict[str, str] = {}
     for line in header:
         if m := _KEY_VALUE.fullmatch(line):

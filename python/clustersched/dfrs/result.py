@@ -8,18 +8,19 @@ EASY) build it, and neither imports the other back.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .metrics import dfrs_metrics
+from .metrics import DfrsMetrics, dfrs_metrics
 from .model import DfrsJobs, DfrsPlatform
 from .schedule import DfrsSchedule
 
 if TYPE_CHECKING:
     import pandas
 
-__all__ = ["DfrsResult", "DfrsRun"]
+__all__ = ["DfrsRun"]
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,12 @@ class DfrsRun:
     mcb8_seconds: np.ndarray = field(default_factory=lambda: np.zeros(0))
     seconds: float = 0.0
 
+    @cached_property
+    def metrics(self) -> DfrsMetrics:
+        """The schedule's :func:`~clustersched.dfrs.metrics.dfrs_metrics`, without the Theorem 1 bound (``bound``
+        and ``degradation`` NaN; :meth:`summary` takes one), computed on first use."""
+        return dfrs_metrics(self.schedule, self.jobs, self.platform)
+
     def summary(self, *, bound: float | None = None) -> dict[str, Any]:
         """A flat dict (JSON- and DataFrame-ready): ``algorithm``, the metrics'
         :meth:`~clustersched.dfrs.metrics.DfrsMetrics.summary`, ``events``,
@@ -73,7 +80,7 @@ class DfrsRun:
         (:func:`~clustersched.dfrs.bound.max_stretch_lower_bound`), so it is
         an argument, and without it ``bound`` and ``degradation`` are NaN.
         """
-        metrics = dfrs_metrics(self.schedule, self.jobs, self.platform, bound=bound)
+        metrics = self.metrics if bound is None else dfrs_metrics(self.schedule, self.jobs, self.platform, bound=bound)
         return {
             "algorithm": self.algorithm,
             **metrics.summary(),
@@ -93,7 +100,3 @@ class DfrsRun:
         from .._pandas import summary_frame
 
         return summary_frame(self.summary(bound=bound))
-
-
-#: The former name of :class:`DfrsRun`.
-DfrsResult = DfrsRun
