@@ -48,7 +48,7 @@ pub struct Cluster {
 pub(crate) fn check_nodes(nodes: u32) -> Result<()> {
     if nodes == 0 || nodes > MAX_NODES {
         return Err(Error::InvalidArgument(format!(
-            "nodes == {nodes}, must be in 1..={MAX_NODES}"
+            "nodes == {nodes}, must be between 1 and {MAX_NODES}"
         )));
     }
     Ok(())
@@ -175,8 +175,8 @@ impl Cluster {
             }
             if node >= self.nodes {
                 return Err(Error::InvalidArgument(format!(
-                    "job index {job}: node {node} does not exist (nodes are 0..{})",
-                    self.nodes
+                    "job index {job}: node {node} does not exist (nodes are 0 to {})",
+                    self.nodes - 1
                 )));
             }
             if self.mem_used[node as usize] as u128 + count as u128 * mem as u128 > UNIT as u128 {
@@ -381,7 +381,7 @@ mod tests {
             let e = Cluster::new(jobs(), nodes).unwrap_err();
             assert_eq!(
                 e,
-                Error::InvalidArgument(format!("nodes == {nodes}, must be in 1..={MAX_NODES}"))
+                Error::InvalidArgument(format!("nodes == {nodes}, must be between 1 and {MAX_NODES}"))
             );
         }
         assert_eq!(Cluster::new(jobs(), MAX_NODES).unwrap().nodes(), MAX_NODES);

@@ -1,4 +1,4 @@
-use crate::error::{Error, Item, Result};
+use crate::error::{Error, Item, Result, Rule};
 
 /// A whole node in need units: needs are integers in `1..=UNIT`.
 pub const UNIT: u64 = 1_000_000_000;
@@ -46,12 +46,7 @@ impl Jobs {
         for j in 0..n {
             let job = Item::Job(j);
             if tasks[j] == 0 || tasks[j] > MAX_TASKS {
-                return Err(Error::invalid(
-                    job,
-                    "tasks",
-                    tasks[j],
-                    format!("must be in 1..={MAX_TASKS}"),
-                ));
+                return Err(Error::invalid(job, "tasks", tasks[j], Rule::Between(1i64.into(), MAX_TASKS.into())));
             }
             total += u64::from(tasks[j]);
             if total > MAX_TOTAL_TASKS {
@@ -65,21 +60,11 @@ impl Jobs {
             // Needs are reported as the fraction of a node the user gave.
             if cpu[j] == 0 || cpu[j] > UNIT {
                 let need = cpu[j] as f64 / UNIT as f64;
-                return Err(Error::invalid(
-                    job,
-                    "cpu_need",
-                    need,
-                    format!("must be in [1/{UNIT}, 1] of a node"),
-                ));
+                return Err(Error::invalid(job, "cpu_need", need, unit_fraction()).noted("fraction of a node"));
             }
             if mem[j] == 0 || mem[j] > UNIT {
                 let need = mem[j] as f64 / UNIT as f64;
-                return Err(Error::invalid(
-                    job,
-                    "mem_need",
-                    need,
-                    format!("must be in [1/{UNIT}, 1] of a node"),
-                ));
+                return Err(Error::invalid(job, "mem_need", need, unit_fraction()).noted("fraction of a node"));
             }
         }
         Ok(Jobs { tasks, cpu, mem })
@@ -89,17 +74,13 @@ impl Jobs {
     ///
     /// # Errors
     /// [`Error::Invalid`] naming the first job whose count is not in `1..=MAX_TASKS`.
+    /// (The rule is data: Python words it.)
     pub fn task_counts(raw: &[i64]) -> Result<Vec<u32>> {
         raw.iter()
             .enumerate()
             .map(|(j, &t)| match u32::try_from(t) {
                 Ok(count) if (1..=MAX_TASKS).contains(&count) => Ok(count),
-                _ => Err(Error::invalid(
-                    Item::Job(j),
-                    "tasks",
-                    t,
-                    format!("must be in 1..={MAX_TASKS}"),
-                )),
+                _ => Err(Error::invalid(Item::Job(j), "tasks", t, Rule::Between(1i64.into(), MAX_TASKS.into()))),
             })
             .collect()
     }
@@ -123,6 +104,11 @@ impl Jobs {
     pub fn total_mem(&self, job: usize) -> u128 {
         self.tasks[job] as u128 * self.mem[job] as u128
     }
+}
+
+/// A need's rule: between one unit and a whole node.
+fn unit_fraction() -> Rule {
+    Rule::Between((1.0 / UNIT as f64).into(), 1.0.into())
 }
 
 #[cfg(test)]

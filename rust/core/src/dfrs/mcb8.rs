@@ -394,8 +394,10 @@ fn check(jobs: &Jobs, nodes: u32, cands: &[Candidate], target: Target<'_>, accur
         if let Some(fixed) = &c.fixed {
             if fixed.len() != jobs.tasks[j] as usize || fixed.iter().any(|&i| i >= nodes) {
                 return Err(Error::InvalidArgument(format!(
-                    "job index {}: fixed nodes {fixed:?} must name one node in 0..{nodes} per task ({})",
-                    c.job, jobs.tasks[j]
+                    "job index {}: fixed nodes {fixed:?} must name one node from 0 to {} per task ({})",
+                    c.job,
+                    nodes - 1,
+                    jobs.tasks[j]
                 )));
             }
         }
