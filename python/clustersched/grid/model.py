@@ -86,7 +86,7 @@ import numpy as np
 
 from .. import _core
 from .._checks import check_int, frozen, short_repr
-from ..errors import InvalidGraphError
+from ..errors import InvalidGraphError, naming_nodes
 
 __all__ = [
     "MAX_EDGES",
@@ -454,7 +454,8 @@ class TIG:
         if self._core is None:
             from .. import _core
 
-            self._core = _core.Tig(self.mcr, self.edge_u, self.edge_v, self.mbr)
+            with naming_nodes(self.labels):
+                self._core = _core.Tig(self.mcr, self.edge_u, self.edge_v, self.mbr)
         return self._core
 
 
@@ -776,9 +777,15 @@ class LanGrid:
         if self._core is None:
             from .. import _core
 
-            self._core = _core.LanGrid(
-                self.host_offsets, self.host_power, self.lan_bandwidth, self.link_a, self.link_b, self.link_bandwidth
-            )
+            with naming_nodes(self.labels):
+                self._core = _core.LanGrid(
+                    self.host_offsets,
+                    self.host_power,
+                    self.lan_bandwidth,
+                    self.link_a,
+                    self.link_b,
+                    self.link_bandwidth,
+                )
         return self._core
 
 
