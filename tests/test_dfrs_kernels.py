@@ -186,7 +186,7 @@ def test_bad_calls_are_typed_errors():
         s.mcb8(np.array([1]), np.array([False]))
     with pytest.raises(ValueError, match="fixed has 1 entries for 2 jobs"):
         s.mcb8(np.array([0, 1]), np.array([False]))
-    with pytest.raises(InvalidWorkloadError, match="job 1, field 'tasks': tasks == 0, must be in 1..=1048576"):
+    with pytest.raises(InvalidWorkloadError, match=r"^row 1: tasks == 0, must be between 1 and 1048576$"):
         _core.DfrsState(np.array([1, 0]), np.array([1, 1], dtype=np.uint64), np.array([1, 1], dtype=np.uint64), 1)
     with pytest.raises(ValueError, match="nodes == 0"):
         _core.DfrsState(np.array([1]), np.array([1], dtype=np.uint64), np.array([1], dtype=np.uint64), 0)

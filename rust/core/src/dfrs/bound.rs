@@ -795,7 +795,7 @@ mod tests {
     #[test]
     fn bad_input_is_an_error() {
         let e = StretchBound::new(&[0.0, f64::NAN], &[1.0, 1.0], &[1.0, 1.0], &[1, 1], 1, 10.0).unwrap_err();
-        assert_eq!(e.to_string(), "job index 1: submit == NaN, must be finite");
+        assert_eq!(e.to_string(), "row 1: submit == NaN, Finite");
         assert!(StretchBound::new(&[0.0], &[-1.0], &[1.0], &[1], 1, 10.0).is_err());
         assert!(StretchBound::new(&[0.0], &[1.0], &[0.0], &[1], 1, 10.0).is_err());
         assert!(StretchBound::new(&[0.0], &[1.0], &[1.5], &[1], 1, 10.0).is_err());

@@ -124,8 +124,8 @@ mod tests {
         for bad in [0, -1, i64::from(MAX_TASKS) + 1, i64::from(u32::MAX)] {
             let e = Jobs::task_counts(&[1, bad]).unwrap_err();
             assert_eq!(
-                e.to_string(),
-                format!("job index 1: tasks == {bad}, must be in 1..={MAX_TASKS}")
+                e,
+                Error::invalid(Item::Job(1), "tasks", bad, Rule::Between(1i64.into(), MAX_TASKS.into()))
             );
         }
         let e = Jobs::new(vec![MAX_TASKS + 1], vec![UNIT], vec![1]).unwrap_err();
@@ -137,12 +137,10 @@ mod tests {
         let n = (MAX_TOTAL_TASKS / u64::from(MAX_TASKS)) as usize;
         assert!(Jobs::new(vec![MAX_TASKS; n], vec![UNIT; n], vec![1; n]).is_ok());
         let e = Jobs::new(vec![MAX_TASKS; n + 1], vec![UNIT; n + 1], vec![1; n + 1]).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            format!(
-                "job index {n}: tasks == {MAX_TASKS}, brings the job set to {} tasks, at most {MAX_TOTAL_TASKS} are supported",
-                MAX_TOTAL_TASKS + u64::from(MAX_TASKS)
-            )
+        let words = format!(
+            "brings the job set to {} tasks, at most {MAX_TOTAL_TASKS} are supported",
+            MAX_TOTAL_TASKS + u64::from(MAX_TASKS)
         );
+        assert_eq!(e, Error::invalid(Item::Job(n), "tasks", MAX_TASKS, words));
     }
 }

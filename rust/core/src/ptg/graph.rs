@@ -647,8 +647,8 @@ pub(crate) mod tests {
         assert!(err(vec![-1.0], vec![0.0], &[0, 0], &[]).contains("task 0: work == -1"));
         assert!(err(vec![1.0], vec![1.5], &[0, 0], &[]).contains("alpha == 1.5"));
         assert!(err(vec![1.0, 1.0], vec![0.0; 2], &[0, 0, 1], &[0]).contains("successor == 0"));
-        assert!(err(vec![1.0; 3], vec![0.0; 3], &[0, 1, 1, 1], &[2]).contains("task 1: has no predecessor"));
-        assert!(err(vec![1.0; 3], vec![0.0; 3], &[0, 2, 2, 2], &[1, 2]).contains("task 1: has no successor"));
+        assert!(err(vec![1.0; 3], vec![0.0; 3], &[0, 1, 1, 1], &[2]).contains("task 1: Other(\"has no predecessor"));
+        assert!(err(vec![1.0; 3], vec![0.0; 3], &[0, 2, 2, 2], &[1, 2]).contains("task 1: Other(\"has no successor"));
         assert!(err(vec![1.0; 2], vec![0.0; 2], &[0, 2, 2], &[1, 1]).contains("increasing"));
         assert!(err(vec![f64::NAN], vec![0.0], &[0, 0], &[]).contains("work == NaN"));
     }
