@@ -397,7 +397,11 @@ class _Probe:
         (lambda s: s.start(-1), "InfeasibleError", r"^row -1: cannot start at time 0: it does not exist$"),
         (lambda s: s.start(3), "InfeasibleError", r"^row 3: cannot start at time 0: it does not exist$"),
         (lambda s: s.start(2**70), "InfeasibleError", r"it does not exist"),
-        (lambda s: s.start(1), "InfeasibleError", r"^job \d+ \(row 1\): cannot start at time 0: it has not been submitted"),
+        (
+            lambda s: s.start(1),
+            "InfeasibleError",
+            r"^job \d+ \(row 1\): cannot start at time 0: it has not been submitted",
+        ),
         (lambda s: s.start(0.0), "TypeError", r"job == 0.0, must be a row index"),
         (lambda s: s.start(True), "TypeError", r"job == True, must be a row index"),
         (lambda s: s.shadow(0), "ValueError", r"need == 0, must be >= 1"),

@@ -172,8 +172,7 @@ def test_job_times_too_large_are_refused(field, value):
     e = info.value
     assert (e.row, e.job_id, e.field, e.value) == (1, 8, field, value)
     assert str(e) == (
-        f"job 8 (row 1): {field} == {value!r}, must be <= 1e+10 s "
-        "(clustersched.dfrs.limits.MAX_TIME) (1 such job(s))"
+        f"job 8 (row 1): {field} == {value!r}, must be <= 1e+10 s (clustersched.dfrs.limits.MAX_TIME) (1 such job(s))"
     )
 
 

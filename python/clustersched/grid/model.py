@@ -340,11 +340,12 @@ class TIG:
                     if m is None
                     else f"MCR == {m!r}, must be a finite real > 0 (Mflop/s)"
                 )
-                raise InvalidGraphError(f"task {labels[i]!r}: {what}", node=labels[i], field="mcr", value=m)
+                raise InvalidGraphError(f"task {labels[i]!r}: {what}", node=labels[i], row=i, field="mcr", value=m)
             if x > MAX_VALUE:
                 raise InvalidGraphError(
                     f"task {labels[i]!r}: MCR == {m!r}, must be <= {MAX_VALUE:g} (Mflop/s)",
                     node=labels[i],
+                    row=i,
                     field="mcr",
                     value=m,
                 )
@@ -355,6 +356,7 @@ class TIG:
                 raise InvalidGraphError(
                     f"task {labels[a]!r} communicates with itself (a self-loop)",
                     node=labels[a],
+                    row=a,
                     edge=edge,
                     field="mbr",
                     value=w,
@@ -446,6 +448,7 @@ class TIG:
                 f"the TIG is not connected: task {self.labels[t]!r} cannot be reached from task "
                 f"{self.labels[0]!r} ({why})",
                 node=self.labels[t],
+                row=t,
             )
 
     @property
@@ -629,15 +632,16 @@ class LanGrid:
         _distinct(labels, "LAN")
         powers: list[float] = []
         counts = []
-        for label, h, bw in zip(labels, hosts, lan_bandwidth):
+        for row, (label, h, bw) in enumerate(zip(labels, hosts, lan_bandwidth)):
             if h is None:
                 raise InvalidGraphError(
-                    f"LAN {label!r}: has no hosts (node attribute 'hosts')", node=label, field="hosts", value=h
+                    f"LAN {label!r}: has no hosts (node attribute 'hosts')", node=label, row=row, field="hosts", value=h
                 )
             if isinstance(h, (str, bytes, dict)) or not isinstance(h, abc.Iterable):
                 raise InvalidGraphError(
                     f"LAN {label!r}: hosts == {short_repr(h)}, must be a sequence of powers (Mflop/s)",
                     node=label,
+                    row=row,
                     field="hosts",
                     value=h,
                 )
@@ -650,13 +654,14 @@ class LanGrid:
             if len(h) > room:
                 _too_many("the grid", f"more than {MAX_HOSTS} hosts", "MAX_HOSTS", MAX_HOSTS)
             if not h:
-                raise InvalidGraphError(f"LAN {label!r}: has no host", node=label, field="hosts", value=h)
+                raise InvalidGraphError(f"LAN {label!r}: has no host", node=label, row=row, field="hosts", value=h)
             for k, p in enumerate(h):
                 x = _real(p)
                 if x is None or not (math.isfinite(x) and x >= 0):
                     raise InvalidGraphError(
                         f"LAN {label!r} host {k}: power == {p!r}, must be a finite real >= 0 (Mflop/s)",
                         node=label,
+                        row=row,
                         field="hosts",
                         value=p,
                     )
@@ -664,6 +669,7 @@ class LanGrid:
                     raise InvalidGraphError(
                         f"LAN {label!r} host {k}: power == {p!r}, must be <= {MAX_VALUE:g} (Mflop/s)",
                         node=label,
+                        row=row,
                         field="hosts",
                         value=p,
                     )
@@ -676,11 +682,12 @@ class LanGrid:
                     if bw is None
                     else f"bandwidth == {bw!r}, must be a finite real >= 0 (Mb/s)"
                 )
-                raise InvalidGraphError(f"LAN {label!r}: {what}", node=label, field="bandwidth", value=bw)
+                raise InvalidGraphError(f"LAN {label!r}: {what}", node=label, row=row, field="bandwidth", value=bw)
             if x > MAX_VALUE:
                 raise InvalidGraphError(
                     f"LAN {label!r}: bandwidth == {bw!r}, must be <= {MAX_VALUE:g} (Mb/s)",
                     node=label,
+                    row=row,
                     field="bandwidth",
                     value=bw,
                 )
@@ -691,6 +698,7 @@ class LanGrid:
                 raise InvalidGraphError(
                     f"LAN {labels[a]!r} is linked to itself (a self-loop)",
                     node=labels[a],
+                    row=a,
                     edge=edge,
                     field="bandwidth",
                     value=w,
