@@ -236,10 +236,17 @@ mod tests {
 
     #[test]
     fn errors_carry_the_address_and_the_rule_as_data() {
-        let e = Error::invalid(Item::Job(1), "width", 9u32, Rule::Between(1i64.into(), 4i64.into())).noted("the machine size");
+        let e = Error::invalid(Item::Job(1), "width", 9u32, Rule::Between(1i64.into(), 4i64.into()))
+            .noted("the machine size");
         let Error::Invalid(i) = &e else { panic!("{e:?}") };
-        assert_eq!((i.item, i.field, i.value), (Item::Job(1), Some("width"), Some(Value::Int(9))));
-        assert_eq!((&i.rule, i.note), (&Rule::Between(Value::Int(1), Value::Int(4)), Some("the machine size")));
+        assert_eq!(
+            (i.item, i.field, i.value),
+            (Item::Job(1), Some("width"), Some(Value::Int(9)))
+        );
+        assert_eq!(
+            (&i.rule, i.note),
+            (&Rule::Between(Value::Int(1), Value::Int(4)), Some("the machine size"))
+        );
         let e = Error::invalid(Item::Task { ptg: None, task: 3 }, "alpha", 1.5, "a rule in words").in_ptg(2);
         assert_eq!(e.to_string(), "PTG 2, task 3: alpha == 1.5, Other(\"a rule in words\")");
         assert_eq!(

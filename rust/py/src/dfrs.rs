@@ -52,8 +52,9 @@ impl DfrsState {
         penalty: f64,
     ) -> PyResult<Self> {
         // The core checks the range (1..=MAX_NODES); a count beyond u32 gets its message here.
-        let nodes = u32::try_from(nodes)
-            .map_err(|_| PyValueError::new_err(format!("nodes == {nodes}, must be between 1 and {}", dfrs::MAX_NODES)))?;
+        let nodes = u32::try_from(nodes).map_err(|_| {
+            PyValueError::new_err(format!("nodes == {nodes}, must be between 1 and {}", dfrs::MAX_NODES))
+        })?;
         let tasks = Jobs::task_counts(&owned("tasks", &tasks)?).map_err(to_py)?;
         let jobs = Jobs::new(tasks, owned("cpu", &cpu)?, owned("mem", &mem)?).map_err(to_py)?;
         let n = jobs.len();

@@ -39,15 +39,23 @@ fn rule<'py>(py: Python<'py>, r: &Rule) -> PyResult<Bound<'py, PyTuple>> {
         Rule::Above(lo) => PyTuple::new(py, ["above".into_pyobject(py)?.into_any(), v(lo)?]),
         Rule::AtMost(hi) => PyTuple::new(py, ["at_most".into_pyobject(py)?.into_any(), v(hi)?]),
         Rule::AboveUpTo(lo, hi) => PyTuple::new(py, ["above_up_to".into_pyobject(py)?.into_any(), v(lo)?, v(hi)?]),
-        Rule::AtLeastUpTo(lo, hi) => {
-            PyTuple::new(py, ["at_least_up_to".into_pyobject(py)?.into_any(), v(lo)?, v(hi)?])
-        }
+        Rule::AtLeastUpTo(lo, hi) => PyTuple::new(py, ["at_least_up_to".into_pyobject(py)?.into_any(), v(lo)?, v(hi)?]),
         Rule::Finite => PyTuple::new(py, ["finite".into_pyobject(py)?.into_any()]),
         Rule::AtLeastOf(what, x) => PyTuple::new(
             py,
-            ["at_least_of".into_pyobject(py)?.into_any(), what.into_pyobject(py)?.into_any(), v(x)?],
+            [
+                "at_least_of".into_pyobject(py)?.into_any(),
+                what.into_pyobject(py)?.into_any(),
+                v(x)?,
+            ],
         ),
-        Rule::Other(words) => PyTuple::new(py, ["other".into_pyobject(py)?.into_any(), words.into_pyobject(py)?.into_any()]),
+        Rule::Other(words) => PyTuple::new(
+            py,
+            [
+                "other".into_pyobject(py)?.into_any(),
+                words.into_pyobject(py)?.into_any(),
+            ],
+        ),
     }
 }
 
@@ -94,7 +102,10 @@ pub fn no_such_row(row: i64, time: f64) -> PyErr {
 }
 
 fn call_from_core(py: Python<'_>, kind: &str, kwargs: &Bound<'_, PyDict>) -> PyResult<PyErr> {
-    let exc = py.import("clustersched.errors")?.getattr("_from_core")?.call((kind,), Some(kwargs))?;
+    let exc = py
+        .import("clustersched.errors")?
+        .getattr("_from_core")?
+        .call((kind,), Some(kwargs))?;
     Ok(PyErr::from_value(exc))
 }
 

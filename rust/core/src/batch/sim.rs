@@ -256,7 +256,13 @@ impl BatchSim {
     /// Starts waiting job `job` now (for user policies). Fails if the job is
     /// not waiting or does not fit on the free processors.
     pub fn start(&mut self, job: usize) -> Result<()> {
-        let refuse = |why| Err(Error::CannotStart { row: job, time: self.now.0, why });
+        let refuse = |why| {
+            Err(Error::CannotStart {
+                row: job,
+                time: self.now.0,
+                why,
+            })
+        };
         if !self.queue.contains(job) {
             return refuse(if job >= self.jobs.len() {
                 Refusal::Missing

@@ -264,7 +264,12 @@ impl StretchBound {
                 return Err(Error::invalid(job, "processing_time", p, Rule::AtLeast(0.0.into())));
             }
             if !(c > 0.0 && c <= 1.0) {
-                return Err(Error::invalid(job, "cpu_need", c, Rule::AboveUpTo(0.0.into(), 1.0.into())));
+                return Err(Error::invalid(
+                    job,
+                    "cpu_need",
+                    c,
+                    Rule::AboveUpTo(0.0.into(), 1.0.into()),
+                ));
             }
             if k == 0 {
                 return Err(Error::invalid(job, "tasks", k, Rule::AtLeast(1i64.into())));

@@ -46,7 +46,12 @@ impl Jobs {
         for j in 0..n {
             let job = Item::Job(j);
             if tasks[j] == 0 || tasks[j] > MAX_TASKS {
-                return Err(Error::invalid(job, "tasks", tasks[j], Rule::Between(1i64.into(), MAX_TASKS.into())));
+                return Err(Error::invalid(
+                    job,
+                    "tasks",
+                    tasks[j],
+                    Rule::Between(1i64.into(), MAX_TASKS.into()),
+                ));
             }
             total += u64::from(tasks[j]);
             if total > MAX_TOTAL_TASKS {
@@ -80,7 +85,12 @@ impl Jobs {
             .enumerate()
             .map(|(j, &t)| match u32::try_from(t) {
                 Ok(count) if (1..=MAX_TASKS).contains(&count) => Ok(count),
-                _ => Err(Error::invalid(Item::Job(j), "tasks", t, Rule::Between(1i64.into(), MAX_TASKS.into()))),
+                _ => Err(Error::invalid(
+                    Item::Job(j),
+                    "tasks",
+                    t,
+                    Rule::Between(1i64.into(), MAX_TASKS.into()),
+                )),
             })
             .collect()
     }

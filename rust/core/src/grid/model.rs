@@ -74,7 +74,9 @@ impl Tig {
         }
         if let Some(t) = mcr.iter().position(|&m| !in_range(m, true)) {
             let task = Item::Task { ptg: None, task: t };
-            return Err(Error::invalid(task, "mcr", mcr[t], Rule::AboveUpTo(0.0.into(), MAX_VALUE.into())).noted("Mflop/s"));
+            return Err(
+                Error::invalid(task, "mcr", mcr[t], Rule::AboveUpTo(0.0.into(), MAX_VALUE.into())).noted("Mflop/s"),
+            );
         }
         if u.len() != v.len() || u.len() != mbr.len() {
             return Err(Error::InvalidArgument(format!(
@@ -418,8 +420,13 @@ mod tests {
         let e = Tig::new(vec![1.0, -1.0], &[], &[], &[]).unwrap_err();
         assert_eq!(
             e,
-            Error::invalid(Item::Task { ptg: None, task: 1 }, "mcr", -1.0, Rule::AboveUpTo(0.0.into(), MAX_VALUE.into()))
-                .noted("Mflop/s")
+            Error::invalid(
+                Item::Task { ptg: None, task: 1 },
+                "mcr",
+                -1.0,
+                Rule::AboveUpTo(0.0.into(), MAX_VALUE.into())
+            )
+            .noted("Mflop/s")
         );
         assert!(err(Tig::new(vec![1.0, 1.0], &[0], &[0], &[1.0])).contains("edge 0 (0, 0)"));
         assert!(err(Tig::new(vec![1.0, 1.0], &[0], &[1], &[-2.0])).contains("MBR == -2"));

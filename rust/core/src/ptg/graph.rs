@@ -117,7 +117,12 @@ impl Ptg {
                 return Err(Error::invalid(task(v), "work", work[v], Rule::AtLeast(0.0.into())).noted("flop"));
             }
             if !(0.0..=1.0).contains(&alpha[v]) {
-                return Err(Error::invalid(task(v), "alpha", alpha[v], Rule::Between(0.0.into(), 1.0.into())));
+                return Err(Error::invalid(
+                    task(v),
+                    "alpha",
+                    alpha[v],
+                    Rule::Between(0.0.into(), 1.0.into()),
+                ));
             }
         }
         let mut local = Vec::with_capacity(succ_offsets[n] - first);
@@ -670,7 +675,13 @@ pub(crate) mod tests {
         let e = PtgSet::from_flat(&[0, 1, 2], &[1.0, -2.0], &[0.0; 2], &[0, 0, 0], &[]).unwrap_err();
         assert_eq!(
             e,
-            Error::invalid(Item::Task { ptg: Some(1), task: 0 }, "work", -2.0, Rule::AtLeast(0.0.into())).noted("flop")
+            Error::invalid(
+                Item::Task { ptg: Some(1), task: 0 },
+                "work",
+                -2.0,
+                Rule::AtLeast(0.0.into())
+            )
+            .noted("flop")
         );
         assert!(PtgSet::from_flat(&[0, 2], &[1.0], &[0.0], &[0, 0], &[]).is_err());
         assert!(PtgSet::new(vec![]).is_err());
