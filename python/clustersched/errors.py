@@ -10,6 +10,13 @@ Bad *arguments* (a negative seed, an unknown policy name) raise the standard
 ``ValueError``/``TypeError`` with the argument's name, value and rule; bad
 *data* (a malformed trace line, an infeasible schedule) raise the classes below,
 which say where the problem is.
+
+One error address: an error about one job names it by ``row`` (its 0-based
+position in the table or arrays given) and ``job_id`` (its identifier in the
+input), each with one meaning.  The Rust core knows rows and returns its errors
+as data (the item, the field, the value, the rule with its bounds);
+:func:`_from_core` words every one of them here, and :func:`naming_jobs` adds
+the job's id where the caller knows the table.
 """
 
 from __future__ import annotations
