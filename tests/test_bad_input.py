@@ -551,7 +551,7 @@ def test_tiny_speed_cluster_is_a_typed_error(strategy: str) -> None:
     for run in (lambda: cra_budgets(ptgs, slow, strategy), lambda: cra_work(ptgs, slow), lambda: selfish(ptgs, slow)):
         with pytest.raises(
             InvalidWorkloadError,
-            match=r"PTG 0 \('fft-2-.*'\) task '.*': work .* flop on one "
+            match=r"PTG 0: named 'fft-2-.*', task '.*': work .* flop on one "
             r"processor of cluster 'slow' \(1e-300 flop/s\) takes longer than float64 can count",
         ):
             run()

@@ -172,9 +172,13 @@ class InvalidGraphError(InvalidWorkloadError):
         self.kind = kind  # "task" or "LAN" when the message's prefix names the node
         super().__init__(message, field=field, value=value, row=row)
 
-    def _where(self) -> list[str]:
+    def _set_message(self) -> None:
         if self.kind is None:
-            return []  # a message raised in Python names its node itself
+            self.args = (self.detail,)  # a message raised in Python names its node, edge and field itself
+        else:
+            super()._set_message()
+
+    def _where(self) -> list[str]:
         if self.node is not None:
             return [f"{self.kind} {self.node!r}" + (f" (row {self.row})" if self.row is not None else "")]
         return [f"{self.kind} at row {self.row}"]
