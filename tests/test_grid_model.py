@@ -182,7 +182,7 @@ def test_the_core_refuses_bad_arrays_without_panicking():
         _core.Tig(one, np.array([0]), np.array([7]), one)
     with pytest.raises(ValueError, match=r"u\[0\] == -1, must be >= 0"):
         _core.Tig(one, np.array([-1]), np.array([0]), one)
-    with pytest.raises(ValueError, match="LAN 0: has no host"):
+    with pytest.raises(ValueError, match="LAN at row 0: has no host"):
         _core.LanGrid(
             np.array([0, 0]),
             np.array([]),
