@@ -173,9 +173,9 @@ def test_bad_calls_are_typed_errors():
     s = _core.DfrsState(
         np.array([1, 2]), np.array([UNIT, UNIT], dtype=np.uint64), np.array([UNIT // 2, UNIT // 2], dtype=np.uint64), 1
     )
-    with pytest.raises(ValueError, match="job index 5 does not exist"):
+    with pytest.raises(ValueError, match="the job of row 5 does not exist"):
         s.greedy(5)
-    with pytest.raises(ValueError, match="must be a job index"):
+    with pytest.raises(ValueError, match="must be a row >= 0"):
         s.greedy(-1)
     assert s.greedy(0)
     with pytest.raises(InfeasibleError, match="already placed"):

@@ -568,7 +568,7 @@ impl Simulation {
         }
         if let Some(&job) = jobs.iter().find(|&&j| !self.cluster.is_running(j)) {
             return Err(Error::InvalidArgument(format!(
-                "job index {job} is given a yield but is not running"
+                "the job of row {job} is given a yield but is not running"
             )));
         }
         for (&job, &yj) in jobs.iter().zip(ys) {
