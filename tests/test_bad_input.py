@@ -42,7 +42,7 @@ def swf_file(tmp_path: Path, text: str | bytes, name: str = "t.swf") -> Path:
             "; MaxProcs: 100000000000000000000000",
             1,
             "MaxProcs",
-            "value 100000000000000000000000 is out of range (must be in 1..=4294967295)",
+            "value 100000000000000000000000 is out of range (must be between 1 and 4294967295)",
         ),
         ("; MaxProcs: abc\n; MaxNodes: 10", 1, "MaxProcs", "value 'abc' is not a whole number of processors"),
         ("; MaxProcs: 240.0\n; MaxNodes: 10", 1, "MaxProcs", "value '240.0' is not a whole number"),
@@ -62,7 +62,10 @@ def test_bad_machine_size_header(tmp_path: Path, header: str, line: int, field: 
         with pytest.raises(InvalidWorkloadError, match=message.replace("(", r"\(").replace(")", r"\)")) as err:
             read_swf(path, on_invalid=mode)
         assert (err.value.path, err.value.line, err.value.field) == (str(path), line, field)
-        assert str(err.value).startswith(f"{path}:{line}, field {field!r}: ")
+        # the field is named once: in the prefix, or in the message itself
+        assert str(err.value).startswith(f"{path}:{line}, field {field!r}: ") or (
+            str(err.value).startswith(f"{path}:{line}: ") and field in err.value.detail
+        )
 
 
 def test_machine_size_header_accepted_forms(tmp_path: Path) -> None:
@@ -157,7 +160,7 @@ def test_writer_refuses_what_the_reader_rejects(tmp_path: Path) -> None:
         out = tmp_path / "out.swf"
         with pytest.raises(InvalidWorkloadError, match=message) as err:
             write_swf(table, out)
-        assert (err.value.field, err.value.job) == (field, job)
+        assert (err.value.field, err.value.job_id) == (field, job)
         assert not out.exists()
 
 
@@ -391,14 +394,14 @@ class _Probe:
 @pytest.mark.parametrize(
     ("call", "error", "message"),
     [
-        (
-            lambda s: s.start(-1),
-            "InfeasibleError",
-            r"cannot start job index -1 at time 0: it does not exist \(rows are 0..2\)",
-        ),
-        (lambda s: s.start(3), "InfeasibleError", r"cannot start job index 3 at time 0: it does not exist"),
+        (lambda s: s.start(-1), "InfeasibleError", r"^row -1: cannot start at time 0: it does not exist$"),
+        (lambda s: s.start(3), "InfeasibleError", r"^row 3: cannot start at time 0: it does not exist$"),
         (lambda s: s.start(2**70), "InfeasibleError", r"it does not exist"),
-        (lambda s: s.start(1), "InfeasibleError", r"cannot start job index 1 at time 0: it has not been submitted"),
+        (
+            lambda s: s.start(1),
+            "InfeasibleError",
+            r"^job \d+ \(row 1\): cannot start at time 0: it has not been submitted",
+        ),
         (lambda s: s.start(0.0), "TypeError", r"job == 0.0, must be a row index"),
         (lambda s: s.start(True), "TypeError", r"job == True, must be a row index"),
         (lambda s: s.shadow(0), "ValueError", r"need == 0, must be >= 1"),
@@ -548,7 +551,7 @@ def test_tiny_speed_cluster_is_a_typed_error(strategy: str) -> None:
     for run in (lambda: cra_budgets(ptgs, slow, strategy), lambda: cra_work(ptgs, slow), lambda: selfish(ptgs, slow)):
         with pytest.raises(
             InvalidWorkloadError,
-            match=r"PTG 0 \('fft-2-.*'\) task '.*': work .* flop on one "
+            match=r"PTG 0: named 'fft-2-.*', task '.*': work .* flop on one "
             r"processor of cluster 'slow' \(1e-300 flop/s\) takes longer than float64 can count",
         ):
             run()

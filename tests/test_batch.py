@@ -182,7 +182,7 @@ def test_oversized_jobs_error_skip_or_clip():
     )
     with pytest.raises(InvalidWorkloadError, match="needs 6 processors but the machine has 4") as err:
         simulate(t, "easy")
-    assert err.value.job == 8 and err.value.field == "procs"
+    assert err.value.job_id == 8 and err.value.field == "procs"
     skipped = simulate(t, "easy", oversized="skip")
     assert skipped.jobs.job_id.tolist() == [7, 9]
     assert [(d.job_id, d.reason) for d in skipped.dropped] == [(8, "wider than machine")]
@@ -215,7 +215,7 @@ def test_invalid_jobs_are_named(column, value, match):
     cols[column] = [cols[column][0], value]
     with pytest.raises(InvalidWorkloadError, match=match) as err:
         simulate(JobTable(cols, metadata={"MaxProcs": "2"}), "easy")
-    assert err.value.job == 5
+    assert err.value.job_id == 5
 
 
 @pytest.mark.parametrize(

@@ -156,12 +156,12 @@ def test_write_batsim_round_trips_and_raises_walltimes_to_the_run_time(tmp_path)
 
 def test_write_batsim_refuses_what_a_delay_profile_cannot_hold(tmp_path):
     t = JobTable({"job_id": [1, 2], "submit": [0, 1], "runtime": [5, -1], "procs": [1, 1]}, metadata={"MaxProcs": "2"})
-    with pytest.raises(InvalidWorkloadError, match="job 2, field 'runtime'.*drop_invalid") as e:
+    with pytest.raises(InvalidWorkloadError, match=r"job 2 \(row 1\), field 'runtime'.*drop_invalid") as e:
         write_batsim(t, tmp_path / "w.json")
-    assert e.value.job == 2 and e.value.path == str(tmp_path / "w.json")
-    with pytest.raises(InvalidWorkloadError, match="job 1, field 'procs'"):
+    assert e.value.job_id == 2 and e.value.path == str(tmp_path / "w.json")
+    with pytest.raises(InvalidWorkloadError, match=r"job 1 \(row 0\), field 'procs'"):
         write_batsim(JobTable({"submit": [0], "runtime": [1]}, metadata={"MaxProcs": "2"}), tmp_path / "w.json")
-    with pytest.raises(InvalidWorkloadError, match="job 3, field 'job_id'"):
+    with pytest.raises(InvalidWorkloadError, match=r"job 3 \(row \d\), field 'job_id'"):
         write_batsim(
             JobTable(
                 {"job_id": [3, 3], "submit": [0, 1], "runtime": [1, 1], "procs": [1, 1]}, metadata={"MaxProcs": "2"}
@@ -268,7 +268,7 @@ def test_other_profile_types_are_refused_saying_only_delay_profiles_are_supporte
     with pytest.raises(InvalidWorkloadError) as e:
         read_batsim(path)
     message = str(e.value)
-    assert message.startswith(f"{path}, field 'profile': jobs[1] (id 'w0!2'): profile 'x' has ")
+    assert message.startswith(f"{path}: jobs[1] (id 'w0!2'): profile 'x' has ")  # names the field once
     assert "only delay profiles" in message
     kind = profile.get("type") if isinstance(profile, dict) else None
     assert (f"type {kind!r}" if isinstance(profile, dict) else "a JSON str") in message

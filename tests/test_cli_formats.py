@@ -197,7 +197,7 @@ def dirty(tmp_path) -> Path:
 def test_simulate_without_drop_invalid_names_the_option_and_a_call_that_works(dirty, capsys):
     status, out, err = run(["simulate", str(dirty)], capsys)
     assert status == 2 and out == "" and len(err.splitlines()) == 1
-    assert "job 3, field 'procs'" in err and "--drop-invalid removes and counts them" in err
+    assert "job 3 (row 2): has no processor count" in err and "--drop-invalid removes and counts them" in err
     assert "drop_invalid(" not in err  # the command line's error spells the option, not the Python call
     # the Python call the library's message suggests runs as written (it raised TypeError: missing 'procs' before)
     jobs = read_swf(dirty)

@@ -311,11 +311,11 @@ def test_bad_arguments_raise_typed_errors():
 
 def test_the_kernel_names_the_bad_job_and_value():
     ok = np.array([0.0, 1.0]), np.array([5.0, 5.0]), np.array([1.0, 1.0]), np.array([1, 1])
-    with pytest.raises(InvalidWorkloadError, match="job 1, field 'submit': submit == NaN, must be finite"):
+    with pytest.raises(InvalidWorkloadError, match="^row 1: submit == nan, must be finite$"):
         _core.DfrsStretchBound(np.array([0.0, np.nan]), *ok[1:], 1, 10.0)
-    with pytest.raises(InvalidWorkloadError, match=r"job 0, field 'cpu_need': cpu_need == 1.5, must be in"):
+    with pytest.raises(InvalidWorkloadError, match=r"^row 0: cpu_need == 1.5, must be finite, > 0 and <= 1$"):
         _core.DfrsStretchBound(ok[0], ok[1], np.array([1.5, 1.0]), ok[3], 1, 10.0)
-    with pytest.raises(InvalidWorkloadError, match="job 1, field 'tasks': tasks == 0, must be >= 1"):
+    with pytest.raises(InvalidWorkloadError, match="^row 1: tasks == 0, must be >= 1$"):
         _core.DfrsStretchBound(*ok[:3], np.array([1, 0]), 1, 10.0)
     with pytest.raises(ValueError, match=r"tasks\[0\] == -2"):
         _core.DfrsStretchBound(*ok[:3], np.array([-2, 1]), 1, 10.0)

@@ -173,9 +173,9 @@ def test_bad_calls_are_typed_errors():
     s = _core.DfrsState(
         np.array([1, 2]), np.array([UNIT, UNIT], dtype=np.uint64), np.array([UNIT // 2, UNIT // 2], dtype=np.uint64), 1
     )
-    with pytest.raises(ValueError, match="job index 5 does not exist"):
+    with pytest.raises(ValueError, match="the job of row 5 does not exist"):
         s.greedy(5)
-    with pytest.raises(ValueError, match="must be a job index"):
+    with pytest.raises(ValueError, match="must be a row >= 0"):
         s.greedy(-1)
     assert s.greedy(0)
     with pytest.raises(InfeasibleError, match="already placed"):
@@ -186,7 +186,7 @@ def test_bad_calls_are_typed_errors():
         s.mcb8(np.array([1]), np.array([False]))
     with pytest.raises(ValueError, match="fixed has 1 entries for 2 jobs"):
         s.mcb8(np.array([0, 1]), np.array([False]))
-    with pytest.raises(InvalidWorkloadError, match="job 1, field 'tasks': tasks == 0, must be in 1..=1048576"):
+    with pytest.raises(InvalidWorkloadError, match=r"^row 1: tasks == 0, must be between 1 and 1048576$"):
         _core.DfrsState(np.array([1, 0]), np.array([1, 1], dtype=np.uint64), np.array([1, 1], dtype=np.uint64), 1)
     with pytest.raises(ValueError, match="nodes == 0"):
         _core.DfrsState(np.array([1]), np.array([1], dtype=np.uint64), np.array([1], dtype=np.uint64), 0)

@@ -170,10 +170,9 @@ def test_job_times_too_large_are_refused(field, value):
     with pytest.raises(InvalidWorkloadError) as info:
         DfrsJobs(**cols, tasks=[1, 1], cpu_need=[1, 1], mem_need=[1, 1], job_id=[7, 8])
     e = info.value
-    assert (e.job, e.field, e.value) == (8, field, value)
+    assert (e.row, e.job_id, e.field, e.value) == (1, 8, field, value)
     assert str(e) == (
-        f"job 8, field {field!r}: {field} == {value!r}, must be <= 1e+10 s "
-        "(clustersched.dfrs.limits.MAX_TIME) (1 such job(s))"
+        f"job 8 (row 1): {field} == {value!r}, must be <= 1e+10 s (clustersched.dfrs.limits.MAX_TIME) (1 such job(s))"
     )
 
 
@@ -293,7 +292,7 @@ def test_too_many_nodes_are_refused_before_allocating(nodes):
     assert (info.value.name, info.value.value, info.value.limit) == ("nodes", nodes, 2**20)
     # the core refuses it too, before any allocation (it used to abort the process)
     one = np.ones(1)
-    with pytest.raises(ValueError, match=f"nodes == {nodes}, must be in 1..=1048576"):
+    with pytest.raises(ValueError, match=f"nodes == {nodes}, must be between 1 and 1048576"):
         _core.DfrsState(np.ones(1, np.int64), one.astype(np.uint64), one.astype(np.uint64), nodes)
     assert DfrsPlatform(2**20).nodes == 2**20
 
@@ -306,8 +305,9 @@ def test_node_memory_is_bounded():
 def test_task_counts_are_bounded():
     with pytest.raises(InvalidWorkloadError) as info:
         DfrsJobs(submit=[0, 0], processing_time=[1, 1], tasks=[1, 2**20 + 1], cpu_need=[1, 1], mem_need=[1e-9, 1e-9])
-    assert (info.value.job, info.value.field, info.value.value) == (2, "tasks", 2**20 + 1)
-    assert "must be in 1..1048576 (clustersched.dfrs.limits.MAX_TASKS)" in str(info.value)
+    assert (info.value.job_id, info.value.field, info.value.value) == (2, "tasks", 2**20 + 1)
+    assert info.value.row == 1
+    assert "must be between 1 and 1048576 (clustersched.dfrs.limits.MAX_TASKS)" in str(info.value)
     n = 257
     with pytest.raises(InvalidWorkloadError) as info:
         DfrsJobs(
@@ -317,10 +317,10 @@ def test_task_counts_are_bounded():
             cpu_need=np.ones(n),
             mem_need=np.full(n, 1e-9),
         )
-    assert (info.value.job, info.value.field) == (257, "tasks")
+    assert (info.value.job_id, info.value.field) == (257, "tasks")
     assert "brings the table to 269484032 tasks, more than 268435456 in all" in str(info.value)
     # the core checks the same limits on the arrays it is given
-    with pytest.raises(InvalidWorkloadError, match="tasks == 1048577, must be in 1..=1048576"):
+    with pytest.raises(InvalidWorkloadError, match="tasks == 1048577, must be between 1 and 1048576"):
         _core.DfrsState(np.array([2**20 + 1]), np.array([1], np.uint64), np.array([1], np.uint64), 1)
 
 
@@ -395,8 +395,9 @@ def test_duplicate_job_ids_are_refused_as_in_swf():
             source="t.swf",
         )
     e = info.value
-    assert (e.path, e.job, e.field, e.value) == ("t.swf", 4, "job_id", 4)
-    assert str(e) == "t.swf, job 4, field 'job_id': job number 4 is already used at row 0 (row 2; 1 such row(s))"
+    assert (e.path, e.job_id, e.field, e.value) == ("t.swf", 4, "job_id", 4)
+    assert e.row == 2
+    assert str(e) == "t.swf, job 4 (row 2), field 'job_id': this job number is already used at row 0 (1 such row(s))"
     # -1 (unknown) may repeat, as in SWF
     jobs = DfrsJobs(
         submit=[0, 1], processing_time=[1, 1], tasks=[1, 1], cpu_need=[1, 1], mem_need=[1, 1], job_id=[-1, -1]

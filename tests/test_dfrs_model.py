@@ -54,7 +54,7 @@ def test_fits_and_check_fits():
     assert j.fits(p).tolist() == [False, True, False]
     with pytest.raises(InvalidWorkloadError, match="21 tasks") as info:
         j.check_fits(p)
-    assert info.value.job == 2
+    assert info.value.job_id == 2
     j.select(j.fits(p)).check_fits(p)
 
 

@@ -165,7 +165,7 @@ def test_requested_times_are_checked_and_kept():
             time_requested=[5, float("nan")],
             job_id=[7, 8],
         )
-    assert info.value.job == 8
+    assert info.value.job_id == 8
     j = DfrsJobs(
         submit=[5, 0], processing_time=[1, 1], tasks=[1, 1], cpu_need=[1, 1], mem_need=[1, 1], time_requested=[30, 0]
     )

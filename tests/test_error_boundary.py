@@ -1,6 +1,6 @@
 """The Rust -> Python error boundary: an error the core raises about one item
 of its input arrives as a ``clustersched.errors`` class with the item's
-address (job / PTG / task / node index, field, value) as attributes, for every
+address (row / PTG / task position, field, value) as attributes, for every
 problem, through the public API where it reaches the core and through the
 compiled module itself where the Python layer checks first."""
 
@@ -22,14 +22,14 @@ def test_batch_job_error_carries_row_field_and_value():
     with pytest.raises(InvalidWorkloadError) as info:
         _core.BatchSim(np.zeros(2), np.ones(2), np.ones(2), np.array([1, 9], dtype=I64), 4, "arrival")
     e = info.value
-    assert (e.job, e.field, e.value, e.ptg, e.task) == (1, "width", 9, None, None)
-    assert str(e) == "job 1, field 'width': width == 9, must be in 1..=4 (the machine size)"
+    assert (e.row, e.job_id, e.field, e.value, e.ptg, e.task) == (1, None, "width", 9, None, None)
+    assert str(e) == "row 1: width == 9, must be between 1 and 4 (the machine size)"
 
 
 def test_batch_job_error_for_a_bad_runtime():
     with pytest.raises(InvalidWorkloadError) as info:
         _core.BatchSim(np.zeros(3), np.array([1.0, 1.0, -5.0]), np.full(3, 10.0), np.ones(3, dtype=I64), 4, "arrival")
-    assert (info.value.job, info.value.field, info.value.value) == (2, "runtime", -5.0)
+    assert (info.value.row, info.value.field, info.value.value) == (2, "runtime", -5.0)
 
 
 def test_ptg_task_error_carries_ptg_task_field_and_value():
@@ -43,8 +43,8 @@ def test_ptg_task_error_carries_ptg_task_field_and_value():
             np.array([2], dtype=I64),
         )
     e = info.value
-    assert (e.ptg, e.task, e.field, e.value, e.job) == (1, 1, "alpha", 1.5, None)
-    assert str(e).startswith("PTG 1, task 1, field 'alpha': alpha == 1.5")
+    assert (e.ptg, e.task, e.field, e.value, e.row, e.job_id) == (1, 1, "alpha", 1.5, None, None)
+    assert str(e) == "PTG 1, task 1: alpha == 1.5, must be between 0 and 1"
 
 
 def test_ptg_error_without_a_task_names_the_ptg():
@@ -78,24 +78,24 @@ def test_dfrs_job_error_carries_row_field_and_value():
     ones = np.full(3, 10**8, dtype=np.uint64)
     with pytest.raises(InvalidWorkloadError) as info:
         _core.DfrsState(np.array([1, 1, 0], dtype=I64), ones, ones, 4)
-    assert (info.value.job, info.value.field, info.value.value) == (2, "tasks", 0)
+    assert (info.value.row, info.value.field, info.value.value) == (2, "tasks", 0)
     with pytest.raises(InvalidWorkloadError) as info:
         _core.DfrsState(np.array([1, -3], dtype=I64), ones[:2], ones[:2], 4)
-    assert (info.value.job, info.value.field, info.value.value) == (1, "tasks", -3)
+    assert (info.value.row, info.value.field, info.value.value) == (1, "tasks", -3)
 
 
 def test_dfrs_bound_job_error_carries_row_field_and_value():
     with pytest.raises(InvalidWorkloadError) as info:
         _core.DfrsStretchBound(np.array([0.0, math.nan]), np.ones(2), np.ones(2), np.ones(2, dtype=I64), 1, 10.0)
     e = info.value
-    assert (e.job, e.field) == (1, "submit") and math.isnan(e.value)
+    assert (e.row, e.field) == (1, "submit") and math.isnan(e.value)
 
 
 def test_grid_task_and_lan_errors_carry_the_node():
     with pytest.raises(InvalidGraphError) as info:
         _core.Tig(np.array([1.0, -1.0]), np.array([0], dtype=I64), np.array([1], dtype=I64), np.array([1.0]))
-    assert (info.value.node, info.value.field, info.value.value) == (1, "mcr", -1.0)
-    assert str(info.value) == "task 1: mcr == -1, must be finite, > 0 and <= 1e300 (Mflop/s)"
+    assert (info.value.row, info.value.node, info.value.field, info.value.value) == (1, None, "mcr", -1.0)
+    assert str(info.value) == "task at row 1: mcr == -1.0, must be finite, > 0 and <= 1e+300 (Mflop/s)"
     with pytest.raises(InvalidGraphError) as info:
         _core.LanGrid(
             np.array([0, 1, 1], dtype=I64),
@@ -105,7 +105,7 @@ def test_grid_task_and_lan_errors_carry_the_node():
             np.array([], dtype=I64),
             np.array([]),
         )
-    assert info.value.node == 1 and "has no host" in str(info.value)
+    assert (info.value.row, info.value.node) == (1, None) and str(info.value) == "LAN at row 1: has no host"
 
 
 def test_bindings_hold_no_rules_of_their_own():

@@ -174,13 +174,15 @@ def test_bad_grids_raise_typed_errors_naming_lan_or_link(change, match, node, ed
 
 def test_the_core_refuses_bad_arrays_without_panicking():
     one = np.array([1.0])
-    with pytest.raises(InvalidGraphError, match="task 0: mcr == -1"):
+    with pytest.raises(
+        InvalidGraphError, match=r"^task at row 0: mcr == -1.0, must be finite, > 0 and <= 1e\+300 \(Mflop/s\)$"
+    ):
         _core.Tig(np.array([-1.0]), np.array([], dtype=np.int64), np.array([], dtype=np.int64), np.array([]))
     with pytest.raises(ValueError, match=r"edge 0 \(0, 7\)"):
         _core.Tig(one, np.array([0]), np.array([7]), one)
     with pytest.raises(ValueError, match=r"u\[0\] == -1, must be >= 0"):
         _core.Tig(one, np.array([-1]), np.array([0]), one)
-    with pytest.raises(ValueError, match="LAN 0: has no host"):
+    with pytest.raises(ValueError, match="LAN at row 0: has no host"):
         _core.LanGrid(
             np.array([0, 0]),
             np.array([]),

@@ -505,7 +505,7 @@ def test_limits_of_sizes_and_times():
     # every task finite, their sum beyond 1e300 s: refused, naming the PTG
     with pytest.raises(
         InvalidWorkloadError,
-        match=r"PTG 1: the tasks of PTGs 0..1, .* take 2e\+300 s, must be <= "
+        match=r"PTG 1: the tasks of PTGs 0 to 1, .* take 2e\+300 s, must be <= "
         r"1e\+300 s",
     ) as info:
         run_ptg([_graph_ptg([1e300]), _graph_ptg([1e300])], Cluster("c", 4, 1.0), "SELFISH_WEIGHT")

@@ -237,7 +237,7 @@ def _with(attr_changes=None, edges=()):
         (_with({"c": {"work": float("inf")}}), "task 'c': work == inf"),
         (_with({"a": {"work": "1e9"}}), "task 'a': work == '1e9', must be a real number"),
         (_with({"a": {"work": True}}), "task 'a': work == True, must be a real number"),
-        (_with({"d": {"alpha": -0.1}}), r"task 'd': alpha == -0.1, must be in \[0, 1\]"),
+        (_with({"d": {"alpha": -0.1}}), r"task 'd': alpha == -0.1, must be between 0 and 1"),
         (_with({"d": {"alpha": 1.5}}), "task 'd': alpha == 1.5"),
         (_with({"d": {"alpha": float("nan")}}), "task 'd': alpha == nan"),
         (_with({"b": {"synthetic": True}}), "task 'b': work == 8000000000.0 on a synthetic task"),

@@ -165,7 +165,7 @@ def test_header_bytes_survive(tmp_path: Path) -> None:
 def test_write_rejects_what_swf_cannot_hold(tmp_path: Path) -> None:
     with pytest.raises(InvalidWorkloadError, match="not a finite number") as err:
         write_swf(JobTable({"runtime": [1.0, np.nan]}), tmp_path / "nan.swf")
-    assert (err.value.field, err.value.job) == ("runtime", 2)
+    assert (err.value.field, err.value.job_id) == ("runtime", 2)
     with pytest.raises(ValueError, match="line break"):
         write_swf(JobTable({"runtime": [1.0]}, header=["a\nb"]), tmp_path / "h.swf")
     with pytest.raises(ValueError, match="must be a word"):

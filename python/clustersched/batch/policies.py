@@ -9,7 +9,7 @@ import numpy as np
 from .. import _core
 from .._checks import check_int, lookup
 from .._contract import Registry
-from ..errors import InfeasibleError
+from ..errors import cannot_start, naming_jobs
 from ..workload.jobs import JobTable
 
 __all__ = ["ALGORITHMS", "BUILTIN_POLICIES", "DPSA_POLICIES", "QUEUE_ORDER", "BatchState", "Policy", "policy"]
@@ -125,18 +125,17 @@ class BatchState:
         """Starts waiting job ``job`` (a row of :attr:`jobs`) now on the lowest-numbered free processors.
 
         Raises :class:`clustersched.errors.InfeasibleError` if it is not waiting
-        (not yet submitted, already started, or no such row) or does not fit;
-        TypeError if ``job`` is not an integer.
+        (not yet submitted, already started, or no such row) or does not fit,
+        with the job's ``row`` and ``job_id``; TypeError if ``job`` is not an
+        integer.
         """
         if isinstance(job, (bool, np.bool_)) or not isinstance(job, numbers.Integral):
             raise TypeError(f"job == {job!r}, must be a row index (an integer)")
         row = int(job)
         if not 0 <= row < len(self.jobs):
-            raise InfeasibleError(
-                f"cannot start job index {row} at time {_time(self.now)}: it does not exist "
-                f"(rows are 0..{len(self.jobs) - 1})"
-            )
-        self._sim.start(row)
+            raise cannot_start(row, self.now, "missing")
+        with naming_jobs(self.jobs.job_id):
+            self._sim.start(row)
 
 
 class Policy:
@@ -193,8 +192,3 @@ def _read_only_table(jobs: JobTable) -> JobTable:
         source=jobs.source,
         dropped=jobs.dropped,
     )
-
-
-def _time(t: float) -> str:
-    """A time as the Rust core's messages print it (``0``, ``12.5``)."""
-    return f"{t:.0f}" if float(t).is_integer() else repr(t)

@@ -85,7 +85,7 @@ import numpy as np
 from .. import _core
 from .._checks import MAX_PROCS, check_choice, check_float, check_int, lookup, short_repr
 from .._contract import Seed, check_seed, validate_default
-from ..errors import InfeasibleError, InvalidWorkloadError
+from ..errors import InfeasibleError, InvalidWorkloadError, naming_jobs
 from ..workload.jobs import Dropped, JobTable
 from ..workload.timelimit import kills_at_time_limit, time_limited
 from ..workload.transform import drop_invalid
@@ -278,14 +278,15 @@ def simulate(
     estimate = estimates_of(table, estimates)
     run, killed = time_limited(table)  # the one rule, which the validator applies too
     width = table.width()
-    sim = _core.BatchSim(
-        np.ascontiguousarray(table.submit, dtype=np.float64),
-        np.ascontiguousarray(run, dtype=np.float64),
-        np.ascontiguousarray(estimate, dtype=np.float64),
-        np.ascontiguousarray(width, dtype=np.int64),
-        total,
-        QUEUE_ORDER[policy] if isinstance(policy, str) else policy.order,
-    )
+    with naming_jobs(table.job_id):
+        sim = _core.BatchSim(
+            np.ascontiguousarray(table.submit, dtype=np.float64),
+            np.ascontiguousarray(run, dtype=np.float64),
+            np.ascontiguousarray(estimate, dtype=np.float64),
+            np.ascontiguousarray(width, dtype=np.int64),
+            total,
+            QUEUE_ORDER[policy] if isinstance(policy, str) else policy.order,
+        )
     began = time.perf_counter()
     with _progress_bar(progress, len(table)) as bar:
         if isinstance(policy, str):
@@ -417,11 +418,14 @@ def prepare_jobs(jobs: JobTable, total: int, oversized: str) -> tuple[JobTable, 
     # A trace is nearly always in submit order already; it is then used as it is,
     # since copying every column of a large trace costs as much as simulating it.
     in_order = bool(np.all(jobs.submit[1:] >= jobs.submit[:-1]))
-    table = jobs if in_order else jobs.select(np.argsort(jobs.submit, kind="stable"))
+    order = None if in_order else np.argsort(jobs.submit, kind="stable")
+    table = jobs if order is None else jobs.select(order)
     width = table.width()
-    _reject_first(table, (width <= 0), "procs", width, "has no processor count (fields 5 and 8 are <= 0)", total)
-    _reject_first(table, ~(table.runtime >= 0), "runtime", table.runtime, "has an unknown or negative runtime", total)
-    _reject_first(table, ~(table.submit >= 0), "submit", table.submit, "has a negative submit time")
+    _reject_first(table, order, (width <= 0), "procs", width, "has no processor count (fields 5 and 8 are <= 0)", total)
+    _reject_first(
+        table, order, ~(table.runtime >= 0), "runtime", table.runtime, "has an unknown or negative runtime", total
+    )
+    _reject_first(table, order, ~(table.submit >= 0), "submit", table.submit, "has a negative submit time")
     wide = width > total
     if not wide.any():
         return table, ()
@@ -432,7 +436,8 @@ def prepare_jobs(jobs: JobTable, total: int, oversized: str) -> tuple[JobTable, 
             f"needs {width[i]} processors but the machine has {total} "
             f"({len(rows)} job(s) are too wide; use oversized='skip' or 'clip')",
             path=jobs.source,
-            job=int(table.job_id[i]),
+            row=i if order is None else int(order[i]),
+            job_id=int(table.job_id[i]),
             field="procs",
             value=int(width[i]),
         )
@@ -445,9 +450,16 @@ def prepare_jobs(jobs: JobTable, total: int, oversized: str) -> tuple[JobTable, 
 
 
 def _reject_first(
-    table: JobTable, bad: np.ndarray, field: str, values: np.ndarray, what: str, procs: int | None = None
+    table: JobTable,
+    order: np.ndarray | None,
+    bad: np.ndarray,
+    field: str,
+    values: np.ndarray,
+    what: str,
+    procs: int | None = None,
 ) -> None:
-    """InvalidWorkloadError naming the first ``bad`` job; with ``procs``, the call (and the command-line option)
+    """InvalidWorkloadError naming the first ``bad`` job (its row in the table given: ``order[i]`` when
+    ``table`` is that table sorted by ``order``); with ``procs``, the call (and the command-line option)
     that removes such jobs, as it can be run."""
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
@@ -462,7 +474,8 @@ def _reject_first(
         raise InvalidWorkloadError(
             f"{what} (value {values[i]}; {int(bad.sum())} such job(s){remedy})",
             path=table.source,
-            job=int(table.job_id[i]),
+            row=i if order is None else int(order[i]),
+            job_id=int(table.job_id[i]),
             field=field,
             value=values[i].item(),
         )

@@ -100,7 +100,8 @@ def simulate_batch(
             f"needs {width[i]} whole nodes ({jobs.tasks[i]} tasks, {per_node[i]} per node) for batch "
             f"scheduling, the platform has {platform.nodes} ({int(too_wide.sum())} such job(s))",
             path=jobs.source,
-            job=int(jobs.job_id[i]),
+            row=i,
+            job_id=int(jobs.job_id[i]),
             field="tasks",
             value=int(jobs.tasks[i]),
         )

@@ -78,6 +78,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from .._checks import check_float
+from ..errors import naming_jobs
 from .model import DfrsJobs, DfrsPlatform
 
 __all__ = [
@@ -132,14 +133,15 @@ def _network(jobs: DfrsJobs, platform: DfrsPlatform | int, threshold: float):  #
     else:
         nodes = DfrsPlatform(platform).nodes  # type: ignore[arg-type]  # checks the int
     threshold = check_float("threshold", threshold, minimum=0.0)
-    return _core.DfrsStretchBound(
-        np.ascontiguousarray(jobs.submit, dtype=np.float64),
-        np.ascontiguousarray(jobs.processing_time, dtype=np.float64),
-        np.ascontiguousarray(jobs.cpu_need, dtype=np.float64),
-        np.ascontiguousarray(jobs.tasks, dtype=np.int64),
-        nodes,
-        threshold,
-    )
+    with naming_jobs(jobs.job_id):
+        return _core.DfrsStretchBound(
+            np.ascontiguousarray(jobs.submit, dtype=np.float64),
+            np.ascontiguousarray(jobs.processing_time, dtype=np.float64),
+            np.ascontiguousarray(jobs.cpu_need, dtype=np.float64),
+            np.ascontiguousarray(jobs.tasks, dtype=np.int64),
+            nodes,
+            threshold,
+        )
 
 
 def stretch_bound(

@@ -325,6 +325,6 @@ def _valid_jobs(table: Any, drop: bool) -> Any:
         raise InvalidWorkloadError(
             f"has {bad[0].reason} ({len(bad)} such job(s); --drop-invalid removes them and says how many)",
             path=table.source,
-            job=bad[0].job_id,
+            job_id=bad[0].job_id,
         )
     return table

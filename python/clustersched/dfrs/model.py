@@ -265,7 +265,8 @@ class DfrsJobs:
                 raise InvalidWorkloadError(
                     f"{field} == {value!r}, must be {rule} ({int(bad.sum())} such job(s))",
                     path=source,
-                    job=int(ids[i]),
+                    row=i,
+                    job_id=int(ids[i]),
                     field=field,
                     value=value,
                 )
@@ -278,7 +279,7 @@ class DfrsJobs:
             reject(
                 (cols["tasks"] < 1) | (cols["tasks"] > MAX_TASKS),
                 "tasks",
-                f"in 1..{MAX_TASKS} (clustersched.dfrs.limits.MAX_TASKS)",
+                f"between 1 and {MAX_TASKS} (clustersched.dfrs.limits.MAX_TASKS)",
             )
             total = np.cumsum(cols["tasks"])
             if len(total) and total[-1] > MAX_TOTAL_TASKS:
@@ -287,7 +288,8 @@ class DfrsJobs:
                     f"tasks == {int(cols['tasks'][i])} brings the table to {int(total[i])} tasks, more than "
                     f"{MAX_TOTAL_TASKS} in all (clustersched.dfrs.limits.MAX_TOTAL_TASKS)",
                     path=source,
-                    job=int(ids[i]),
+                    row=i,
+                    job_id=int(ids[i]),
                     field="tasks",
                     value=int(cols["tasks"][i]),
                 )
@@ -361,7 +363,8 @@ class DfrsJobs:
                 f"{platform.nodes} nodes (at most {self.tasks_per_node()[i]} per node; "
                 f"{int(bad.sum())} such job(s); drop them with jobs.select(jobs.fits(platform)))",
                 path=self.source,
-                job=int(self.job_id[i]),
+                row=i,
+                job_id=int(self.job_id[i]),
                 field="tasks",
                 value=int(self.tasks[i]),
             )
@@ -381,9 +384,10 @@ def _check_distinct(ids: np.ndarray, source: str | None) -> None:
         k = int(np.flatnonzero(later)[0])
         row, job = int(known[k]), int(ids[known[k]])
         raise InvalidWorkloadError(
-            f"job number {job} is already used at row {int(owner[k])} (row {row}; {int(later.sum())} such row(s))",
+            f"this job number is already used at row {int(owner[k])} ({int(later.sum())} such row(s))",
             path=source,
-            job=job,
+            row=row,
+            job_id=job,
             field="job_id",
             value=job,
         )

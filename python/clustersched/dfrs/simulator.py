@@ -88,7 +88,7 @@ import numpy as np
 from .. import _core
 from .._checks import check_float, check_int
 from .._contract import Seed, check_seed, validate_default
-from ..errors import InfeasibleError, LimitError
+from ..errors import InfeasibleError, LimitError, naming_jobs
 from .algorithms import (
     ALGORITHMS,
     BASELINES,
@@ -416,15 +416,16 @@ class _Simulation:
         self.submit = jobs.submit
         self.tasks = jobs.tasks
         self.cpu = jobs.cpu_need
-        self.state = _core.DfrsState(
-            jobs.tasks,
-            jobs.cpu_units(),
-            jobs.mem_units(),
-            platform.nodes,
-            submit=np.ascontiguousarray(jobs.submit, dtype=np.float64),
-            processing_time=np.ascontiguousarray(jobs.processing_time, dtype=np.float64),
-            penalty=penalty,
-        )
+        with naming_jobs(jobs.job_id):
+            self.state = _core.DfrsState(
+                jobs.tasks,
+                jobs.cpu_units(),
+                jobs.mem_units(),
+                platform.nodes,
+                submit=np.ascontiguousarray(jobs.submit, dtype=np.float64),
+                processing_time=np.ascontiguousarray(jobs.processing_time, dtype=np.float64),
+                penalty=penalty,
+            )
         self._lp_cache: tuple[tuple[bytes, ...], np.ndarray] | None = None  # opt=avg: LP (2)'s last inputs, yields
         self.lp_solved = 0  # LP (2) solutions computed (the others were reused)
         self.mcb8_jobs: list[int] = []

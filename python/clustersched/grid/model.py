@@ -86,7 +86,7 @@ import numpy as np
 
 from .. import _core
 from .._checks import check_int, frozen, short_repr
-from ..errors import InvalidGraphError
+from ..errors import InvalidGraphError, naming_nodes
 
 __all__ = [
     "MAX_EDGES",
@@ -340,11 +340,12 @@ class TIG:
                     if m is None
                     else f"MCR == {m!r}, must be a finite real > 0 (Mflop/s)"
                 )
-                raise InvalidGraphError(f"task {labels[i]!r}: {what}", node=labels[i], field="mcr", value=m)
+                raise InvalidGraphError(f"task {labels[i]!r}: {what}", node=labels[i], row=i, field="mcr", value=m)
             if x > MAX_VALUE:
                 raise InvalidGraphError(
                     f"task {labels[i]!r}: MCR == {m!r}, must be <= {MAX_VALUE:g} (Mflop/s)",
                     node=labels[i],
+                    row=i,
                     field="mcr",
                     value=m,
                 )
@@ -355,6 +356,7 @@ class TIG:
                 raise InvalidGraphError(
                     f"task {labels[a]!r} communicates with itself (a self-loop)",
                     node=labels[a],
+                    row=a,
                     edge=edge,
                     field="mbr",
                     value=w,
@@ -446,6 +448,7 @@ class TIG:
                 f"the TIG is not connected: task {self.labels[t]!r} cannot be reached from task "
                 f"{self.labels[0]!r} ({why})",
                 node=self.labels[t],
+                row=t,
             )
 
     @property
@@ -454,7 +457,8 @@ class TIG:
         if self._core is None:
             from .. import _core
 
-            self._core = _core.Tig(self.mcr, self.edge_u, self.edge_v, self.mbr)
+            with naming_nodes(self.labels):
+                self._core = _core.Tig(self.mcr, self.edge_u, self.edge_v, self.mbr)
         return self._core
 
 
@@ -628,15 +632,16 @@ class LanGrid:
         _distinct(labels, "LAN")
         powers: list[float] = []
         counts = []
-        for label, h, bw in zip(labels, hosts, lan_bandwidth):
+        for row, (label, h, bw) in enumerate(zip(labels, hosts, lan_bandwidth)):
             if h is None:
                 raise InvalidGraphError(
-                    f"LAN {label!r}: has no hosts (node attribute 'hosts')", node=label, field="hosts", value=h
+                    f"LAN {label!r}: has no hosts (node attribute 'hosts')", node=label, row=row, field="hosts", value=h
                 )
             if isinstance(h, (str, bytes, dict)) or not isinstance(h, abc.Iterable):
                 raise InvalidGraphError(
                     f"LAN {label!r}: hosts == {short_repr(h)}, must be a sequence of powers (Mflop/s)",
                     node=label,
+                    row=row,
                     field="hosts",
                     value=h,
                 )
@@ -649,13 +654,14 @@ class LanGrid:
             if len(h) > room:
                 _too_many("the grid", f"more than {MAX_HOSTS} hosts", "MAX_HOSTS", MAX_HOSTS)
             if not h:
-                raise InvalidGraphError(f"LAN {label!r}: has no host", node=label, field="hosts", value=h)
+                raise InvalidGraphError(f"LAN {label!r}: has no host", node=label, row=row, field="hosts", value=h)
             for k, p in enumerate(h):
                 x = _real(p)
                 if x is None or not (math.isfinite(x) and x >= 0):
                     raise InvalidGraphError(
                         f"LAN {label!r} host {k}: power == {p!r}, must be a finite real >= 0 (Mflop/s)",
                         node=label,
+                        row=row,
                         field="hosts",
                         value=p,
                     )
@@ -663,6 +669,7 @@ class LanGrid:
                     raise InvalidGraphError(
                         f"LAN {label!r} host {k}: power == {p!r}, must be <= {MAX_VALUE:g} (Mflop/s)",
                         node=label,
+                        row=row,
                         field="hosts",
                         value=p,
                     )
@@ -675,11 +682,12 @@ class LanGrid:
                     if bw is None
                     else f"bandwidth == {bw!r}, must be a finite real >= 0 (Mb/s)"
                 )
-                raise InvalidGraphError(f"LAN {label!r}: {what}", node=label, field="bandwidth", value=bw)
+                raise InvalidGraphError(f"LAN {label!r}: {what}", node=label, row=row, field="bandwidth", value=bw)
             if x > MAX_VALUE:
                 raise InvalidGraphError(
                     f"LAN {label!r}: bandwidth == {bw!r}, must be <= {MAX_VALUE:g} (Mb/s)",
                     node=label,
+                    row=row,
                     field="bandwidth",
                     value=bw,
                 )
@@ -690,6 +698,7 @@ class LanGrid:
                 raise InvalidGraphError(
                     f"LAN {labels[a]!r} is linked to itself (a self-loop)",
                     node=labels[a],
+                    row=a,
                     edge=edge,
                     field="bandwidth",
                     value=w,
@@ -776,9 +785,15 @@ class LanGrid:
         if self._core is None:
             from .. import _core
 
-            self._core = _core.LanGrid(
-                self.host_offsets, self.host_power, self.lan_bandwidth, self.link_a, self.link_b, self.link_bandwidth
-            )
+            with naming_nodes(self.labels):
+                self._core = _core.LanGrid(
+                    self.host_offsets,
+                    self.host_power,
+                    self.lan_bandwidth,
+                    self.link_a,
+                    self.link_b,
+                    self.link_bandwidth,
+                )
         return self._core
 
 

@@ -183,11 +183,12 @@ def check_cluster(cluster: Cluster, ptgs: Sequence[PTG] = (), *, schedules: bool
         with np.errstate(over="ignore"):
             longest = p.work[v] / cluster.speed
             total += float(np.sum(p.work / cluster.speed))
-        name = f" ({p.name!r})" if p.name else ""
+        name = f"named {p.name!r}, " if p.name else ""
         if not np.isfinite(longest):
             raise InvalidWorkloadError(
-                f"PTG {i}{name} task {p.labels[v]!r}: work {float(p.work[v])!r} flop on one processor of cluster "
+                f"{name}task {p.labels[v]!r}: work {float(p.work[v])!r} flop on one processor of cluster "
                 f"{cluster.name!r} ({cluster.speed!r} flop/s) takes longer than float64 can count",
+                ptg=i,
                 field="work",
                 value=float(p.work[v]),
             )
@@ -195,18 +196,20 @@ def check_cluster(cluster: Cluster, ptgs: Sequence[PTG] = (), *, schedules: bool
             shortest = p.work[v] / cluster.speed / cluster.procs
         if schedules and not shortest >= MIN_SECONDS:
             raise InvalidWorkloadError(
-                f"PTG {i}{name}: its longest task {p.labels[v]!r}, work {float(p.work[v])!r} flop, takes "
+                f"{name}its longest task {p.labels[v]!r}, work {float(p.work[v])!r} flop, takes "
                 f"{float(shortest)!r} s on the {cluster.procs} processors of cluster {cluster.name!r} "
                 f"({cluster.speed!r} flop/s), must be >= {MIN_SECONDS:g} s (clustersched.ptg.MIN_SECONDS): "
                 f"a PTG needs a positive makespan alone, C*_max, for its stretch",
+                ptg=i,
                 field="work",
                 value=float(p.work[v]),
             )
         if schedules and not total <= MAX_SECONDS:
             raise InvalidWorkloadError(
-                f"PTG {i}{name}: the tasks of PTGs 0..{i}, each on one processor of cluster {cluster.name!r} "
+                f"{name}the tasks of PTGs 0 to {i}, each on one processor of cluster {cluster.name!r} "
                 f"({cluster.speed!r} flop/s), one after the other, take {total:.6g} s, must be <= {MAX_SECONDS:g} s "
                 f"(clustersched.ptg.MAX_SECONDS); its longest task is {p.labels[v]!r}, work {float(p.work[v])!r} flop",
+                ptg=i,
                 field="work",
                 value=float(p.work[v]),
             )

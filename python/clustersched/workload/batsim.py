@@ -449,7 +449,8 @@ def write_batsim(
             raise InvalidWorkloadError(
                 f"value {values[i].item()!r} {rule} ({int(mask.sum())} such job(s))",
                 path=source,
-                job=int(table.job_id[i]),
+                row=i,
+                job_id=int(table.job_id[i]),
                 field=field,
                 value=values[i].item(),
             )
@@ -457,7 +458,12 @@ def write_batsim(
     if (counts > 1).any():
         job = int(table.job_id[first[np.argmax(counts > 1)]])
         raise InvalidWorkloadError(
-            "two jobs have this number; Batsim job ids must be unique", path=source, job=job, field="job_id", value=job
+            "two jobs have this number; Batsim job ids must be unique",
+            path=source,
+            row=int(first[np.argmax(counts > 1)]),
+            job_id=job,
+            field="job_id",
+            value=job,
         )
     requested = table.time_requested
     known = requested > 0

@@ -83,7 +83,7 @@ def parse_machine_size(value: str) -> int:
         raise ValueError(f"value {words[0]!r} is not a whole number of processors")
     count = int(words[0])
     if not 1 <= count <= MAX_PROCS:
-        raise ValueError(f"value {count} is out of range (must be in 1..={MAX_PROCS})")
+        raise ValueError(f"value {count} is out of range (must be between 1 and {MAX_PROCS})")
     return count
 
 

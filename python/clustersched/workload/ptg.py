@@ -248,15 +248,18 @@ class PTG:
                 if w != 0.0:
                     raise InvalidWorkloadError(
                         f"{where}task {label!r}: work == {w!r} on a synthetic task, must be 0",
+                        field="work",
                         value=w,
                     )
             elif not (math.isfinite(w) and w > 0):
                 raise InvalidWorkloadError(
-                    f"{where}task {label!r}: work == {w!r}, must be finite and > 0 (flop)", value=w
+                    f"{where}task {label!r}: work == {w!r}, must be finite and > 0 (flop)", field="work", value=w
                 )
             a = _real(attrs.get("alpha", 0.0), "alpha", label, where)
             if not 0.0 <= a <= 1.0:  # also rejects NaN
-                raise InvalidWorkloadError(f"{where}task {label!r}: alpha == {a!r}, must be in [0, 1]", value=a)
+                raise InvalidWorkloadError(
+                    f"{where}task {label!r}: alpha == {a!r}, must be between 0 and 1", field="alpha", value=a
+                )
             work[label], alpha[label] = w, a
 
         loops = sorted((u for u, v in nx.selfloop_edges(graph)), key=_label_key)

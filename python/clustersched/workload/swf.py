@@ -435,7 +435,8 @@ def _check_writable(table: JobTable, source: str) -> None:
         raise InvalidWorkloadError(
             f"{p.message}; SWF readers would reject it",
             path=source,
-            job=int(table.job_id[i]),
+            row=i,
+            job_id=int(table.job_id[i]),
             field=p.field,
             value=p.value,
         )
@@ -443,9 +444,10 @@ def _check_writable(table: JobTable, source: str) -> None:
     if later.size:
         job = int(table.job_id[later[0]])
         raise InvalidWorkloadError(
-            f"rows {owner[0]} and {later[0]} have the same job number; SWF readers would reject it",
+            f"row {owner[0]} has the same job number; SWF readers would reject it",
             path=source,
-            job=job,
+            row=int(later[0]),
+            job_id=job,
             field="job_id",
             value=job,
         )

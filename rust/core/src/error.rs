@@ -57,6 +57,44 @@ impl From<usize> for Value {
     }
 }
 
+/// The rule an [`Invalid`] value breaks, as data: the bounds are values, and
+/// Python words the rule (`clustersched.errors`), so a message never shows
+/// Rust's syntax and is worded in one place.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Rule {
+    /// `lo <= x <= hi`.
+    Between(Value, Value),
+    /// `x >= lo` (and finite, for a real).
+    AtLeast(Value),
+    /// `x > lo` (and finite).
+    Above(Value),
+    /// `x <= hi`.
+    AtMost(Value),
+    /// `lo < x <= hi` (and finite).
+    AboveUpTo(Value, Value),
+    /// `lo <= x <= hi` (and finite), for a real with a documented ceiling.
+    AtLeastUpTo(Value, Value),
+    /// `x` is finite.
+    Finite,
+    /// `x >= ` the value of another quantity, named in words (`"runtime"`,
+    /// `"the previous job's submit"`), and finite.
+    AtLeastOf(&'static str, Value),
+    /// A rule with no bound to give as data, in words (never Rust syntax).
+    Other(String),
+}
+
+impl From<&str> for Rule {
+    fn from(words: &str) -> Self {
+        Rule::Other(words.to_owned())
+    }
+}
+
+impl From<String> for Rule {
+    fn from(words: String) -> Self {
+        Rule::Other(words)
+    }
+}
+
 /// What is wrong with one item of the input, and where.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Invalid {
@@ -65,8 +103,24 @@ pub struct Invalid {
     /// when the problem is one value's.
     pub field: Option<&'static str>,
     pub value: Option<Value>,
-    /// The rule broken, without the address (`"must be in 1..=4"`).
-    pub message: String,
+    /// The rule broken, as data.
+    pub rule: Rule,
+    /// What the bound is, or the value's unit, in words (`"the machine size"`,
+    /// `"flop"`), when it helps.
+    pub note: Option<&'static str>,
+}
+
+/// Why [`Error::CannotStart`] refused to start a job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// No job has this row.
+    Missing,
+    /// The job has already started.
+    Started,
+    /// The job has not been submitted yet.
+    NotSubmitted,
+    /// The job needs more processors than are free.
+    TooWide { needs: u32, free: u32 },
 }
 
 /// Everything that can go wrong in a core kernel.
@@ -76,30 +130,46 @@ pub enum Error {
     Invalid(Box<Invalid>),
     /// An argument (not tied to one item) breaks its rule.
     InvalidArgument(String),
-    /// A request cannot be satisfied in the current state (e.g. starting a job
-    /// that does not fit on the free processors).
+    /// A request cannot be satisfied in the current state.
     Infeasible(String),
+    /// A user policy asked to start the job of row `row` at `time`, and it
+    /// cannot start (Python words it, with the job's id).
+    CannotStart { row: usize, time: f64, why: Refusal },
 }
 
 impl Error {
-    /// `field` of `item` has the impossible `value`: `message` says the rule.
-    pub fn invalid(item: Item, field: &'static str, value: impl Into<Value>, message: impl Into<String>) -> Self {
+    /// `field` of `item` has the impossible `value`: `rule` says the rule.
+    pub fn invalid(item: Item, field: &'static str, value: impl Into<Value>, rule: impl Into<Rule>) -> Self {
         Error::Invalid(Box::new(Invalid {
             item,
             field: Some(field),
             value: Some(value.into()),
-            message: message.into(),
+            rule: rule.into(),
+            note: None,
         }))
     }
 
-    /// `item` is wrong as a whole (no tasks, a bad shape): `message` says how.
-    pub fn invalid_item(item: Item, message: impl Into<String>) -> Self {
+    /// `item` is wrong as a whole (no tasks, a bad shape): `rule` says how.
+    pub fn invalid_item(item: Item, rule: impl Into<Rule>) -> Self {
         Error::Invalid(Box::new(Invalid {
             item,
             field: None,
             value: None,
-            message: message.into(),
+            rule: rule.into(),
+            note: None,
         }))
+    }
+
+    /// The same error, with `note` (what the bound is, or the unit).
+    #[must_use]
+    pub fn noted(self, note: &'static str) -> Self {
+        match self {
+            Error::Invalid(mut e) => {
+                e.note = Some(note);
+                Error::Invalid(e)
+            }
+            other => other,
+        }
     }
 
     /// The same error, about PTG `ptg` of a set: a graph's own error names
@@ -122,10 +192,12 @@ impl Error {
 /// Result alias used across the core.
 pub type Result<T> = std::result::Result<T, Error>;
 
+// Rust's own rendering, for logs and the core's tests: data, not prose. Users
+// see Python's wording (`clustersched.errors`), built from the same data.
 impl fmt::Display for Item {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Item::Job(j) => write!(f, "job index {j}"),
+            Item::Job(j) => write!(f, "row {j}"),
             Item::Ptg(g) => write!(f, "PTG {g}"),
             Item::Task { ptg: Some(g), task } => write!(f, "PTG {g}, task {task}"),
             Item::Task { ptg: None, task } => write!(f, "task {task}"),
@@ -147,10 +219,11 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Invalid(e) => match (e.field, e.value) {
-                (Some(field), Some(value)) => write!(f, "{}: {field} == {value}, {}", e.item, e.message),
-                _ => write!(f, "{}: {}", e.item, e.message),
+                (Some(field), Some(value)) => write!(f, "{}: {field} == {value}, {:?}", e.item, e.rule),
+                _ => write!(f, "{}: {:?}", e.item, e.rule),
             },
             Error::InvalidArgument(m) | Error::Infeasible(m) => f.write_str(m),
+            Error::CannotStart { row, time, why } => write!(f, "row {row} at time {time}: {why:?}"),
         }
     }
 }
@@ -162,14 +235,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn messages_name_the_item_field_and_value() {
-        let e = Error::invalid(Item::Job(1), "width", 9u32, "must be in 1..=4");
-        assert_eq!(e.to_string(), "job index 1: width == 9, must be in 1..=4");
-        let e = Error::invalid(Item::Task { ptg: None, task: 3 }, "alpha", 1.5, "must be in [0, 1]").in_ptg(2);
-        assert_eq!(e.to_string(), "PTG 2, task 3: alpha == 1.5, must be in [0, 1]");
+    fn errors_carry_the_address_and_the_rule_as_data() {
+        let e = Error::invalid(Item::Job(1), "width", 9u32, Rule::Between(1i64.into(), 4i64.into()))
+            .noted("the machine size");
+        let Error::Invalid(i) = &e else { panic!("{e:?}") };
         assert_eq!(
-            Error::invalid_item(Item::Ptg(0), "has no tasks").in_ptg(4).to_string(),
-            "PTG 4: has no tasks"
+            (i.item, i.field, i.value),
+            (Item::Job(1), Some("width"), Some(Value::Int(9)))
+        );
+        assert_eq!(
+            (&i.rule, i.note),
+            (&Rule::Between(Value::Int(1), Value::Int(4)), Some("the machine size"))
+        );
+        let e = Error::invalid(Item::Task { ptg: None, task: 3 }, "alpha", 1.5, "a rule in words").in_ptg(2);
+        assert_eq!(e.to_string(), "PTG 2, task 3: alpha == 1.5, Other(\"a rule in words\")");
+        assert_eq!(
+            Error::invalid_item(Item::Ptg(0), "has no tasks").in_ptg(4),
+            Error::invalid_item(Item::Ptg(4), "has no tasks")
         );
     }
 }

@@ -11,7 +11,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::errors::{to_py, InfeasibleError};
+use crate::errors::{no_such_row, to_py};
 use crate::owned;
 
 /// How long [`BatchSim::run`] runs without the GIL before it looks at
@@ -69,7 +69,7 @@ impl BatchSim {
             }
         };
         let procs = u32::try_from(procs)
-            .map_err(|_| PyValueError::new_err(format!("procs == {procs}, must be in 1..={}", u32::MAX)))?;
+            .map_err(|_| PyValueError::new_err(format!("procs == {procs}, must be between 1 and {}", u32::MAX)))?;
         let width = Jobs::widths(&owned("width", &width)?, procs).map_err(to_py)?;
         let jobs = Jobs {
             submit: owned("submit", &submit)?,
@@ -149,12 +149,7 @@ impl BatchSim {
 
     /// Starts waiting job `job` now; raises InfeasibleError if it is not waiting or does not fit.
     fn start(&mut self, job: i64) -> PyResult<()> {
-        let index = usize::try_from(job).map_err(|_| {
-            InfeasibleError::new_err(format!(
-                "cannot start job index {job} at time {}: it does not exist",
-                self.inner.now()
-            ))
-        })?;
+        let index = usize::try_from(job).map_err(|_| no_such_row(job, self.inner.now()))?;
         self.inner.start(index).map_err(to_py)
     }
 
@@ -164,12 +159,12 @@ impl BatchSim {
         let need = u32::try_from(need)
             .ok()
             .filter(|&n| n >= 1)
-            .ok_or_else(|| PyValueError::new_err(format!("need == {need}, must be in 1..={total}")))?;
+            .ok_or_else(|| PyValueError::new_err(format!("need == {need}, must be between 1 and {total}")))?;
         self.inner
             .machine()
             .shadow(clustersched_core::Time(self.inner.now()), need)
             .map(|(t, extra)| (t.0, extra))
-            .ok_or_else(|| PyValueError::new_err(format!("need == {need}, must be in 1..={total}")))
+            .ok_or_else(|| PyValueError::new_err(format!("need == {need}, must be between 1 and {total}")))
     }
 
     /// Runs built-in `policy` at the current time stamp.

@@ -19,7 +19,7 @@ type JobsAndValues<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<f64>>)
 type IndexPairs<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>);
 
 fn job_index(name: &str, x: i64) -> PyResult<u32> {
-    u32::try_from(x).map_err(|_| PyValueError::new_err(format!("{name} == {x}, must be a job index >= 0")))
+    u32::try_from(x).map_err(|_| PyValueError::new_err(format!("{name} == {x}, must be a row >= 0")))
 }
 
 fn job_range(first: i64, last: i64) -> PyResult<(usize, usize)> {
@@ -52,8 +52,9 @@ impl DfrsState {
         penalty: f64,
     ) -> PyResult<Self> {
         // The core checks the range (1..=MAX_NODES); a count beyond u32 gets its message here.
-        let nodes = u32::try_from(nodes)
-            .map_err(|_| PyValueError::new_err(format!("nodes == {nodes}, must be in 1..={}", dfrs::MAX_NODES)))?;
+        let nodes = u32::try_from(nodes).map_err(|_| {
+            PyValueError::new_err(format!("nodes == {nodes}, must be between 1 and {}", dfrs::MAX_NODES))
+        })?;
         let tasks = Jobs::task_counts(&owned("tasks", &tasks)?).map_err(to_py)?;
         let jobs = Jobs::new(tasks, owned("cpu", &cpu)?, owned("mem", &mem)?).map_err(to_py)?;
         let n = jobs.len();
@@ -146,7 +147,7 @@ impl DfrsState {
 
     /// The running jobs `jobs` (ascending, all of them) get yields `ys` from `t`.
     fn share(&mut self, t: f64, jobs: PyReadonlyArray1<'_, i64>, ys: PyReadonlyArray1<'_, f64>) -> PyResult<()> {
-        let jobs = integers::<u32>("jobs", &jobs, "a job index >= 0")?;
+        let jobs = integers::<u32>("jobs", &jobs, "a row >= 0")?;
         let ys = owned("ys", &ys)?;
         self.inner.share(t, &jobs, &ys).map_err(to_py)
     }
@@ -327,7 +328,7 @@ impl DfrsState {
         migrate: bool,
     ) -> PyResult<(bool, Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i64>>)> {
         let job = job_index("job", job)?;
-        let victims = integers::<u32>("victims", &victims, "a job index >= 0")?;
+        let victims = integers::<u32>("victims", &victims, "a row >= 0")?;
         let out = greedy::greedy_preempt(self.inner.cluster_mut(), job, &victims, migrate).map_err(to_py)?;
         Ok((
             out.placed,
@@ -347,7 +348,7 @@ impl DfrsState {
         fixed: PyReadonlyArray1<'_, bool>,
         accuracy: f64,
     ) -> PyResult<(f64, usize, u32)> {
-        let order = integers::<u32>("order", &order, "a job index >= 0")?;
+        let order = integers::<u32>("order", &order, "a row >= 0")?;
         let fixed = owned("fixed", &fixed)?;
         let inner = self.inner.cluster_mut();
         let p = py
@@ -371,7 +372,7 @@ impl DfrsState {
         period: f64,
         accuracy: f64,
     ) -> PyResult<(f64, usize, u32)> {
-        let order = integers::<u32>("order", &order, "a job index >= 0")?;
+        let order = integers::<u32>("order", &order, "a row >= 0")?;
         let fixed = owned("fixed", &fixed)?;
         let (flow, virt) = (owned("flow", &flow)?, owned("virt", &virt)?);
         let inner = self.inner.cluster_mut();

@@ -200,7 +200,9 @@ fn qlse_step<'py>(
     Bound<'py, PyArray1<f64>>,
 )> {
     if step >= grid::STEP_QUANTILES.len() {
-        return Err(PyValueError::new_err(format!("step == {step}, must be in 0..=4")));
+        return Err(PyValueError::new_err(format!(
+            "step == {step}, must be between 0 and 4"
+        )));
     }
     let w = weights(alpha_l, beta_l);
     w.check("L").map_err(to_py)?;

@@ -45,7 +45,7 @@ fn indices(name: &str, a: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<usize>> {
 /// Counts as `u32` (`0` and values too large for the problem are left to the
 /// core's checks, which name the item).
 fn counts(name: &str, a: &PyReadonlyArray1<'_, i64>) -> PyResult<Vec<u32>> {
-    integers(name, a, &format!("in 0..={}", u32::MAX))
+    integers(name, a, &format!("between 0 and {}", u32::MAX))
 }
 
 /// Core integers (indices, counts) as numpy's int64.

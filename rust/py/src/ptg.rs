@@ -19,7 +19,7 @@ fn procs_u32(procs: i64) -> PyResult<u32> {
     match u32::try_from(procs) {
         Ok(p) if p >= 1 => Ok(p),
         _ => Err(PyValueError::new_err(format!(
-            "procs == {procs}, must be in 1..={}",
+            "procs == {procs}, must be between 1 and {}",
             u32::MAX
         ))),
     }
@@ -346,7 +346,7 @@ impl PtgSet {
             Ok(self.inner.graph(i))
         } else {
             Err(PyValueError::new_err(format!(
-                "i == {i}, must be in 0..{} (the number of PTGs)",
+                "i == {i}, must be >= 0 and < {} (the number of PTGs)",
                 self.inner.len()
             )))
         }

@@ -3,7 +3,7 @@ use std::collections::BinaryHeap;
 
 use super::machine::Machine;
 use super::queue::{Priority, WaitQueue};
-use crate::error::{Error, Item, Result};
+use crate::error::{Error, Item, Refusal, Result, Rule};
 use crate::time::Time;
 
 /// Rigid jobs, one entry per job, sorted by submit time (ties keep input order).
@@ -30,12 +30,10 @@ impl Jobs {
             .enumerate()
             .map(|(j, &w)| match u32::try_from(w) {
                 Ok(width) if (1..=total).contains(&width) => Ok(width),
-                _ => Err(Error::invalid(
-                    Item::Job(j),
-                    "width",
-                    w,
-                    format!("must be in 1..={total} (the machine size)"),
-                )),
+                _ => Err(
+                    Error::invalid(Item::Job(j), "width", w, Rule::Between(1i64.into(), total.into()))
+                        .noted("the machine size"),
+                ),
             })
             .collect()
     }
@@ -70,26 +68,18 @@ impl Jobs {
             let (s, r, e, w) = (self.submit[j], self.runtime[j], self.estimate[j], self.width[j]);
             let job = Item::Job(j);
             if !s.is_finite() || s < 0.0 {
-                return Err(Error::invalid(job, "submit", s, "must be finite and >= 0"));
+                return Err(Error::invalid(job, "submit", s, Rule::AtLeast(0.0.into())));
             }
             if !r.is_finite() || r < 0.0 {
-                return Err(Error::invalid(job, "runtime", r, "must be finite and >= 0"));
+                return Err(Error::invalid(job, "runtime", r, Rule::AtLeast(0.0.into())));
             }
             if !e.is_finite() || e < r {
-                return Err(Error::invalid(
-                    job,
-                    "estimate",
-                    e,
-                    format!("must be finite and >= runtime {r}"),
-                ));
+                return Err(Error::invalid(job, "estimate", e, Rule::AtLeastOf("runtime", r.into())));
             }
             if w == 0 || w > total {
-                return Err(Error::invalid(
-                    job,
-                    "width",
-                    w,
-                    format!("must be in 1..={total} (the machine size)"),
-                ));
+                return Err(
+                    Error::invalid(job, "width", w, Rule::Between(1i64.into(), total.into())).noted("the machine size"),
+                );
             }
             if j > 0 && s < self.submit[j - 1] {
                 let previous = self.submit[j - 1];
@@ -97,7 +87,7 @@ impl Jobs {
                     job,
                     "submit",
                     s,
-                    format!("must be >= the previous job's {previous}"),
+                    Rule::AtLeastOf("the previous row's value", previous.into()),
                 ));
             }
         }
@@ -266,25 +256,25 @@ impl BatchSim {
     /// Starts waiting job `job` now (for user policies). Fails if the job is
     /// not waiting or does not fit on the free processors.
     pub fn start(&mut self, job: usize) -> Result<()> {
+        let refuse = |why| {
+            Err(Error::CannotStart {
+                row: job,
+                time: self.now.0,
+                why,
+            })
+        };
         if !self.queue.contains(job) {
-            let state = if job >= self.jobs.len() {
-                "does not exist"
+            return refuse(if job >= self.jobs.len() {
+                Refusal::Missing
             } else if !self.start[job].is_nan() {
-                "has already started"
+                Refusal::Started
             } else {
-                "has not been submitted yet"
-            };
-            return Err(Error::Infeasible(format!(
-                "cannot start job index {job} at time {}: it {state}",
-                self.now.0
-            )));
+                Refusal::NotSubmitted
+            });
         }
         let (w, free) = (self.jobs.width[job], self.machine.free());
         if w > free {
-            return Err(Error::Infeasible(format!(
-                "cannot start job index {job} at time {}: it needs {w} processors, {free} are free",
-                self.now.0
-            )));
+            return refuse(Refusal::TooWide { needs: w, free });
         }
         self.queue.remove(job as u32);
         self.launch(job as u32);

@@ -67,7 +67,7 @@
 //! needs no proof).
 
 use super::maxflow::{FlowBuilder, FlowNetwork};
-use crate::error::{Error, Item, Result};
+use crate::error::{Error, Item, Result, Rule};
 
 /// Relative shortfall of the total work below which a flow counts as
 /// saturating every job.
@@ -258,19 +258,24 @@ impl StretchBound {
             let job = Item::Job(j);
             let (r, p, c, k) = (submit[j], processing_time[j], cpu_need[j], tasks[j]);
             if !r.is_finite() {
-                return Err(Error::invalid(job, "submit", r, "must be finite"));
+                return Err(Error::invalid(job, "submit", r, Rule::Finite));
             }
             if !(p.is_finite() && p >= 0.0) {
-                return Err(Error::invalid(job, "processing_time", p, "must be finite and >= 0"));
+                return Err(Error::invalid(job, "processing_time", p, Rule::AtLeast(0.0.into())));
             }
             if !(c > 0.0 && c <= 1.0) {
-                return Err(Error::invalid(job, "cpu_need", c, "must be in (0, 1]"));
+                return Err(Error::invalid(
+                    job,
+                    "cpu_need",
+                    c,
+                    Rule::AboveUpTo(0.0.into(), 1.0.into()),
+                ));
             }
             if k == 0 {
-                return Err(Error::invalid(job, "tasks", k, "must be >= 1"));
+                return Err(Error::invalid(job, "tasks", k, Rule::AtLeast(1i64.into())));
             }
             if k > MAX_COUNT {
-                return Err(Error::invalid(job, "tasks", k, format!("must be at most {MAX_COUNT}")));
+                return Err(Error::invalid(job, "tasks", k, Rule::AtMost(MAX_COUNT.into())));
             }
             if p == 0.0 {
                 continue;
@@ -795,7 +800,7 @@ mod tests {
     #[test]
     fn bad_input_is_an_error() {
         let e = StretchBound::new(&[0.0, f64::NAN], &[1.0, 1.0], &[1.0, 1.0], &[1, 1], 1, 10.0).unwrap_err();
-        assert_eq!(e.to_string(), "job index 1: submit == NaN, must be finite");
+        assert_eq!(e.to_string(), "row 1: submit == NaN, Finite");
         assert!(StretchBound::new(&[0.0], &[-1.0], &[1.0], &[1], 1, 10.0).is_err());
         assert!(StretchBound::new(&[0.0], &[1.0], &[0.0], &[1], 1, 10.0).is_err());
         assert!(StretchBound::new(&[0.0], &[1.0], &[1.5], &[1], 1, 10.0).is_err());

@@ -48,7 +48,7 @@ pub struct Cluster {
 pub(crate) fn check_nodes(nodes: u32) -> Result<()> {
     if nodes == 0 || nodes > MAX_NODES {
         return Err(Error::InvalidArgument(format!(
-            "nodes == {nodes}, must be in 1..={MAX_NODES}"
+            "nodes == {nodes}, must be between 1 and {MAX_NODES}"
         )));
     }
     Ok(())
@@ -132,7 +132,7 @@ impl Cluster {
         let j = job as usize;
         if j >= self.jobs.len() {
             return Err(Error::InvalidArgument(format!(
-                "job index {job} does not exist (there are {} jobs)",
+                "the job of row {job} does not exist (there are {} jobs)",
                 self.jobs.len()
             )));
         }
@@ -154,11 +154,11 @@ impl Cluster {
     pub fn place(&mut self, job: u32, mut nodes: Vec<u32>) -> Result<()> {
         let j = self.check_job(job)?;
         if self.running.contains(&job) {
-            return Err(Error::Infeasible(format!("job index {job} is already placed")));
+            return Err(Error::Infeasible(format!("the job of row {job} is already placed")));
         }
         if nodes.len() != self.jobs.tasks[j] as usize {
             return Err(Error::InvalidArgument(format!(
-                "job index {job} has {} tasks, {} nodes given",
+                "the job of row {job} has {} tasks, {} nodes given",
                 self.jobs.tasks[j],
                 nodes.len()
             )));
@@ -175,13 +175,13 @@ impl Cluster {
             }
             if node >= self.nodes {
                 return Err(Error::InvalidArgument(format!(
-                    "job index {job}: node {node} does not exist (nodes are 0..{})",
-                    self.nodes
+                    "the job of row {job}: node {node} does not exist (nodes are 0 to {})",
+                    self.nodes - 1
                 )));
             }
             if self.mem_used[node as usize] as u128 + count as u128 * mem as u128 > UNIT as u128 {
                 return Err(Error::Infeasible(format!(
-                    "job index {job}: {count} task(s) of memory {mem} do not fit on node {node} ({} of {UNIT} used)",
+                    "the job of row {job}: {count} task(s) of memory {mem} do not fit on node {node} ({} of {UNIT} used)",
                     self.mem_used[node as usize]
                 )));
             }
@@ -381,7 +381,7 @@ mod tests {
             let e = Cluster::new(jobs(), nodes).unwrap_err();
             assert_eq!(
                 e,
-                Error::InvalidArgument(format!("nodes == {nodes}, must be in 1..={MAX_NODES}"))
+                Error::InvalidArgument(format!("nodes == {nodes}, must be between 1 and {MAX_NODES}"))
             );
         }
         assert_eq!(Cluster::new(jobs(), MAX_NODES).unwrap().nodes(), MAX_NODES);

@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 pub fn greedy(cluster: &mut Cluster, job: u32) -> Result<bool> {
     cluster.check_job(job)?;
     if cluster.is_running(job) {
-        return Err(Error::Infeasible(format!("job index {job} is already placed")));
+        return Err(Error::Infeasible(format!("the job of row {job} is already placed")));
     }
     match cluster.greedy_nodes(job) {
         Some(nodes) => cluster.place(job, nodes).map(|()| true),
@@ -59,7 +59,7 @@ pub fn greedy_preempt(cluster: &mut Cluster, job: u32, victims: &[u32], migrate:
         cluster.check_job(v)?;
         if v == job || !cluster.is_running(v) || std::mem::replace(&mut seen[v as usize], true) {
             return Err(Error::InvalidArgument(format!(
-                "victim job index {v} must be a running job other than {job}, listed once"
+                "victim row {v} must be a running job other than {job}, listed once"
             )));
         }
     }
@@ -92,7 +92,7 @@ pub fn greedy_preempt(cluster: &mut Cluster, job: u32, victims: &[u32], migrate:
     let placed = greedy(cluster, job)?;
     if !placed {
         return Err(Error::Infeasible(format!(
-            "job index {job} should fit after the pauses but does not"
+            "the job of row {job} should fit after the pauses but does not"
         )));
     }
     let mut out = Preemption {

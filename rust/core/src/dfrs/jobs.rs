@@ -1,4 +1,4 @@
-use crate::error::{Error, Item, Result};
+use crate::error::{Error, Item, Result, Rule};
 
 /// A whole node in need units: needs are integers in `1..=UNIT`.
 pub const UNIT: u64 = 1_000_000_000;
@@ -50,7 +50,7 @@ impl Jobs {
                     job,
                     "tasks",
                     tasks[j],
-                    format!("must be in 1..={MAX_TASKS}"),
+                    Rule::Between(1i64.into(), MAX_TASKS.into()),
                 ));
             }
             total += u64::from(tasks[j]);
@@ -65,21 +65,11 @@ impl Jobs {
             // Needs are reported as the fraction of a node the user gave.
             if cpu[j] == 0 || cpu[j] > UNIT {
                 let need = cpu[j] as f64 / UNIT as f64;
-                return Err(Error::invalid(
-                    job,
-                    "cpu_need",
-                    need,
-                    format!("must be in [1/{UNIT}, 1] of a node"),
-                ));
+                return Err(Error::invalid(job, "cpu_need", need, unit_fraction()).noted("fraction of a node"));
             }
             if mem[j] == 0 || mem[j] > UNIT {
                 let need = mem[j] as f64 / UNIT as f64;
-                return Err(Error::invalid(
-                    job,
-                    "mem_need",
-                    need,
-                    format!("must be in [1/{UNIT}, 1] of a node"),
-                ));
+                return Err(Error::invalid(job, "mem_need", need, unit_fraction()).noted("fraction of a node"));
             }
         }
         Ok(Jobs { tasks, cpu, mem })
@@ -89,6 +79,7 @@ impl Jobs {
     ///
     /// # Errors
     /// [`Error::Invalid`] naming the first job whose count is not in `1..=MAX_TASKS`.
+    /// (The rule is data: Python words it.)
     pub fn task_counts(raw: &[i64]) -> Result<Vec<u32>> {
         raw.iter()
             .enumerate()
@@ -98,7 +89,7 @@ impl Jobs {
                     Item::Job(j),
                     "tasks",
                     t,
-                    format!("must be in 1..={MAX_TASKS}"),
+                    Rule::Between(1i64.into(), MAX_TASKS.into()),
                 )),
             })
             .collect()
@@ -125,6 +116,11 @@ impl Jobs {
     }
 }
 
+/// A need's rule: between one unit and a whole node.
+fn unit_fraction() -> Rule {
+    Rule::Between((1.0 / UNIT as f64).into(), 1.0.into())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,8 +134,8 @@ mod tests {
         for bad in [0, -1, i64::from(MAX_TASKS) + 1, i64::from(u32::MAX)] {
             let e = Jobs::task_counts(&[1, bad]).unwrap_err();
             assert_eq!(
-                e.to_string(),
-                format!("job index 1: tasks == {bad}, must be in 1..={MAX_TASKS}")
+                e,
+                Error::invalid(Item::Job(1), "tasks", bad, Rule::Between(1i64.into(), MAX_TASKS.into()))
             );
         }
         let e = Jobs::new(vec![MAX_TASKS + 1], vec![UNIT], vec![1]).unwrap_err();
@@ -151,12 +147,10 @@ mod tests {
         let n = (MAX_TOTAL_TASKS / u64::from(MAX_TASKS)) as usize;
         assert!(Jobs::new(vec![MAX_TASKS; n], vec![UNIT; n], vec![1; n]).is_ok());
         let e = Jobs::new(vec![MAX_TASKS; n + 1], vec![UNIT; n + 1], vec![1; n + 1]).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            format!(
-                "job index {n}: tasks == {MAX_TASKS}, brings the job set to {} tasks, at most {MAX_TOTAL_TASKS} are supported",
-                MAX_TOTAL_TASKS + u64::from(MAX_TASKS)
-            )
+        let words = format!(
+            "brings the job set to {} tasks, at most {MAX_TOTAL_TASKS} are supported",
+            MAX_TOTAL_TASKS + u64::from(MAX_TASKS)
         );
+        assert_eq!(e, Error::invalid(Item::Job(n), "tasks", MAX_TASKS, words));
     }
 }

@@ -48,8 +48,8 @@ impl FlowBuilder {
     pub fn add_arc(&mut self, tail: usize, head: usize, capacity: f64) -> Result<ArcId> {
         if tail >= self.nodes || head >= self.nodes {
             return Err(Error::InvalidArgument(format!(
-                "arc {tail} -> {head} names a node outside 0..{}",
-                self.nodes
+                "arc {tail} -> {head} names a node outside 0 to {}",
+                self.nodes.saturating_sub(1)
             )));
         }
         if !(capacity.is_finite() && capacity >= 0.0) {
@@ -174,7 +174,8 @@ impl FlowNetwork {
         let n = self.nodes();
         if source >= n || sink >= n || source == sink {
             return Err(Error::InvalidArgument(format!(
-                "source {source} and sink {sink} must be distinct nodes of 0..{n}"
+                "source {source} and sink {sink} must be distinct nodes from 0 to {}",
+                n.saturating_sub(1)
             )));
         }
         let mut added = 0.0;

@@ -387,15 +387,17 @@ fn check(jobs: &Jobs, nodes: u32, cands: &[Candidate], target: Target<'_>, accur
         let j = c.job as usize;
         if j >= jobs.len() || std::mem::replace(&mut seen[j], true) {
             return Err(Error::InvalidArgument(format!(
-                "candidate job index {} does not exist or is listed twice",
+                "candidate row {} does not exist or is listed twice",
                 c.job
             )));
         }
         if let Some(fixed) = &c.fixed {
             if fixed.len() != jobs.tasks[j] as usize || fixed.iter().any(|&i| i >= nodes) {
                 return Err(Error::InvalidArgument(format!(
-                    "job index {}: fixed nodes {fixed:?} must name one node in 0..{nodes} per task ({})",
-                    c.job, jobs.tasks[j]
+                    "the job of row {}: fixed nodes {fixed:?} must name one node from 0 to {} per task ({})",
+                    c.job,
+                    nodes - 1,
+                    jobs.tasks[j]
                 )));
             }
         }
@@ -508,7 +510,7 @@ pub fn apply(
         cluster.check_job(job)?;
         if keep && cluster.committed(job).is_empty() {
             return Err(Error::InvalidArgument(format!(
-                "job index {job} is fixed but was not placed at the last commit"
+                "the job of row {job} is fixed but was not placed at the last commit"
             )));
         }
         cands.push(Candidate {
@@ -519,7 +521,7 @@ pub fn apply(
     let listed: std::collections::HashSet<u32> = order.iter().copied().collect();
     if let Some(missing) = cluster.running().find(|j| !listed.contains(j)) {
         return Err(Error::InvalidArgument(format!(
-            "running job index {missing} must be among the jobs MCB8 packs"
+            "the running job of row {missing} must be among the jobs MCB8 packs"
         )));
     }
     let packing = mcb8(cluster.jobs(), cluster.nodes(), &cands, target, accuracy)?;

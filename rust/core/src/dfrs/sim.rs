@@ -17,7 +17,7 @@ use std::cmp::Ordering;
 use super::cluster::Cluster;
 use super::jobs::Jobs;
 use super::{alloc, greedy, mcb8};
-use crate::error::{Error, Item, Result};
+use crate::error::{Error, Item, Result, Rule};
 
 const NONE: u32 = u32::MAX;
 
@@ -252,7 +252,7 @@ fn check_times(name: &'static str, x: &[f64], n: usize) -> Result<()> {
         )));
     }
     if let Some((j, &v)) = x.iter().enumerate().find(|(_, v)| !(v.is_finite() && **v >= 0.0)) {
-        return Err(Error::invalid(Item::Job(j), name, v, "must be finite and >= 0"));
+        return Err(Error::invalid(Item::Job(j), name, v, Rule::AtLeast(0.0.into())));
     }
     Ok(())
 }
@@ -568,7 +568,7 @@ impl Simulation {
         }
         if let Some(&job) = jobs.iter().find(|&&j| !self.cluster.is_running(j)) {
             return Err(Error::InvalidArgument(format!(
-                "job index {job} is given a yield but is not running"
+                "the job of row {job} is given a yield but is not running"
             )));
         }
         for (&job, &yj) in jobs.iter().zip(ys) {

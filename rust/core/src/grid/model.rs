@@ -1,7 +1,7 @@
 //! The two inputs of a launch-time mapping (Baraglia et al., QLSE, §3): a task
 //! interaction graph and a grid of LANs, both in CSR form.
 
-use crate::error::{Error, Item, Result};
+use crate::error::{Error, Item, Result, Rule};
 
 /// Marks "no task / no LAN / no link" in index vectors.
 pub(crate) const NONE: usize = usize::MAX;
@@ -74,12 +74,9 @@ impl Tig {
         }
         if let Some(t) = mcr.iter().position(|&m| !in_range(m, true)) {
             let task = Item::Task { ptg: None, task: t };
-            return Err(Error::invalid(
-                task,
-                "mcr",
-                mcr[t],
-                "must be finite, > 0 and <= 1e300 (Mflop/s)",
-            ));
+            return Err(
+                Error::invalid(task, "mcr", mcr[t], Rule::AboveUpTo(0.0.into(), MAX_VALUE.into())).noted("Mflop/s"),
+            );
         }
         if u.len() != v.len() || u.len() != mbr.len() {
             return Err(Error::InvalidArgument(format!(
@@ -94,7 +91,7 @@ impl Tig {
             let (a, b, w) = (u[k], v[k], mbr[k]);
             if a >= n || b >= n {
                 return Err(Error::InvalidArgument(format!(
-                    "edge {k} ({a}, {b}): the TIG has tasks 0..{}",
+                    "edge {k} ({a}, {b}): the TIG has tasks 0 to {}",
                     n - 1
                 )));
             }
@@ -264,8 +261,9 @@ impl LanGrid {
                 Item::Lan(l),
                 "bandwidth",
                 lan_bandwidth[l],
-                "must be finite, >= 0 and <= 1e300 (Mb/s)",
-            ));
+                Rule::AtLeastUpTo(0.0.into(), MAX_VALUE.into()),
+            )
+            .noted("Mb/s"));
         }
         if a.len() != b.len() || a.len() != link_bandwidth.len() {
             return Err(Error::InvalidArgument(format!(
@@ -280,7 +278,7 @@ impl LanGrid {
             let (x, y, w) = (a[k], b[k], link_bandwidth[k]);
             if x >= lans || y >= lans {
                 return Err(Error::InvalidArgument(format!(
-                    "link {k} ({x}, {y}): the grid has LANs 0..{}",
+                    "link {k} ({x}, {y}): the grid has LANs 0 to {}",
                     lans - 1
                 )));
             }
@@ -426,8 +424,9 @@ mod tests {
                 Item::Task { ptg: None, task: 1 },
                 "mcr",
                 -1.0,
-                "must be finite, > 0 and <= 1e300 (Mflop/s)"
+                Rule::AboveUpTo(0.0.into(), MAX_VALUE.into())
             )
+            .noted("Mflop/s")
         );
         assert!(err(Tig::new(vec![1.0, 1.0], &[0], &[0], &[1.0])).contains("edge 0 (0, 0)"));
         assert!(err(Tig::new(vec![1.0, 1.0], &[0], &[1], &[-2.0])).contains("MBR == -2"));

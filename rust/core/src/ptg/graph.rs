@@ -1,6 +1,6 @@
 //! Parallel task graphs in CSR form, the Amdahl execution-time model and bottom levels.
 
-use crate::error::{Error, Item, Result};
+use crate::error::{Error, Item, Result, Rule};
 
 /// `T(v, p)`: seconds a task of `work` flop with Amdahl serial fraction
 /// `alpha` runs on `p` processors of `speed` flop/s.
@@ -114,15 +114,15 @@ impl Ptg {
         }
         for v in 0..n {
             if !(work[v].is_finite() && work[v] >= 0.0) {
-                return Err(Error::invalid(
-                    task(v),
-                    "work",
-                    work[v],
-                    "must be finite and >= 0 (flop)",
-                ));
+                return Err(Error::invalid(task(v), "work", work[v], Rule::AtLeast(0.0.into())).noted("flop"));
             }
             if !(0.0..=1.0).contains(&alpha[v]) {
-                return Err(Error::invalid(task(v), "alpha", alpha[v], "must be in [0, 1]"));
+                return Err(Error::invalid(
+                    task(v),
+                    "alpha",
+                    alpha[v],
+                    Rule::Between(0.0.into(), 1.0.into()),
+                ));
             }
         }
         let mut local = Vec::with_capacity(succ_offsets[n] - first);
@@ -258,7 +258,7 @@ impl Ptg {
         }
         match alloc.iter().position(|&a| a == 0 || a > procs) {
             Some(v) => Err(Error::InvalidArgument(format!(
-                "PTG {index} task {v}: allocation == {}, must be in 1..={procs}",
+                "PTG {index} task {v}: allocation == {}, must be between 1 and {procs}",
                 alloc[v]
             ))),
             None => Ok(()),
@@ -652,8 +652,8 @@ pub(crate) mod tests {
         assert!(err(vec![-1.0], vec![0.0], &[0, 0], &[]).contains("task 0: work == -1"));
         assert!(err(vec![1.0], vec![1.5], &[0, 0], &[]).contains("alpha == 1.5"));
         assert!(err(vec![1.0, 1.0], vec![0.0; 2], &[0, 0, 1], &[0]).contains("successor == 0"));
-        assert!(err(vec![1.0; 3], vec![0.0; 3], &[0, 1, 1, 1], &[2]).contains("task 1: has no predecessor"));
-        assert!(err(vec![1.0; 3], vec![0.0; 3], &[0, 2, 2, 2], &[1, 2]).contains("task 1: has no successor"));
+        assert!(err(vec![1.0; 3], vec![0.0; 3], &[0, 1, 1, 1], &[2]).contains("task 1: Other(\"has no predecessor"));
+        assert!(err(vec![1.0; 3], vec![0.0; 3], &[0, 2, 2, 2], &[1, 2]).contains("task 1: Other(\"has no successor"));
         assert!(err(vec![1.0; 2], vec![0.0; 2], &[0, 2, 2], &[1, 1]).contains("increasing"));
         assert!(err(vec![f64::NAN], vec![0.0], &[0, 0], &[]).contains("work == NaN"));
     }
@@ -679,8 +679,9 @@ pub(crate) mod tests {
                 Item::Task { ptg: Some(1), task: 0 },
                 "work",
                 -2.0,
-                "must be finite and >= 0 (flop)"
+                Rule::AtLeast(0.0.into())
             )
+            .noted("flop")
         );
         assert!(PtgSet::from_flat(&[0, 2], &[1.0], &[0.0], &[0, 0], &[]).is_err());
         assert!(PtgSet::new(vec![]).is_err());

@@ -151,7 +151,7 @@ pub fn hcpa_allocation(g: &Ptg, speed: f64, limits: &HcpaLimits) -> Result<Vec<u
     let cap = limits.max_task_procs.unwrap_or(procs);
     if cap == 0 || cap > procs {
         return Err(Error::InvalidArgument(format!(
-            "max_task_procs == {cap}, must be in 1..={procs}"
+            "max_task_procs == {cap}, must be between 1 and {procs}"
         )));
     }
     if limits.max_level_procs == Some(0) {

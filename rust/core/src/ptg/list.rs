@@ -396,7 +396,7 @@ mod tests {
         let e = list_schedule(&set, &[1, 5, 1, 1], &[0.0; 4], 4, 1.0, Readiness::Placed).unwrap_err();
         assert_eq!(
             e,
-            Error::InvalidArgument("PTG 0 task 1: allocation == 5, must be in 1..=4".into())
+            Error::InvalidArgument("PTG 0 task 1: allocation == 5, must be between 1 and 4".into())
         );
         let e = list_schedule(&set, &[1; 4], &[0.0, f64::NAN, 0.0, 0.0], 4, 1.0, Readiness::Placed).unwrap_err();
         assert!(e.to_string().contains("PTG 0 task 1: priority == NaN"));

@@ -125,7 +125,7 @@ impl TaskSchedule {
             let ids = self.procs(k);
             if ids.is_empty() || ids.len() > procs as usize {
                 return Err(Error::Infeasible(format!(
-                    "{} has {} processors, must be 1..={procs}",
+                    "{} has {} processors, must be between 1 and {procs}",
                     name(g),
                     ids.len()
                 )));
@@ -133,8 +133,9 @@ impl TaskSchedule {
             for &q in ids {
                 if q >= procs || seen[q as usize] == k {
                     return Err(Error::Infeasible(format!(
-                        "{}: processor id {q} repeated or outside 0..{procs}",
-                        name(g)
+                        "{}: processor id {q} repeated or outside 0 to {}",
+                        name(g),
+                        procs - 1
                     )));
                 }
                 seen[q as usize] = k;
