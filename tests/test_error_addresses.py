@@ -153,7 +153,7 @@ def _too_wide_start() -> object:
 
 
 def _too_long_ptgs() -> object:
-    return cs.run_algorithm("SELFISH_WEIGHT", [_ptg([1.0]), _ptg([1e300]), _ptg([1e300])], cs.Cluster("c", 4, 1.0))
+    return cs.ptg.run([_ptg([1.0]), _ptg([1e300]), _ptg([1e300])], cs.Cluster("c", 4, 1.0), "SELFISH_WEIGHT")
 
 
 def _bad_tig_from_arrays() -> object:
