@@ -196,6 +196,15 @@ SCRAP_MAX_REF_PROCS: int
 SCRAP_MAX_SIZE: int
 SCRAP_MAX_SECONDS: float
 
+def scrap_metrics(
+    cluster: npt.NDArray[np.int64],
+    start: npt.NDArray[np.float64],
+    end: npt.NDArray[np.float64],
+    proc_offsets: npt.NDArray[np.int64],
+    speeds: npt.NDArray[np.float64],
+    power: float,
+) -> tuple[float, float, float, float]: ...
+
 @final
 class MultiClusterPtg:
     def __new__(

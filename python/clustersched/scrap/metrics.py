@@ -22,6 +22,20 @@ For a :class:`~clustersched.scrap.schedule.ClusterSchedule` of one PTG:
     how much more than allowed ("consumes at most 5.4% more resources than
     what is allowed").
 
+Computation: one implementation, the Rust core's (``scrap::schedule_metrics``,
+binding ``_core.scrap_metrics``), which the batched study
+(:mod:`clustersched.scrap.study`) calls too.  The energy is
+``fsum(duration * q * speed_k)``: each product rounded, their sum *exactly
+rounded* (the float nearest the exact sum, as :func:`math.fsum` gives it), so
+it depends on no summation order (numpy's pairwise blocks, the row order).  The
+power fraction is ``energy / (makespan * power)``; when that leaves float64
+(times below 1e300 s and powers below 1e300 flop/s may still have a product
+beyond it) it is the exactly rounded sum of ``(duration / makespan) * (q *
+speed_k / power)``, the same ratio without the overflow.  The peak is a sweep
+of starts (``+q * speed_k``) and ends (``-q * speed_k``) of the rows of
+positive length, sorted by time then delta (ends first at equal times), summed
+in that order.
+
 Across runs (:func:`slowdown`): ``Slowdown = M_ref / M_β`` (§4, Eq. 1), with
 ``M_ref`` the makespan under ``β = 1`` (Fig. 3) or HCPA's (Fig. 4): below 1
 the constrained schedule is longer.
@@ -34,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .. import _core
 from .._checks import short_repr
 from .schedule import ClusterSchedule
 
@@ -85,26 +100,15 @@ def multicluster_metrics(schedule: ClusterSchedule) -> MultiClusterMetrics:
     if not isinstance(schedule, ClusterSchedule):
         raise TypeError(f"schedule == {short_repr(schedule)}, must be a clustersched.scrap.ClusterSchedule")
     platform = schedule.platform
-    speeds = np.array(platform.speeds)[schedule.cluster]
-    power = schedule.procs * speeds
-    duration = schedule.end - schedule.start
-    makespan = schedule.makespan
-    total = platform.power
-    # Times are below 1e300 s and the power below 1e300 flop/s (clustersched.scrap.model's
-    # limits), but their product may leave float64: the energy is then inf, and the fraction
-    # is taken from the scaled terms, the same ratio without the overflow.
-    with np.errstate(over="ignore"):
-        energy = float(np.sum(duration * power))
-        fraction = energy / (makespan * total) if makespan > 0 else 0.0
-        if makespan > 0 and not np.isfinite(fraction):
-            fraction = float(np.sum((duration / makespan) * (power / total)))
-    # peak: sweep starts (+power) and ends (-power); ends first at equal times
-    live = duration > 0
-    times = np.concatenate([schedule.start[live], schedule.end[live]])
-    deltas = np.concatenate([power[live], -power[live]])
-    order = np.lexsort((deltas, times))
-    peak = float(np.max(np.cumsum(deltas[order]), initial=0.0))
-    return MultiClusterMetrics(makespan, energy, fraction, peak / total)
+    makespan, energy, fraction, peak = _core.scrap_metrics(
+        np.ascontiguousarray(schedule.cluster, dtype=np.int64),
+        np.ascontiguousarray(schedule.start, dtype=np.float64),
+        np.ascontiguousarray(schedule.end, dtype=np.float64),
+        np.ascontiguousarray(schedule.proc_offsets, dtype=np.int64),
+        np.array(platform.speeds, dtype=np.float64),
+        float(platform.power),
+    )
+    return MultiClusterMetrics(makespan, energy, fraction, peak)
 
 
 def deviation_above(power_fraction: Any, beta: Any) -> Any:

@@ -6,9 +6,10 @@ under a millisecond, for which converting, checking and measuring each one
 in Python would cost more than the run.  :func:`study_pair` makes them all in
 one call (Rust ``scrap::study``): each is the very computation
 :func:`~clustersched.scrap.algorithms.run` makes, its schedule checked
-by the Rust checker, and its metrics are the floats
-:func:`~clustersched.scrap.metrics.multicluster_metrics` gives, bit for bit
-(``tests/test_scrap.py`` compares the two).
+by the Rust checker, and its metrics come from the one implementation
+:func:`~clustersched.scrap.metrics.multicluster_metrics` calls too (Rust
+``scrap::metrics``), so they are the same floats (``tests/test_scrap_study.py``
+and ``tests/test_scrap_metrics.py`` compare them).
 """
 
 from __future__ import annotations

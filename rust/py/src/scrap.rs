@@ -284,8 +284,38 @@ impl MultiClusterPtg {
     }
 }
 
+/// The metrics of a multi-cluster schedule (`scrap::schedule_metrics`, the one implementation):
+/// (makespan, energy, power_fraction, peak_power_fraction) of the rows `(cluster, start, end,
+/// proc_offsets)` with `speeds` per cluster, on a platform of total `power`.
+#[pyfunction(name = "scrap_metrics")]
+fn scrap_metrics_py(
+    cluster: PyReadonlyArray1<'_, i64>,
+    start: PyReadonlyArray1<'_, f64>,
+    end: PyReadonlyArray1<'_, f64>,
+    proc_offsets: PyReadonlyArray1<'_, i64>,
+    speeds: PyReadonlyArray1<'_, f64>,
+    power: f64,
+) -> PyResult<(f64, f64, f64, f64)> {
+    let cluster = indices("cluster", &cluster)?;
+    let (start, end, speeds) = (owned("start", &start)?, owned("end", &end)?, owned("speeds", &speeds)?);
+    let offsets = indices("proc_offsets", &proc_offsets)?;
+    let rows = cluster.len();
+    if start.len() != rows || end.len() != rows || offsets.len() != rows + 1 {
+        return Err(PyValueError::new_err("schedule columns differ in length"));
+    }
+    if offsets[0] != 0 || offsets.windows(2).any(|w| w[0] > w[1]) {
+        return Err(PyValueError::new_err("proc_offsets must rise from 0"));
+    }
+    if cluster.iter().any(|&k| k >= speeds.len()) {
+        return Err(PyValueError::new_err("a row's cluster has no speed"));
+    }
+    let m = scrap::schedule_metrics(&cluster, &start, &end, &offsets, &speeds, power);
+    Ok((m.makespan, m.energy, m.power_fraction, m.peak_power_fraction))
+}
+
 /// Adds the multi-cluster kernels to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(scrap_metrics_py, m)?)?;
     m.add("SCRAP_MAX_POWER", scrap::MAX_POWER)?;
     m.add("SCRAP_MAX_PROCS", scrap::MAX_PROCS)?;
     m.add("SCRAP_MAX_REF_PROCS", scrap::MAX_REF_PROCS)?;

@@ -132,8 +132,9 @@ impl HcpaLimits {
 /// iteration brings the bottom levels and the area up to date from the tasks
 /// that changed (each value recomputed by the same rule, which gives the very
 /// floats a full recomputation gives); between exact iterations, *certified*
-/// iterations update only the selected task, as long as bounds with a 1e-9
-/// relative margin prove that the path walk and the stopping criterion would
+/// iterations update only the selected task, as long as bounds with a
+/// relative margin ([`certified_margin`]: 1e-9, growing with the task count
+/// beyond some 1.1 million) prove that the path walk and the stopping criterion would
 /// decide the same -- also many steps at once on an unchanged path, since
 /// the greedy selection reaches the same state for a gain threshold in any
 /// order. Any doubt means an exact iteration. (Tested for identity against
@@ -249,97 +250,191 @@ pub fn allocation_loop(g: &Ptg, speed: f64, bounds: &LoopBounds<'_>) -> Result<V
             return Err(Error::InvalidArgument(format!("level bound == {bound}, must be > 0")));
         }
     }
-    let caps = bounds.caps;
-    let (work, alpha) = (g.work(), g.alpha());
-    let levels = bounds.level_bound.map(|_| g.levels());
-    let mut held = vec![0u32; levels.as_ref().map_or(0, |l| l.iter().max().map_or(0, |&m| m + 1))];
-    if let Some(levels) = &levels {
-        for &l in levels {
-            held[l] += 1;
-        }
-    }
-    let level_room = |v: usize, held: &[u32]| match (bounds.level_bound, &levels) {
-        (Some(bound), Some(levels)) => f64::from(held[levels[v]]) < bound,
-        _ => true,
-    };
-    let divisor = bounds.divisor;
-    // The task that grew last, for SCRAP's undo.
-    let mut last: Option<usize> = None;
-    // Each task's T and gain for its next few allocations are computed
-    // ahead in one batch (independent divisions pipeline well).
-    let mut lanes: Vec<Lane> = (0..n).map(|v| Lane::new(1, work[v] / speed, alpha[v])).collect();
-    let mut p = vec![1u32; n];
-    let mut t: Vec<f64> = lanes.iter().map(|l| l.t[0]).collect();
-    let mut gains: Vec<f64> = lanes.iter().map(|l| l.gain[0]).collect();
-    let mut bl = vec![0.0; n];
-    fill_bottom_levels(g, &t, &mut bl);
-    // prefix[v] = the reference's left-to-right area sum over tasks 0..v
-    let mut prefix = vec![0.0; n + 1];
-    for v in 0..n {
-        prefix[v + 1] = prefix[v] + t[v] * f64::from(p[v]);
-    }
-    // Tasks whose allocation grew since the last exact iteration.
-    let mut dirty = vec![false; n];
-    let mut changed: Vec<usize> = Vec::new();
-    let mut path = Vec::with_capacity(n);
-    let mut lead: Vec<f64> = Vec::with_capacity(n);
-    let mut target: Vec<(u32, f64)> = Vec::with_capacity(n);
-    let mut tour = Tournament::default();
+    let mut state = LoopState::new(g, speed, *bounds);
     loop {
-        // An exact iteration: the bottom levels and the area brought up to
-        // date from the tasks that changed (the others' values are those the
-        // reference would recompute, bit for bit).
-        if let (Some(&low), Some(&high)) = (changed.iter().min(), changed.iter().max()) {
-            for v in low..n {
-                prefix[v + 1] = prefix[v] + t[v] * f64::from(p[v]);
-            }
-            for &v in &changed {
-                dirty[v] = true;
-            }
-            changed.clear();
-            // Decreasing index order is a reverse topological order: a bottom
-            // level is recomputed after all its successors.
-            for u in (0..=high).rev() {
-                if !dirty[u] {
-                    continue;
-                }
-                dirty[u] = false;
-                let mut longest = 0.0;
-                for &s in g.succ(u) {
-                    if bl[s] > longest {
-                        longest = bl[s];
-                    }
-                }
-                let value = t[u] + longest;
-                if value != bl[u] {
-                    bl[u] = value;
-                    for &w in g.pred(u) {
-                        dirty[w] = true;
-                    }
-                }
-            }
-        }
-        let area = prefix[n];
-        let t_cp = bl[0];
+        state.bring_up_to_date();
+        let (t_cp, area) = (state.bl[0], state.prefix[n]);
         // CPA's criterion: go on only while T_CP > T_A (never NaN: T is finite or +inf).
-        if t_cp <= area / divisor {
-            if let Some(v) = last {
-                if bounds.undo_overshoot && t_cp < area / divisor {
-                    p[v] -= 1;
+        if t_cp <= area / bounds.divisor {
+            return Ok(state.stopped(t_cp, area));
+        }
+        state.walk_critical_path();
+        let Some(at) = state.scan() else {
+            return Ok(state.p);
+        };
+        if !state.certified_steps(at, t_cp, area) {
+            return Ok(state.p);
+        }
+    }
+}
+
+/// The relative margin of the certified iterations of [`allocation_loop`]
+/// when the sums they bound hold `terms` terms (the tasks plus the
+/// additions made since the last exact iteration, at least one):
+/// `max(1e-9, 8 · terms · u)`, `u = 2^-53` the unit roundoff.
+///
+/// Why: a certified iteration decides on float values that the next exact
+/// iteration recomputes. `T_CP` is a sum of at most `n` nonnegative times
+/// along the path and the area one of `n` nonnegative products, each
+/// computed left to right, so each is within `γ_n · (its exact value)` of
+/// it, `γ_m = m·u / (1 - m·u)` (Higham, *Accuracy and Stability of
+/// Numerical Algorithms*, §4.2); the drops of one task are exact (two times
+/// of one task within a factor 2 subtract exactly, Sterbenz), and the fall
+/// and the area growth accumulate `k` terms, within `γ_k`. The criterion
+/// `(T_CP - fall - 2·margin) · D > area + grown` compares quantities whose
+/// errors add up to at most about `(4n + 2k + 2) · u · T_CP` (old and new
+/// `T_CP`, old and new area, which is below `T_CP · D` while the loop goes
+/// on, fall, growth, the product by `D`); a lead (a difference of two bottom
+/// levels, minus the drops below) is off by at most about `(2n + k + 1) · u
+/// · T_CP`. With `margin = 8 (n + k) u · T_CP` both are covered at least
+/// twice. The floor 1e-9 is the margin the loop always had; it is the larger
+/// one up to `n + k = 1e-9 / (8u)`, about 1.1 million, so below that nothing
+/// changes (same iterations, same results), and above it the margin grows
+/// with the sums (at the limit of 2^27 tasks, `8 · 2^27 · 2^-53 = 2^-23`,
+/// about 1.2e-7). A larger margin only sends more iterations to the exact
+/// path: it never changes an allocation.
+pub fn certified_margin(terms: usize) -> f64 {
+    const FLOOR: f64 = 1e-9;
+    // 8 · terms · 2^-53, exact for terms < 2^50
+    FLOOR.max(terms as f64 * (8.0 * 0.5 * f64::EPSILON))
+}
+
+/// The state of one run of [`allocation_loop`], and its named steps.
+struct LoopState<'a> {
+    g: &'a Ptg,
+    speed: f64,
+    bounds: LoopBounds<'a>,
+    /// The precedence level of each task, with a level bound.
+    levels: Option<Vec<usize>>,
+    /// Processors held per level (with a level bound).
+    held: Vec<u32>,
+    /// The task that grew last, for SCRAP's undo.
+    last: Option<usize>,
+    /// Each task's T and gain for its next few allocations, computed ahead in
+    /// one batch (independent divisions pipeline well).
+    lanes: Vec<Lane>,
+    p: Vec<u32>,
+    t: Vec<f64>,
+    gains: Vec<f64>,
+    bl: Vec<f64>,
+    /// prefix[v] = the reference's left-to-right area sum over tasks 0..v
+    prefix: Vec<f64>,
+    /// Tasks whose allocation grew since the last exact iteration.
+    dirty: Vec<bool>,
+    changed: Vec<usize>,
+    /// The critical path, and at each of its tasks the lead of the path
+    /// successor over its siblings (infinite without siblings).
+    path: Vec<usize>,
+    lead: Vec<f64>,
+    target: Vec<(u32, f64)>,
+    tour: Tournament,
+}
+
+impl<'a> LoopState<'a> {
+    /// One processor per task, its times, gains, bottom levels and area.
+    fn new(g: &'a Ptg, speed: f64, bounds: LoopBounds<'a>) -> Self {
+        let n = g.len();
+        let (work, alpha) = (g.work(), g.alpha());
+        let levels = bounds.level_bound.map(|_| g.levels());
+        let mut held = vec![0u32; levels.as_ref().map_or(0, |l| l.iter().max().map_or(0, |&m| m + 1))];
+        if let Some(levels) = &levels {
+            for &l in levels {
+                held[l] += 1;
+            }
+        }
+        let lanes: Vec<Lane> = (0..n).map(|v| Lane::new(1, work[v] / speed, alpha[v])).collect();
+        let p = vec![1u32; n];
+        let t: Vec<f64> = lanes.iter().map(|l| l.t[0]).collect();
+        let gains: Vec<f64> = lanes.iter().map(|l| l.gain[0]).collect();
+        let mut bl = vec![0.0; n];
+        fill_bottom_levels(g, &t, &mut bl);
+        let mut prefix = vec![0.0; n + 1];
+        for v in 0..n {
+            prefix[v + 1] = prefix[v] + t[v] * f64::from(p[v]);
+        }
+        LoopState {
+            g,
+            speed,
+            bounds,
+            levels,
+            held,
+            last: None,
+            lanes,
+            p,
+            t,
+            gains,
+            bl,
+            prefix,
+            dirty: vec![false; n],
+            changed: Vec::new(),
+            path: Vec::with_capacity(n),
+            lead: Vec::with_capacity(n),
+            target: Vec::with_capacity(n),
+            tour: Tournament::default(),
+        }
+    }
+
+    /// An exact iteration's update: the bottom levels and the area brought up
+    /// to date from the tasks that changed (the others' values are those the
+    /// reference would recompute, bit for bit).
+    fn bring_up_to_date(&mut self) {
+        let n = self.g.len();
+        let (Some(&low), Some(&high)) = (self.changed.iter().min(), self.changed.iter().max()) else {
+            return;
+        };
+        for v in low..n {
+            self.prefix[v + 1] = self.prefix[v] + self.t[v] * f64::from(self.p[v]);
+        }
+        for &v in &self.changed {
+            self.dirty[v] = true;
+        }
+        self.changed.clear();
+        // Decreasing index order is a reverse topological order: a bottom
+        // level is recomputed after all its successors.
+        for u in (0..=high).rev() {
+            if !self.dirty[u] {
+                continue;
+            }
+            self.dirty[u] = false;
+            let mut longest = 0.0;
+            for &s in self.g.succ(u) {
+                if self.bl[s] > longest {
+                    longest = self.bl[s];
                 }
             }
-            return Ok(p);
+            let value = self.t[u] + longest;
+            if value != self.bl[u] {
+                self.bl[u] = value;
+                for &w in self.g.pred(u) {
+                    self.dirty[w] = true;
+                }
+            }
         }
-        // The critical path, and at each of its tasks the lead of the path
-        // successor over its siblings (infinite without siblings).
-        path.clear();
-        lead.clear();
+    }
+
+    /// The allocation when CPA's criterion stops the loop: SCRAP's undo of an
+    /// addition that overshot (`T_CP < T_A`), if asked for.
+    fn stopped(mut self, t_cp: f64, area: f64) -> Vec<u32> {
+        if let Some(v) = self.last {
+            if self.bounds.undo_overshoot && t_cp < area / self.bounds.divisor {
+                self.p[v] -= 1;
+            }
+        }
+        self.p
+    }
+
+    /// The critical path from task 0, each step to the successor of largest
+    /// bottom level (ties: lowest index), and the leads along it.
+    fn walk_critical_path(&mut self) {
+        self.path.clear();
+        self.lead.clear();
+        let bl = &self.bl;
         let mut v = 0;
         loop {
-            path.push(v);
-            let succ = g.succ(v);
+            self.path.push(v);
+            let succ = self.g.succ(v);
             let Some(&first) = succ.first() else {
-                lead.push(f64::INFINITY);
+                self.lead.push(f64::INFINITY);
                 break;
             };
             let mut next = first;
@@ -354,173 +449,233 @@ pub fn allocation_loop(g: &Ptg, speed: f64, bounds: &LoopBounds<'_>) -> Result<V
                     least = least.min(bl[next] - bl[s]);
                 }
             }
-            lead.push(least);
+            self.lead.push(least);
             v = next;
         }
-        // The selection: the first path task of largest gain among the
-        // candidates with a gain > 0.
-        let key = |v: usize, p: &[u32], held: &[u32], gains: &[f64]| {
-            if p[v] < caps.of(v) && level_room(v, held) {
-                gains[v]
-            } else {
-                f64::NEG_INFINITY
-            }
-        };
-        let scan = |p: &[u32], held: &[u32], gains: &[f64]| {
-            let mut best = (0.0, usize::MAX);
-            for (i, &u) in path.iter().enumerate() {
-                let k = key(u, p, held, gains);
-                if k > best.0 {
-                    best = (k, i);
-                }
-            }
-            (best.1 != usize::MAX).then_some(best.1)
-        };
-        let Some(mut at) = scan(&p, &held, &gains) else {
-            return Ok(p);
-        };
+    }
 
-        // Certified fast iterations. While only critical-path tasks grow, no
-        // bottom level rises, and the bottom level of the path task at
-        // position i + 1 falls by at most the decreases of the path tasks
-        // below it: while that stays under the lead at position i, the path
-        // walk keeps choosing the same successor there, and T_CP is the
-        // path's sum. If moreover T_CP - (its fall) clearly exceeds the
-        // average area, an exact iteration would decide as the selection on
-        // the known path does, which needs only the (exact) gains.
-        // "Clearly" is a margin of 1e-9 relative, far above the float
-        // rounding of these sums (about n * 2^-53 relative); within it, or
-        // for infinite values, the next iteration is an exact one.
-        let margin = 1e-9 * t_cp;
+    /// `v` may take one more processor: below its cap and, with a level
+    /// bound, its level below the bound.
+    fn room(&self, v: usize) -> bool {
+        let level_room = match (self.bounds.level_bound, &self.levels) {
+            (Some(bound), Some(levels)) => f64::from(self.held[levels[v]]) < bound,
+            _ => true,
+        };
+        self.p[v] < self.bounds.caps.of(v) && level_room
+    }
+
+    /// The selection key of `v`: its gain if it is a candidate, else -inf.
+    fn key(&self, v: usize) -> f64 {
+        if self.room(v) {
+            self.gains[v]
+        } else {
+            f64::NEG_INFINITY
+        }
+    }
+
+    /// The selection: the position of the first path task of largest gain
+    /// among the candidates with a gain > 0.
+    fn scan(&self) -> Option<usize> {
+        let mut best = (0.0, usize::MAX);
+        for (i, &u) in self.path.iter().enumerate() {
+            let k = self.key(u);
+            if k > best.0 {
+                best = (k, i);
+            }
+        }
+        (best.1 != usize::MAX).then_some(best.1)
+    }
+
+    /// Gives `v` `q` processors (more than it has).
+    fn grow_to(&mut self, v: usize, q: u32) {
+        if let Some(levels) = &self.levels {
+            self.held[levels[v]] += q - self.p[v];
+        }
+        self.p[v] = q;
+        let (work, alpha) = (self.g.work()[v], self.g.alpha()[v]);
+        (self.t[v], self.gains[v]) = self.lanes[v].at(q, work / self.speed, alpha);
+        self.changed.push(v);
+    }
+
+    /// Certified fast iterations from the selected position `at`, on the
+    /// path, bottom levels and area of the last exact iteration (`t_cp`,
+    /// `area`). While only critical-path tasks grow, no bottom level rises,
+    /// and the bottom level of the path task at position i + 1 falls by at
+    /// most the decreases of the path tasks below it: while that stays under
+    /// the lead at position i, the path walk keeps choosing the same
+    /// successor there, and T_CP is the path's sum. If moreover T_CP - (its
+    /// fall) clearly exceeds the average area, an exact iteration would
+    /// decide as the selection on the known path does, which needs only the
+    /// (exact) gains. "Clearly" is the margin of [`certified_margin`]; within
+    /// it, or for infinite values, the next iteration is an exact one.
+    ///
+    /// Returns true when an exact iteration is due, false when the selection
+    /// found no candidate (the loop stops).
+    fn certified_steps(&mut self, mut at: usize, t_cp: f64, area: f64) -> bool {
+        let n = self.g.len();
+        let divisor = self.bounds.divisor;
         let fast = t_cp.is_finite() && area.is_finite();
-        let criterion = |fall: f64, grown: f64| ((t_cp - fall) - 2.0 * margin) * divisor > area + grown;
+        // additions since the exact iteration: terms of the fall and growth sums
+        let mut added = 0usize;
         let (mut fall, mut grown) = (0.0, 0.0);
         // room[i]: the lead at position i minus the fall below it so far
-        let mut room_min = lead.iter().copied().fold(f64::INFINITY, f64::min);
+        let mut room_min = self.lead.iter().copied().fold(f64::INFINITY, f64::min);
         let mut built = false;
-        let mut bulk = path.len() > 1;
+        let mut bulk = self.path.len() > 1;
         let mut steps = 0;
         loop {
-            let v = path[at];
-            let (old_t, old_area) = (t[v], t[v] * f64::from(p[v]));
-            p[v] += 1;
-            last = Some(v);
-            (t[v], gains[v]) = lanes[v].at(p[v], work[v] / speed, alpha[v]);
-            changed.push(v);
-            if let Some(levels) = &levels {
-                held[levels[v]] += 1;
-            }
-            let drop = old_t - t[v];
+            let v = self.path[at];
+            let (old_t, old_area) = (self.t[v], self.t[v] * f64::from(self.p[v]));
+            self.grow_to(v, self.p[v] + 1);
+            self.last = Some(v);
+            added += 1;
+            let drop = old_t - self.t[v];
             fall += drop;
-            grown += t[v] * f64::from(p[v]) - old_area;
-            for r in &mut lead[..at] {
+            grown += self.t[v] * f64::from(self.p[v]) - old_area;
+            for r in &mut self.lead[..at] {
                 *r -= drop;
                 room_min = room_min.min(*r);
             }
-            if !fast || room_min <= margin || !criterion(fall, grown) {
-                break;
+            let margin = certified_margin(n + added) * t_cp;
+            if !fast || room_min <= margin || !certified(t_cp, area, divisor, margin, fall, grown) {
+                return true;
             }
             steps += 1;
             if bulk && steps >= BULK_AFTER {
-                // Many steps at once: from here the greedy selection reaches,
-                // whatever its order, the state where each path task has
-                // grown until its gain is <= gamma (or it is capped). Along
-                // the way every fall and the area only grow, so if that end
-                // state is certified, so was every step to it. Positions are
-                // taken from the bottom, so that the fall below each one is
-                // known when it is checked.
-                let most = path.iter().map(|&u| key(u, &p, &held, &gains)).fold(0.0, f64::max);
-                let gamma = 0.5 * most;
-                let (mut fall_to, mut grown_to) = (fall, grown);
-                let mut below = 0.0;
-                let mut ok = most > 0.0;
-                target.clear();
-                target.resize(path.len(), (0, 0.0));
-                for i in (0..path.len()).rev() {
-                    if !ok {
-                        break;
+                match self.bulk_target(t_cp, area, fall, grown, n + added) {
+                    Some((fall_to, grown_to, more)) => {
+                        room_min = self.apply_bulk(room_min);
+                        (fall, grown) = (fall_to, grown_to);
+                        added += more;
+                        built = false;
                     }
-                    if lead[i] - below <= margin {
-                        ok = false;
-                        break;
-                    }
-                    let u = path[i];
-                    let mut q = p[u];
-                    let mut dropped = 0.0;
-                    if key(u, &p, &held, &gains) > gamma {
-                        let limit = match (bounds.level_bound, &levels) {
-                            (Some(bound), Some(levels)) => {
-                                // additions before the level holds `bound`:
-                                // ceil(bound - held) (exact for integer bounds)
-                                let room = (bound - f64::from(held[levels[u]])).ceil();
-                                let room = if room >= f64::from(u32::MAX) {
-                                    u32::MAX
-                                } else {
-                                    room as u32
-                                };
-                                caps.of(u).min(q.saturating_add(room))
-                            }
-                            _ => caps.of(u),
-                        };
-                        let (scaled, a) = (work[u] / speed, alpha[u]);
-                        let time = |q: u32| scaled * (a + (1.0 - a) / f64::from(q));
-                        let mut tq = t[u];
-                        loop {
-                            let next = time(q + 1);
-                            dropped += tq - next;
-                            grown_to += next * f64::from(q + 1) - tq * f64::from(q);
-                            q += 1;
-                            tq = next;
-                            if !criterion(fall_to + dropped, grown_to) {
-                                ok = false;
-                                break;
-                            }
-                            if q >= limit || tq / f64::from(q) - time(q + 1) / f64::from(q + 1) <= gamma {
-                                break;
-                            }
-                        }
-                    }
-                    target[i] = (q, below);
-                    below += dropped;
-                    fall_to += dropped;
-                }
-                if ok {
-                    for (i, &u) in path.iter().enumerate() {
-                        let (q, fell_below) = target[i];
-                        lead[i] -= fell_below;
-                        room_min = room_min.min(lead[i]);
-                        if q > p[u] {
-                            if let Some(levels) = &levels {
-                                held[levels[u]] += q - p[u];
-                            }
-                            p[u] = q;
-                            (t[u], gains[u]) = lanes[u].at(q, work[u] / speed, alpha[u]);
-                            changed.push(u);
-                        }
-                    }
-                    (fall, grown) = (fall_to, grown_to);
-                    built = false;
-                } else {
-                    bulk = false;
+                    None => bulk = false,
                 }
             }
-            let next = if path.len() <= SCAN {
-                scan(&p, &held, &gains)
+            let next = if self.path.len() <= SCAN {
+                self.scan()
             } else {
+                let mut tour = std::mem::take(&mut self.tour);
                 if built {
-                    tour.set(at, key(v, &p, &held, &gains));
+                    tour.set(at, self.key(v));
                 } else {
-                    tour.build(path.iter().map(|&u| key(u, &p, &held, &gains)));
+                    tour.build(self.path.iter().map(|&u| self.key(u)));
                     built = true;
                 }
-                tour.best()
+                let best = tour.best();
+                self.tour = tour;
+                best
             };
             match next {
                 Some(next) => at = next,
-                None => return Ok(p),
+                None => return false,
             }
         }
     }
+
+    /// Many steps at once: from here the greedy selection reaches, whatever
+    /// its order, the state where each path task has grown until its gain is
+    /// <= gamma (or it is capped). Along the way every fall and the area only
+    /// grow, so if that end state is certified, so was every step to it.
+    /// Positions are taken from the bottom, so that the fall below each one
+    /// is known when it is checked. Fills `target` (per position: its new
+    /// allocation and the fall below it) and returns the fall, growth and
+    /// number of additions of the end state, or None if it is not certified.
+    fn bulk_target(&mut self, t_cp: f64, area: f64, fall: f64, grown: f64, terms: usize) -> Option<(f64, f64, usize)> {
+        let divisor = self.bounds.divisor;
+        let most = self.path.iter().map(|&u| self.key(u)).fold(0.0, f64::max);
+        let gamma = 0.5 * most;
+        let (mut fall_to, mut grown_to) = (fall, grown);
+        let mut below = 0.0;
+        let mut more = 0usize;
+        let mut least_room = f64::INFINITY;
+        if most <= 0.0 {
+            return None;
+        }
+        let mut target = std::mem::take(&mut self.target);
+        target.clear();
+        target.resize(self.path.len(), (0, 0.0));
+        let mut ok = true;
+        'positions: for i in (0..self.path.len()).rev() {
+            let margin = certified_margin(terms + more) * t_cp;
+            least_room = least_room.min(self.lead[i] - below);
+            if self.lead[i] - below <= margin {
+                ok = false;
+                break;
+            }
+            let u = self.path[i];
+            let mut q = self.p[u];
+            let mut dropped = 0.0;
+            if self.key(u) > gamma {
+                let caps = self.bounds.caps;
+                let limit = match (self.bounds.level_bound, &self.levels) {
+                    (Some(bound), Some(levels)) => {
+                        // additions before the level holds `bound`:
+                        // ceil(bound - held) (exact for integer bounds)
+                        let room = (bound - f64::from(self.held[levels[u]])).ceil();
+                        let room = if room >= f64::from(u32::MAX) {
+                            u32::MAX
+                        } else {
+                            room as u32
+                        };
+                        caps.of(u).min(q.saturating_add(room))
+                    }
+                    _ => caps.of(u),
+                };
+                let (scaled, a) = (self.g.work()[u] / self.speed, self.g.alpha()[u]);
+                let time = |q: u32| scaled * (a + (1.0 - a) / f64::from(q));
+                let mut tq = self.t[u];
+                loop {
+                    let next = time(q + 1);
+                    dropped += tq - next;
+                    grown_to += next * f64::from(q + 1) - tq * f64::from(q);
+                    q += 1;
+                    tq = next;
+                    more += 1;
+                    let margin = certified_margin(terms + more) * t_cp;
+                    if !certified(t_cp, area, divisor, margin, fall_to + dropped, grown_to) {
+                        ok = false;
+                        break 'positions;
+                    }
+                    if q >= limit || tq / f64::from(q) - time(q + 1) / f64::from(q + 1) <= gamma {
+                        break;
+                    }
+                }
+            }
+            target[i] = (q, below);
+            below += dropped;
+            fall_to += dropped;
+        }
+        // the end state under the margin of all its additions (the same margin
+        // as above, and so no new condition, below some 1.1 million terms)
+        let margin = certified_margin(terms + more) * t_cp;
+        ok = ok && least_room > margin && certified(t_cp, area, divisor, margin, fall_to, grown_to);
+        self.target = target;
+        ok.then_some((fall_to, grown_to, more))
+    }
+
+    /// Moves every path task to its [`Self::bulk_target`] allocation, updates
+    /// the leads by the fall below them; returns the new least room.
+    fn apply_bulk(&mut self, mut room_min: f64) -> f64 {
+        for i in 0..self.path.len() {
+            let u = self.path[i];
+            let (q, fell_below) = self.target[i];
+            self.lead[i] -= fell_below;
+            room_min = room_min.min(self.lead[i]);
+            if q > self.p[u] {
+                self.grow_to(u, q);
+            }
+        }
+        room_min
+    }
+}
+
+/// The certified stopping test: `T_CP - fall`, less twice the margin, still
+/// above the average area `(area + grown) / divisor` (computed as a product,
+/// without the division).
+#[inline]
+fn certified(t_cp: f64, area: f64, divisor: f64, margin: f64, fall: f64, grown: f64) -> bool {
+    ((t_cp - fall) - 2.0 * margin) * divisor > area + grown
 }
 
 /// How many allocations ahead a [`Lane`] computes.
@@ -872,6 +1027,65 @@ mod tests {
             ..HcpaLimits::cluster(4, SQRT)
         };
         assert!(hcpa_allocation(&g, 1.0, &bad).is_err());
+    }
+
+    #[test]
+    fn certified_margin_covers_the_rounding_up_to_the_limits() {
+        let u = 0.5 * f64::EPSILON;
+        // the margin the loop always had, up to 1e-9 / (8u) terms (some 1.1 million)
+        let threshold = (1e-9 / (8.0 * u)) as usize;
+        assert_eq!(threshold, 1_125_899);
+        for terms in [0, 1, 1000, 1 << 20, threshold] {
+            assert_eq!(certified_margin(terms), 1e-9);
+        }
+        assert!(certified_margin(threshold + 1) > 1e-9);
+        // at the limits: 2^27 tasks, plus at most 2^28 additions between exact iterations
+        // (MAX_SIZE bounds tasks · processors); the margin must cover twice the errors of
+        // the criterion, about (4n + 2k + 2) u, and of a lead, about (2n + k + 1) u (γ_m = mu / (1 - mu));
+        // k >= 1: every check follows an addition
+        assert_eq!(certified_margin(1 << 27), 2f64.powi(-23));
+        for (n, k) in [
+            (1usize << 27, 1usize),
+            (1 << 27, 1 << 28),
+            (threshold, threshold),
+            (1 << 10, 1 << 28),
+        ] {
+            let gamma = |m: usize| m as f64 * u / (1.0 - m as f64 * u);
+            let m = certified_margin(n + k);
+            assert!(2.0 * m >= 2.0 * (4.0 * gamma(n) + 2.0 * gamma(k) + 2.0 * u), "{n} {k}");
+            assert!(m >= 2.0 * (gamma(2 * n) + gamma(k) + u), "{n} {k}");
+        }
+        // monotone: more terms never make the margin smaller
+        let mut last = 0.0;
+        for e in 0..40 {
+            let m = certified_margin(1usize << e);
+            assert!(m >= last);
+            last = m;
+        }
+    }
+
+    #[test]
+    fn a_long_chain_stops_where_the_sums_say() {
+        // a chain of 2^12 perfectly parallel unit tasks on 4 processors under CPA's rule:
+        // T_CP = Σ 1/p, area = n, so the loop stops exactly when every task holds 4 (all
+        // sums exact there), after 3n additions on a path of n tasks, most of them certified
+        // (the longest path a debug-build test runs in about a second: a chain costs
+        // quadratic time, a tournament rebuilt per exact iteration)
+        let n = 1usize << 12;
+        let offsets: Vec<usize> = (0..n).chain([n - 1]).collect();
+        let succ: Vec<usize> = (1..n).collect();
+        let g = Ptg::new(vec![1.0; n], vec![0.0; n], &offsets, &succ).unwrap();
+        let p = hcpa_allocation(&g, 1.0, &HcpaLimits::cluster(4, CPA)).unwrap();
+        assert!(p.iter().all(|&a| a == 4));
+        // SCRAP's bounds on the same chain: β' = Σ p t / (T_CP · P_ref) reaches 1/2 at p = 2
+        let bounds = LoopBounds {
+            divisor: 0.5 * 4.0,
+            caps: TaskCaps::Uniform(4),
+            level_bound: None,
+            undo_overshoot: true,
+        };
+        let p = allocation_loop(&g, 1.0, &bounds).unwrap();
+        assert!(p.iter().all(|&a| a == 2));
     }
 
     proptest! {

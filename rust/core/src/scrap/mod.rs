@@ -22,14 +22,17 @@
 //!   baseline, §2);
 //! * `schedule.rs`: [`ClusterSchedule`] and [`check_cluster_schedule`], the
 //!   independent feasibility check of any schedule;
+//! * `metrics.rs`: [`metrics`] / [`schedule_metrics`], the metrics of a
+//!   schedule (the one implementation; `clustersched.scrap.metrics` calls
+//!   it), its sums exactly rounded by [`exact_sum`];
 //! * `study.rs`: [`study`], every run of §4 on one pair in one call (the
-//!   campaign's batched path), and [`metrics`], the schedule metrics of
-//!   `clustersched.scrap.metrics` bit for bit.
+//!   campaign's batched path).
 //!
 //! Each follows, rule for rule, the slow reference in
 //! `tests/reference/scrap.py` (differential tests compare results).
 
 mod allocation;
+mod metrics;
 mod mheft;
 mod placement;
 mod platform;
@@ -37,6 +40,7 @@ mod schedule;
 mod study;
 
 pub use allocation::{beta_estimate, hcpa_reference_allocation, scrap_allocation, Scrap};
+pub use metrics::{exact_sum, metrics, schedule_metrics, Metrics};
 pub use mheft::mheft_max;
 pub use placement::place_reference;
 pub use platform::{
@@ -44,4 +48,4 @@ pub use platform::{
     MAX_SIZE,
 };
 pub use schedule::{check_cluster_schedule, ClusterSchedule};
-pub use study::{metrics, numpy_sum, study, Metrics, StudyRun};
+pub use study::{study, StudyRun};
