@@ -29,6 +29,7 @@ __all__ = [
     "qlse_task_order",
     "scan_swf",
     "scan_swf_gz",
+    "scrap_metrics",
 ]
 
 __version__: str
