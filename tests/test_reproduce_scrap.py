@@ -64,15 +64,15 @@ def test_small_scale_writes_every_output(small_run):
 
 
 def test_every_schedule_is_validated(monkeypatch, tmp_path):
-    """At small scale every schedule goes through the independent validator (and the Rust checker)."""
+    """At small scale every schedule goes through the validator too (the checker's findings, worded)."""
     import clustersched.scrap.validate as vm
 
     calls = []
     real = vm.validate_multicluster
 
-    def counted(schedule, ptg):
+    def counted(schedule, ptg, *, core=None):
         calls.append(schedule.algorithm)
-        real(schedule, ptg)
+        real(schedule, ptg, core=core)
 
     monkeypatch.setattr(vm, "validate_multicluster", counted)
     s = {"platform": scrap._small_platforms()[0], "shape": scrap._small_shapes()[0], "seed": 0, "scale": "small"}

@@ -355,6 +355,91 @@ def test_validator_rejects_broken_schedules():
         core.check(*s.columns(), np.array([1, 1, 1, 1]), s.comms)
 
 
+def test_the_validator_and_the_study_use_one_checker():
+    """validate.py words the findings of the Rust checker the study runs on every schedule (issue 32)."""
+    from clustersched.scrap.study import study_pair
+
+    ptg = random_ptg(20, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=4)
+    p = random_multicluster(4, 0.5, 2.0, seed=4)
+    core = problem(ptg, p)
+    st = study_pair(ptg, p, [0.3, 1.0], core=core, schedules=True)
+    assert st.schedules is not None
+    for sch in st.schedules:  # checked by the study, accepted by the validator
+        assert multicluster_violations(sch, ptg, core=core) == []
+    s = st.schedules[1]  # SCRAP at 0.3
+    bad = _broken(s)
+    last = int(np.argmax(s.start))  # a task with predecessors, moved to time 0
+    bad.start[last], bad.end[last] = 0.0, s.end[last] - s.start[last]
+    found = multicluster_violations(bad, ptg)
+    raw, total = core.violations(*bad.columns(), bad.alloc, bad.comms, 20)
+    assert found and len(found) == total == len(raw)
+    v = int(s.task[last])
+    assert [k for k, _, _ in raw if k == "precedence"] and all(i[0] == v for k, i, _ in raw if k == "precedence")
+    assert any(m.startswith(f"task {v} (") and " starts at 0.0 before " in m for m in found)
+    # the study's pass/fail form (scrap::check_cluster_schedule, which scrap::study calls on each run)
+    # rejects it with the same count and first violation
+    kind, ints, _ = raw[0]
+    head = {"precedence": f"task {ints[0]} starts at", "overlap": f"processor {ints[0]} runs task {ints[1]} and"}[kind]
+    with pytest.raises(InfeasibleError, match=rf"breaks {total} rule\(s\), first: {head} "):
+        core.check(*bad.columns(), bad.alloc, bad.comms)
+    # ... and the validator's first message is that violation, worded with the task's label
+    label = ptg.labels[ints[0 if kind == "precedence" else 1]]
+    assert found[0].startswith(
+        head.replace(" starts at", f" ({label!r}) starts at").replace(" and", f" ({label!r}) and")
+    )
+    with pytest.raises(InvalidScheduleError):
+        validate_multicluster(bad, ptg, core=core)
+
+
+def test_the_validator_has_no_rule_of_its_own():
+    """Whatever the core's checker finds is what the validator reports, worded; nothing else."""
+    from clustersched.scrap.model import ScrapProblem
+
+    ptg, p, s = _fixture()
+
+    class Kernel:
+        def __init__(self, found):
+            self.found = found
+
+        def violations(self, *columns):
+            return self.found, len(self.found)
+
+    assert multicluster_violations(s, ptg, core=ScrapProblem(ptg, p, Kernel([]))) == []
+    found = [
+        ("overlap", [3, 0, 1], []),
+        ("translation", [2, 2, 1, 2, 4, 1], []),
+        ("precedence", [3, 1], [1.0, 2.5, 2.0]),
+    ]
+    assert multicluster_violations(s, ptg, core=ScrapProblem(ptg, p, Kernel(found))) == [
+        "processor 3 runs task 0 ('a') and task 1 ('b') at once",
+        "task 2 ('c') has 2 processors on cluster 1; the translation of its 4 reference processors there is 1",
+        "task 3 ('d') starts at 1.0 before the data of task 1 ('b') arrive at 2.5",
+    ]
+    # a clean schedule the core finds broken is reported broken
+    with pytest.raises(InvalidScheduleError, match="processor 3 runs"):
+        validate_multicluster(s, ptg, core=ScrapProblem(ptg, p, Kernel(found[:1])))
+
+
+def test_every_clash_is_reported_and_counted():
+    ptg, p, s = _fixture()
+    # all four tasks at time 0 on the same processors of cluster 0: every pair against the longest
+    cols = {
+        "cluster": np.zeros(len(s), dtype=np.int64),
+        "proc_offsets": np.arange(len(s) + 1),
+        "proc_ids": np.zeros(len(s), dtype=np.int64),
+    }
+    same = _broken(s, **cols)
+    same.start[:] = 0.0
+    same.end[:] = [ref_ptg.exec_time(float(ptg.work[v]), 0.1, 1, 1e9) for v in same.task]
+    found = multicluster_violations(ClusterSchedule(*same.columns(), p, "x", None, False), ptg)
+    clashes = [m for m in found if m.startswith("processor 0 runs")]
+    assert len(clashes) == 3  # each later row against the longest so far
+    many = _broken(s)
+    many.start[:] = np.nan
+    found = multicluster_violations(ClusterSchedule(*many.columns(), p, "x", None, False), ptg)
+    assert len(found) == 4 and all("must be finite" in m for m in found)
+
+
 # -- metrics ---------------------------------------------------------------------------------------
 def test_metrics_by_hand():
     g = nx.DiGraph([("a", "b")])

@@ -246,6 +246,18 @@ class MultiClusterPtg:
         alloc: npt.NDArray[np.int64] | None,
         comms: bool,
     ) -> None: ...
+    def violations(
+        self,
+        task: npt.NDArray[np.int64],
+        cluster: npt.NDArray[np.int64],
+        start: npt.NDArray[np.float64],
+        end: npt.NDArray[np.float64],
+        proc_offsets: npt.NDArray[np.int64],
+        proc_ids: npt.NDArray[np.int64],
+        alloc: npt.NDArray[np.int64] | None,
+        comms: bool,
+        limit: int,
+    ) -> tuple[list[tuple[str, list[int], list[float]]], int]: ...
 
 # DFRS: the Theorem 1 lower bound (clustersched.dfrs.bound).
 __all__ += ["DfrsStretchBound"]

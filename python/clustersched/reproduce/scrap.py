@@ -25,11 +25,12 @@ Choices the paper leaves open, made here:
   over pairs; the report also gives the mean lengthening ``M_β / M_ref - 1``.
 * **Communications** follow the documented model (contention-free; see
   :class:`clustersched.platform.Network`); the paper simulates contention.
-* **Checks**: every schedule goes through the Rust checker
-  (``check_cluster_schedule``: capacity, precedence with transfer times,
-  each task on one cluster with its translated allocation); at ``--scale
-  small`` also through the independent Python validator
-  :func:`clustersched.scrap.validate.validate_multicluster`.
+* **Checks**: every schedule goes through the one checker of the problem
+  (Rust ``scrap::schedule_violations``: capacity, precedence with transfer
+  times, each task on one cluster with its translated allocation, independent
+  of the algorithms), in the study itself; at ``--scale small`` also through
+  :func:`clustersched.scrap.validate.validate_multicluster`, which words its
+  findings.
 * **Seeds**: platform ``k`` from ``SeedSequence(seed, spawn_key=(k,))``, PTG
   ``j`` from ``SeedSequence(seed, spawn_key=(1, j))``.
 
@@ -298,13 +299,15 @@ _ROW_FULL = np.array([_FIRST[a] + (BETAS.index(1.0) if a != "HCPA" else 0) for a
 def _runs_batched(config: dict[str, Any], ptg: PTG, platform: MultiCluster, validate: bool) -> dict[str, np.ndarray]:
     """The 40 rows of one PTG from :func:`~clustersched.scrap.study.study_pair` (numbers of :func:`runs_one_by_one`)."""
     from ..scrap.metrics import slowdown
+    from ..scrap.model import problem
     from ..scrap.study import study_pair
     from ..scrap.validate import validate_multicluster
 
-    st = study_pair(ptg, platform, BETAS, schedules=validate)
+    core = problem(ptg, platform)
+    st = study_pair(ptg, platform, BETAS, core=core, schedules=validate)
     if st.schedules is not None:
         for sch in st.schedules:
-            validate_multicluster(sch, ptg)
+            validate_multicluster(sch, ptg, core=core)
     n = len(_ROW_RUN)
     makespan = st.makespan[_ROW_RUN]
     return {
@@ -326,7 +329,7 @@ def runs_one_by_one(
     config: dict[str, Any], ptg: PTG, platform: MultiCluster, *, validate: bool
 ) -> dict[str, list[Any]]:
     """The 40 rows of one PTG from 31 :func:`~clustersched.scrap.algorithms.run` calls, each schedule
-    checked by the Rust checker (and by the Python validator with ``validate``): the reference of the
+    checked by the one checker (and worded by the validator with ``validate``): the reference of the
     batched path."""
     from ..scrap.algorithms import run as run_scrap
     from ..scrap.metrics import slowdown
@@ -343,7 +346,7 @@ def runs_one_by_one(
         sch = run.schedule
         core.check(*sch.columns(), sch.alloc, sch.comms)
         if validate:
-            validate_multicluster(sch, ptg)
+            validate_multicluster(sch, ptg, core=core)
     hcpa = runs[("HCPA", None)]
     for algorithm in ALGORITHMS:
         for beta in BETAS:

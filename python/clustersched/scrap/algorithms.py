@@ -287,5 +287,5 @@ def run(
         if name != "HCPA":
             initial = bool(float(core.beta_estimate(np.ones(len(ptg), dtype=np.int64))) >= b)
     if check:
-        validate_multicluster(schedule, ptg)
+        validate_multicluster(schedule, ptg, core=core)
     return ScrapRun(name, b, schedule, alloc, estimate, initial, multicluster_metrics(schedule), seconds)

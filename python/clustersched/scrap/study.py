@@ -6,7 +6,8 @@ under a millisecond, for which converting, checking and measuring each one
 in Python would cost more than the run.  :func:`study_pair` makes them all in
 one call (Rust ``scrap::study``): each is the very computation
 :func:`~clustersched.scrap.algorithms.run` makes, its schedule checked
-by the Rust checker, and its metrics come from the one implementation
+by the one checker (Rust ``scrap::schedule_violations``, whose findings
+:func:`~clustersched.scrap.validate.validate_multicluster` words), and its metrics come from the one implementation
 :func:`~clustersched.scrap.metrics.multicluster_metrics` calls too (Rust
 ``scrap::metrics``), so they are the same floats (``tests/test_scrap_study.py``
 and ``tests/test_scrap_metrics.py`` compare them).

@@ -1,14 +1,20 @@
 """Independent feasibility check of one PTG's schedule on a heterogeneous multi-cluster platform.
 
-The checker looks only at the schedule, the PTG and the platform (and its
-network).  It shares with the kernels that made the schedule only the model:
-a task's duration ``T_k(v, q)`` comes from the core's one duration function
-(``clustersched._core.exec_times``, the ``exec_time`` every scheduler calls,
-so producer and checker compute it by the same float operations), and a
-transfer's time from the network's documented formula
-(:meth:`clustersched.platform.Network.transfer_time`).  The translation of
-reference allocations is a plain bisection on ``T_k``, which does not grow
-with ``q``.
+The rules live in one place, the Rust core's checker
+(``scrap::schedule_violations`` in ``rust/core/src/scrap/schedule.rs``), which
+the study of :mod:`clustersched.scrap.study` runs on every schedule it makes;
+this module hands it the schedule and words what it finds (as data: kind,
+row, task, cluster, values).  The checker looks only at the schedule, the PTG
+and the platform (and its network).  It shares with the kernels that made the
+schedule only the model: a task's duration ``T_k(v, q)`` comes from the
+core's one duration function (``clustersched._core.exec_times``, the
+``exec_time`` every scheduler calls, so producer and checker compute it by the
+same float operations), and a transfer's time from the network's documented
+formula (:meth:`clustersched.platform.Network.transfer_time`, the core's
+``Network::transfer_time``).  The translation of reference allocations is
+checked as its property (the smallest ``q >= 1`` with ``T_k(v, q) <=
+T_ref(v, p_ref)``: ``T_k(v, q)`` meets it and ``T_k(v, q - 1)`` does not),
+not by the kernels' search.
 
 Rounding
     A scheduler computes ``end = start + T`` in float64: one rounding, at
@@ -30,11 +36,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import _core
 from .._checks import short_repr
 from ..errors import InvalidScheduleError
 from ..workload.ptg import PTG
-from .model import task_bytes
+from .model import check_core
 from .schedule import ClusterSchedule
 
 __all__ = ["DURATION_RTOL", "multicluster_violations", "validate_multicluster"]
@@ -42,38 +47,16 @@ __all__ = ["DURATION_RTOL", "multicluster_violations", "validate_multicluster"]
 #: Relative tolerance on durations and on start times against data arrivals (module docstring).
 DURATION_RTOL = 1e-9
 
+#: Violations reported of each kind, and in all (the rest are counted).
 _MAX = 20
 
-
-def _times(work: np.ndarray, alpha: np.ndarray, q: np.ndarray, speed: np.ndarray) -> np.ndarray:
-    """``T(v, q)`` per row by the core's duration function (the schedulers' own)."""
-    return _core.exec_times(
-        np.ascontiguousarray(work, dtype=np.float64),
-        np.ascontiguousarray(alpha, dtype=np.float64),
-        np.ascontiguousarray(q, dtype=np.int64),
-        np.ascontiguousarray(speed, dtype=np.float64),
-    )
+_U32 = 2**32 - 1
 
 
-def _translations(
-    work: np.ndarray, alpha: np.ndarray, p_ref: np.ndarray, s_ref: float, speed: np.ndarray
-) -> np.ndarray:
-    """Per row, the smallest ``q >= 1`` with ``T(v, q) <= T_ref(v, p_ref)`` at ``speed`` (bisection, ``q <= p_ref``)."""
-    target = _times(work, alpha, p_ref, np.full(len(work), s_ref))
-    lo = np.ones(len(work), dtype=np.int64)
-    hi = np.maximum(p_ref, 1).astype(np.int64)
-    while (lo < hi).any():
-        mid = lo + (hi - lo) // 2
-        fast = _times(work, alpha, mid, speed) <= target
-        hi = np.where((lo < hi) & fast, mid, hi)
-        lo = np.where((lo < hi) & ~fast, mid + 1, lo)
-    return lo
-
-
-def validate_multicluster(schedule: ClusterSchedule, ptg: PTG) -> None:
+def validate_multicluster(schedule: ClusterSchedule, ptg: PTG, *, core: Any = None) -> None:
     """Raises :class:`~clustersched.errors.InvalidScheduleError` listing every violation, or returns None.
 
-    See :func:`multicluster_violations` for the rules.
+    See :func:`multicluster_violations` for the rules and ``core``.
 
     Examples
     --------
@@ -92,7 +75,7 @@ def validate_multicluster(schedule: ClusterSchedule, ptg: PTG) -> None:
       processor 2 runs task 0 ('a') and task 1 ('b') at once
       task 1 ('b') starts at 0.5 before its predecessor task 0 ('a') ends at 1.0
     """
-    found = multicluster_violations(schedule, ptg)
+    found = multicluster_violations(schedule, ptg, core=core)
     if found:
         raise InvalidScheduleError(found)
 
@@ -104,10 +87,10 @@ def _check_arguments(schedule: Any, ptg: Any) -> None:
         raise TypeError(f"ptg == {short_repr(ptg)}, must be a clustersched PTG")
 
 
-def multicluster_violations(schedule: ClusterSchedule, ptg: PTG) -> list[str]:
+def multicluster_violations(schedule: ClusterSchedule, ptg: PTG, *, core: Any = None) -> list[str]:
     """Every way ``schedule`` breaks the rules of running ``ptg`` on ``schedule.platform``.
 
-    Rules:
+    Rules (the Rust checker's, module docstring):
 
     * every task in exactly one row, on one existing cluster ``k``;
     * its processors: at least one, distinct, all ids of cluster ``k``;
@@ -125,136 +108,99 @@ def multicluster_violations(schedule: ClusterSchedule, ptg: PTG) -> list[str]:
       under the platform's network model (zero on edges to or from a
       zero-work task).
 
-    A schedule of another PTG (other task count) shows as tasks missing or
-    unknown.  TypeError when ``schedule`` is not a ClusterSchedule or ``ptg``
-    not a PTG.
+    At most 20 violations of each kind are worded, and 20 in all (then
+    ``... and N more``, N counting every other violation).  A schedule of
+    another PTG (other task count) shows as tasks missing or unknown.
+    ``core``: :func:`clustersched.scrap.model.problem` of ``ptg`` and
+    ``schedule.platform``, to convert the pair once for several schedules
+    (None: converted here).  TypeError when ``schedule`` is not a
+    ClusterSchedule or ``ptg`` not a PTG.
     """
     _check_arguments(schedule, ptg)
     platform = schedule.platform
-    out: list[str] = []
+    core = check_core(core, ptg, platform)
     n = len(ptg)
     name = lambda v: f"task {v} ({ptg.labels[v]!r})"  # noqa: E731
-    rows = len(schedule)
-    task = schedule.task
-    unknown = (task < 0) | (task >= n)
-    for r in np.flatnonzero(unknown)[:_MAX].tolist():
-        out.append(f"row {r}: task {task[r]} does not exist (the PTG has {n})")
-    count = np.bincount(task[~unknown], minlength=n)
-    for v in np.flatnonzero(count > 1)[:_MAX].tolist():
-        out.append(f"{name(v)} is scheduled twice")
-    for v in np.flatnonzero(count == 0)[:_MAX].tolist():
-        out.append(f"{name(v)} is never scheduled")
-    if out:
-        return _cut(out)
     alloc = schedule.alloc
+    unfit = None  # an allocation the checker cannot be handed: its message
+    a = None
     if alloc is not None:
         a = np.asarray(alloc)
         if a.shape != (n,):
-            return [f"the reference allocation has shape {a.shape} for {n} tasks"]
-        if a.dtype.kind not in "iu" or (a < 1).any() or (a > 2**32 - 1).any():
-            v = int(np.flatnonzero((a < 1) | (a > 2**32 - 1))[0]) if a.dtype.kind in "iu" else 0
-            return [f"the reference allocation must hold integers in 1..{2**32 - 1}: {name(v)} has {a[v]!r}"]
-    row_of = np.empty(n, dtype=np.int64)
-    row_of[task] = np.arange(rows)
-
-    # -- rows: cluster, times, processors ----------------------------------------------
-    C = len(platform)
-    procs = np.array(platform.procs, dtype=np.int64)
-    first = np.concatenate([[0], np.cumsum(procs)[:-1]])
-    speeds = np.array(platform.speeds, dtype=np.float64)
-    k = schedule.cluster
-    start, end = schedule.start, schedule.end
-    offsets, ids = schedule.proc_offsets, schedule.proc_ids
-    size = np.diff(offsets)
-    ok = np.ones(rows, dtype=bool)
-    bad_k = (k < 0) | (k >= C)
-    for r in np.flatnonzero(bad_k)[:_MAX].tolist():
-        out.append(f"{name(int(task[r]))}: cluster {k[r]} does not exist")
-    ok &= ~bad_k
-    with np.errstate(invalid="ignore"):
-        bad_t = ok & ~(np.isfinite(start) & np.isfinite(end) & (0 <= start) & (start <= end))
-    for r in np.flatnonzero(bad_t)[:_MAX].tolist():
-        out.append(f"{name(int(task[r]))} runs [{start[r]}, {end[r]}): must be finite, 0 <= start <= end")
-    ok &= ~bad_t
-    kk = np.where(ok, k, 0)
-    owner = np.repeat(np.arange(rows), size)
-    lo, hi = first[kk][owner], (first[kk] + procs[kk])[owner]
-    outside = np.zeros(rows, dtype=bool)
-    outside[owner[(ids < lo) | (ids >= hi)]] = True
-    order = np.lexsort((ids, owner))
-    twice = np.zeros(rows, dtype=bool)
-    repeat = (owner[order][1:] == owner[order][:-1]) & (ids[order][1:] == ids[order][:-1])
-    twice[owner[order][1:][repeat]] = True
-    bad_p = ok & ((size < 1) | outside | twice)
-    for r in np.flatnonzero(bad_p)[:_MAX].tolist():
-        c = int(k[r])
-        out.append(
-            f"{name(int(task[r]))}: processors {schedule.processors(r).tolist()} must be distinct ids of "
-            f"cluster {c} ({first[c]}..{first[c] + procs[c] - 1})"
-        )
-    ok &= ~bad_p
-
-    # -- durations and translations, by the schedulers' own duration function ------------
-    good = np.flatnonzero(ok)
-    v = task[good]
-    q = size[good]
-    work, alpha = ptg.work[v], ptg.alpha[v]
-    d = _times(work, alpha, q, speeds[k[good]])
-    st, en = start[good], end[good]
-    scale = np.maximum(d, np.maximum(np.abs(st), np.abs(en)))
-    wrong = np.abs((en - st) - d) > DURATION_RTOL * scale
-    for j in np.flatnonzero(wrong)[:_MAX].tolist():
-        out.append(
-            f"{name(int(v[j]))} runs {en[j] - st[j]} s on {q[j]} processors of cluster {k[good][j]}, "
-            f"its time there is {d[j]} s"
-        )
-    if alloc is not None:
-        p_ref = np.asarray(alloc, dtype=np.int64)[v]
-        want = _translations(work, alpha, p_ref, platform.ref_speed, speeds[k[good]])
-        for j in np.flatnonzero(want != q)[:_MAX].tolist():
-            out.append(
-                f"{name(int(v[j]))} has {q[j]} processors on cluster {k[good][j]}; the translation of its "
-                f"{p_ref[j]} reference processors there is {want[j]}"
-            )
-
-    # -- capacity: per processor, running intervals sorted by start must not overlap -------
-    running = ok & (end > start)
-    use = running[owner]
-    p_id, r_id = ids[use], owner[use]
-    order = np.lexsort((start[r_id], p_id))
-    p_id, r_id = p_id[order], r_id[order]
-    clash = (p_id[1:] == p_id[:-1]) & (start[r_id[1:]] < end[r_id[:-1]])
-    for j in np.flatnonzero(clash)[:_MAX].tolist():
-        out.append(f"processor {p_id[j]} runs {name(int(task[r_id[j]]))} and {name(int(task[r_id[j + 1]]))} at once")
-
-    # -- precedence, with the network's transfer times --------------------------------------
-    nbytes = task_bytes(ptg) if schedule.comms else None
-    net = platform.network
-    if schedule.comms and net is None:
+            unfit = f"the reference allocation has shape {a.shape} for {n} tasks"
+        elif a.dtype.kind not in "iu" or (a < 0).any() or (a > _U32).any():
+            v = int(np.flatnonzero((a < 1) | (a > _U32))[0]) if a.dtype.kind in "iu" else 0
+            unfit = f"the reference allocation must hold integers in 1..{_U32}: {name(v)} has {a[v]!r}"
+    on = bool(schedule.comms) and platform.network is not None
+    found, total = core.violations(
+        *schedule.columns(),
+        None if unfit is not None else (None if a is None else np.ascontiguousarray(a, dtype=np.int64)),
+        on,
+        _MAX,
+    )
+    if unfit is not None and not any(kind in _TASKS for kind, _, _ in found):
+        return [unfit]
+    words = [(kind, _word(kind, ints, floats, schedule, ptg, name)) for kind, ints, floats in found]
+    out = [m for kind, m in words if kind != "precedence"]
+    early = any(kind in _EARLY for kind, _ in words)  # the rows were not checked
+    if schedule.comms and not on and not early:  # before the precedence it leaves without transfers
         out.append("the schedule claims modelled communications on a platform without a network")
-        nbytes = None
-    for v_ in range(n):
-        r = int(row_of[v_])
-        if not ok[r]:
-            continue
-        for u in ptg.predecessors(v_).tolist():
-            ru = int(row_of[u])
-            if not ok[ru]:
-                continue
-            arrival = float(end[ru])
-            if nbytes is not None and ptg.work[u] > 0 and ptg.work[v_] > 0:
-                arrival += net.transfer_time(float(nbytes[u]), int(k[ru]), int(size[ru]), int(k[r]), int(size[r]))
-            s = float(start[r])
-            if s < arrival and arrival - s > DURATION_RTOL * max(abs(arrival), 1e-300):
-                what = "the data of" if arrival > end[ru] else "its predecessor"
-                out.append(
-                    f"{name(v_)} starts at {s} before {what} {name(u)} "
-                    f"{'arrive' if what == 'the data of' else 'ends'} at {arrival}"
-                )
-    return _cut(out)
-
-
-def _cut(out: list[str]) -> list[str]:
-    if len(out) > _MAX:
-        return out[:_MAX] + [f"... and {len(out) - _MAX} more"]
+        total += 1
+    out += [m for kind, m in words if kind == "precedence"]
+    if total > _MAX:
+        return out[:_MAX] + [f"... and {total - _MAX} more"]
     return out
+
+
+_TASKS = ("unknown_task", "task_twice", "task_missing")
+_EARLY = (*_TASKS, "alloc_length", "alloc_zero")
+
+
+def _word(kind: str, ints: list[int], floats: list[float], s: ClusterSchedule, ptg: PTG, name: Any) -> str:
+    """One violation of the checker in words (the values of the schedule's own columns where the checker's
+    index stands for one that does not exist)."""
+    n = len(ptg)
+    if kind == "unknown_task":
+        (r,) = ints
+        return f"row {r}: task {s.task[r]} does not exist (the PTG has {n})"
+    if kind == "task_twice":
+        return f"{name(ints[0])} is scheduled twice"
+    if kind == "task_missing":
+        return f"{name(ints[0])} is never scheduled"
+    if kind == "alloc_length":
+        return f"the reference allocation has shape ({ints[0]},) for {n} tasks"
+    if kind == "alloc_zero":
+        v = ints[0]
+        return f"the reference allocation must hold integers in 1..{_U32}: {name(v)} has {np.asarray(s.alloc)[v]!r}"
+    if kind == "unknown_cluster":
+        r, v = ints
+        return f"{name(v)}: cluster {s.cluster[r]} does not exist"
+    if kind == "times":
+        r, v = ints
+        return f"{name(v)} runs [{floats[0]}, {floats[1]}): must be finite, 0 <= start <= end"
+    if kind == "processors":
+        r, v, c = ints
+        first = s.platform.first(c)
+        return (
+            f"{name(v)}: processors {s.processors(r).tolist()} must be distinct ids of "
+            f"cluster {c} ({first}..{first + s.platform.procs[c] - 1})"
+        )
+    if kind == "duration":
+        r, v, c, q = ints
+        return f"{name(v)} runs {floats[0]} s on {q} processors of cluster {c}, its time there is {floats[1]} s"
+    if kind == "translation":
+        r, v, c, q, ref, want = ints
+        return (
+            f"{name(v)} has {q} processors on cluster {c}; the translation of its "
+            f"{ref} reference processors there is {want}"
+        )
+    if kind == "overlap":
+        p, u, v = ints
+        return f"processor {p} runs {name(u)} and {name(v)} at once"
+    if kind == "precedence":
+        v, u = ints
+        start, arrival, end = floats
+        if arrival > end:
+            return f"{name(v)} starts at {start} before the data of {name(u)} arrive at {arrival}"
+        return f"{name(v)} starts at {start} before its predecessor {name(u)} ends at {arrival}"
+    raise AssertionError(f"the checker reported an unknown kind {kind!r}")  # pragma: no cover

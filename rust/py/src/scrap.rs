@@ -5,7 +5,7 @@
 
 use clustersched_core::ptg::{self, HcpaRule};
 use clustersched_core::scrap::{
-    self, check_bytes, check_problem, ClusterSchedule, Comms, MultiCluster, Network, Scrap,
+    self, check_bytes, check_problem, ClusterSchedule, Comms, MultiCluster, Network, Scrap, Violation,
 };
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
@@ -242,7 +242,8 @@ impl MultiClusterPtg {
         Ok((floats.into_pyarray(py), initial.into_pyarray(py), out))
     }
 
-    /// Checks a schedule (columns as `place` returns them); raises InfeasibleError.
+    /// Checks a schedule (columns as `place` returns them, `scrap::check_cluster_schedule`, as the study
+    /// does); raises InfeasibleError.
     #[pyo3(signature = (task, cluster, start, end, proc_offsets, proc_ids, alloc, comms))]
     #[allow(clippy::too_many_arguments)]
     fn check(
@@ -256,32 +257,142 @@ impl MultiClusterPtg {
         alloc: Option<PyReadonlyArray1<'_, i64>>,
         comms: bool,
     ) -> PyResult<()> {
-        let s = ClusterSchedule {
-            task: indices("task", &task)?,
-            cluster: indices("cluster", &cluster)?,
-            start: owned("start", &start)?,
-            end: owned("end", &end)?,
-            proc_offsets: indices("proc_offsets", &proc_offsets)?,
-            proc_ids: counts("proc_ids", &proc_ids)?,
-        };
-        if s.proc_offsets.first() != Some(&0)
-            || s.proc_offsets.last() != Some(&s.proc_ids.len())
-            || s.proc_offsets.windows(2).any(|w| w[0] > w[1])
-        {
-            return Err(PyValueError::new_err(
-                "proc_offsets must rise from 0 to the number of processor ids",
-            ));
-        }
+        let s = schedule(task, cluster, start, end, proc_offsets, proc_ids)?;
         let alloc = alloc.map(|a| self.alloc(&a)).transpose()?;
-        if let Some(a) = &alloc {
-            if a.len() != self.g.len() || a.contains(&0) {
-                return Err(PyValueError::new_err("alloc must hold one count >= 1 per task"));
-            }
-        }
         let comms = self.comms(comms)?;
-        scrap::check_cluster_schedule(&self.g, &self.platform, &s, alloc.as_deref(), comms).map_err(to_py)?;
-        Ok(())
+        scrap::check_cluster_schedule(&self.g, &self.platform, &s, alloc.as_deref(), comms).map_err(to_py)
     }
+
+    /// Every violation of a schedule (`scrap::schedule_violations`, the one checker), the first `limit` of each
+    /// kind: a list of (kind, ints, floats) in the rules' order, and the number of violations in all. A task,
+    /// cluster or processor id that fits no index (negative, too large) is one that does not exist. Per kind,
+    /// ints / floats: unknown_task (row) / (); task_twice, task_missing, alloc_zero (task) / ();
+    /// alloc_length (len) / (); unknown_cluster (row, task) / (); times (row, task) / (start, end);
+    /// processors (row, task, cluster) / (); duration (row, task, cluster, procs) / (seconds, expected);
+    /// translation (row, task, cluster, procs, reference, expected) / (); overlap (processor, first task,
+    /// second task) / (); precedence (task, predecessor) / (start, arrival, predecessor's end).
+    #[pyo3(signature = (task, cluster, start, end, proc_offsets, proc_ids, alloc, comms, limit))]
+    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
+    fn violations(
+        &self,
+        task: PyReadonlyArray1<'_, i64>,
+        cluster: PyReadonlyArray1<'_, i64>,
+        start: PyReadonlyArray1<'_, f64>,
+        end: PyReadonlyArray1<'_, f64>,
+        proc_offsets: PyReadonlyArray1<'_, i64>,
+        proc_ids: PyReadonlyArray1<'_, i64>,
+        alloc: Option<PyReadonlyArray1<'_, i64>>,
+        comms: bool,
+        limit: usize,
+    ) -> PyResult<(Vec<(&'static str, Vec<i64>, Vec<f64>)>, usize)> {
+        let s = schedule(task, cluster, start, end, proc_offsets, proc_ids)?;
+        let alloc = alloc.map(|a| self.alloc(&a)).transpose()?;
+        let comms = self.comms(comms)?;
+        let found =
+            scrap::schedule_violations(&self.g, &self.platform, &s, alloc.as_deref(), comms, limit).map_err(to_py)?;
+        let i = |x: usize| i64::try_from(x).unwrap_or(i64::MAX);
+        let out = found
+            .found
+            .iter()
+            .map(|v| match *v {
+                Violation::UnknownTask { row } => ("unknown_task", vec![i(row)], vec![]),
+                Violation::TaskTwice { task } => ("task_twice", vec![i(task)], vec![]),
+                Violation::TaskMissing { task } => ("task_missing", vec![i(task)], vec![]),
+                Violation::AllocLength { len } => ("alloc_length", vec![i(len)], vec![]),
+                Violation::AllocZero { task } => ("alloc_zero", vec![i(task)], vec![]),
+                Violation::UnknownCluster { row, task } => ("unknown_cluster", vec![i(row), i(task)], vec![]),
+                Violation::Times { row, task, start, end } => ("times", vec![i(row), i(task)], vec![start, end]),
+                Violation::Processors { row, task, cluster } => {
+                    ("processors", vec![i(row), i(task), i(cluster)], vec![])
+                }
+                Violation::Duration {
+                    row,
+                    task,
+                    cluster,
+                    procs,
+                    seconds,
+                    expected,
+                } => (
+                    "duration",
+                    vec![i(row), i(task), i(cluster), i64::from(procs)],
+                    vec![seconds, expected],
+                ),
+                Violation::Translation {
+                    row,
+                    task,
+                    cluster,
+                    procs,
+                    reference,
+                    expected,
+                } => (
+                    "translation",
+                    vec![
+                        i(row),
+                        i(task),
+                        i(cluster),
+                        i64::from(procs),
+                        i64::from(reference),
+                        i64::from(expected),
+                    ],
+                    vec![],
+                ),
+                Violation::Overlap {
+                    processor,
+                    first,
+                    second,
+                } => ("overlap", vec![i64::from(processor), i(first), i(second)], vec![]),
+                Violation::Precedence {
+                    task,
+                    pred,
+                    start,
+                    arrival,
+                    pred_end,
+                } => ("precedence", vec![i(task), i(pred)], vec![start, arrival, pred_end]),
+            })
+            .collect();
+        Ok((out, found.total))
+    }
+}
+
+/// A schedule's columns for the checker: a task, cluster or processor id that fits no index (negative, too
+/// large) becomes one past every index (it does not exist); offsets must rise from 0 to the number of ids.
+fn schedule(
+    task: PyReadonlyArray1<'_, i64>,
+    cluster: PyReadonlyArray1<'_, i64>,
+    start: PyReadonlyArray1<'_, f64>,
+    end: PyReadonlyArray1<'_, f64>,
+    proc_offsets: PyReadonlyArray1<'_, i64>,
+    proc_ids: PyReadonlyArray1<'_, i64>,
+) -> PyResult<ClusterSchedule> {
+    fn slice<'a>(name: &str, a: &'a PyReadonlyArray1<'_, i64>) -> PyResult<&'a [i64]> {
+        a.as_slice()
+            .map_err(|_| PyValueError::new_err(format!("{name} must be a contiguous 1-D array")))
+    }
+    let index = |x: &i64| usize::try_from(*x).unwrap_or(usize::MAX);
+    let s = ClusterSchedule {
+        task: slice("task", &task)?.iter().map(index).collect(),
+        cluster: slice("cluster", &cluster)?.iter().map(index).collect(),
+        start: owned("start", &start)?,
+        end: owned("end", &end)?,
+        proc_offsets: indices("proc_offsets", &proc_offsets)?,
+        proc_ids: slice("proc_ids", &proc_ids)?
+            .iter()
+            .map(|&x| u32::try_from(x).unwrap_or(u32::MAX))
+            .collect(),
+    };
+    let rows = s.task.len();
+    if s.cluster.len() != rows || s.start.len() != rows || s.end.len() != rows || s.proc_offsets.len() != rows + 1 {
+        return Err(PyValueError::new_err("schedule columns differ in length"));
+    }
+    if s.proc_offsets.first() != Some(&0)
+        || s.proc_offsets.last() != Some(&s.proc_ids.len())
+        || s.proc_offsets.windows(2).any(|w| w[0] > w[1])
+    {
+        return Err(PyValueError::new_err(
+            "proc_offsets must rise from 0 to the number of processor ids",
+        ));
+    }
+    Ok(s)
 }
 
 /// The metrics of a multi-cluster schedule (`scrap::schedule_metrics`, the one implementation):

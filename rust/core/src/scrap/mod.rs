@@ -20,8 +20,10 @@
 //!   machinery MHEFT-MAX shares;
 //! * `mheft.rs`: [`mheft_max`], M-HEFT with capped allocations (the other
 //!   baseline, §2);
-//! * `schedule.rs`: [`ClusterSchedule`] and [`check_cluster_schedule`], the
-//!   independent feasibility check of any schedule;
+//! * `schedule.rs`: [`ClusterSchedule`] and [`schedule_violations`], the
+//!   independent feasibility check of any schedule (the one checker:
+//!   `clustersched.scrap.validate` words its findings), and
+//!   [`check_cluster_schedule`], its pass/fail form;
 //! * `metrics.rs`: [`metrics`] / [`schedule_metrics`], the metrics of a
 //!   schedule (the one implementation; `clustersched.scrap.metrics` calls
 //!   it), its sums exactly rounded by [`exact_sum`];
@@ -47,5 +49,5 @@ pub use platform::{
     check_bytes, check_problem, Comms, MultiCluster, Network, MAX_POWER, MAX_PROCS, MAX_REF_PROCS, MAX_SECONDS,
     MAX_SIZE,
 };
-pub use schedule::{check_cluster_schedule, ClusterSchedule};
+pub use schedule::{check_cluster_schedule, schedule_violations, ClusterSchedule, Violation, Violations};
 pub use study::{study, StudyRun};

@@ -239,18 +239,6 @@ impl MultiCluster {
             })
             .collect()
     }
-
-    /// Checks a task's cluster index.
-    pub(super) fn check_cluster(&self, k: usize) -> Result<()> {
-        if k < self.len() {
-            Ok(())
-        } else {
-            Err(Error::InvalidArgument(format!(
-                "cluster {k}: the platform has {} clusters",
-                self.len()
-            )))
-        }
-    }
 }
 
 /// Checks that one problem, `g` on `platform` with `comms`, is within the

@@ -5,7 +5,7 @@
 //! checks and metrics around them) keeps the per-run overhead out of the
 //! study. Every run is the very call a single run makes
 //! ([`hcpa_reference_allocation`], [`scrap_allocation`], [`place_reference`],
-//! [`mheft_max`], [`beta_estimate`], [`check_cluster_schedule`],
+//! [`mheft_max`], [`beta_estimate`], [`check_cluster_schedule`] (the one checker, [`schedule_violations`](super::schedule_violations), which `clustersched.scrap.validate` words),
 //! [`metrics`], the one implementation `clustersched.scrap.metrics` calls too).
 
 use super::allocation::{beta_estimate, hcpa_reference_allocation, scrap_allocation, Scrap};
