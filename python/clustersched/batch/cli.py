@@ -67,6 +67,7 @@ import argparse
 import os
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from .._cli import (
@@ -440,24 +441,34 @@ def _policy_name(policy: Any) -> str:
 
 def _hours_window(text: str) -> tuple[float | None, float | None]:
     """``--gantt-window``: ``START:END`` in hours from the trace start, either side empty (None), START < END."""
+    rule = "must be START:END in hours from the trace start, e.g. 24:48, with 0 <= START < END"
+    return _window_bounds(text, rule, float, open_both=True)
+
+
+def _window_bounds(
+    text: str, rule: str, value: Callable[[str], float], *, open_both: bool
+) -> tuple[float | None, float | None]:
+    """``START:END`` read with ``value`` (ValueError for a bad side), either side empty (None; both only with
+    ``open_both``), each finite and ``>= 0``, ``START < END``: the one rule of the window options, whose
+    ``rule`` the ArgumentTypeError states."""
     import math
 
-    rule = "must be START:END in hours from the trace start, e.g. 24:48, with 0 <= START < END"
     parts = text.split(":")
-    if len(parts) != 2:
+    if len(parts) != 2 or not (open_both or any(part.strip() for part in parts)):
         raise argparse.ArgumentTypeError(f"invalid value {text!r}: {rule}")
     bounds: list[float | None] = []
     for part in parts:
-        if not part.strip():
+        part = part.strip()
+        if not part:
             bounds.append(None)
             continue
         try:
-            value = float(part)
+            number = value(part)
         except ValueError:
             raise argparse.ArgumentTypeError(f"invalid value {text!r}: {rule}") from None
-        if not math.isfinite(value) or value < 0:
+        if not math.isfinite(number) or number < 0:
             raise argparse.ArgumentTypeError(f"invalid value {text!r}: {rule}")
-        bounds.append(value)
+        bounds.append(number)
     lo, hi = bounds
     if lo is not None and hi is not None and not lo < hi:
         raise argparse.ArgumentTypeError(f"invalid value {text!r}: {rule}")
@@ -680,33 +691,19 @@ def _time_window_option(p: argparse.ArgumentParser, *, required: bool = False) -
 def _time_window(text: str) -> TimeWindow:
     """``--time-window``: ``START:END``, each a number of seconds or of a unit of :data:`WINDOW_UNITS`, either
     left out (not both), ``0 <= START < END``."""
-    import math
-
     rule = (
         "must be START:END after the trace start, in seconds or with a unit s, m, h, d or w, e.g. 7d:14d, "
         "with 0 <= START < END"
     )
-    parts = text.split(":")
-    if len(parts) != 2 or not any(part.strip() for part in parts):
-        raise argparse.ArgumentTypeError(f"invalid value {text!r}: {rule}")
-    bounds: list[float | None] = []
-    for part in parts:
-        part = part.strip().lower()
-        if not part:
-            bounds.append(None)
-            continue
-        unit = WINDOW_UNITS.get(part[-1])
-        try:
-            value = float(part[:-1] if unit else part) * (unit or 1)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"invalid value {text!r}: {rule}") from None
-        if not math.isfinite(value) or value < 0:
-            raise argparse.ArgumentTypeError(f"invalid value {text!r}: {rule}")
-        bounds.append(value)
-    start, end = bounds
-    if start is not None and end is not None and not start < end:
-        raise argparse.ArgumentTypeError(f"invalid value {text!r}: {rule}")
+    start, end = _window_bounds(text, rule, _seconds, open_both=False)
     return TimeWindow(start, end, text)
+
+
+def _seconds(text: str) -> float:
+    """A number of seconds, or of the unit of :data:`WINDOW_UNITS` its last letter names (ValueError otherwise)."""
+    text = text.lower()
+    unit = WINDOW_UNITS.get(text[-1])
+    return float(text[:-1] if unit else text) * (unit or 1)
 
 
 def _in_window(jobs: Any, args: argparse.Namespace, *, note: bool = True) -> Any:
