@@ -266,20 +266,9 @@ def platform_size(table: Any, nodes: int | None, cores: int | None) -> tuple[int
     >>> platform_size(JobTable({"runtime": [1]}, metadata={"MaxProcs": "100"}), None, None)
     (100, 1, 'the header: MaxProcs 100, one processor per node')
     """
-    from ..errors import InvalidWorkloadError
-    from ..workload.jobs import parse_machine_size
-
     if nodes is not None and cores is not None:
         return nodes, cores, "--nodes and --cores-per-node"
-    size: dict[str, int] = {}
-    for key in ("MaxProcs", "MaxNodes"):
-        value = table.metadata.get(key)
-        if value is not None:
-            try:
-                size[key] = parse_machine_size(str(value))
-            except ValueError as e:
-                raise InvalidWorkloadError(str(e), path=table.source, field=key, value=value) from None
-    procs, whole = size.get("MaxProcs"), size.get("MaxNodes")
+    procs, whole = table.machine_size("MaxProcs"), table.machine_size("MaxNodes")
     source = table.source or "TRACE"
 
     def refuse(why: str) -> InvalidOptionError:

@@ -267,13 +267,24 @@ class JobTable:
             replaced by MaxNodes.
         """
         for key in MACHINE_SIZE_KEYS:
-            value = self.metadata.get(key)
-            if value is not None:
-                try:
-                    return parse_machine_size(str(value))
-                except ValueError as e:
-                    raise InvalidWorkloadError(str(e), path=self.source, field=key, value=value) from None
+            size = self.machine_size(key)
+            if size is not None:
+                return size
         return None
+
+    def machine_size(self, key: str) -> int | None:
+        """The header's ``key`` (one of :data:`MACHINE_SIZE_KEYS`) as an int, or None when absent.
+
+        Raises InvalidWorkloadError when the value is not a processor count (see
+        :func:`parse_machine_size`).
+        """
+        value = self.metadata.get(key)
+        if value is None:
+            return None
+        try:
+            return parse_machine_size(str(value))
+        except ValueError as e:
+            raise InvalidWorkloadError(str(e), path=self.source, field=key, value=value) from None
 
     def width(self) -> np.ndarray:
         """Processors each job uses: allocated (field 5) when known, else requested (field 8)."""
