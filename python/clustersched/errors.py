@@ -377,6 +377,7 @@ _REFUSALS = {
     "missing": "it does not exist",
     "started": "it has already started",
     "not_submitted": "it has not been submitted yet",
+    "no_room": "no nodes of its partition have the cores, memory and GPUs it asks free",
 }
 
 

@@ -121,6 +121,9 @@ pub enum Refusal {
     NotSubmitted,
     /// The job needs more processors than are free.
     TooWide { needs: u32, free: u32 },
+    /// On nodes: no set of its partition's nodes has the cores, memory and
+    /// generic resources it asks free now.
+    NoRoom,
 }
 
 /// Everything that can go wrong in a core kernel.

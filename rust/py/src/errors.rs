@@ -74,6 +74,7 @@ fn from_core(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
                 Refusal::Missing => kwargs.set_item("why", "missing")?,
                 Refusal::Started => kwargs.set_item("why", "started")?,
                 Refusal::NotSubmitted => kwargs.set_item("why", "not_submitted")?,
+                Refusal::NoRoom => kwargs.set_item("why", "no_room")?,
                 Refusal::TooWide { needs, free } => {
                     kwargs.set_item("why", "too_wide")?;
                     kwargs.set_item("needs", needs)?;

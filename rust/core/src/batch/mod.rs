@@ -19,6 +19,8 @@
 mod conservative;
 pub mod dpsa;
 mod machine;
+mod node_policy;
+pub mod nodes;
 mod policy;
 mod profile;
 mod queue;
@@ -28,6 +30,7 @@ mod sim;
 pub use conservative::Conservative;
 pub use dpsa::{Candidate, DpsaConfig, DpsaVariant, Selection};
 pub use machine::Machine;
+pub use nodes::{Free, NodeMachine, Nodes, Placement, Request, Shadow, Share, WHOLE_NODE_MEMORY};
 pub use policy::{Builtin, Runner};
 pub use profile::{occupied_until, Profile, Room};
 pub use queue::{Priority, WaitQueue, Waiting};

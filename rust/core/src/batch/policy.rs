@@ -2,6 +2,7 @@ use std::time::Instant;
 
 use super::conservative::Conservative;
 use super::dpsa::{self, Candidate, DpsaConfig, DpsaVariant};
+use super::node_policy::{self, NodeConservative};
 use super::queue::{Priority, Waiting};
 use super::sim::BatchSim;
 use crate::error::{Error, Result};
@@ -104,6 +105,7 @@ impl Builtin {
 pub struct Runner {
     policy: Builtin,
     conservative: Option<Conservative>,
+    node_conservative: Option<NodeConservative>,
 }
 
 impl Runner {
@@ -112,6 +114,7 @@ impl Runner {
         Runner {
             policy,
             conservative: None,
+            node_conservative: None,
         }
     }
 
@@ -130,6 +133,11 @@ impl Runner {
                 self.policy.priority(),
                 sim.priority()
             )));
+        }
+        if sim.nodes().is_some() {
+            self.schedule_on_nodes(sim)?;
+            sim.end_pass();
+            return Ok(());
         }
         match self.policy {
             Builtin::Fcfs => start_head_while_it_fits(sim),
@@ -152,6 +160,29 @@ impl Runner {
             }
         }
         sim.end_pass();
+        Ok(())
+    }
+
+    fn schedule_on_nodes(&mut self, sim: &mut BatchSim) -> Result<()> {
+        match self.policy {
+            Builtin::Fcfs => node_policy::start_head_while_it_fits(sim),
+            Builtin::Easy | Builtin::EasyAtArrival => {
+                node_policy::start_head_while_it_fits(sim);
+                node_policy::backfill_easy(sim, self.policy == Builtin::EasyAtArrival);
+            }
+            Builtin::Conservative => self
+                .node_conservative
+                .get_or_insert_with(NodeConservative::default)
+                .schedule(sim),
+            Builtin::Sjf => node_policy::start_whatever_fits_in_order(sim),
+            Builtin::Dpsa(_) => {
+                return Err(Error::InvalidArgument(
+                    "DPSA chooses among processor counts (its subset-sum search); it runs on a processor pool, \
+                     not on nodes"
+                        .into(),
+                ))
+            }
+        }
         Ok(())
     }
 

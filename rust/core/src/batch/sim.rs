@@ -2,6 +2,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::machine::Machine;
+use super::nodes::{NodeMachine, Nodes, Placement, Request};
 use super::queue::{Priority, WaitQueue};
 use crate::error::{Error, Item, Refusal, Result, Rule};
 use crate::time::Time;
@@ -122,6 +123,8 @@ pub struct SearchStats {
 pub struct BatchSim {
     jobs: Jobs,
     machine: Machine,
+    /// On a cluster of nodes, their state; `machine` is then unused.
+    nodes: Option<Box<NodeMachine>>,
     now: Time,
     next_arrival: usize,
     completions: BinaryHeap<Reverse<(Time, u32)>>,
@@ -169,6 +172,7 @@ impl BatchSim {
         }
         Ok(BatchSim {
             machine: Machine::new(total),
+            nodes: None,
             now: Time(jobs.submit.first().copied().unwrap_or(0.0)),
             next_arrival: 0,
             completions: BinaryHeap::new(),
@@ -188,6 +192,61 @@ impl BatchSim {
             assigned_jobs: 0,
             jobs,
         })
+    }
+
+    /// A simulation of `jobs` on `nodes`, job `j` asking `requests[j]`;
+    /// `jobs.width` must be each request's cores. The event loop, the queue
+    /// and the policies' rules are the processor pool's; only where a job
+    /// fits and what it holds are the nodes'.
+    ///
+    /// # Errors
+    /// As [`BatchSim::new`], and [`Nodes::check_requests`]'s for a request
+    /// no idle node set of its partition can hold.
+    pub fn on_nodes(jobs: Jobs, nodes: Nodes, requests: Vec<Request>, priority: Priority) -> Result<Self> {
+        if requests.len() != jobs.len() {
+            return Err(Error::InvalidArgument(format!(
+                "{} requests for {} jobs",
+                requests.len(),
+                jobs.len()
+            )));
+        }
+        for (j, r) in requests.iter().enumerate() {
+            if u64::from(jobs.width[j]) != r.width() {
+                return Err(Error::invalid(
+                    Item::Job(j),
+                    "width",
+                    jobs.width[j],
+                    Rule::Other(format!(
+                        "must be the cores the request holds, tasks x cpus_per_task = {}",
+                        r.width()
+                    )),
+                ));
+            }
+        }
+        let total = u32::try_from(nodes.total_cores()).map_err(|_| {
+            Error::InvalidArgument(format!(
+                "{} cores in all, at most {} supported",
+                nodes.total_cores(),
+                u32::MAX
+            ))
+        })?;
+        let machine = NodeMachine::new(nodes, requests)?;
+        let mut sim = BatchSim::new(jobs, total, priority)?;
+        sim.nodes = Some(Box::new(machine));
+        Ok(sim)
+    }
+
+    /// The nodes, when the simulation is on a cluster of nodes.
+    pub fn nodes(&self) -> Option<&NodeMachine> {
+        self.nodes.as_deref()
+    }
+
+    /// Free cores (processors) now.
+    pub fn free_cores(&self) -> u64 {
+        match &self.nodes {
+            Some(nodes) => nodes.free_cores(),
+            None => u64::from(self.machine.free()),
+        }
     }
 
     /// The jobs being simulated.
@@ -240,8 +299,13 @@ impl BatchSim {
             }
             self.completions.pop();
             let j = job as usize;
-            let runs = &self.assigned[self.offset[j]..self.offset[j] + self.runs[j] as usize];
-            self.machine.release(job, self.estimated_end[j], runs);
+            match &mut self.nodes {
+                Some(nodes) => nodes.release(job, self.estimated_end[j]),
+                None => {
+                    let runs = &self.assigned[self.offset[j]..self.offset[j] + self.runs[j] as usize];
+                    self.machine.release(job, self.estimated_end[j], runs);
+                }
+            }
             self.completed.push(job);
             self.changed_since_pass = true;
         }
@@ -272,6 +336,15 @@ impl BatchSim {
                 Refusal::NotSubmitted
             });
         }
+        if let Some(nodes) = &self.nodes {
+            let Some(placement) = nodes.place_now(job) else {
+                return refuse(Refusal::NoRoom);
+            };
+            self.queue.remove(job as u32);
+            self.launch_on(job as u32, &placement);
+            self.changed_since_pass = true;
+            return Ok(());
+        }
         let (w, free) = (self.jobs.width[job], self.machine.free());
         if w > free {
             return refuse(Refusal::TooWide { needs: w, free });
@@ -293,6 +366,21 @@ impl BatchSim {
         self.machine
             .allocate(job, self.jobs.width[j], self.estimated_end[j], &mut self.assigned);
         self.runs[j] = (self.assigned.len() - self.offset[j]) as u32;
+        self.assigned_jobs += 1;
+        self.completions.push(Reverse((Time(now + self.jobs.runtime[j]), job)));
+    }
+
+    /// Starts `job` now on the nodes of `placement`, which fit now; the
+    /// caller removes it from the queue.
+    pub(crate) fn launch_on(&mut self, job: u32, placement: &Placement) {
+        let j = job as usize;
+        let now = self.now.0;
+        self.start[j] = now;
+        self.estimated_end[j] = Time(now + self.jobs.estimate[j]);
+        self.nodes
+            .as_mut()
+            .expect("launch_on is for simulations on nodes")
+            .allocate(job, placement, self.estimated_end[j]);
         self.assigned_jobs += 1;
         self.completions.push(Reverse((Time(now + self.jobs.runtime[j]), job)));
     }

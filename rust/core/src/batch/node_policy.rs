@@ -1,0 +1,314 @@
+//! The built-in policies on a cluster of nodes: the processor pool's rules
+//! (`policy.rs`), with "fits" read as "the placement rule finds nodes for it"
+//! ([`Nodes::place`](super::nodes::Nodes::place)) and reservations held node
+//! by node, in every resource.
+
+use super::nodes::{Free, Placement};
+use super::profile::occupied_until;
+use super::sim::BatchSim;
+use crate::time::Time;
+
+/// FCFS: starts the queue head while the placement rule finds it nodes.
+pub(crate) fn start_head_while_it_fits(sim: &mut BatchSim) {
+    while let Some(head) = sim.queue().head() {
+        let Some(placement) = nodes_of(sim).place_now(head.job as usize) else {
+            break;
+        };
+        sim.queue_mut().remove(head.job);
+        sim.launch_on(head.job, &placement);
+    }
+}
+
+/// SJF's pass: every waiting job that fits, in queue order.
+pub(crate) fn start_whatever_fits_in_order(sim: &mut BatchSim) {
+    let mut from = 0;
+    loop {
+        let free = sim.free_cores();
+        let Some(job) = sim.queue().first_from(from, |w, _| u64::from(w) <= free) else {
+            break;
+        };
+        from = job.rank as usize + 1;
+        if let Some(placement) = nodes_of(sim).place_now(job.job as usize) {
+            sim.queue_mut().remove(job.job);
+            sim.launch_on(job.job, &placement);
+        }
+    }
+}
+
+/// EASY's backfilling on nodes: the head's reservation is its placement at
+/// its shadow time ([`NodeMachine::shadow`](super::nodes::NodeMachine::shadow));
+/// in queue order, a job starts now if it fits now and either ends by its
+/// estimate no later than the shadow time, or fits on what is free both now
+/// and at the shadow time beyond the head's placement, node by node and in
+/// every resource (the pool's "extra processors", per node). Each such long
+/// job's share comes off that extra. With `arrivals_only`, only the jobs
+/// that arrived at this time stamp are looked at (EASY at arrival).
+pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool) {
+    let Some(head) = sim.queue().head() else {
+        return;
+    };
+    let now = sim.now();
+    let Some(shadow) = nodes_of(sim).shadow(Time(now), head.job as usize) else {
+        return;
+    };
+    sim.reserve(head.job, shadow.time.0);
+    let kinds = nodes_of(sim).nodes().kinds;
+    let mut extra = shadow.extra;
+    let mut from = if arrivals_only {
+        sim.arrivals_scan_start(head.rank as usize)
+    } else {
+        sim.backfill_scan_start(head.rank as usize)
+    };
+    loop {
+        let free = sim.free_cores();
+        if free == 0 {
+            break;
+        }
+        let Some(w) = sim.queue().first_from(from, |width, _| u64::from(width) <= free) else {
+            break;
+        };
+        from = w.rank as usize + 1;
+        let machine = nodes_of(sim);
+        let short = now + w.estimate <= shadow.time.0;
+        let placement = if short {
+            machine.place_now(w.job as usize)
+        } else {
+            let room = machine.free().meet(&extra);
+            machine.nodes().place(&room, machine.request(w.job as usize))
+        };
+        let Some(placement) = placement else {
+            continue;
+        };
+        if !short {
+            extra.take(kinds, &placement.shares, &placement.gres);
+        }
+        sim.queue_mut().remove(w.job);
+        sim.launch_on(w.job, &placement);
+    }
+}
+
+/// Conservative backfilling on nodes: at every pass the plan is made anew,
+/// the waiting jobs placed in order of their previous reservation (new
+/// arrivals last, in queue order), each at the earliest time at which the
+/// placement rule finds it nodes on what the running jobs and the jobs
+/// placed before it leave free for its whole estimate; a job whose
+/// reservation is now starts.
+///
+/// "What is left free for its whole estimate" is, node by node and resource
+/// by resource, the least free at any instant of the candidate's interval
+/// (free resources change only where a planned job starts or ends). On one
+/// node with cores only this is the processor pool's profile exactly; on
+/// several resources the least cores and the least memory of a node may
+/// come from different instants, which can only place a job later, never
+/// overbook. Candidate times are now and the planned ends. A job never
+/// starts after its first reservation: jobs placed before it only move
+/// earlier, so its old slot stays free.
+///
+/// Cost per pass grows with (waiting jobs) x (planned jobs)^2: fine for
+/// clusters' queues of hundreds; the processor pool has the incremental plan.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct NodeConservative {
+    /// Current reservation of each job (NaN if none).
+    planned: Vec<f64>,
+}
+
+struct Planned {
+    start: f64,
+    end: f64,
+    placement: Placement,
+}
+
+impl NodeConservative {
+    pub(crate) fn schedule(&mut self, sim: &mut BatchSim) {
+        let n = sim.jobs().len();
+        if self.planned.len() != n {
+            self.planned = vec![f64::NAN; n];
+        }
+        let now = sim.now();
+        let machine = nodes_of(sim);
+        let kinds = machine.nodes().kinds;
+        let idle = Free::idle(machine.nodes());
+        let mut plan: Vec<Planned> = machine
+            .running()
+            .iter()
+            .map(|&(end, job)| {
+                let (shares, gres) = machine.held(job as usize);
+                Planned {
+                    start: now,
+                    end: end.0,
+                    placement: Placement {
+                        shares: shares.to_vec(),
+                        gres: gres.to_vec(),
+                    },
+                }
+            })
+            .collect();
+        // the rule's order: previous reservation, then queue order; new arrivals last
+        let mut order: Vec<(bool, f64, u32, u32)> = sim
+            .queue()
+            .iter()
+            .map(|w| {
+                let p = self.planned[w.job as usize];
+                (p.is_nan(), if p.is_nan() { 0.0 } else { p }, w.rank, w.job)
+            })
+            .collect();
+        order.sort_by(|a, b| (a.0, a.1, a.2).partial_cmp(&(b.0, b.1, b.2)).expect("finite"));
+        let mut starts = Vec::new();
+        for &(_, _, _, job) in &order {
+            let j = job as usize;
+            let duration = sim.jobs().estimate[j];
+            let request = machine.request(j);
+            let mut candidates: Vec<f64> = std::iter::once(now)
+                .chain(plan.iter().map(|p| p.end).filter(|&e| e > now))
+                .collect();
+            candidates.sort_by(f64::total_cmp);
+            candidates.dedup();
+            let found = candidates.into_iter().find_map(|t| {
+                let room = room_throughout(&idle, kinds, &plan, t, duration);
+                machine.nodes().place(&room, request).map(|placement| (t, placement))
+            });
+            let (t, placement) = found.expect("a checked request fits once every planned job has ended");
+            self.planned[j] = t;
+            if t == now {
+                starts.push((job, placement.clone()));
+            }
+            plan.push(Planned {
+                start: t,
+                end: occupied_until(t, duration),
+                placement,
+            });
+        }
+        for (job, placement) in starts {
+            sim.reserve(job, now);
+            sim.queue_mut().remove(job);
+            sim.launch_on(job, &placement);
+        }
+        for &(_, _, _, job) in &order {
+            if !self.planned[job as usize].is_nan() {
+                sim.reserve(job, self.planned[job as usize]);
+            }
+        }
+    }
+}
+
+/// What every node has free at every instant a job of `duration` starting
+/// at `t` holds its resources ([`occupied_until`]: a zero-length job holds
+/// them at `t`), resource by resource: the least free over the instants
+/// where planned jobs start (and `t` itself).
+fn room_throughout(idle: &Free, kinds: usize, plan: &[Planned], t: f64, duration: f64) -> Free {
+    let end = occupied_until(t, duration);
+    let free_at = |s: f64| {
+        let mut free = idle.clone();
+        for p in plan.iter().filter(|p| p.start <= s && s < p.end) {
+            free.take(kinds, &p.placement.shares, &p.placement.gres);
+        }
+        free
+    };
+    let mut room = free_at(t);
+    for p in plan.iter().filter(|p| t < p.start && p.start < end) {
+        room = room.meet(&free_at(p.start));
+    }
+    room
+}
+
+fn nodes_of(sim: &BatchSim) -> &super::nodes::NodeMachine {
+    sim.nodes().expect("node policies run on simulations on nodes")
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::super::nodes::{Nodes, Request};
+    use super::super::policy::{Builtin, Runner};
+    use super::super::sim::{BatchSim, Jobs};
+
+    fn one_node(cores: u32) -> Nodes {
+        Nodes {
+            cores: vec![cores],
+            memory: vec![0],
+            gres: vec![],
+            kinds: 0,
+            features: vec![0],
+            weight: vec![1],
+            partitions: vec![1],
+        }
+    }
+
+    fn cores_only(width: u32) -> Request {
+        Request {
+            nodes: 1,
+            tasks: width,
+            cpus_per_task: 1,
+            mem_per_cpu: 0,
+            mem_per_node: 0,
+            gres_per_node: 0,
+            gres_kinds: 0,
+            features: 0,
+            partition: 0,
+            exclusive: false,
+        }
+    }
+
+    fn starts(jobs: &Jobs, policy: Builtin, nodes: Option<Nodes>, total: u32) -> (Vec<f64>, Vec<f64>) {
+        let mut sim = match nodes {
+            Some(nodes) => {
+                let requests = jobs.width.iter().map(|&w| cores_only(w)).collect();
+                BatchSim::on_nodes(jobs.clone(), nodes, requests, policy.priority()).unwrap()
+            }
+            None => BatchSim::new(jobs.clone(), total, policy.priority()).unwrap(),
+        };
+        assert!(Runner::new(policy).run(&mut sim, None).unwrap());
+        // NaN (never reserved) as -1, so that the results compare with ==
+        let r = sim
+            .reservations()
+            .iter()
+            .map(|&x| if x.is_nan() { -1.0 } else { x })
+            .collect();
+        (sim.starts().to_vec(), r)
+    }
+
+    proptest! {
+        /// One node with cores only is a processor pool: every policy but
+        /// DPSA starts every job when the pool's does, and reserves it when
+        /// the pool's does.
+        #[test]
+        fn one_node_is_the_processor_pool(
+            raw in prop::collection::vec((0u32..6, 0u32..12, 1u32..4, 1u32..5), 1..40),
+            total in 4u32..9,
+        ) {
+            let mut submit = 0.0;
+            let mut jobs = Jobs::default();
+            for &(gap, run, over, width) in &raw {
+                submit += f64::from(gap);
+                jobs.submit.push(submit);
+                jobs.runtime.push(f64::from(run));
+                jobs.estimate.push(f64::from(run * over));
+                jobs.width.push(width.min(total));
+            }
+            for name in ["fcfs", "easy", "easy-arrival", "conservative", "sjf"] {
+                let policy = Builtin::from_name(name).unwrap();
+                let pool = starts(&jobs, policy, None, total);
+                let node = starts(&jobs, policy, Some(one_node(total)), total);
+                prop_assert_eq!(&pool.0, &node.0, "{} starts", name);
+                if name != "conservative" {
+                    // conservative's pool keeps only the first reservation it settled on
+                    prop_assert_eq!(&pool.1, &node.1, "{} reservations", name);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn dpsa_is_refused_on_nodes() {
+        let jobs = Jobs {
+            submit: vec![0.0],
+            runtime: vec![1.0],
+            estimate: vec![1.0],
+            width: vec![1],
+        };
+        let mut sim = BatchSim::on_nodes(jobs, one_node(2), vec![cores_only(1)], Builtin::Easy.priority()).unwrap();
+        let err = Runner::new(Builtin::from_name("dpsa-p").unwrap()).run(&mut sim, None);
+        assert!(err.is_err());
+    }
+}

@@ -1,0 +1,800 @@
+//! A cluster of nodes, each with cores, memory and generic resources (GPUs),
+//! the requests jobs make of it (as Slurm's `sbatch` options), and where a
+//! job goes: the placement rule of Slurm's consumable-resource selection
+//! (`select/cons_res` with `CR_Core_Memory`), as documented below.
+//!
+//! Only the placement and the free resources live here; the event loop is
+//! [`BatchSim`](super::BatchSim)'s, shared with the processor pool.
+
+use crate::error::{Error, Item, Result, Rule};
+use crate::time::Time;
+
+/// Memory asked per node that means "all of the node's memory" (Slurm's `--mem=0`).
+pub const WHOLE_NODE_MEMORY: u64 = u64::MAX;
+
+/// The nodes of a cluster, one entry per node (struct of arrays).
+#[derive(Debug, Clone, Default)]
+pub struct Nodes {
+    /// Cores of each node.
+    pub cores: Vec<u32>,
+    /// Memory of each node (MB).
+    pub memory: Vec<u64>,
+    /// Generic resources: `gres[node * kinds + k]` units of kind `k`.
+    pub gres: Vec<u32>,
+    /// Number of generic resource kinds (columns of `gres`).
+    pub kinds: usize,
+    /// Features of each node, one bit per feature.
+    pub features: Vec<u64>,
+    /// Slurm's node weight: nodes of lower weight are allocated first.
+    pub weight: Vec<u32>,
+    /// Partitions each node belongs to, one bit per partition.
+    pub partitions: Vec<u64>,
+}
+
+impl Nodes {
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.cores.len()
+    }
+
+    /// True when there are no nodes.
+    pub fn is_empty(&self) -> bool {
+        self.cores.is_empty()
+    }
+
+    /// Total cores.
+    pub fn total_cores(&self) -> u64 {
+        self.cores.iter().map(|&c| u64::from(c)).sum()
+    }
+
+    fn check(&self) -> Result<()> {
+        let n = self.len();
+        if n == 0 {
+            return Err(Error::InvalidArgument("a node cluster needs at least one node".into()));
+        }
+        let lengths = [
+            self.memory.len(),
+            self.features.len(),
+            self.weight.len(),
+            self.partitions.len(),
+        ];
+        if lengths.iter().any(|&l| l != n) || self.gres.len() != n * self.kinds || self.kinds > 64 {
+            return Err(Error::InvalidArgument(format!(
+                "node arrays differ in length: cores {n}, memory {}, gres {} ({} kinds), features {}, weight {}, \
+                 partitions {}",
+                self.memory.len(),
+                self.gres.len(),
+                self.kinds,
+                self.features.len(),
+                self.weight.len(),
+                self.partitions.len()
+            )));
+        }
+        if let Some(i) = self.cores.iter().position(|&c| c == 0) {
+            return Err(Error::InvalidArgument(format!("node {i} has 0 cores, must have >= 1")));
+        }
+        Ok(())
+    }
+}
+
+/// What a job asks for, as `sbatch` options resolved against its partition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Request {
+    /// Minimum number of nodes (`-N`), at least 1.
+    pub nodes: u32,
+    /// Tasks (`-n`), at least `nodes`: every node gets at least one.
+    pub tasks: u32,
+    /// Cores per task (`-c`), at least 1.
+    pub cpus_per_task: u32,
+    /// Memory per allocated core (MB, `--mem-per-cpu`); 0 when memory is asked per node.
+    pub mem_per_cpu: u64,
+    /// Memory per node (MB, `--mem`); 0 when asked per core (or not at all),
+    /// [`WHOLE_NODE_MEMORY`] for all of each node's memory.
+    pub mem_per_node: u64,
+    /// Generic resource units per node (`--gres=gpu:2`).
+    pub gres_per_node: u32,
+    /// The generic resource kinds (columns) those units may come from, one bit each.
+    pub gres_kinds: u64,
+    /// Features every node must have (`--constraint=a&b`), one bit each.
+    pub features: u64,
+    /// The partition (index).
+    pub partition: u32,
+    /// Whole nodes (`--exclusive`): every core of each node it gets.
+    pub exclusive: bool,
+}
+
+impl Request {
+    /// Cores the job holds in all: what a processor pool would count.
+    pub fn width(&self) -> u64 {
+        u64::from(self.tasks) * u64::from(self.cpus_per_task)
+    }
+}
+
+/// One node's part of a job's allocation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Share {
+    /// The node.
+    pub node: u32,
+    /// Tasks placed on it.
+    pub tasks: u32,
+    /// Cores held.
+    pub cores: u32,
+    /// Memory held (MB).
+    pub memory: u64,
+}
+
+/// Free resources of every node: what placement reads and updates.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Free {
+    /// Free cores of each node.
+    pub cores: Vec<u32>,
+    /// Free memory of each node (MB).
+    pub memory: Vec<u64>,
+    /// Free generic resources, `gres[node * kinds + k]`.
+    pub gres: Vec<u32>,
+}
+
+impl Free {
+    /// Every resource of every node free.
+    pub fn idle(nodes: &Nodes) -> Self {
+        Free {
+            cores: nodes.cores.clone(),
+            memory: nodes.memory.clone(),
+            gres: nodes.gres.clone(),
+        }
+    }
+
+    /// Resources free in both `self` and `other`, node by node.
+    pub fn meet(&self, other: &Free) -> Free {
+        let min_u32 = |a: &[u32], b: &[u32]| a.iter().zip(b).map(|(x, y)| *x.min(y)).collect();
+        Free {
+            cores: min_u32(&self.cores, &other.cores),
+            memory: self.memory.iter().zip(&other.memory).map(|(x, y)| *x.min(y)).collect(),
+            gres: min_u32(&self.gres, &other.gres),
+        }
+    }
+
+    /// Takes `shares` (and the generic resources `gres` they hold, `kinds` per share).
+    pub fn take(&mut self, kinds: usize, shares: &[Share], gres: &[u32]) {
+        for (i, s) in shares.iter().enumerate() {
+            let n = s.node as usize;
+            self.cores[n] -= s.cores;
+            self.memory[n] -= s.memory;
+            for k in 0..kinds {
+                self.gres[n * kinds + k] -= gres[i * kinds + k];
+            }
+        }
+    }
+
+    /// Returns `shares` (and their generic resources).
+    pub fn give(&mut self, kinds: usize, shares: &[Share], gres: &[u32]) {
+        for (i, s) in shares.iter().enumerate() {
+            let n = s.node as usize;
+            self.cores[n] += s.cores;
+            self.memory[n] += s.memory;
+            for k in 0..kinds {
+                self.gres[n * kinds + k] += gres[i * kinds + k];
+            }
+        }
+    }
+
+    /// Whether every share (and its generic resources) fits on what `self` leaves.
+    fn fits(&self, kinds: usize, shares: &[Share], gres: &[u32]) -> bool {
+        shares.iter().enumerate().all(|(i, s)| {
+            let n = s.node as usize;
+            self.cores[n] >= s.cores
+                && self.memory[n] >= s.memory
+                && (0..kinds).all(|k| self.gres[n * kinds + k] >= gres[i * kinds + k])
+        })
+    }
+}
+
+/// A placement: the job's shares, node by node, and the generic resource
+/// units each share holds (`kinds` per share).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Placement {
+    /// Shares in the order the rule chose the nodes.
+    pub shares: Vec<Share>,
+    /// `gres[i * kinds + k]`: units of kind `k` held by share `i`.
+    pub gres: Vec<u32>,
+}
+
+impl Nodes {
+    /// Checks the nodes, and each request against them: counts in range,
+    /// and a job that can run on its partition's nodes when they are all idle.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for inconsistent node arrays;
+    /// [`Error::Invalid`] naming the first job whose request is malformed or
+    /// that no idle node set of its partition can hold (the rule names the
+    /// resource that runs short).
+    pub fn check_requests(&self, requests: &[Request]) -> Result<()> {
+        self.check()?;
+        let idle = Free::idle(self);
+        for (j, r) in requests.iter().enumerate() {
+            let job = Item::Job(j);
+            if r.nodes == 0 {
+                return Err(Error::invalid(job, "nodes", r.nodes, Rule::AtLeast(1u32.into())));
+            }
+            if r.tasks < r.nodes {
+                return Err(Error::invalid(
+                    job,
+                    "tasks",
+                    r.tasks,
+                    Rule::AtLeastOf("nodes", r.nodes.into()),
+                ));
+            }
+            if r.cpus_per_task == 0 {
+                return Err(Error::invalid(
+                    job,
+                    "cpus_per_task",
+                    r.cpus_per_task,
+                    Rule::AtLeast(1u32.into()),
+                ));
+            }
+            if r.partition >= 64 {
+                return Err(Error::invalid(
+                    job,
+                    "partition",
+                    r.partition,
+                    Rule::Between(0i64.into(), 63i64.into()),
+                ));
+            }
+            if self.place(&idle, r).is_none() {
+                let why = self.shortfall(r);
+                return Err(Error::invalid(job, why.0, why.1, Rule::Other(why.2)));
+            }
+        }
+        Ok(())
+    }
+
+    /// Why no idle node set can hold `r`: the field, its value and the rule, in words.
+    fn shortfall(&self, r: &Request) -> (&'static str, u64, String) {
+        let in_partition: Vec<usize> = (0..self.len())
+            .filter(|&n| self.partitions[n] >> r.partition & 1 == 1)
+            .collect();
+        if in_partition.is_empty() {
+            return (
+                "partition",
+                u64::from(r.partition),
+                "must name a partition with nodes".into(),
+            );
+        }
+        let featured: Vec<usize> = in_partition
+            .iter()
+            .copied()
+            .filter(|&n| self.features[n] & r.features == r.features)
+            .collect();
+        if featured.is_empty() {
+            return (
+                "features",
+                r.features,
+                "must be features of some node of the partition".into(),
+            );
+        }
+        let idle = Free::idle(self);
+        let hosts: Vec<usize> = featured
+            .iter()
+            .copied()
+            .filter(|&n| self.capacity(&idle, r, n) > 0)
+            .collect();
+        if hosts.is_empty() {
+            let most_cores = featured.iter().map(|&n| self.cores[n]).max().unwrap_or(0);
+            if r.cpus_per_task > most_cores {
+                return (
+                    "cpus_per_task",
+                    u64::from(r.cpus_per_task),
+                    format!("must be at most {most_cores}, the most cores of a node of the partition"),
+                );
+            }
+            if r.gres_per_node > 0 {
+                return (
+                    "gpus_per_node",
+                    u64::from(r.gres_per_node),
+                    "must fit the GPUs of some node of the partition".into(),
+                );
+            }
+            let asked = if r.mem_per_node > 0 && r.mem_per_node != WHOLE_NODE_MEMORY {
+                r.mem_per_node
+            } else {
+                r.mem_per_cpu * u64::from(r.cpus_per_task)
+            };
+            let most = featured.iter().map(|&n| self.memory[n]).max().unwrap_or(0);
+            return (
+                "memory_mb",
+                asked,
+                format!("must be at most {most} MB, the most memory of a node of the partition"),
+            );
+        }
+        if (hosts.len() as u64) < u64::from(r.nodes) {
+            return (
+                "nodes",
+                u64::from(r.nodes),
+                format!(
+                    "must be at most {}, the nodes of the partition that can host it",
+                    hosts.len()
+                ),
+            );
+        }
+        let tasks: u64 = hosts.iter().map(|&n| u64::from(self.capacity(&idle, r, n))).sum();
+        (
+            "tasks",
+            u64::from(r.tasks),
+            format!("must be at most {tasks}, what the partition's nodes can host"),
+        )
+    }
+
+    /// Tasks of `r` node `n` can host with the resources `free` leaves it.
+    pub fn capacity(&self, free: &Free, r: &Request, n: usize) -> u32 {
+        if self.partitions[n] >> r.partition & 1 == 0 || self.features[n] & r.features != r.features {
+            return 0;
+        }
+        let k = self.kinds;
+        let idle = free.cores[n] == self.cores[n]
+            && free.memory[n] == self.memory[n]
+            && free.gres[n * k..(n + 1) * k] == self.gres[n * k..(n + 1) * k];
+        if r.exclusive && !idle {
+            return 0;
+        }
+        let mut tasks = free.cores[n] / r.cpus_per_task;
+        if r.mem_per_node == WHOLE_NODE_MEMORY {
+            if free.memory[n] < self.memory[n] {
+                return 0;
+            }
+        } else if free.memory[n] < r.mem_per_node {
+            return 0;
+        }
+        if r.mem_per_cpu > 0 {
+            let per_task = r.mem_per_cpu.saturating_mul(u64::from(r.cpus_per_task));
+            tasks = tasks.min(u32::try_from(free.memory[n] / per_task).unwrap_or(u32::MAX));
+        }
+        if r.gres_per_node > 0 {
+            let units: u64 = (0..k)
+                .filter(|&g| r.gres_kinds >> g & 1 == 1)
+                .map(|g| u64::from(free.gres[n * k + g]))
+                .sum();
+            if units < u64::from(r.gres_per_node) {
+                return 0;
+            }
+        }
+        tasks
+    }
+
+    /// Where `r` goes on the resources `free` leaves, or `None` if it does not fit now.
+    ///
+    /// The rule (Slurm's `select/cons_res` with `CR_Core_Memory` and block
+    /// distribution, as its documentation describes it; where it differs, said):
+    /// 1. a node can host a task when it is in the job's partition, has every
+    ///    feature asked, has the cores, memory (per core or per node) and
+    ///    generic resources free, and is idle if the job is exclusive;
+    /// 2. a job that one node can hold (`nodes == 1`) goes to the node of
+    ///    lowest weight ("nodes with the lowest weight are allocated first",
+    ///    slurm.conf `Weight`), then best fit: the fewest cores left free
+    ///    after it, then the lowest index. (Slurm's best fit works on blocks
+    ///    of consecutive nodes and, with `topology/tree`, on leaf switches;
+    ///    this is its one-node case without a topology.)
+    /// 3. otherwise nodes are taken by lowest weight, then most tasks they
+    ///    can host (the fewest nodes), then lowest index, until the job has
+    ///    its minimum node count and room for all its tasks; every node gets
+    ///    one task and the rest fill the nodes in that order (block
+    ///    distribution). Slurm prefers consecutive nodes here; we do not model
+    ///    node adjacency.
+    ///
+    /// Each share holds `tasks × cpus_per_task` cores (every core of the node
+    /// when exclusive), `mem_per_cpu` per core held or `mem_per_node` (all
+    /// of the node's memory for [`WHOLE_NODE_MEMORY`]), and `gres_per_node`
+    /// units taken from the allowed kinds in column order.
+    pub fn place(&self, free: &Free, r: &Request) -> Option<Placement> {
+        let mut hosts: Vec<(u32, u32)> = Vec::new();
+        let (mut room, mut single) = (0u64, None::<(u32, u32, u32)>);
+        for n in 0..self.len() {
+            let cap = self.capacity(free, r, n);
+            if cap == 0 {
+                continue;
+            }
+            room += u64::from(cap);
+            hosts.push((n as u32, cap));
+            if r.nodes == 1 && cap >= r.tasks {
+                let left = free.cores[n] - r.tasks * r.cpus_per_task;
+                let key = (self.weight[n], left, n as u32);
+                if single.is_none_or(|best| key < best) {
+                    single = Some(key);
+                }
+            }
+        }
+        if let Some((_, _, n)) = single {
+            return Some(self.shares(free, r, &[(n, r.tasks)]));
+        }
+        if room < u64::from(r.tasks) || hosts.len() < r.nodes as usize {
+            return None;
+        }
+        hosts.sort_by_key(|&(n, cap)| (self.weight[n as usize], std::cmp::Reverse(cap), n));
+        let (mut count, mut held) = (0usize, 0u64);
+        while count < r.nodes as usize || held < u64::from(r.tasks) {
+            held += u64::from(hosts[count].1);
+            count += 1;
+        }
+        // one task each, then fill in order
+        let chosen = &hosts[..count];
+        let mut left = r.tasks - count as u32;
+        let tasks: Vec<(u32, u32)> = chosen
+            .iter()
+            .map(|&(n, cap)| {
+                let more = left.min(cap - 1);
+                left -= more;
+                (n, 1 + more)
+            })
+            .collect();
+        Some(self.shares(free, r, &tasks))
+    }
+
+    fn shares(&self, free: &Free, r: &Request, tasks: &[(u32, u32)]) -> Placement {
+        let k = self.kinds;
+        let mut placement = Placement {
+            shares: Vec::with_capacity(tasks.len()),
+            gres: vec![0; tasks.len() * k],
+        };
+        for (i, &(node, t)) in tasks.iter().enumerate() {
+            let n = node as usize;
+            let cores = if r.exclusive {
+                self.cores[n]
+            } else {
+                t * r.cpus_per_task
+            };
+            let memory = if r.mem_per_node == WHOLE_NODE_MEMORY {
+                self.memory[n]
+            } else if r.mem_per_node > 0 {
+                r.mem_per_node
+            } else {
+                r.mem_per_cpu * u64::from(t * r.cpus_per_task)
+            };
+            let mut need = r.gres_per_node;
+            for g in (0..k).filter(|&g| r.gres_kinds >> g & 1 == 1) {
+                let take = need.min(free.gres[n * k + g]);
+                placement.gres[i * k + g] = take;
+                need -= take;
+            }
+            placement.shares.push(Share {
+                node,
+                tasks: t,
+                cores,
+                memory,
+            });
+        }
+        placement
+    }
+}
+
+/// The nodes' free resources while jobs run, and the running jobs by
+/// estimated end (what EASY's shadow time reads).
+#[derive(Debug, Clone)]
+pub struct NodeMachine {
+    nodes: Nodes,
+    requests: Vec<Request>,
+    free: Free,
+    free_cores: u64,
+    /// Running jobs `(estimated end, job)`, sorted.
+    running: Vec<(Time, u32)>,
+    /// Where each started job's shares begin in `shares` (`usize::MAX` if not started).
+    offset: Vec<usize>,
+    count: Vec<u32>,
+    shares: Vec<Share>,
+    /// Generic resource units of each share, `kinds` per share.
+    share_gres: Vec<u32>,
+}
+
+/// EASY's reservation on nodes: when the head can start, and what is left
+/// for a job that would still run then.
+#[derive(Debug, Clone)]
+pub struct Shadow {
+    /// The shadow time.
+    pub time: Time,
+    /// Per node, what is free at the shadow time beyond the head's placement then.
+    pub extra: Free,
+}
+
+impl NodeMachine {
+    /// Idle nodes for `requests` (one per job), checked with [`Nodes::check_requests`].
+    pub fn new(nodes: Nodes, requests: Vec<Request>) -> Result<Self> {
+        nodes.check_requests(&requests)?;
+        let n = requests.len();
+        Ok(NodeMachine {
+            free: Free::idle(&nodes),
+            free_cores: nodes.total_cores(),
+            nodes,
+            requests,
+            running: Vec::new(),
+            offset: vec![usize::MAX; n],
+            count: vec![0; n],
+            shares: Vec::new(),
+            share_gres: Vec::new(),
+        })
+    }
+
+    /// The nodes.
+    pub fn nodes(&self) -> &Nodes {
+        &self.nodes
+    }
+
+    /// Job `j`'s request.
+    pub fn request(&self, j: usize) -> &Request {
+        &self.requests[j]
+    }
+
+    /// Free resources now.
+    pub fn free(&self) -> &Free {
+        &self.free
+    }
+
+    /// Free cores now, on all nodes together.
+    pub fn free_cores(&self) -> u64 {
+        self.free_cores
+    }
+
+    /// Running jobs as `(estimated end, job)`, earliest first.
+    pub fn running(&self) -> &[(Time, u32)] {
+        &self.running
+    }
+
+    /// Where `job` would go now, if it fits.
+    pub fn place_now(&self, job: usize) -> Option<Placement> {
+        self.nodes.place(&self.free, &self.requests[job])
+    }
+
+    /// Gives `job` the resources of `placement` (which must fit now) until `estimated_end`.
+    pub(crate) fn allocate(&mut self, job: u32, placement: &Placement, estimated_end: Time) {
+        let k = self.nodes.kinds;
+        self.free.take(k, &placement.shares, &placement.gres);
+        self.free_cores -= placement.shares.iter().map(|s| u64::from(s.cores)).sum::<u64>();
+        self.offset[job as usize] = self.shares.len();
+        self.count[job as usize] = placement.shares.len() as u32;
+        self.shares.extend_from_slice(&placement.shares);
+        self.share_gres.extend_from_slice(&placement.gres);
+        let at = self.running.partition_point(|&e| e < (estimated_end, job));
+        self.running.insert(at, (estimated_end, job));
+    }
+
+    /// Returns `job`'s resources.
+    pub(crate) fn release(&mut self, job: u32, estimated_end: Time) {
+        if let Ok(at) = self.running.binary_search(&(estimated_end, job)) {
+            self.running.remove(at);
+        }
+        let (shares, gres) = self.held(job as usize);
+        let cores: u64 = shares.iter().map(|s| u64::from(s.cores)).sum();
+        let (shares, gres) = (shares.to_vec(), gres.to_vec());
+        self.free.give(self.nodes.kinds, &shares, &gres);
+        self.free_cores += cores;
+    }
+
+    /// The shares job `j` holds (or held) and their generic resource units.
+    pub fn held(&self, j: usize) -> (&[Share], &[u32]) {
+        if self.offset[j] == usize::MAX {
+            return (&[], &[]);
+        }
+        let (o, c, k) = (self.offset[j], self.count[j] as usize, self.nodes.kinds);
+        (&self.shares[o..o + c], &self.share_gres[o * k..(o + c) * k])
+    }
+
+    /// EASY's shadow time for waiting job `job`: the earliest time at which
+    /// it can be placed when running jobs end at their estimates (every job
+    /// ending at that instant counted), and what is then left beyond its
+    /// placement. `None` if it fits on no state the running jobs leave,
+    /// which [`Nodes::check_requests`] rules out.
+    pub fn shadow(&self, now: Time, job: usize) -> Option<Shadow> {
+        let r = &self.requests[job];
+        let k = self.nodes.kinds;
+        let (mut free, mut at, mut i) = (self.free.clone(), now, 0);
+        let placement = loop {
+            if let Some(p) = self.nodes.place(&free, r) {
+                break p;
+            }
+            at = self.running.get(i)?.0;
+            // every job ending at this instant frees its resources then
+            while i < self.running.len() && self.running[i].0 == at {
+                let (s, g) = self.held(self.running[i].1 as usize);
+                free.give(k, s, g);
+                i += 1;
+            }
+        };
+        free.take(k, &placement.shares, &placement.gres);
+        Some(Shadow { time: at, extra: free })
+    }
+
+    /// Whether the placement fits on `free` (a plan's state).
+    pub fn fits(&self, free: &Free, placement: &Placement) -> bool {
+        free.fits(self.nodes.kinds, &placement.shares, &placement.gres)
+    }
+
+    /// Every share of every job in start order, as compressed sparse rows:
+    /// job `j` held shares `offsets[j]..offsets[j + 1]`; per share its node,
+    /// tasks, cores, memory (MB) and, `kinds` per share, generic resource units.
+    #[allow(clippy::type_complexity)]
+    pub fn assignment(&self) -> (Vec<i64>, Vec<i64>, Vec<i64>, Vec<i64>, Vec<u64>, Vec<i64>) {
+        let n = self.requests.len();
+        let mut offsets = Vec::with_capacity(n + 1);
+        let (mut node, mut tasks, mut cores, mut memory, mut gres) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        offsets.push(0);
+        for j in 0..n {
+            let (shares, units) = self.held(j);
+            for s in shares {
+                node.push(i64::from(s.node));
+                tasks.push(i64::from(s.tasks));
+                cores.push(i64::from(s.cores));
+                memory.push(s.memory);
+            }
+            gres.extend(units.iter().map(|&u| i64::from(u)));
+            offsets.push(node.len() as i64);
+        }
+        (offsets, node, tasks, cores, memory, gres)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The micro cluster's shape: 4 plain nodes, a GPU node, a big-memory node.
+    fn micro() -> Nodes {
+        Nodes {
+            cores: vec![12; 6],
+            memory: vec![48_000, 48_000, 48_000, 48_000, 48_000, 512_000],
+            gres: vec![0, 0, 0, 0, 2, 0],
+            kinds: 1,
+            features: vec![1, 1, 1, 1, 0b11, 1],
+            weight: vec![1; 6],
+            partitions: vec![0b11, 0b11, 1, 1, 1, 1],
+        }
+    }
+
+    fn request(tasks: u32) -> Request {
+        Request {
+            nodes: 1,
+            tasks,
+            cpus_per_task: 1,
+            mem_per_cpu: 2800,
+            mem_per_node: 0,
+            gres_per_node: 0,
+            gres_kinds: 1,
+            features: 0,
+            partition: 0,
+            exclusive: false,
+        }
+    }
+
+    #[test]
+    fn one_node_jobs_go_to_the_best_fit() {
+        let nodes = micro();
+        let mut free = Free::idle(&nodes);
+        free.cores[3] = 5;
+        let p = nodes.place(&free, &request(4)).unwrap();
+        assert_eq!(
+            p.shares,
+            vec![Share {
+                node: 3,
+                tasks: 4,
+                cores: 4,
+                memory: 11_200
+            }]
+        );
+        // too big for node 3: the first node of the fullest that fit
+        let p = nodes.place(&free, &request(6)).unwrap();
+        assert_eq!(p.shares[0].node, 0);
+    }
+
+    #[test]
+    fn memory_gpus_and_features_decide_the_node() {
+        let nodes = micro();
+        let free = Free::idle(&nodes);
+        let big = Request {
+            mem_per_cpu: 0,
+            mem_per_node: 500_000,
+            ..request(1)
+        };
+        assert_eq!(nodes.place(&free, &big).unwrap().shares[0].node, 5);
+        let gpu = Request {
+            gres_per_node: 2,
+            ..request(1)
+        };
+        let p = nodes.place(&free, &gpu).unwrap();
+        assert_eq!((p.shares[0].node, p.gres.clone()), (4, vec![2]));
+        let featured = Request {
+            features: 0b10,
+            ..request(2)
+        };
+        assert_eq!(nodes.place(&free, &featured).unwrap().shares[0].node, 4);
+        // debug partition: nodes 0 and 1 only
+        let debug = Request {
+            partition: 1,
+            nodes: 2,
+            tasks: 24,
+            ..request(24)
+        };
+        let p = nodes.place(&free, &debug).unwrap();
+        assert_eq!(
+            p.shares.iter().map(|s| (s.node, s.tasks)).collect::<Vec<_>>(),
+            vec![(0, 12), (1, 12)]
+        );
+        assert!(nodes.place(&free, &Request { tasks: 25, ..debug }).is_none());
+    }
+
+    #[test]
+    fn multi_node_jobs_get_a_task_on_each_node_then_fill_in_order() {
+        let nodes = micro();
+        let mut free = Free::idle(&nodes);
+        free.cores[0] = 2;
+        let r = Request {
+            nodes: 3,
+            tasks: 20,
+            ..request(20)
+        };
+        let p = nodes.place(&free, &r).unwrap();
+        let got: Vec<(u32, u32)> = p.shares.iter().map(|s| (s.node, s.tasks)).collect();
+        assert_eq!(got, vec![(1, 12), (2, 7), (3, 1)]);
+    }
+
+    #[test]
+    fn requests_no_idle_cluster_can_hold_are_named() {
+        let nodes = micro();
+        let err = nodes.check_requests(&[
+            request(1),
+            Request {
+                mem_per_cpu: 0,
+                mem_per_node: 600_000,
+                ..request(1)
+            },
+        ]);
+        assert!(
+            matches!(err, Err(Error::Invalid(ref i)) if i.field == Some("memory_mb") && i.item == Item::Job(1)),
+            "{err:?}"
+        );
+        let err = nodes.check_requests(&[Request {
+            gres_per_node: 3,
+            ..request(1)
+        }]);
+        assert!(
+            matches!(err, Err(Error::Invalid(ref i)) if i.field == Some("gpus_per_node")),
+            "{err:?}"
+        );
+        let err = nodes.check_requests(&[Request {
+            partition: 1,
+            tasks: 30,
+            nodes: 1,
+            ..request(1)
+        }]);
+        assert!(
+            matches!(err, Err(Error::Invalid(ref i)) if i.field == Some("tasks")),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn shadow_counts_every_job_ending_then() {
+        let nodes = micro();
+        let n = 4;
+        let reqs = vec![
+            request(12),
+            request(12),
+            request(12),
+            Request {
+                nodes: 6,
+                tasks: 72,
+                ..request(72)
+            },
+        ];
+        let mut m = NodeMachine::new(nodes, reqs).unwrap();
+        for j in 0..3u32 {
+            let p = m.place_now(j as usize).unwrap();
+            m.allocate(j, &p, Time(10.0 + f64::from(j / 2) * 10.0));
+        }
+        assert_eq!(m.free_cores(), 72 - 36);
+        let s = m.shadow(Time(0.0), 3).unwrap();
+        assert_eq!(s.time, Time(20.0));
+        assert_eq!(s.extra.cores, vec![0; 6]);
+        m.release(2, Time(20.0));
+        m.release(0, Time(10.0));
+        let s = m.shadow(Time(0.0), 3).unwrap();
+        assert_eq!(s.time, Time(10.0));
+        let _ = n;
+    }
+}
