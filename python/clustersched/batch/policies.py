@@ -117,12 +117,26 @@ class BatchState:
     def shadow(self, need: int) -> tuple[float, int]:
         """Earliest time ``need`` processors are free by the estimates, and the extra processors then.
 
-        ``need`` is a processor count in ``1 .. total`` (ValueError / TypeError otherwise).
+        ``need`` is a processor count in ``1 .. total`` (ValueError / TypeError otherwise).  On a
+        cluster of nodes a shadow time belongs to a request: use :meth:`shadow_of`.
         """
         return self._sim.shadow(check_int("need", need, 1, self.total))
 
+    def shadow_of(self, job: int) -> float:
+        """On a cluster of nodes: the earliest time waiting job ``job`` (a row) finds nodes for its request,
+        all its resources on each, as running jobs end at their estimates (EASY's shadow time)."""
+        row = check_int("job", job, 0, len(self.jobs) - 1)
+        return self._sim.node_shadow(row)
+
+    def node_free(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """On a cluster of nodes: what each node has free now, as (cores, memory MB, generic resources);
+        the last is nodes x kinds, in the order of the run's ``NodeAllocation.kinds``."""
+        cores, memory, gres = self._sim.node_free()
+        return cores, memory, gres.reshape(len(cores), -1)
+
     def start(self, job: int) -> None:
-        """Starts waiting job ``job`` (a row of :attr:`jobs`) now on the lowest-numbered free processors.
+        """Starts waiting job ``job`` (a row of :attr:`jobs`) now on the lowest-numbered free processors
+        (on a cluster of nodes: where the placement rule puts it, ``Nodes::place`` in the core).
 
         Raises :class:`clustersched.errors.InfeasibleError` if it is not waiting
         (not yet submitted, already started, or no such row) or does not fit,

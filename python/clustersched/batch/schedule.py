@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     import pandas
 
     from ..workload.jobs import JobTable
+    from .nodes import NodeAllocation
 
 __all__ = ["Schedule"]
 
@@ -52,6 +53,8 @@ class Schedule:
     algorithm: str = ""
     options: dict[str, str] = field(default_factory=dict)
     killed: np.ndarray | None = None
+    #: On a cluster of nodes: where each job ran (its shares, node by node); None on a processor pool.
+    nodes: "NodeAllocation | None" = None
 
     def __len__(self) -> int:
         return len(self.job_id)

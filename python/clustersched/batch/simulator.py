@@ -96,6 +96,10 @@ from .validate import validate_batch
 if TYPE_CHECKING:
     import pandas
 
+    from ..platform import NodeCluster
+    from ..workload.requests import Requests
+    from .nodes import NodeAllocation
+
     from .metrics import BatchMetrics
 
 __all__ = ["BatchRun", "estimates_of", "run", "simulate"]
@@ -208,6 +212,8 @@ def simulate(
     policy: str | Policy = "easy",
     *,
     procs: int | None = None,
+    platform: "NodeCluster | None" = None,
+    memory: bool | None = None,
     estimates: str = "requested",
     oversized: str = "error",
     node_budget: int | None = None,
@@ -228,6 +234,15 @@ def simulate(
         ignoring case with ``-`` and ``_`` alike) or a :class:`Policy` instance.
     procs : int, optional
         Processors of the cluster; default the table's ``MaxProcs`` header.
+    platform : NodeCluster, optional
+        A cluster of nodes (cores, memory, GPUs, features, partitions) instead of a pool of ``procs``
+        processors: each job's request (the table's ``requests``, else
+        :meth:`Requests.from_swf <clustersched.workload.requests.Requests.from_swf>`) is resolved
+        against its partition (:mod:`clustersched.batch.nodes`) and placed on nodes by the Rust core.
+        ``dpsa-*`` policies are refused on nodes (their search counts processors).
+    memory : bool, optional
+        On nodes, whether memory is a resource (Slurm's ``CR_Core_Memory``).  Default: on for tables
+        with requests (read from Slurm's files), off for SWF tables, whose field 10 it then reads.
     estimates : {"requested", "exact"}
         Which run time the policy believes (module docstring).
     oversized : {"error", "skip", "clip"}
@@ -273,20 +288,44 @@ def simulate(
         node_budget = check_int("node_budget", node_budget, 1, MAX_NODE_BUDGET)
     if time_limit is not None:
         time_limit = check_float("time_limit", time_limit, positive=True, maximum=MAX_TIME_LIMIT)
-    total = _machine_size(jobs, procs)
+    if platform is not None:
+        if procs is not None:
+            raise ValueError(f"procs == {procs!r} and a platform were given: the platform's nodes are the machine")
+        if isinstance(policy, str) and policy in DPSA_POLICIES:
+            raise ValueError(
+                f"policy {policy!r} chooses among processor counts (DPSA's subset-sum search): it runs on a "
+                "processor pool (procs=), not on a cluster of nodes"
+            )
+        total = _platform_cores(platform)
+    else:
+        if memory is not None:
+            raise ValueError(f"memory == {memory!r} is an option of a cluster of nodes (platform=)")
+        total = _machine_size(jobs, procs)
     table, dropped = prepare_jobs(jobs, total, oversized)
     estimate = estimates_of(table, estimates)
     run, killed = time_limited(table)  # the one rule, which the validator applies too
     width = table.width()
+    order = QUEUE_ORDER[policy] if isinstance(policy, str) else policy.order
+    times = (
+        np.ascontiguousarray(table.submit, dtype=np.float64),
+        np.ascontiguousarray(run, dtype=np.float64),
+        np.ascontiguousarray(estimate, dtype=np.float64),
+    )
+    resolved = None
     with naming_jobs(table.job_id):
-        sim = _core.BatchSim(
-            np.ascontiguousarray(table.submit, dtype=np.float64),
-            np.ascontiguousarray(run, dtype=np.float64),
-            np.ascontiguousarray(estimate, dtype=np.float64),
-            np.ascontiguousarray(width, dtype=np.int64),
-            total,
-            QUEUE_ORDER[policy] if isinstance(policy, str) else policy.order,
-        )
+        if platform is None:
+            sim = _core.BatchSim(*times, np.ascontiguousarray(width, dtype=np.int64), total, order)
+        else:
+            from .nodes import resolve_requests
+
+            resolved = resolve_requests(
+                _requests_of(table, memory),
+                platform,
+                memory=table.requests is not None if memory is None else memory,
+                slurm_defaults=table.requests is not None,
+                job_id=table.job_id,
+            )
+            sim = _core.BatchSim.on_nodes(*times, resolved.nodes, resolved.requests, order)
     began = time.perf_counter()
     with _progress_bar(progress, len(table)) as bar:
         if isinstance(policy, str):
@@ -303,7 +342,13 @@ def simulate(
             f"with no event left (first: job id {table.job_id[waiting[0]]})"
         )
     starts = sim.starts()
-    offsets, first, count = sim.assignment()
+    placed: dict[str, Any] = {}
+    if resolved is None:
+        offsets, first, count = sim.assignment()
+        placed = {"proc_offsets": offsets, "proc_first": first, "proc_count": count}
+    else:
+        placed["nodes"] = _allocation(sim, platform, resolved)
+        width = np.add.reduceat(placed["nodes"].cores, placed["nodes"].offsets[:-1]) if len(table) else width
     schedule = Schedule(
         job_id=table.job_id,
         submit=table.submit,
@@ -311,9 +356,7 @@ def simulate(
         end=starts + run,
         procs=width,
         total_procs=total,
-        proc_offsets=offsets,
-        proc_first=first,
-        proc_count=count,
+        **placed,
         algorithm=name,
         options={"estimates": estimates, "oversized": oversized},
         killed=killed if kills_at_time_limit(table) else None,
@@ -397,6 +440,43 @@ def _drive(sim: _core.BatchSim, policy: Policy, state: BatchState, bar: "_Bar | 
             bar.update_to(sim)
     if bar is not None:
         bar.update_to(sim)
+
+
+def _platform_cores(platform: Any) -> int:
+    from ..platform import NodeCluster
+
+    if not isinstance(platform, NodeCluster):
+        raise TypeError(
+            f"platform == {short_repr(platform)}, must be a clustersched.platform.NodeCluster "
+            "(e.g. read_slurm_conf(path).platform); a processor pool is procs="
+        )
+    return check_int("the platform's cores", platform.total_cores, 1, MAX_PROCS)
+
+
+def _requests_of(table: JobTable, memory: bool | None) -> "Requests":
+    from ..workload.requests import Requests
+
+    if table.requests is not None:
+        return table.requests
+    return Requests.from_swf(table, memory=bool(memory))
+
+
+def _allocation(sim: _core.BatchSim, platform: Any, resolved: Any) -> "NodeAllocation":
+    from .nodes import NodeAllocation
+
+    offsets, node, tasks, cores, memory, gres = sim.node_assignment()
+    return NodeAllocation(
+        platform=platform,
+        offsets=offsets,
+        node=node,
+        tasks=tasks,
+        cores=cores,
+        memory_mb=memory,
+        gres=gres.reshape(len(node), len(resolved.kinds)),
+        kinds=resolved.kinds,
+        requests=resolved.requests,
+        no_memory=resolved.no_memory,
+    )
 
 
 def _machine_size(jobs: JobTable, procs: int | None) -> int:

@@ -46,7 +46,16 @@ def batch_violations(schedule: Schedule, jobs: JobTable) -> list[str]:
     * at no time are more than ``total_procs`` processors busy;
     * when processors are given: the job's runs of processor ids hold
       ``procs`` distinct ids in ``0..total_procs-1``, and no processor runs
-      two jobs at once.
+      two jobs at once;
+    * on a cluster of nodes (``schedule.nodes``), instead of its width: its
+      shares, one per distinct node, number at least its minimum nodes, hold
+      all its tasks (at least one each), each on a node of its partition
+      with every feature it asks, with ``tasks x cpus_per_task`` cores
+      (every core of the node when exclusive), the memory it asks (per core
+      held or per node; all of the node's for a whole-node request) and its
+      GPUs per node from the kinds it allows; ``procs`` is the cores it
+      holds; and at no instant does a node hold more cores, memory or units
+      of a generic resource than it has.
 
     Intervals are half-open ``[start, end)``: a job may start on a processor at
     the instant another ends there, and zero-length jobs occupy nothing.
@@ -94,6 +103,8 @@ def batch_violations(schedule: Schedule, jobs: JobTable) -> list[str]:
             f"{jobs.runtime[i]} s, time limit {jobs.time_requested[i]} s)"
         ),
     )
+    if schedule.nodes is not None:
+        return out + _node_violations(schedule, start, end, ids)
     report(np.asarray(schedule.procs) != width, lambda i: f"uses {schedule.procs[i]} processors, needs {width[i]}")
     if out:
         return out
@@ -184,4 +195,126 @@ def _double_bookings(
             continue
         if len(out) >= 20:
             break
+    return out
+
+
+def _node_violations(schedule: Schedule, start: np.ndarray, end: np.ndarray, ids: np.ndarray) -> list[str]:
+    """The rules of a schedule on nodes (:func:`batch_violations`), from the shares and the requests alone."""
+    a = schedule.nodes
+    assert a is not None
+    out: list[str] = []
+    nodes = a.platform.nodes
+    offsets = np.asarray(a.offsets, dtype=np.int64)
+    n = len(ids)
+    if len(offsets) != n + 1 or offsets[0] != 0 or offsets[-1] != len(a.node):
+        return [f"node shares malformed: {len(offsets)} offsets for {n} jobs, {len(a.node)} shares"]
+    req = a.requests
+    features = sorted({f for node in nodes for f in node.features})
+    partitions = list(a.platform.partitions)
+    members = [{a.platform.node_index(name) for name in p.nodes} for p in partitions]
+    whole = np.uint64(2**64 - 1)
+    for i in range(n):
+        k = slice(int(offsets[i]), int(offsets[i + 1]))
+        where, tasks, cores, memory = a.node[k], a.tasks[k], a.cores[k], a.memory_mb[k]
+        gres = a.gres[k]
+        say = f"job {ids[i]} (row {i})"
+        want = [f for b, f in enumerate(features) if int(req["features"][i]) >> b & 1]
+        if len(set(where.tolist())) != len(where):
+            out.append(f"{say} has two shares on one node")
+        if len(where) < req["nodes"][i]:
+            out.append(f"{say} runs on {len(where)} node(s), asks at least {req['nodes'][i]}")
+        if tasks.sum() != req["tasks"][i] or (tasks < 1).any():
+            out.append(f"{say} places {tasks.tolist()} tasks, asks {req['tasks'][i]} (at least 1 per node)")
+        if int(np.sum(cores)) != int(schedule.procs[i]):
+            out.append(f"{say} holds {int(np.sum(cores))} cores, the schedule says {schedule.procs[i]}")
+        for s_, node_i in enumerate(where.tolist()):
+            node = nodes[node_i]
+            if node_i not in members[int(req["partition"][i])]:
+                out.append(f"{say} runs on {node.name}, not a node of partition {partitions[req['partition'][i]].name}")
+            if not set(want) <= set(node.features):
+                out.append(f"{say} runs on {node.name}, which lacks feature(s) {sorted(set(want) - set(node.features))}")
+            need_cores = node.cores if req["exclusive"][i] else int(tasks[s_]) * int(req["cpus_per_task"][i])
+            if cores[s_] != need_cores:
+                out.append(f"{say} holds {cores[s_]} cores on {node.name}, its request makes {need_cores}")
+            per_node, per_cpu = req["mem_per_node"][i], int(req["mem_per_cpu"][i])
+            need_memory = (
+                node.memory_mb
+                if per_node == whole
+                else int(per_node)
+                if per_node
+                else per_cpu * int(tasks[s_]) * int(req["cpus_per_task"][i])
+            )
+            if int(memory[s_]) != need_memory:
+                out.append(f"{say} holds {memory[s_]} MB on {node.name}, its request makes {need_memory} MB")
+            allowed = int(req["gres_kinds"][i])
+            held = gres[s_]
+            if int(held.sum()) != int(req["gres_per_node"][i]) or any(
+                held[g] and not allowed >> g & 1 for g in range(len(held))
+            ):
+                out.append(
+                    f"{say} holds generic resources {dict(zip(a.kinds, held.tolist()))} on {node.name}, "
+                    f"asks {req['gres_per_node'][i]} of {[kd for g, kd in enumerate(a.kinds) if allowed >> g & 1]}"
+                )
+        if len(out) >= 20:
+            return out
+    if out:
+        return out
+    row = np.repeat(np.arange(n), np.diff(offsets))
+    capacity = {
+        "cores": (np.asarray(a.cores, dtype=np.float64), np.array([x.cores for x in nodes], dtype=np.float64)),
+        "MB of memory": (
+            np.asarray(a.memory_mb, dtype=np.float64),
+            np.array([x.memory_mb for x in nodes], dtype=np.float64),
+        ),
+    }
+    for g, kind in enumerate(a.kinds):
+        have = np.array(
+            [
+                x.gres.get(kind, 0)
+                if ":" in kind
+                else x.gres.get(kind, 0) - sum(c for key, c in x.gres.items() if key.startswith(kind + ":"))
+                for x in nodes
+            ],
+            dtype=np.float64,
+        )
+        capacity[f"units of {kind}"] = (np.asarray(a.gres[:, g], dtype=np.float64), have)
+    for what, (amount, have) in capacity.items():
+        out.extend(_node_overloads(row, np.asarray(a.node, dtype=np.int64), amount, have, start, end, ids, what))
+    return out[:20]
+
+
+def _node_overloads(
+    row: np.ndarray,
+    node: np.ndarray,
+    amount: np.ndarray,
+    have: np.ndarray,
+    start: np.ndarray,
+    end: np.ndarray,
+    ids: np.ndarray,
+    what: str,
+) -> list[str]:
+    """Instants where a node holds more of a resource than it has: a sweep per node, releases first at ties.
+
+    Amounts are summed as float64 of integers below 2**53 (MB of memory,
+    cores, units), so every partial sum is exact.
+    """
+    keep = (end[row] > start[row]) & (amount > 0)
+    row, node, amount = row[keep], node[keep], amount[keep]
+    if len(row) == 0:
+        return []
+    times = np.concatenate([end[row], start[row]])
+    delta = np.concatenate([-amount, amount])
+    where = np.concatenate([node, node])
+    order = np.lexsort((delta, times, where))
+    times, delta, where = times[order], delta[order], where[order]
+    level = np.cumsum(delta)
+    first = np.flatnonzero(np.r_[True, where[1:] != where[:-1]])
+    base = np.repeat(level[first] - delta[first], np.diff(np.r_[first, len(where)]))
+    level = level - base
+    over = np.flatnonzero(level > have[where])
+    out = []
+    for k in over[:20].tolist():
+        out.append(
+            f"node {int(where[k])} holds {level[k]:.0f} {what} at time {times[k]}, it has {have[where[k]]:.0f}"
+        )
     return out

@@ -5,14 +5,16 @@
 
 use std::time::{Duration, Instant};
 
-use clustersched_core::batch::{self, BatchSim as CoreSim, Builtin, DpsaConfig, DpsaVariant, Jobs, Priority, Runner};
+use clustersched_core::batch::{
+    self, BatchSim as CoreSim, Builtin, DpsaConfig, DpsaVariant, Jobs, Nodes, Priority, Request, Runner,
+};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::errors::{no_such_row, to_py};
-use crate::owned;
+use crate::{integers, owned};
 
 /// How long [`BatchSim::run`] runs without the GIL before it looks at
 /// Python's signals.
@@ -26,6 +28,17 @@ fn priority_name(priority: Priority) -> &'static str {
     match priority {
         Priority::Arrival => ARRIVAL,
         Priority::ShortestEstimate => SHORTEST_ESTIMATE,
+    }
+}
+
+/// The queue order called `order`.
+fn priority_of(order: &str) -> PyResult<Priority> {
+    match order {
+        ARRIVAL => Ok(Priority::Arrival),
+        SHORTEST_ESTIMATE => Ok(Priority::ShortestEstimate),
+        _ => Err(PyValueError::new_err(format!(
+            "order == '{order}', must be 'arrival' or 'shortest-estimate'"
+        ))),
     }
 }
 
@@ -59,15 +72,7 @@ impl BatchSim {
         procs: i64,
         order: &str,
     ) -> PyResult<Self> {
-        let priority = match order {
-            ARRIVAL => Priority::Arrival,
-            SHORTEST_ESTIMATE => Priority::ShortestEstimate,
-            _ => {
-                return Err(PyValueError::new_err(format!(
-                    "order == '{order}', must be 'arrival' or 'shortest-estimate'"
-                )))
-            }
-        };
+        let priority = priority_of(order)?;
         let procs = u32::try_from(procs)
             .map_err(|_| PyValueError::new_err(format!("procs == {procs}, must be between 1 and {}", u32::MAX)))?;
         let width = Jobs::widths(&owned("width", &width)?, procs).map_err(to_py)?;
@@ -83,6 +88,182 @@ impl BatchSim {
         })
     }
 
+    /// A simulation on a cluster of nodes: the jobs' times as for `new`, the
+    /// nodes as arrays (`gres` row-major, `kinds` columns; `features` and
+    /// `partitions` bit masks), one request per job (the core's `Request`
+    /// fields as arrays; memory in MB, `2**64 - 1` per node for a whole node).
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (submit, runtime, estimate, nodes, requests, order))]
+    fn on_nodes(
+        submit: PyReadonlyArray1<'_, f64>,
+        runtime: PyReadonlyArray1<'_, f64>,
+        estimate: PyReadonlyArray1<'_, f64>,
+        nodes: &Bound<'_, PyDict>,
+        requests: &Bound<'_, PyDict>,
+        order: &str,
+    ) -> PyResult<Self> {
+        let priority = priority_of(order)?;
+        let ints = |d: &Bound<'_, PyDict>, key: &str| -> PyResult<Vec<u32>> {
+            let item = d
+                .get_item(key)?
+                .ok_or_else(|| PyValueError::new_err(format!("missing array '{key}'")))?;
+            let a: PyReadonlyArray1<'_, i64> = item.extract()?;
+            integers(key, &a, &format!("between 0 and {}", u32::MAX))
+        };
+        let wide = |d: &Bound<'_, PyDict>, key: &str| -> PyResult<Vec<u64>> {
+            let item = d
+                .get_item(key)?
+                .ok_or_else(|| PyValueError::new_err(format!("missing array '{key}'")))?;
+            let a: PyReadonlyArray1<'_, u64> = item.extract()?;
+            owned(key, &a)
+        };
+        let cores = ints(nodes, "cores")?;
+        let gres = ints(nodes, "gres")?;
+        let kinds = if cores.is_empty() { 0 } else { gres.len() / cores.len() };
+        let platform = Nodes {
+            memory: wide(nodes, "memory")?,
+            gres,
+            kinds,
+            features: wide(nodes, "features")?,
+            weight: ints(nodes, "weight")?,
+            partitions: wide(nodes, "partitions")?,
+            cores,
+        };
+        let (n, tasks, cpt) = (
+            ints(requests, "nodes")?,
+            ints(requests, "tasks")?,
+            ints(requests, "cpus_per_task")?,
+        );
+        let (mem_cpu, mem_node) = (wide(requests, "mem_per_cpu")?, wide(requests, "mem_per_node")?);
+        let (gres_n, gres_k) = (ints(requests, "gres_per_node")?, wide(requests, "gres_kinds")?);
+        let (features, partition) = (wide(requests, "features")?, ints(requests, "partition")?);
+        let exclusive: PyReadonlyArray1<'_, bool> = requests
+            .get_item("exclusive")?
+            .ok_or_else(|| PyValueError::new_err("missing array 'exclusive'"))?
+            .extract()?;
+        let exclusive = owned("exclusive", &exclusive)?;
+        let count = n.len();
+        let lengths = [
+            tasks.len(),
+            cpt.len(),
+            mem_cpu.len(),
+            mem_node.len(),
+            gres_n.len(),
+            gres_k.len(),
+            features.len(),
+            partition.len(),
+            exclusive.len(),
+        ];
+        if lengths.iter().any(|&l| l != count) {
+            return Err(PyValueError::new_err("request arrays differ in length"));
+        }
+        let reqs: Vec<Request> = (0..count)
+            .map(|j| Request {
+                nodes: n[j],
+                tasks: tasks[j],
+                cpus_per_task: cpt[j],
+                mem_per_cpu: mem_cpu[j],
+                mem_per_node: mem_node[j],
+                gres_per_node: gres_n[j],
+                gres_kinds: gres_k[j],
+                features: features[j],
+                partition: partition[j],
+                exclusive: exclusive[j],
+            })
+            .collect();
+        let width = reqs
+            .iter()
+            .map(|r| u32::try_from(r.width()).unwrap_or(u32::MAX))
+            .collect();
+        let jobs = Jobs {
+            submit: owned("submit", &submit)?,
+            runtime: owned("runtime", &runtime)?,
+            estimate: owned("estimate", &estimate)?,
+            width,
+        };
+        Ok(BatchSim {
+            inner: CoreSim::on_nodes(jobs, platform, reqs, priority).map_err(to_py)?,
+            runner: None,
+        })
+    }
+
+    /// Free resources of every node now: (cores, memory MB, generic resources row-major).
+    #[allow(clippy::type_complexity)]
+    fn node_free<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(
+        Bound<'py, PyArray1<i64>>,
+        Bound<'py, PyArray1<u64>>,
+        Bound<'py, PyArray1<i64>>,
+    )> {
+        let nodes = self
+            .inner
+            .nodes()
+            .ok_or_else(|| PyValueError::new_err("this simulation is on a processor pool, not on nodes"))?;
+        let free = nodes.free();
+        Ok((
+            free.cores
+                .iter()
+                .map(|&c| i64::from(c))
+                .collect::<Vec<_>>()
+                .into_pyarray(py),
+            free.memory.clone().into_pyarray(py),
+            free.gres
+                .iter()
+                .map(|&g| i64::from(g))
+                .collect::<Vec<_>>()
+                .into_pyarray(py),
+        ))
+    }
+
+    /// EASY's shadow time of waiting job `job` on nodes: when the placement
+    /// rule first finds it nodes as running jobs end at their estimates.
+    fn node_shadow(&self, job: i64) -> PyResult<f64> {
+        let nodes = self
+            .inner
+            .nodes()
+            .ok_or_else(|| PyValueError::new_err("this simulation is on a processor pool, not on nodes"))?;
+        let j = usize::try_from(job)
+            .ok()
+            .filter(|&j| j < self.inner.jobs().len())
+            .ok_or_else(|| no_such_row(job, self.inner.now()))?;
+        nodes
+            .shadow(clustersched_core::Time(self.inner.now()), j)
+            .map(|s| s.time.0)
+            .ok_or_else(|| PyValueError::new_err(format!("job {job} fits on no state the running jobs leave")))
+    }
+
+    /// Shares of every job as CSR: (offsets of length n+1, node, tasks, cores,
+    /// memory MB, generic resource units `kinds` per share).
+    #[allow(clippy::type_complexity)]
+    fn node_assignment<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(
+        Bound<'py, PyArray1<i64>>,
+        Bound<'py, PyArray1<i64>>,
+        Bound<'py, PyArray1<i64>>,
+        Bound<'py, PyArray1<i64>>,
+        Bound<'py, PyArray1<u64>>,
+        Bound<'py, PyArray1<i64>>,
+    )> {
+        let nodes = self
+            .inner
+            .nodes()
+            .ok_or_else(|| PyValueError::new_err("this simulation is on a processor pool, not on nodes"))?;
+        let (offsets, node, tasks, cores, memory, gres) = nodes.assignment();
+        Ok((
+            offsets.into_pyarray(py),
+            node.into_pyarray(py),
+            tasks.into_pyarray(py),
+            cores.into_pyarray(py),
+            memory.into_pyarray(py),
+            gres.into_pyarray(py),
+        ))
+    }
+
     /// Applies the next time stamp's events; returns its time, or None when none is left.
     fn advance(&mut self) -> Option<f64> {
         self.inner.advance()
@@ -94,10 +275,10 @@ impl BatchSim {
         self.inner.now()
     }
 
-    /// Processors free now.
+    /// Processors (cores, on nodes) free now.
     #[getter]
-    fn free(&self) -> u32 {
-        self.inner.machine().free()
+    fn free(&self) -> u64 {
+        self.inner.free_cores()
     }
 
     /// Number of processors.
@@ -139,10 +320,20 @@ impl BatchSim {
         Bound<'py, PyArray1<i64>>,
     ) {
         let (mut jobs, mut ends, mut widths) = (Vec::new(), Vec::new(), Vec::new());
-        for (end, job, w) in self.inner.machine().running() {
-            jobs.push(job as i64);
-            ends.push(end.0);
-            widths.push(w as i64);
+        let width = &self.inner.jobs().width;
+        let running: Vec<(f64, u32)> = match self.inner.nodes() {
+            Some(nodes) => nodes.running().iter().map(|&(end, job)| (end.0, job)).collect(),
+            None => self
+                .inner
+                .machine()
+                .running()
+                .map(|(end, job, _)| (end.0, job))
+                .collect(),
+        };
+        for (end, job) in running {
+            jobs.push(i64::from(job));
+            ends.push(end);
+            widths.push(i64::from(width[job as usize]));
         }
         (jobs.into_pyarray(py), ends.into_pyarray(py), widths.into_pyarray(py))
     }
@@ -155,6 +346,11 @@ impl BatchSim {
 
     /// EASY shadow time and extra processors for a job of `need` processors.
     fn shadow(&self, need: i64) -> PyResult<(f64, u32)> {
+        if self.inner.nodes().is_some() {
+            return Err(PyValueError::new_err(
+                "on nodes a shadow time belongs to a job's request, not to a processor count: use node_shadow(job)",
+            ));
+        }
         let total = self.inner.machine().total();
         let need = u32::try_from(need)
             .ok()

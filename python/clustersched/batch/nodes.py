@@ -1,0 +1,264 @@
+"""Batch scheduling on a cluster of nodes: requests resolved against partitions, and where jobs ran.
+
+A :class:`~clustersched.platform.NodeCluster` has nodes with cores, memory
+and generic resources (GPUs) and features, grouped in partitions.  A job's
+request (:class:`~clustersched.workload.requests.Requests`, as ``sbatch``
+options) is resolved here against its partition into what the Rust core
+places (``rust/core/src/batch/nodes.rs``: ``Nodes::place`` documents the
+placement rule), and the placement of every job comes back as a
+:class:`NodeAllocation`.
+
+How a request is resolved (Slurm 17.11's documented behaviour, ``sbatch``
+and ``slurm.conf`` man pages; where the rule is ours, said):
+
+* **Partition**: the request's, else the cluster's default partition
+  (``Default=YES``); an unknown name is an error naming the job.
+* **Nodes and tasks**: at least one node; at least one task per node (the
+  default of ``sbatch -N`` without ``-n``); ``cpus_per_task`` at least 1.
+* **Memory** (only when memory is enforced, ``memory=True``: Slurm's
+  ``SelectTypeParameters=CR_Core_Memory``): per node when the request gives
+  it (``--mem``; 0 means all of each node's memory), else per CPU
+  (``--mem-per-cpu``), else the partition's ``DefMemPerCPU``, else its
+  ``DefMemPerNode``, else all of each node's memory (``DefMemPerNode``'s
+  default, UNLIMITED).  A job of an SWF table (field 10 per processor,
+  :meth:`Requests.from_swf <clustersched.workload.requests.Requests.from_swf>`)
+  whose field is unknown asks for none: that is ours, counted in
+  :attr:`NodeAllocation.no_memory`.  Memory is in MB, a fractional request
+  rounded up.
+* **GPUs**: ``gpus_per_node`` units of the generic resource ``gpu``, of
+  type ``gpu_type`` when given (``--gres=gpu:v100:2``), else of any type.
+  The core holds one column per concrete kind: ``gpu:TYPE`` for each type a
+  node declares, and ``gpu`` for the units a node declares without a type.
+* **Features** (``--constraint``): names joined by ``&`` or ``,`` (all
+  required).  ``|`` (any of) and ``[...]`` (the same for all nodes) are
+  refused with an error naming the job: they are not modelled.
+* **Exclusive**: every core of each node the job gets.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..errors import InvalidWorkloadError
+
+if TYPE_CHECKING:
+    from ..platform import NodeCluster
+    from ..workload.jobs import JobTable
+    from ..workload.requests import Requests
+
+__all__ = ["NodeAllocation", "gres_kinds", "resolve_requests"]
+
+#: The core's "all of the node's memory" per node (``WHOLE_NODE_MEMORY``).
+WHOLE_NODE = np.uint64(2**64 - 1)
+_AND = re.compile(r"[&,]")
+
+
+def gres_kinds(platform: "NodeCluster") -> tuple[str, ...]:
+    """The concrete generic resource kinds of ``platform``, in the core's column order.
+
+    ``gpu:TYPE`` for each type some node declares, then ``gpu`` for units
+    declared without a type (a node with ``{"gpu": 4, "gpu:a100": 3}`` has 3
+    of ``gpu:a100`` and 1 of ``gpu``); the same for any other resource name.
+    """
+    kinds: set[str] = set()
+    for node in platform.nodes:
+        for key, count in node.gres.items():
+            if ":" in key:
+                kinds.add(key)
+            elif count > sum(c for k, c in node.gres.items() if k.startswith(key + ":")):
+                kinds.add(key)
+    return tuple(sorted(kinds))
+
+
+def _node_arrays(platform: "NodeCluster", kinds: tuple[str, ...]) -> dict[str, np.ndarray]:
+    nodes = platform.nodes
+    features = sorted({f for node in nodes for f in node.features})
+    if len(features) > 64:
+        raise ValueError(f"the cluster has {len(features)} node features, at most 64 are supported")
+    bit = {f: 1 << i for i, f in enumerate(features)}
+    partitions = list(platform.partitions)
+    if len(partitions) > 64:
+        raise ValueError(f"the cluster has {len(partitions)} partitions, at most 64 are supported")
+    gres = np.zeros((len(nodes), len(kinds)), dtype=np.int64)
+    for i, node in enumerate(nodes):
+        for k, kind in enumerate(kinds):
+            if ":" in kind:
+                gres[i, k] = node.gres.get(kind, 0)
+            else:
+                typed = sum(c for key, c in node.gres.items() if key.startswith(kind + ":"))
+                gres[i, k] = node.gres.get(kind, 0) - typed
+    member = np.zeros(len(nodes), dtype=np.uint64)
+    index = {node.name: i for i, node in enumerate(nodes)}
+    for p, part in enumerate(partitions):
+        for name in part.nodes:
+            member[index[name]] |= np.uint64(1 << p)
+    return {
+        "cores": np.array([n.cores for n in nodes], dtype=np.int64),
+        "memory": np.array([n.memory_mb for n in nodes], dtype=np.uint64),
+        "gres": np.ascontiguousarray(gres.reshape(-1)),
+        "features": np.array([sum(bit[f] for f in n.features) for n in nodes], dtype=np.uint64),
+        "weight": np.array([n.weight for n in nodes], dtype=np.int64),
+        "partitions": member,
+        "_feature_bits": bit,  # type: ignore[dict-item]
+    }
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """Requests resolved against a cluster: the core's arrays, and what the validator checks."""
+
+    nodes: dict[str, np.ndarray]
+    requests: dict[str, np.ndarray]
+    kinds: tuple[str, ...]
+    #: Jobs that ask for no memory although memory is enforced (their table gives none).
+    no_memory: int
+
+
+def resolve_requests(
+    requests: "Requests", platform: "NodeCluster", *, memory: bool, slurm_defaults: bool, job_id: Any
+) -> Resolved:
+    """The core's request arrays for ``requests`` on ``platform`` (module docstring for the rules).
+
+    ``slurm_defaults``: a job that gives no memory gets its partition's
+    default (requests read from Slurm's files); without it (requests made
+    from an SWF table) it asks for none, and is counted.
+
+    Raises InvalidWorkloadError naming the job (its id from ``job_id``) for
+    an unknown partition, GPU type or feature, or a constraint that is not
+    modelled.
+    """
+    kinds = gres_kinds(platform)
+    arrays = _node_arrays(platform, kinds)
+    bit: dict[str, int] = arrays.pop("_feature_bits")  # type: ignore[assignment]
+    partitions = list(platform.partitions)
+    part_index = {p.name: i for i, p in enumerate(partitions)}
+    default = platform.default_partition
+    n = len(requests.tasks)
+
+    def fail(row: int, field: str, value: Any, rule: str) -> InvalidWorkloadError:
+        return InvalidWorkloadError(
+            f"{field} == {value!r}, {rule}", row=row, job_id=int(job_id[row]), field=field, value=value
+        )
+
+    partition = np.zeros(n, dtype=np.int64)
+    names = [str(x) for x in requests.partition]
+    for name in set(names):
+        if name and name not in part_index:
+            row = names.index(name)
+            raise fail(row, "partition", name, f"must be a partition of the cluster ({', '.join(part_index)})")
+    if default is None and any(not x for x in names):
+        row = names.index("")
+        raise fail(row, "partition", "", "names none, and the cluster has no default partition")
+    for row, name in enumerate(names):
+        partition[row] = part_index[name or default.name]  # type: ignore[union-attr]
+
+    node_count = np.maximum(np.asarray(requests.nodes, dtype=np.int64), 1)
+    tasks = np.maximum(np.asarray(requests.tasks, dtype=np.int64), node_count)
+    cpt = np.maximum(np.asarray(requests.cpus_per_task, dtype=np.int64), 1)
+
+    mem_cpu = np.zeros(n, dtype=np.uint64)
+    mem_node = np.zeros(n, dtype=np.uint64)
+    no_memory = 0
+    if memory:
+        per_node = np.asarray(requests.mem_per_node_mb, dtype=np.float64)
+        per_cpu = np.asarray(requests.mem_per_cpu_mb, dtype=np.float64)
+        for row in range(n):
+            part = partitions[partition[row]]
+            if per_node[row] >= 0:
+                mem_node[row] = WHOLE_NODE if per_node[row] == 0 else np.uint64(math.ceil(per_node[row]))
+            elif per_cpu[row] > 0:
+                mem_cpu[row] = np.uint64(math.ceil(per_cpu[row]))
+            elif not slurm_defaults:
+                no_memory += 1
+            elif part.def_mem_per_cpu:
+                mem_cpu[row] = np.uint64(part.def_mem_per_cpu)
+            elif part.def_mem_per_node:
+                mem_node[row] = np.uint64(part.def_mem_per_node)
+            else:
+                mem_node[row] = WHOLE_NODE
+
+    gres_per_node = np.asarray(requests.gpus_per_node, dtype=np.int64)
+    gres_mask = np.zeros(n, dtype=np.uint64)
+    gpu_columns = [k for k, kind in enumerate(kinds) if kind == "gpu" or kind.startswith("gpu:")]
+    any_gpu = sum(1 << k for k in gpu_columns)
+    for row in np.flatnonzero(gres_per_node > 0).tolist():
+        kind = str(requests.gpu_type[row])
+        if not kind:
+            gres_mask[row] = np.uint64(any_gpu)
+        elif f"gpu:{kind}" in kinds:
+            gres_mask[row] = np.uint64(1 << kinds.index(f"gpu:{kind}"))
+        else:
+            types = [k.split(":", 1)[1] for k in kinds if k.startswith("gpu:")]
+            raise fail(row, "gpu_type", kind, f"must be a GPU type of the cluster ({', '.join(types) or 'none typed'})")
+
+    features = np.zeros(n, dtype=np.uint64)
+    for row, text in enumerate(str(x) for x in requests.features):
+        if not text:
+            continue
+        if "|" in text or "[" in text or "*" in text:
+            raise fail(row, "features", text, "may join features with & or , only (| and [...] are not modelled)")
+        mask = 0
+        for name in filter(None, (t.strip() for t in _AND.split(text))):
+            if name not in bit:
+                raise fail(row, "features", text, f"names {name!r}, which no node has ({', '.join(sorted(bit))})")
+            mask |= bit[name]
+        features[row] = np.uint64(mask)
+
+    core_requests = {
+        "nodes": node_count,
+        "tasks": tasks,
+        "cpus_per_task": cpt,
+        "mem_per_cpu": mem_cpu,
+        "mem_per_node": mem_node,
+        "gres_per_node": gres_per_node,
+        "gres_kinds": gres_mask,
+        "features": features,
+        "partition": partition,
+        "exclusive": np.asarray(requests.exclusive, dtype=bool),
+    }
+    return Resolved(nodes=arrays, requests=core_requests, kinds=kinds, no_memory=no_memory)
+
+
+@dataclass(frozen=True, eq=False)
+class NodeAllocation:
+    """Where each job of a schedule on nodes ran: its shares, one per node.
+
+    Job ``i`` held shares ``offsets[i]:offsets[i + 1]``; share ``k`` is
+    ``tasks[k]`` tasks on node ``node[k]`` (an index into
+    ``platform.nodes``) holding ``cores[k]`` cores, ``memory_mb[k]`` MB and
+    ``gres[k, g]`` units of generic resource kind ``kinds[g]``.  ``requests``
+    are the resolved requests the core placed (the validator checks the
+    shares against them).
+    """
+
+    platform: "NodeCluster"
+    offsets: np.ndarray
+    node: np.ndarray
+    tasks: np.ndarray
+    cores: np.ndarray
+    memory_mb: np.ndarray
+    gres: np.ndarray
+    kinds: tuple[str, ...]
+    requests: dict[str, np.ndarray]
+    #: Jobs that asked for no memory although memory was enforced (their table gives none).
+    no_memory: int = 0
+
+    def shares(self, row: int) -> slice:
+        """The shares of the job in ``row``."""
+        return slice(int(self.offsets[row]), int(self.offsets[row + 1]))
+
+    def node_names(self, row: int) -> list[str]:
+        """Names of the nodes the job in ``row`` ran on, in the order the placement chose them."""
+        names = self.platform.node_names
+        return [names[i] for i in self.node[self.shares(row)].tolist()]
+
+    def hostlists(self) -> list[str]:
+        """Each job's nodes as a Slurm host list (``n[1-2],g1``), as sacct's NodeList shows them."""
+        from ..slurm.hostlist import compress_hostlist
+
+        return [compress_hostlist(self.node_names(i)) for i in range(len(self.offsets) - 1)]
