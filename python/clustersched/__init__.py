@@ -26,6 +26,12 @@ __getattr__, __dir__ = lazy_exports(
         "CLUSTERS": ".platform",
         "Cluster": ".platform",
         "cluster": ".platform",
+        "Node": ".platform",
+        "NodeCluster": ".platform",
+        "Partition": ".platform",
+        "read_sacct": ".slurm.sacct",
+        "read_slurm_conf": ".slurm.conf",
+        "Requests": ".workload.requests",
         "BatchMetrics": ".batch.metrics",
         "batch_metrics": ".batch.metrics",
         "Policy": ".batch.policies",
@@ -51,20 +57,22 @@ __getattr__, __dir__ = lazy_exports(
         "sample_trace": ".workload.samples",
     },
     # dir(clustersched) lists these submodules too, imported or not (see _lazy.lazy_exports)
-    public=["batch", "campaign", "dfrs", "errors", "grid", "ptg", "scrap", "validate", "workload"],
+    public=["batch", "campaign", "dfrs", "errors", "grid", "ptg", "scrap", "slurm", "validate", "workload"],
 )
 
 if TYPE_CHECKING:
-    from . import campaign, errors, ptg, validate
+    from . import campaign, errors, ptg, slurm, validate
     from .batch import BatchRun, Policy, simulate
     from .batch.metrics import BatchMetrics, batch_metrics
     from .batch.schedule import Schedule
     from .batch.sweep import sweep
     from .batch.validate import validate_batch
-    from .platform import CLUSTERS, Cluster, cluster
+    from .platform import CLUSTERS, Cluster, Node, NodeCluster, Partition, cluster
     from .ptg import ALGORITHMS as PTG_ALGORITHMS
     from .ptg import TaskSchedule
     from .ptg.validate import validate_ptgs
+    from .slurm.conf import read_slurm_conf
+    from .slurm.sacct import read_sacct
     from .workload import (
         Dropped,
         JobTable,
@@ -76,6 +84,7 @@ if TYPE_CHECKING:
         write_swf,
     )
     from .workload.ptg import PTG, read_ptgs, write_ptgs
+    from .workload.requests import Requests
     from .workload.samples import sample_trace
 
 __all__ = [
@@ -91,7 +100,11 @@ __all__ = [
     "InvalidScheduleError",
     "InvalidWorkloadError",
     "JobTable",
+    "Node",
+    "NodeCluster",
+    "Partition",
     "Policy",
+    "Requests",
     "Schedule",
     "TaskSchedule",
     "batch_metrics",
@@ -102,10 +115,13 @@ __all__ = [
     "ptg",
     "read_batsim",
     "read_ptgs",
+    "read_sacct",
+    "read_slurm_conf",
     "read_swf",
     "read_trace",
     "sample_trace",
     "simulate",
+    "slurm",
     "sweep",
     "validate",
     "validate_batch",

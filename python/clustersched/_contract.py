@@ -79,7 +79,7 @@ ALLOWED_IMPORTS = frozenset({("scrap", "ptg"), ("dfrs", "batch")})
 #: is the package itself (``clustersched/__init__.py``).
 LAYERS = (
     ("_core", "_checks", "_contract", "_lazy", "_output", "_pandas", "_timeseries", "_figure", "errors", "platform"),
-    ("workload",),
+    ("workload", "slurm"),
     PROBLEMS,
     ("validate", "plot", "campaign"),
     ("reproduce", "_cli", "cli", ""),

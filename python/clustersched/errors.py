@@ -30,6 +30,7 @@ __all__ = [
     "ClusterschedError",
     "InvalidWorkloadError",
     "InvalidGraphError",
+    "InvalidPlatformError",
     "InvalidScheduleError",
     "InfeasibleError",
     "InvalidOptionError",
@@ -191,6 +192,60 @@ class InvalidGraphError(InvalidWorkloadError):
         if self.node is None and self.row is not None and 0 <= self.row < len(labels):
             self.node = _plain(labels[self.row])
             self._set_message()
+
+
+class InvalidPlatformError(ClusterschedError, ValueError):
+    """A platform (nodes and partitions, a ``slurm.conf``, a host list) is malformed.
+
+    Attributes
+    ----------
+    path, line :
+        The file and its 1-based line (as in an editor), when the platform was read from one.
+    node, partition :
+        The node's or partition's name, when the problem is one node's or one partition's.
+    field, value :
+        The key or attribute concerned (``"RealMemory"``, ``"Nodes"``, ``"cores"``) and its value.
+    detail : str
+        The message without the prefix naming the path, line, node and partition.
+
+    Examples
+    --------
+    >>> str(InvalidPlatformError("must be >= 1", path="slurm.conf", line=3, node="n1", field="CPUs", value="0"))
+    "slurm.conf:3, node 'n1', field 'CPUs': must be >= 1"
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | None = None,
+        line: int | None = None,
+        node: str | None = None,
+        partition: str | None = None,
+        field: str | None = None,
+        value: object = None,
+    ) -> None:
+        super().__init__(message)
+        self.path = path
+        self.line = line
+        self.node = node
+        self.partition = partition
+        self.field = field
+        self.value = value
+        self.detail = message
+        where = []
+        if path is not None:
+            where.append(f"{path}" + (f":{line}" if line is not None else ""))
+        elif line is not None:
+            where.append(f"line {line}")
+        if node is not None:
+            where.append(f"node {node!r}")
+        if partition is not None:
+            where.append(f"partition {partition!r}")
+        if field is not None and not _word(field, message):
+            where.append(f"field {field!r}")
+        prefix = ", ".join(where)
+        self.args = (f"{prefix}: {message}" if prefix else message,)
 
 
 class InvalidScheduleError(ClusterschedError):

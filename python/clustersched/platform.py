@@ -24,6 +24,11 @@ gdx        216         3.388           3.388e9
 A "processor" is an individually schedulable resource (§3.1), which on these
 clusters is a node.  The gigabit interconnect of the table is not modelled.
 
+A :class:`NodeCluster` is a batch platform of today's clusters: :class:`Node`
+objects, each with cores, memory (MB), generic resources (GPUs) and features,
+grouped in :class:`Partition` objects, as Slurm describes them in
+``slurm.conf`` (:func:`clustersched.slurm.read_slurm_conf` reads one).
+
 A :class:`MultiCluster` is a heterogeneous platform of such clusters with an
 optional :class:`Network` (N'takpé & Suter, PDCS 2007, §3-§4: SCRAP's
 platforms, with HCPA's reference cluster); :func:`scrap_platforms` draws the
@@ -32,15 +37,27 @@ paper's 200.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+import numbers
+import re
+import types
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
 
 from ._checks import MAX_PROCS, check_float, check_int
+from .errors import InvalidPlatformError
 
 __all__ = [
     "CLUSTERS",
     "Cluster",
     "MultiCluster",
     "Network",
+    "Node",
+    "NodeArrays",
+    "NodeCluster",
+    "Partition",
     "cluster",
     "random_multicluster",
     "scrap_platform_configs",
@@ -456,3 +473,457 @@ def scrap_platforms(*, seed: int, samples: int = SCRAP_SAMPLES) -> list[MultiClu
                 random_multicluster(cfg["clusters"], cfg["min_speed"], cfg["heterogeneity"], seed=rng, name=name)
             )
     return out
+
+
+# -- node-based batch platforms: today's Slurm clusters ------------------------------------------
+
+#: Largest memory of one node, MB (2**53: beyond it a float64 no longer holds every integer).
+MAX_MEMORY_MB = 2**53
+#: Most distinct features a NodeCluster may have (one bit each in :attr:`NodeArrays.features`).
+MAX_FEATURES = 64
+#: Slurm's partition states (slurm.conf, "PARTITION CONFIGURATION", ``State``).
+PARTITION_STATES = ("UP", "DOWN", "DRAIN", "INACTIVE")
+# Characters that cannot be in a node, partition, feature or GRES name: host-list syntax, the constraint
+# operators of sbatch --constraint, the separators of Key=Value lines.
+_NAME_FORBIDDEN = re.compile(r"[\s\[\],=&|]")
+
+
+def _check_name(kind: str, name: object) -> str:
+    if not isinstance(name, str):
+        raise TypeError(f"{kind} == {name!r}, must be a str")
+    if not name or _NAME_FORBIDDEN.search(name):
+        raise InvalidPlatformError(
+            f"{kind} {name!r} must be non-empty, without spaces or any of '[],=&|'", field=kind, value=name
+        )
+    return name
+
+
+def _gres(node: str, gres: Mapping[str, int]) -> Mapping[str, int]:
+    """A node's GRES normalised: every typed count also counted under its untyped name."""
+    if not isinstance(gres, Mapping):
+        raise TypeError(f"gres == {gres!r}, must be a mapping of GRES name to count")
+    counts: dict[str, int] = {}
+    typed: dict[str, int] = {}
+    for key, count in gres.items():
+        if not isinstance(key, str) or not re.fullmatch(r"[A-Za-z0-9_.\-]+(:[A-Za-z0-9_.\-]+)?", key):
+            raise InvalidPlatformError(
+                f"GRES name {key!r} must be 'name' or 'name:type' (letters, digits, '_', '.', '-')",
+                node=node,
+                field="gres",
+                value=key,
+            )
+        try:
+            counts[key] = check_int(f"gres[{key!r}]", count, 0, MAX_PROCS)
+        except (TypeError, ValueError) as e:
+            raise InvalidPlatformError(str(e), node=node, field="gres", value=count) from None
+        if ":" in key:
+            base = key.split(":", 1)[0]
+            typed[base] = typed.get(base, 0) + counts[key]
+    for base, total in typed.items():
+        given = counts.get(base)
+        if given is None:
+            counts[base] = total
+        elif given < total:
+            raise InvalidPlatformError(
+                f"gres[{base!r}] == {given} is fewer than its typed counts ({total}); "
+                f"the untyped count is every {base} of the node, typed or not",
+                node=node,
+                field="gres",
+                value=given,
+            )
+    return types.MappingProxyType(dict(sorted(counts.items())))
+
+
+@dataclass(frozen=True)
+class Node:
+    """A compute node: cores, memory, generic resources (GPUs) and features, as a slurm.conf ``NodeName`` line.
+
+    Parameters
+    ----------
+    name : str
+        The node's name (``n1``, ``g001``): non-empty, without spaces or ``[],=&|``.
+    cores : int
+        Schedulable CPUs (Slurm's ``CPUs``), ``1 .. 2**32 - 1``.
+    memory_mb : int
+        Memory jobs may use, MB (Slurm's ``RealMemory``, whose default is 1), ``1 .. 2**53``.
+    gres : mapping of str to int
+        Generic resources: ``{"gpu": 2}`` for two GPUs of no type, ``{"gpu:tesla_v100": 2}`` for typed ones.
+        A typed count is also counted under its untyped name, so that a job asking for GPUs of any type
+        sees every GPU of the node: ``{"gpu:tesla_v100": 2}`` is stored as ``{"gpu": 2, "gpu:tesla_v100":
+        2}``.  An untyped count given beside typed ones must be at least their sum (it is the node's total).
+    features : iterable of str
+        Node features (Slurm's ``Feature``) that jobs may require (sbatch ``--constraint``).
+    weight : int
+        Slurm's ``Weight`` (default 1): jobs go to the nodes of lowest weight first, ``0 .. 2**32 - 1``.
+
+    Raises
+    ------
+    TypeError
+        A value of the wrong type.
+    InvalidPlatformError
+        A name, count or GRES out of its range (a ``ValueError``), naming the node.
+
+    Examples
+    --------
+    >>> g = Node("g1", 12, 48000, gres={"gpu:tesla_v100": 2}, features={"IB"})
+    >>> dict(g.gres), sorted(g.features)
+    ({'gpu': 2, 'gpu:tesla_v100': 2}, ['IB'])
+    >>> Node("n1", 0, 1000)
+    Traceback (most recent call last):
+    ...
+    clustersched.errors.InvalidPlatformError: node 'n1': cores == 0, must be >= 1
+    """
+
+    name: str
+    cores: int
+    memory_mb: int
+    gres: Mapping[str, int] = field(default_factory=dict)
+    features: frozenset[str] = frozenset()
+    weight: int = 1
+
+    def __post_init__(self) -> None:
+        name = _check_name("node name", self.name)
+        for attr, low, high in (("cores", 1, MAX_PROCS), ("memory_mb", 1, MAX_MEMORY_MB), ("weight", 0, MAX_PROCS)):
+            value = getattr(self, attr)
+            try:
+                object.__setattr__(self, attr, check_int(attr, value, low, high))
+            except ValueError as e:
+                raise InvalidPlatformError(str(e), node=name, field=attr, value=value) from None
+        object.__setattr__(self, "gres", _gres(name, self.gres))
+        if isinstance(self.features, str) or not isinstance(self.features, Iterable):
+            raise TypeError(f"features == {self.features!r}, must be a set of str (not one str)")
+        features = frozenset(self.features)
+        for f in features:
+            _check_name("feature", f)
+        object.__setattr__(self, "features", features)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.cores, self.memory_mb, tuple(self.gres.items()), self.features, self.weight))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Node):
+            return NotImplemented
+        return (self.name, self.cores, self.memory_mb, dict(self.gres), self.features, self.weight) == (
+            other.name,
+            other.cores,
+            other.memory_mb,
+            dict(other.gres),
+            other.features,
+            other.weight,
+        )
+
+    def __repr__(self) -> str:
+        extra = ""
+        if self.gres:
+            extra += f", gres={dict(self.gres)!r}"
+        if self.features:
+            extra += f", features={sorted(self.features)!r}"
+        if self.weight != 1:
+            extra += f", weight={self.weight}"
+        return f"Node({self.name!r}, cores={self.cores}, memory_mb={self.memory_mb}{extra})"
+
+
+def _optional_int(partition: str, attr: str, value: object, high: int = MAX_MEMORY_MB) -> int | None:
+    if value is None:
+        return None
+    try:
+        return check_int(attr, value, 0, high)
+    except ValueError as e:
+        raise InvalidPlatformError(str(e), partition=partition, field=attr, value=value) from None
+
+
+@dataclass(frozen=True)
+class Partition:
+    """A partition: a named set of nodes with its limits and defaults, as a slurm.conf ``PartitionName`` line.
+
+    Parameters
+    ----------
+    name : str
+        The partition's name.
+    nodes : tuple of str
+        Its nodes' names, each once (expand a Slurm host list with
+        :func:`clustersched.slurm.expand_hostlist`).  May be empty, as in Slurm.
+    default : bool
+        Whether jobs that name no partition go here (``Default=YES``).
+    max_time : float
+        The longest time limit a job may have, seconds (``MaxTime``; ``math.inf`` for ``INFINITE``, the default).
+    default_time : float or None
+        The time limit of a job that gives none, seconds (``DefaultTime``); None: ``max_time``, as in Slurm.
+    def_mem_per_cpu, def_mem_per_node : int or None
+        Memory, MB, of a job that asks for none (``DefMemPerCPU``, ``DefMemPerNode``); None when not set.
+    max_mem_per_cpu, max_mem_per_node : int or None
+        The most memory, MB, a job may ask (``MaxMemPerCPU``, ``MaxMemPerNode``); None for no limit.
+    priority_tier : int
+        ``PriorityTier`` (Slurm's default 1): jobs of a higher tier are considered first.
+    priority_job_factor : int
+        ``PriorityJobFactor`` (default 1): the partition factor of the multifactor priority.
+    state : str
+        ``UP``, ``DOWN``, ``DRAIN`` or ``INACTIVE`` (Slurm's ``State``, default ``UP``).
+
+    Examples
+    --------
+    >>> p = Partition("debug", ("n1", "n2"), max_time=3600.0, def_mem_per_cpu=2800)
+    >>> p.nodes, p.max_time, p.default
+    (('n1', 'n2'), 3600.0, False)
+    """
+
+    name: str
+    nodes: tuple[str, ...]
+    default: bool = False
+    max_time: float = math.inf
+    default_time: float | None = None
+    def_mem_per_cpu: int | None = None
+    def_mem_per_node: int | None = None
+    max_mem_per_cpu: int | None = None
+    max_mem_per_node: int | None = None
+    priority_tier: int = 1
+    priority_job_factor: int = 1
+    state: str = "UP"
+
+    def __post_init__(self) -> None:
+        name = _check_name("partition name", self.name)
+        if isinstance(self.nodes, str) or not isinstance(self.nodes, Iterable):
+            raise TypeError(
+                f"nodes == {self.nodes!r}, must be a tuple of node names "
+                "(expand a host list with clustersched.slurm.expand_hostlist)"
+            )
+        nodes = tuple(self.nodes)
+        seen: set[str] = set()
+        for n in nodes:
+            _check_name("node name", n)
+            if n in seen:
+                raise InvalidPlatformError(f"node {n!r} is listed twice", partition=name, field="nodes", value=n)
+            seen.add(n)
+        object.__setattr__(self, "nodes", nodes)
+        if not isinstance(self.default, (bool, np.bool_)):
+            raise TypeError(f"default == {self.default!r}, must be a bool")
+        object.__setattr__(self, "default", bool(self.default))
+        for attr in ("max_time", "default_time"):
+            value = getattr(self, attr)
+            if value is None and attr == "default_time":
+                continue
+            if isinstance(value, bool) or not isinstance(value, numbers.Real):
+                raise TypeError(f"{attr} == {value!r}, must be a number of seconds")
+            if not (float(value) > 0):
+                raise InvalidPlatformError(f"{attr} == {value!r}, must be > 0", partition=name, field=attr, value=value)
+            object.__setattr__(self, attr, float(value))
+        for attr in ("def_mem_per_cpu", "def_mem_per_node", "max_mem_per_cpu", "max_mem_per_node"):
+            object.__setattr__(self, attr, _optional_int(name, attr, getattr(self, attr)))
+        for attr in ("priority_tier", "priority_job_factor"):
+            # Slurm stores both in 16 bits, 65533 the largest accepted.
+            object.__setattr__(self, attr, _optional_int(name, attr, getattr(self, attr), 65533))
+        state = self.state.upper() if isinstance(self.state, str) else self.state
+        if state not in PARTITION_STATES:
+            raise InvalidPlatformError(
+                f"state == {self.state!r}, must be one of {', '.join(PARTITION_STATES)}",
+                partition=name,
+                field="state",
+                value=self.state,
+            )
+        object.__setattr__(self, "state", state)
+
+
+@dataclass(frozen=True)
+class NodeArrays:
+    """A :class:`NodeCluster` as contiguous numpy arrays, for the Rust core (see :meth:`NodeCluster.to_arrays`).
+
+    Attributes
+    ----------
+    cores : numpy.ndarray of uint32, shape (n,)
+    memory_mb : numpy.ndarray of uint64, shape (n,)
+        Whole MB, as Slurm counts them (exact integers, unlike a float64 beyond 2**53).
+    weight : numpy.ndarray of uint32, shape (n,)
+    gres : numpy.ndarray of uint32, shape (n, g)
+        Column ``j`` counts ``gres_names[j]`` on each node (0 where a node has none).
+    features : numpy.ndarray of uint64, shape (n,)
+        Bit ``j`` set when the node has ``feature_names[j]``.
+    partitions : numpy.ndarray of bool, shape (p, n)
+        Row ``k`` is the node mask of ``partition_names[k]``.
+    gres_names, feature_names, partition_names : tuple of str
+        The names of the columns, bits and rows (GRES and features sorted, partitions in the cluster's order).
+    """
+
+    cores: np.ndarray
+    memory_mb: np.ndarray
+    weight: np.ndarray
+    gres: np.ndarray
+    features: np.ndarray
+    partitions: np.ndarray
+    gres_names: tuple[str, ...]
+    feature_names: tuple[str, ...]
+    partition_names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class NodeCluster:
+    """A batch platform of nodes grouped in partitions (a Slurm cluster).
+
+    Parameters
+    ----------
+    nodes : sequence of Node
+        At least one; names distinct.  Their order is the node index of :meth:`node_index` and
+        :meth:`to_arrays`.
+    partitions : sequence of Partition
+        Names distinct, each naming only nodes of ``nodes``, at most one ``default``.  When none is
+        given, the cluster has one default partition ``"all"`` holding every node.
+
+    Raises
+    ------
+    InvalidPlatformError
+        No node, a node name twice, a partition name twice, a partition naming an unknown node, two
+        default partitions, or more than 64 features (:data:`MAX_FEATURES`).
+
+    Examples
+    --------
+    >>> c = NodeCluster([Node("n1", 12, 48000), Node("g1", 12, 48000, gres={"gpu": 2})])
+    >>> c.total_cores, c.node_names, c.gres_names, c.default_partition.name
+    (24, ('n1', 'g1'), ('gpu',), 'all')
+    >>> a = c.to_arrays()
+    >>> a.cores.tolist(), a.gres.tolist(), a.partitions.tolist()
+    ([12, 12], [[0], [2]], [[True, True]])
+    >>> NodeCluster([Node("n1", 1, 1)], [Partition("p", ("n2",))])
+    Traceback (most recent call last):
+    ...
+    clustersched.errors.InvalidPlatformError: partition 'p', field 'nodes': node 'n2' is not a node of the cluster
+    """
+
+    nodes: tuple[Node, ...]
+    partitions: tuple[Partition, ...] = ()
+
+    def __post_init__(self) -> None:
+        if isinstance(self.nodes, Node) or not isinstance(self.nodes, Iterable):
+            raise TypeError(f"nodes == {self.nodes!r}, must be a sequence of Node")
+        nodes = tuple(self.nodes)
+        if not nodes:
+            raise InvalidPlatformError("a NodeCluster needs at least one node", field="nodes")
+        index: dict[str, int] = {}
+        for i, node in enumerate(nodes):
+            if not isinstance(node, Node):
+                raise TypeError(f"nodes[{i}] == {node!r}, must be a Node")
+            if node.name in index:
+                raise InvalidPlatformError("node name given twice", node=node.name, field="nodes", value=node.name)
+            index[node.name] = i
+        partitions = tuple(self.partitions)
+        if not partitions:
+            partitions = (Partition("all", tuple(index), default=True),)
+        names: set[str] = set()
+        defaults = []
+        for k, part in enumerate(partitions):
+            if not isinstance(part, Partition):
+                raise TypeError(f"partitions[{k}] == {part!r}, must be a Partition")
+            if part.name in names:
+                raise InvalidPlatformError("partition name given twice", partition=part.name, field="partitions")
+            names.add(part.name)
+            for n in part.nodes:
+                if n not in index:
+                    raise InvalidPlatformError(
+                        f"node {n!r} is not a node of the cluster", partition=part.name, field="nodes", value=n
+                    )
+            if part.default:
+                defaults.append(part.name)
+        if len(defaults) > 1:
+            raise InvalidPlatformError(
+                f"partitions {defaults[0]!r} and {defaults[1]!r} are both the default; at most one may be",
+                partition=defaults[1],
+                field="default",
+            )
+        features = sorted({f for node in nodes for f in node.features})
+        if len(features) > MAX_FEATURES:
+            raise InvalidPlatformError(
+                f"the nodes have {len(features)} distinct features, more than {MAX_FEATURES} "
+                "(one bit each in to_arrays().features)",
+                field="features",
+                value=len(features),
+            )
+        object.__setattr__(self, "nodes", nodes)
+        object.__setattr__(self, "partitions", partitions)
+        object.__setattr__(self, "_index", types.MappingProxyType(index))
+
+    @classmethod
+    def uniform(cls, nodes: int, cores: int, memory_mb: int, name: str = "n") -> "NodeCluster":
+        """``nodes`` identical nodes named ``{name}1 .. {name}{nodes}``, in one default partition ``"all"``.
+
+        Examples
+        --------
+        >>> hpc2n = NodeCluster.uniform(120, 2, 2048)   # HPC2N as paper 001 §5.3 models it
+        >>> hpc2n.total_cores, hpc2n.nodes[-1]
+        (240, Node('n120', cores=2, memory_mb=2048))
+        """
+        count = check_int("nodes", nodes, 1, MAX_PROCS)
+        return cls(tuple(Node(f"{name}{i}", cores, memory_mb) for i in range(1, count + 1)))
+
+    @property
+    def total_cores(self) -> int:
+        """Cores of all nodes."""
+        return sum(node.cores for node in self.nodes)
+
+    @property
+    def node_names(self) -> tuple[str, ...]:
+        """The nodes' names, in node order."""
+        return tuple(node.name for node in self.nodes)
+
+    @property
+    def gres_names(self) -> tuple[str, ...]:
+        """Every GRES name any node has (typed and untyped), sorted."""
+        return tuple(sorted({key for node in self.nodes for key in node.gres}))
+
+    @property
+    def feature_names(self) -> tuple[str, ...]:
+        """Every feature any node has, sorted (bit ``j`` of :attr:`NodeArrays.features` is the ``j``-th)."""
+        return tuple(sorted({f for node in self.nodes for f in node.features}))
+
+    @property
+    def default_partition(self) -> Partition | None:
+        """The partition marked default; None when there is none (Slurm then refuses a job that names none)."""
+        return next((p for p in self.partitions if p.default), None)
+
+    def partition(self, name: str) -> Partition:
+        """The partition called ``name``; InvalidPlatformError listing the names when there is none."""
+        for p in self.partitions:
+            if p.name == name:
+                return p
+        known = ", ".join(p.name for p in self.partitions)
+        raise InvalidPlatformError(f"no partition {name!r}; the partitions are {known}", partition=name)
+
+    def node_index(self, name: str) -> int:
+        """The 0-based index of the node called ``name``; InvalidPlatformError when there is none."""
+        try:
+            return self._index[name]  # type: ignore[attr-defined]
+        except (KeyError, TypeError):
+            raise InvalidPlatformError(f"no node {name!r} in the cluster", node=str(name)) from None
+
+    def to_arrays(self) -> NodeArrays:
+        """The nodes as contiguous numpy arrays, in node order (see :class:`NodeArrays`).
+
+        Examples
+        --------
+        >>> c = NodeCluster([Node("n1", 4, 100, features={"IB"}), Node("n2", 8, 200, features={"IB", "GPU"})])
+        >>> a = c.to_arrays()
+        >>> a.feature_names, a.features.tolist(), a.memory_mb.dtype
+        (('GPU', 'IB'), [2, 3], dtype('uint64'))
+        """
+        gres_names = self.gres_names
+        feature_names = self.feature_names
+        bit = {f: np.uint64(1) << np.uint64(j) for j, f in enumerate(feature_names)}
+        n = len(self.nodes)
+        gres = np.zeros((n, len(gres_names)), dtype=np.uint32)
+        features = np.zeros(n, dtype=np.uint64)
+        for i, node in enumerate(self.nodes):
+            for j, key in enumerate(gres_names):
+                gres[i, j] = node.gres.get(key, 0)
+            for f in node.features:
+                features[i] |= bit[f]
+        masks = np.zeros((len(self.partitions), n), dtype=bool)
+        for k, part in enumerate(self.partitions):
+            masks[k, [self.node_index(x) for x in part.nodes]] = True
+        return NodeArrays(
+            cores=np.ascontiguousarray([node.cores for node in self.nodes], dtype=np.uint32),
+            memory_mb=np.ascontiguousarray([node.memory_mb for node in self.nodes], dtype=np.uint64),
+            weight=np.ascontiguousarray([node.weight for node in self.nodes], dtype=np.uint32),
+            gres=gres,
+            features=features,
+            partitions=masks,
+            gres_names=gres_names,
+            feature_names=feature_names,
+            partition_names=tuple(p.name for p in self.partitions),
+        )

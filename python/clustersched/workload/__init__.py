@@ -1,4 +1,4 @@
-"""Workloads: job tables, SWF traces, Batsim workloads, synthetic models.
+"""Workloads: job tables and their requests, SWF traces, Batsim workloads, synthetic models.
 
 Names are imported on first use (see :mod:`clustersched._lazy`), so that
 reading a trace does not import the Batsim reader or the synthetic models.
@@ -15,11 +15,13 @@ __all__ = [
     "LUBLIN_PARAMS",
     "NONPOSITIVE_RUNTIME",
     "NO_PROCESSOR_COUNT",
+    "REQUEST_FIELDS",
     "WIDER_THAN_MACHINE",
     "SWF_FIELDS",
     "Dropped",
     "JobTable",
     "LublinParams",
+    "Requests",
     "drop_invalid",
     "f_model",
     "invalid_jobs",
@@ -50,11 +52,13 @@ __getattr__, __dir__ = lazy_exports(
         "LUBLIN_PARAMS": ".lublin",
         "NONPOSITIVE_RUNTIME": ".transform",
         "NO_PROCESSOR_COUNT": ".transform",
+        "REQUEST_FIELDS": ".requests",
         "WIDER_THAN_MACHINE": ".transform",
         "SWF_FIELDS": ".jobs",
         "Dropped": ".jobs",
         "JobTable": ".jobs",
         "LublinParams": ".lublin",
+        "Requests": ".requests",
         "drop_invalid": ".transform",
         "f_model": ".estimates",
         "invalid_jobs": ".transform",
@@ -84,6 +88,7 @@ if TYPE_CHECKING:
     from .formats import read_trace
     from .jobs import SWF_FIELDS, Dropped, JobTable
     from .lublin import LUBLIN_PARAMS, LublinParams, lublin_daily_cycle, lublin_feitelson
+    from .requests import REQUEST_FIELDS, Requests
     from .samples import sample_trace
     from .swf import read_swf, write_swf
     from .transform import (

@@ -22,6 +22,8 @@ from ..errors import InvalidWorkloadError
 if TYPE_CHECKING:
     import pandas
 
+    from .requests import Requests
+
 __all__ = ["MACHINE_SIZE_KEYS", "Dropped", "JobTable", "SWF_FIELDS", "parse_machine_size"]
 
 
@@ -31,12 +33,14 @@ class Dropped:
 
     Nothing is lost or altered silently: ``reason`` is a fixed text (so that
     ``JobTable.drop_summary`` counts by it), ``job_id`` and ``line`` say which
-    row when known.
+    row when known; ``label`` is the job's id as its source wrote it when that
+    is not a number (sacct's ``1234_7``, ``1234_[1-3]``, ``1234.batch``).
     """
 
     reason: str
     job_id: int | None = None
     line: int | None = None
+    label: str | None = None
 
 
 #: (column name, dtype, SWF definition) for the 18 SWF fields, in file order.
@@ -61,6 +65,9 @@ SWF_FIELDS: tuple[tuple[str, type, str], ...] = (
     ("think_time", np.float64, "think time from preceding job (s)"),
 )
 FIELD_NAMES: tuple[str, ...] = tuple(name for name, _, _ in SWF_FIELDS)
+
+#: The prefix of the requests' columns in :meth:`JobTable.to_pandas`.
+REQUEST_PREFIX = "req_"
 
 #: Header keys that give the machine size, in order of preference.
 MACHINE_SIZE_KEYS = ("MaxProcs", "MaxNodes")
@@ -105,6 +112,11 @@ class JobTable:
     dropped : iterable of Dropped, optional
         Rows removed on the way to this table (by ``read_swf(on_invalid="skip")``,
         ``drop_invalid`` ...); kept so that every drop stays reported.
+    requests : Requests, optional
+        What each job asked for on a cluster of nodes (one row per job, see
+        :class:`~clustersched.workload.requests.Requests`); None (the default) for
+        a table of SWF jobs alone.  :meth:`select` and :meth:`with_columns` carry it,
+        :meth:`equals` compares it, :meth:`to_pandas` adds its columns.
 
     Examples
     --------
@@ -114,7 +126,7 @@ class JobTable:
     (2, 8, [1, 2])
     """
 
-    __slots__ = FIELD_NAMES + ("metadata", "header", "source", "dropped")
+    __slots__ = FIELD_NAMES + ("metadata", "header", "source", "dropped", "requests")
 
     def __init__(
         self,
@@ -124,6 +136,7 @@ class JobTable:
         header: list[str] | None = None,
         source: str | None = None,
         dropped: Iterable[Dropped] = (),
+        requests: "Requests | None" = None,
     ) -> None:
         if columns is not None and not isinstance(columns, Mapping):
             raise TypeError(f"columns == {type(columns).__name__}, must be a mapping of column name to array")
@@ -149,6 +162,14 @@ class JobTable:
         self.header: list[str] = list(header or [])
         self.source = source
         self.dropped: tuple[Dropped, ...] = tuple(dropped)
+        if requests is not None:
+            from .requests import Requests
+
+            if not isinstance(requests, Requests):
+                raise TypeError(f"requests == {requests!r}, must be a Requests or None")
+            if len(requests) != n:
+                raise ValueError(f"requests has {len(requests)} rows, the table {n}: one row per job")
+        self.requests: Requests | None = requests
 
     # -- basic protocol -------------------------------------------------
     def __len__(self) -> int:
@@ -174,6 +195,9 @@ class JobTable:
         ``_kb`` (``mem_used_kb``, ``mem_requested_kb``); ids and counts keep
         their SWF names, int64.  ``-1`` still means unknown.  The header and
         metadata are not in the frame; :meth:`from_pandas` takes them back.
+        When the table has :attr:`requests`, their columns follow, named
+        ``req_`` + the column (``req_tasks``, ``req_mem_per_cpu_mb``,
+        ``req_time_limit_s``, ``req_partition``, ...).
         pandas is optional: ``pip install "clustersched[pandas]"``.
 
         Examples
@@ -187,7 +211,11 @@ class JobTable:
         """
         from .._pandas import frame
 
-        return frame(self.columns())
+        df = frame(self.columns())
+        if self.requests is not None:
+            for name, col in self.requests.frame_columns(REQUEST_PREFIX).items():
+                df[name] = col
+        return df
 
     @classmethod
     def from_pandas(
@@ -201,16 +229,21 @@ class JobTable:
         header values (``{"MaxProcs": "240"}``).
         """
         from .._pandas import with_units
+        from .requests import REQUEST_NAMES, Requests
 
         names = {with_units(name): name for name in FIELD_NAMES}
         names.update({name: name for name in FIELD_NAMES})
-        unknown = [c for c in df.columns if c not in names]
+        request_names = {REQUEST_PREFIX + n: n for n in REQUEST_NAMES}
+        request_names[REQUEST_PREFIX + "time_limit_s"] = "time_limit"
+        request_cols = {request_names[c]: df[c].to_numpy() for c in df.columns if c in request_names}
+        unknown = [c for c in df.columns if c not in names and c not in request_names]
         if unknown:
             raise ValueError(f"columns {unknown} are not SWF fields (the names of to_pandas() or of SWF_FIELDS)")
-        columns = {names[c]: df[c].to_numpy() for c in df.columns}
-        if len(columns) != len(df.columns):
-            raise ValueError(f"columns {list(df.columns)} name one SWF field twice (with and without its unit)")
-        return cls(columns, metadata=metadata, source=source)
+        columns = {names[c]: df[c].to_numpy() for c in df.columns if c in names}
+        if len(columns) + len(request_cols) != len(df.columns):
+            raise ValueError(f"columns {list(df.columns)} name one field twice (with and without its unit)")
+        requests = Requests(request_cols, n=len(df)) if request_cols else None
+        return cls(columns, metadata=metadata, source=source, requests=requests)
 
     def __iter__(self) -> Iterator[str]:
         return iter(FIELD_NAMES)
@@ -225,21 +258,23 @@ class JobTable:
         index = np.arange(len(self))[rows]  # numpy checks the mask, indices or slice
         # "clip" skips take's bound checks: the indices are valid.
         cols = {name: np.take(getattr(self, name), index, mode="clip") for name in FIELD_NAMES}
-        return self._derive(cols, dropped)
+        requests = None if self.requests is None else self.requests.select(index)
+        return self._derive(cols, dropped, requests)
 
     def with_columns(self, **changes: Any) -> "JobTable":
         """A copy with some columns replaced (same length)."""
         cols = self.columns()
         cols.update(changes)
-        return self._derive(cols, ())
+        return self._derive(cols, (), self.requests)
 
-    def _derive(self, cols: dict[str, Any], dropped: Iterable[Dropped]) -> "JobTable":
+    def _derive(self, cols: dict[str, Any], dropped: Iterable[Dropped], requests: "Requests | None") -> "JobTable":
         return JobTable(
             cols,
             metadata=self.metadata,
             header=self.header,
             source=self.source,
             dropped=self.dropped + tuple(dropped),
+            requests=requests,
         )
 
     def drop_summary(self) -> dict[str, int]:
@@ -247,11 +282,13 @@ class JobTable:
         return dict(Counter(d.reason for d in self.dropped))
 
     def equals(self, other: "JobTable") -> bool:
-        """True when both tables hold identical columns and metadata."""
+        """True when both tables hold identical columns, metadata and requests (both None, or equal)."""
         return (
             len(self) == len(other)
             and all(np.array_equal(getattr(self, n), getattr(other, n)) for n in FIELD_NAMES)
             and self.metadata == other.metadata
+            and (self.requests is None) == (other.requests is None)
+            and (self.requests is None or self.requests.equals(other.requests))
         )
 
     # -- derived views --------------------------------------------------
