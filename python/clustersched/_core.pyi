@@ -48,6 +48,27 @@ class BatchSim:
         procs: int,
         order: str,
     ) -> BatchSim: ...
+    @staticmethod
+    def on_nodes(
+        submit: npt.NDArray[np.float64],
+        runtime: npt.NDArray[np.float64],
+        estimate: npt.NDArray[np.float64],
+        nodes: dict[str, npt.NDArray[np.int64] | npt.NDArray[np.uint64]],
+        requests: dict[str, npt.NDArray[np.int64] | npt.NDArray[np.uint64] | npt.NDArray[np.bool_]],
+        order: str,
+    ) -> BatchSim: ...
+    def node_free(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64], npt.NDArray[np.int64]]: ...
+    def node_shadow(self, job: int) -> float: ...
+    def node_assignment(
+        self,
+    ) -> tuple[
+        npt.NDArray[np.int64],
+        npt.NDArray[np.int64],
+        npt.NDArray[np.int64],
+        npt.NDArray[np.int64],
+        npt.NDArray[np.uint64],
+        npt.NDArray[np.int64],
+    ]: ...
     def advance(self) -> float | None: ...
     @property
     def now(self) -> float: ...

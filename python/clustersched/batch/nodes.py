@@ -48,7 +48,6 @@ from ..errors import InvalidWorkloadError
 
 if TYPE_CHECKING:
     from ..platform import NodeCluster
-    from ..workload.jobs import JobTable
     from ..workload.requests import Requests
 
 __all__ = ["NodeAllocation", "gres_kinds", "resolve_requests"]

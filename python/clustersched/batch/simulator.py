@@ -98,9 +98,8 @@ if TYPE_CHECKING:
 
     from ..platform import NodeCluster
     from ..workload.requests import Requests
-    from .nodes import NodeAllocation
-
     from .metrics import BatchMetrics
+    from .nodes import NodeAllocation
 
 __all__ = ["BatchRun", "estimates_of", "run", "simulate"]
 

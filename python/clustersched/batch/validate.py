@@ -232,7 +232,9 @@ def _node_violations(schedule: Schedule, start: np.ndarray, end: np.ndarray, ids
             if node_i not in members[int(req["partition"][i])]:
                 out.append(f"{say} runs on {node.name}, not a node of partition {partitions[req['partition'][i]].name}")
             if not set(want) <= set(node.features):
-                out.append(f"{say} runs on {node.name}, which lacks feature(s) {sorted(set(want) - set(node.features))}")
+                out.append(
+                    f"{say} runs on {node.name}, which lacks feature(s) {sorted(set(want) - set(node.features))}"
+                )
             need_cores = node.cores if req["exclusive"][i] else int(tasks[s_]) * int(req["cpus_per_task"][i])
             if cores[s_] != need_cores:
                 out.append(f"{say} holds {cores[s_]} cores on {node.name}, its request makes {need_cores}")
@@ -314,7 +316,5 @@ def _node_overloads(
     over = np.flatnonzero(level > have[where])
     out = []
     for k in over[:20].tolist():
-        out.append(
-            f"node {int(where[k])} holds {level[k]:.0f} {what} at time {times[k]}, it has {have[where[k]]:.0f}"
-        )
+        out.append(f"node {int(where[k])} holds {level[k]:.0f} {what} at time {times[k]}, it has {have[where[k]]:.0f}")
     return out

@@ -87,32 +87,41 @@ pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool) {
     }
 }
 
-/// Conservative backfilling on nodes: at every pass the plan is made anew,
-/// the waiting jobs placed in order of their previous reservation (new
-/// arrivals last, in queue order), each at the earliest time at which the
-/// placement rule finds it nodes on what the running jobs and the jobs
-/// placed before it leave free for its whole estimate; a job whose
-/// reservation is now starts.
+/// Conservative backfilling on nodes: every waiting job holds a reservation,
+/// a start time and the shares of its nodes, and never loses it to another
+/// job; a job whose reservation is now starts.
 ///
+/// At every pass the waiting jobs are taken in order of their reservation
+/// (ties in queue order), each moved to the earliest time, no later than its
+/// reservation, at which the placement rule finds it nodes on what every
+/// other job of the plan (running jobs until their estimated ends, the other
+/// reservations where they are now) leaves free for its whole estimate;
+/// arrivals are then placed, in queue order, at the earliest such time.
 /// "What is left free for its whole estimate" is, node by node and resource
 /// by resource, the least free at any instant of the candidate's interval
-/// (free resources change only where a planned job starts or ends). On one
-/// node with cores only this is the processor pool's profile exactly; on
-/// several resources the least cores and the least memory of a node may
-/// come from different instants, which can only place a job later, never
-/// overbook. Candidate times are now and the planned ends. A job never
-/// starts after its first reservation: jobs placed before it only move
-/// earlier, so its old slot stays free.
+/// (free resources change only where a planned job starts or ends).
+/// Candidate times are now and the planned ends.
+///
+/// This is Mu'alem & Feitelson's conservative backfilling with compression
+/// (jobs move earlier only where they delay no other reservation). The
+/// processor pool's plan re-places each job on the jobs placed before it
+/// only, which is the same plan there, since counts have no identity; on
+/// nodes it is not: a job moved earlier may land on other nodes than before,
+/// over the slot of a job placed after it. Keeping every other reservation
+/// in view is what keeps the guarantee on nodes: a job's reservation only
+/// ever moves earlier, so no job starts after the first one it was given
+/// (its old slot stays free: every job moved before it avoided it).
 ///
 /// Cost per pass grows with (waiting jobs) x (planned jobs)^2: fine for
 /// clusters' queues of hundreds; the processor pool has the incremental plan.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct NodeConservative {
-    /// Current reservation of each job (NaN if none).
-    planned: Vec<f64>,
+    /// Current reservation of each job: its start and placement (None if none).
+    slots: Vec<Option<(f64, Placement)>>,
 }
 
 struct Planned {
+    job: u32,
     start: f64,
     end: f64,
     placement: Placement,
@@ -121,19 +130,21 @@ struct Planned {
 impl NodeConservative {
     pub(crate) fn schedule(&mut self, sim: &mut BatchSim) {
         let n = sim.jobs().len();
-        if self.planned.len() != n {
-            self.planned = vec![f64::NAN; n];
+        if self.slots.len() != n {
+            self.slots = vec![None; n];
         }
         let now = sim.now();
         let machine = nodes_of(sim);
         let kinds = machine.nodes().kinds;
         let idle = Free::idle(machine.nodes());
+        let estimate = &sim.jobs().estimate;
         let mut plan: Vec<Planned> = machine
             .running()
             .iter()
             .map(|&(end, job)| {
                 let (shares, gres) = machine.held(job as usize);
                 Planned {
+                    job,
                     start: now,
                     end: end.0,
                     placement: Placement {
@@ -143,49 +154,66 @@ impl NodeConservative {
                 }
             })
             .collect();
-        // the rule's order: previous reservation, then queue order; new arrivals last
-        let mut order: Vec<(bool, f64, u32, u32)> = sim
-            .queue()
-            .iter()
-            .map(|w| {
-                let p = self.planned[w.job as usize];
-                (p.is_nan(), if p.is_nan() { 0.0 } else { p }, w.rank, w.job)
-            })
-            .collect();
-        order.sort_by(|a, b| (a.0, a.1, a.2).partial_cmp(&(b.0, b.1, b.2)).expect("finite"));
-        let mut starts = Vec::new();
-        for &(_, _, _, job) in &order {
+        let mut reserved: Vec<(f64, u32, u32)> = Vec::new();
+        let mut arrivals: Vec<u32> = Vec::new();
+        for w in sim.queue().iter() {
+            match &self.slots[w.job as usize] {
+                Some((start, placement)) => {
+                    reserved.push((*start, w.rank, w.job));
+                    plan.push(Planned {
+                        job: w.job,
+                        start: *start,
+                        end: occupied_until(*start, estimate[w.job as usize]),
+                        placement: placement.clone(),
+                    });
+                }
+                None => arrivals.push(w.job),
+            }
+        }
+        reserved.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let order = reserved.iter().map(|&(_, _, job)| job).chain(arrivals.iter().copied());
+        for job in order {
             let j = job as usize;
-            let duration = sim.jobs().estimate[j];
-            let request = machine.request(j);
+            let duration = estimate[j];
+            let at = plan.iter().position(|p| p.job == job);
+            let old = at.map(|i| plan.swap_remove(i));
+            let latest = old.as_ref().map_or(f64::INFINITY, |o| o.start);
             let mut candidates: Vec<f64> = std::iter::once(now)
-                .chain(plan.iter().map(|p| p.end).filter(|&e| e > now))
+                .chain(plan.iter().map(|p| p.end).filter(|&e| e > now && e < latest))
                 .collect();
             candidates.sort_by(f64::total_cmp);
             candidates.dedup();
             let found = candidates.into_iter().find_map(|t| {
                 let room = room_throughout(&idle, kinds, &plan, t, duration);
-                machine.nodes().place(&room, request).map(|placement| (t, placement))
+                machine
+                    .nodes()
+                    .place(&room, machine.request(j))
+                    .map(|placement| (t, placement))
             });
-            let (t, placement) = found.expect("a checked request fits once every planned job has ended");
-            self.planned[j] = t;
-            if t == now {
-                starts.push((job, placement.clone()));
-            }
+            let (start, placement) = match (found, old) {
+                (Some(better), _) => better,
+                (None, Some(old)) => (old.start, old.placement),
+                (None, None) => unreachable!("a checked request fits once every planned job has ended"),
+            };
+            self.slots[j] = Some((start, placement.clone()));
             plan.push(Planned {
-                start: t,
-                end: occupied_until(t, duration),
+                job,
+                start,
+                end: occupied_until(start, duration),
                 placement,
             });
         }
-        for (job, placement) in starts {
-            sim.reserve(job, now);
-            sim.queue_mut().remove(job);
-            sim.launch_on(job, &placement);
-        }
-        for &(_, _, _, job) in &order {
-            if !self.planned[job as usize].is_nan() {
-                sim.reserve(job, self.planned[job as usize]);
+        let waiting: Vec<u32> = sim.queue().iter().map(|w| w.job).collect();
+        for job in waiting {
+            let start = self.slots[job as usize]
+                .as_ref()
+                .expect("every waiting job is planned")
+                .0;
+            sim.reserve(job, start);
+            if start == now {
+                let (_, placement) = self.slots[job as usize].take().expect("planned above");
+                sim.queue_mut().remove(job);
+                sim.launch_on(job, &placement);
             }
         }
     }

@@ -291,7 +291,7 @@ impl Nodes {
                 return (
                     "gpus_per_node",
                     u64::from(r.gres_per_node),
-                    "must fit the GPUs of some node of the partition".into(),
+                    "must fit the GPUs of some node of the partition with its features".into(),
                 );
             }
             let asked = if r.mem_per_node > 0 && r.mem_per_node != WHOLE_NODE_MEMORY {
@@ -303,7 +303,7 @@ impl Nodes {
             return (
                 "memory_mb",
                 asked,
-                format!("must be at most {most} MB, the most memory of a node of the partition"),
+                format!("must be at most {most} MB, the most memory of a node of the partition with its features"),
             );
         }
         if (hosts.len() as u64) < u64::from(r.nodes) {
