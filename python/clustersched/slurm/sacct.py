@@ -4,9 +4,11 @@ A dump is a header line naming the columns and one ``|``-separated line per
 job or job step, as ``sacct -P -o JobID,Submit,...`` writes it (the fields of
 Slurm 17.11's sacct man page; where a later version writes a field otherwise,
 it is said below).  The columns may come in any order; unknown columns are
-ignored.  :func:`read_sacct` is vectorised with numpy: it scans the bytes for
-the separators once, then parses each column as a whole (a 1,000,000-line
-dump takes about a second; ``benches/bench_sacct.py``).
+ignored.  The Rust core scans the dump in one pass
+(``rust/core/src/workload/sacct.rs``: fields, dates, times, numbers, job
+ids, and each text column as codes of its distinct values); the rules below
+are applied here on those arrays (``benches/bench_sacct.py`` reads a
+1,000,000-line dump).
 
 Columns
 -------
@@ -109,11 +111,11 @@ from typing import Literal, NamedTuple
 
 import numpy as np
 
+from .. import _core
 from .._checks import check_choice
 from ..errors import InvalidWorkloadError
 from ..workload.jobs import Dropped, JobTable
 from ..workload.requests import Requests
-from .conf import parse_slurm_time
 
 __all__ = ["SACCT_REQUIRED", "SACCT_STATES", "read_sacct"]
 
@@ -211,322 +213,171 @@ def read_sacct(path: str | os.PathLike[str], *, on_invalid: Literal["raise", "sk
     return _Reader(data, path_str, on_invalid).table()
 
 
+# Kinds of column for the core's scanner (rust/core/src/workload/sacct.rs, Kind::from_code).
+_TEXT, _DATE, _DURATION, _WHOLE, _JOBID = range(5)
+_KINDS = {
+    "JobIDRaw": _WHOLE,
+    "Submit": _DATE,
+    "Start": _DATE,
+    "End": _DATE,
+    "Elapsed": _DURATION,
+    "Timelimit": _DURATION,
+    "State": _TEXT,
+    "NNodes": _WHOLE,
+    "ReqNodes": _WHOLE,
+    "NCPUS": _WHOLE,
+    "ReqCPUS": _WHOLE,
+    "NTasks": _WHOLE,
+    "ReqMem": _TEXT,
+    "ReqGRES": _TEXT,
+    "ReqTRES": _TEXT,
+    "AllocTRES": _TEXT,
+    "Partition": _TEXT,
+    "Account": _TEXT,
+    "User": _TEXT,
+    "Group": _TEXT,
+    "QOS": _TEXT,
+    "Cluster": _TEXT,
+    "Constraints": _TEXT,
+    "NodeList": _TEXT,
+}
+
+
 class _Reader:
-    """One dump being read: its bytes, the fields' offsets, the problems found per row."""
+    """One dump being read: its bytes, the scanned columns, the problems found per row."""
 
     def __init__(self, data: bytes, path: str, on_invalid: str) -> None:
         self.path = path
         self.on_invalid = on_invalid
         if data.startswith(b"\xef\xbb\xbf"):
-            data = b" " * 3 + data[3:]  # a byte order mark, blanked so that offsets stay those of the file
-        if b"\r" in data:
-            data = data.replace(b"\r\n", b" \n").replace(b"\r", b"\n")  # same length: offsets kept
-        if not data.endswith(b"\n"):
-            data += b"\n"
+            data = b"   " + data[3:]  # a byte order mark, blanked so that offsets stay those of the file
         self.data = data
-        self.buf = np.frombuffer(data, dtype=np.uint8)
         self.problems: dict[int, _Problem] = {}  # row -> its first problem
-        self.dropped: list[tuple[int, Dropped]] = []  # (line, record) of lines skipped before the rows exist
+        self.dropped: list[tuple[int, Dropped]] = []  # (line, record) of lines that are no row
+        self._line_starts: np.ndarray | None = None
 
-    # -- splitting -------------------------------------------------------------------------------
-    def _split(self) -> None:
-        buf = self.buf
-        newlines = np.flatnonzero(buf == 10)
-        starts = np.concatenate(([0], newlines[:-1] + 1))
-        blank = np.array([not self.data[s:e].strip() for s, e in zip(starts[:64], newlines[:64])], dtype=bool)
-        first = int(np.argmax(~blank)) if (~blank).any() else -1
-        if first < 0 or (len(blank) == 64 and blank.all()):
+    # -- the header and the scan -----------------------------------------------------------------
+    def _scan(self) -> None:
+        data = self.data
+        pos, line = 0, 1
+        while pos < len(data):
+            end = data.find(b"\n", pos)
+            end = len(data) if end < 0 else end
+            if data[pos:end].strip():
+                break
+            pos, line = end + 1, line + 1
+        else:
             raise InvalidWorkloadError("is empty: no header line (sacct -P writes one; do not pass -n)", path=self.path)
-        header_text = self.data[starts[first] : newlines[first]].decode("utf-8", "replace").strip()
+        header_text = data[pos:end].decode("utf-8", "replace").strip()
         names = header_text.split("|")
-        self.header_line = first + 1
-        canon = []
-        for name in names:
-            low = name.strip().lower()
-            canon.append(_ALIASES.get(low, _CANON.get(low, name.strip())))
+        self.header_line = line
+        canon = [_ALIASES.get(n.strip().lower(), _CANON.get(n.strip().lower(), n.strip())) for n in names]
         missing = [c for c in SACCT_REQUIRED if c not in canon]
         if missing:
             raise InvalidWorkloadError(
                 f"the header has no column {missing[0]} (sacct -P -o {','.join(SACCT_REQUIRED)},...); "
                 f"it names {', '.join(names)}",
                 path=self.path,
-                line=self.header_line,
+                line=line,
                 field=missing[0],
             )
         self.index = {name: k for k, name in enumerate(canon) if name not in canon[:k]}
         self.ncols = len(names)
-        # Lines after the header, their '|' counts: a data line has ncols - 1.
-        starts, ends = starts[first + 1 :], newlines[first + 1 :]
-        bars = np.flatnonzero(buf == 124)
-        bars = bars[bars > newlines[first]]  # the header's own bars are not fields
-        per_line = np.searchsorted(bars, ends) - np.searchsorted(bars, starts)
-        good = per_line == self.ncols - 1
-        lines = np.arange(first + 2, first + 2 + len(starts))
-        if not good.all():
-            for i in np.flatnonzero(~good).tolist():
-                text = self.data[starts[i] : ends[i]]
-                if not text.strip():
-                    continue  # a blank line is no job
-                if text.decode("utf-8", "replace").strip() == header_text:
-                    self.dropped.append((int(lines[i]), Dropped("repeated header line", line=int(lines[i]))))
-                    continue
-                label = text.split(b"|", 1)[0].decode("utf-8", "replace")
-                message = f"has {int(per_line[i]) + 1} fields, the header {self.ncols}"
-                if self.on_invalid == "raise":
-                    raise InvalidWorkloadError(message, path=self.path, line=int(lines[i]), job_id=label or None)
-                self.dropped.append(
-                    (int(lines[i]), Dropped("wrong number of fields", line=int(lines[i]), label=label or None))
+        wanted = [("JobID", _JOBID), ("JobID", _TEXT)]
+        wanted += [(name, kind) for name, kind in _KINDS.items() if name in self.index]
+        lines, bad_lines, parsed = _core.scan_sacct(
+            data, end + 1, line + 1, self.ncols, [(self.index[name], kind) for name, kind in wanted]
+        )
+        self.lines = lines.astype(np.int64)
+        self.n = len(self.lines)
+        self.cols: dict[tuple[str, int], tuple] = {key: value for key, value in zip(wanted, parsed)}
+        for bad_line, fields, start, stop in bad_lines:
+            text = data[start:stop].decode("utf-8", "replace").strip()
+            if text == header_text:
+                self.dropped.append((bad_line, Dropped("repeated header line", line=bad_line)))
+                continue
+            label = text.split("|", 1)[0].strip() or None
+            if self.on_invalid == "raise":
+                raise InvalidWorkloadError(
+                    f"has {fields} fields, the header {self.ncols}", path=self.path, line=bad_line, job_id=label
                 )
-            starts, ends, lines = starts[good], ends[good], lines[good]
-            keep_bar = np.zeros(len(bars), dtype=bool)
-            lo, hi = np.searchsorted(bars, starts), np.searchsorted(bars, ends)
-            # Mark the bars inside good lines: a +1/-1 walk over line bounds.
-            mark = np.zeros(len(bars) + 1, dtype=np.int64)
-            np.add.at(mark, lo, 1)
-            np.add.at(mark, hi, -1)
-            keep_bar = np.cumsum(mark)[:-1] > 0
-            bars = bars[keep_bar]
-        n = len(starts)
-        self.n = n
-        self.lines = lines
-        # Field k of row i spans [begin[i, k], end[i, k]).
-        ends_grid = np.empty((n, self.ncols), dtype=np.int64)
-        if self.ncols > 1:
-            ends_grid[:, :-1] = bars.reshape(n, self.ncols - 1)
-        ends_grid[:, -1] = ends
-        begin = np.empty_like(ends_grid)
-        begin[:, 0] = starts
-        begin[:, 1:] = ends_grid[:, :-1] + 1
-        self.begin, self.end = begin, ends_grid
+            self.dropped.append((bad_line, Dropped("wrong number of fields", line=bad_line, label=label)))
 
     # -- columns -----------------------------------------------------------------------------------
     def has(self, name: str) -> bool:
         return name in self.index
 
-    def matrix(self, name: str, rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """Column ``name`` as an (n, width) uint8 matrix (0 past each field's end) and the fields' lengths."""
-        k = self.index[name]
-        begin, end = self.begin[:, k], self.end[:, k]
-        if rows is not None:
-            begin, end = begin[rows], end[rows]
-        lengths = end - begin
-        width = max(int(lengths.max()) if len(lengths) else 0, 1)
-        pos = np.arange(width)
-        idx = begin[:, None] + pos
-        np.minimum(idx, len(self.buf) - 1, out=idx)
-        mat = self.buf[idx]
-        mat[pos >= lengths[:, None]] = 0
-        return mat, lengths
+    def field(self, name: str, row: int) -> str:
+        """The text of column ``name`` in row ``row`` (for messages: the line is split again)."""
+        if self._line_starts is None:
+            buf = np.frombuffer(self.data, dtype=np.uint8)
+            self._line_starts = np.concatenate(([0], np.flatnonzero(buf == 10) + 1))
+        line = int(self.lines[row])
+        start = int(self._line_starts[line - 1])
+        stop = self.data.find(b"\n", start)
+        text = self.data[start : len(self.data) if stop < 0 else stop].decode("utf-8", "replace").rstrip("\r")
+        parts = text.split("|")
+        k = self.index.get(name)
+        return parts[k] if k is not None and k < len(parts) else ""
 
-    def text(self, name: str, row: int) -> str:
-        k = self.index[name]
-        return self.data[self.begin[row, k] : self.end[row, k]].decode("utf-8", "replace")
+    def categories(self, name: str) -> tuple[np.ndarray, list[str]]:
+        """Column ``name`` as codes 0.. (first appearance order) and the distinct values, decoded."""
+        _, codes, ranges = self.cols[(name, _TEXT)]
+        data = self.data
+        return codes.astype(np.int64), [data[a:b].decode("utf-8", "replace") for a, b in ranges]
+
+    def numbers(self, name: str, what: str) -> np.ndarray:
+        """Column ``name`` parsed by the core (NaN where blank or unknown); bad values recorded."""
+        _, values, bad = self.cols[(name, _KINDS[name])]
+        if bad:
+            self.bad_value(np.asarray(bad), name, what)
+        return values
 
     def problem(self, rows: np.ndarray, make: Callable[[int], _Problem]) -> None:
-        """Records a problem for each of ``rows`` that has none yet (only the first one in raise mode)."""
+        """Records a problem for each of ``rows`` that has none yet (the first only, in raise mode)."""
         for row in np.asarray(rows).tolist():
             if row not in self.problems:
                 self.problems[row] = make(row)
                 if self.on_invalid == "raise":
-                    return  # the earliest row is raised at the end; one per check is enough to find it
+                    return  # the earliest row of all is raised at the end; one per check is enough to find it
 
     def bad_value(self, rows: np.ndarray, name: str, what: str) -> None:
         self.problem(
             rows,
-            lambda r: _Problem(f"{name} == {self.text(name, r)!r} {what}", f"bad {name}", name, self.text(name, r)),
+            lambda r: _Problem(f"{name} == {self.field(name, r)!r} {what}", f"bad {name}", name, self.field(name, r)),
         )
-
-    # -- typed columns -----------------------------------------------------------------------------
-    def categories(self, name: str, rows: np.ndarray | None = None) -> tuple[np.ndarray, list[str]]:
-        """Column ``name`` as codes 0.. (first appearance order) and the distinct values, decoded."""
-        mat, _ = self.matrix(name, rows)
-        if len(mat) == 0:
-            return np.zeros(0, dtype=np.int64), []
-        h = np.zeros(len(mat), dtype=np.uint64)
-        with np.errstate(over="ignore"):
-            for j in range(mat.shape[1]):
-                h = (h * np.uint64(1099511628211)) ^ mat[:, j].astype(np.uint64)
-        _, first, inverse = np.unique(h, return_index=True, return_inverse=True)
-        inverse = inverse.reshape(-1)
-        if not (mat == mat[first[inverse]]).all():  # a hash collision: sort the strings instead
-            strings = np.ascontiguousarray(mat).view(f"S{mat.shape[1]}").reshape(-1)
-            _, first, inverse = np.unique(strings, return_index=True, return_inverse=True)
-            inverse = inverse.reshape(-1)
-        order = np.argsort(first, kind="stable")
-        rank = np.empty(len(order), dtype=np.int64)
-        rank[order] = np.arange(len(order))
-        values = [bytes(mat[first[k]]).rstrip(b"\0").decode("utf-8", "replace") for k in order.tolist()]
-        return rank[inverse], values
-
-    def integers(self, name: str, rows: np.ndarray, *, empty: int = -1) -> np.ndarray:
-        """Column ``name`` as whole numbers >= 0; ``empty`` where blank; bad values recorded."""
-        mat, lengths = self.matrix(name, rows)
-        value, ok = _whole(mat, lengths)
-        blank = lengths == 0
-        value[blank] = empty
-        self.bad_value(rows[~ok & ~blank], name, "is not a whole number")
-        return value
-
-    def dates(self, name: str, rows: np.ndarray) -> np.ndarray:
-        """Column ``name`` as seconds since the epoch (UTC); NaN where Unknown/None/blank; bad values recorded."""
-        mat, lengths = self.matrix(name, rows)
-        out = np.full(len(rows), np.nan)
-        unknown = lengths == 0
-        for word in _UNKNOWN_DATES[1:]:
-            if mat.shape[1] >= len(word):
-                unknown |= (lengths == len(word)) & (mat[:, : len(word)] == np.frombuffer(word, np.uint8)).all(1)
-        if mat.shape[1] < 19:
-            self.bad_value(rows[~unknown], name, "is not a date YYYY-MM-DDTHH:MM:SS")
-            return out
-        m = mat[:, :19].astype(np.int64)
-        d = m[:, _DIGITS] - 48
-        shape_ok = (
-            (lengths == 19)
-            & ((d >= 0) & (d <= 9)).all(1)
-            & (m[:, 4] == 45)
-            & (m[:, 7] == 45)
-            & (m[:, 10] == 84)
-            & (m[:, 13] == 58)
-            & (m[:, 16] == 58)
-        )
-        d = np.where(shape_ok[:, None], d, 0)
-        year = d[:, 0] * 1000 + d[:, 1] * 100 + d[:, 2] * 10 + d[:, 3]
-        month, day = d[:, 4] * 10 + d[:, 5], d[:, 6] * 10 + d[:, 7]
-        hour, minute, second = d[:, 8] * 10 + d[:, 9], d[:, 10] * 10 + d[:, 11], d[:, 12] * 10 + d[:, 13]
-        leap = (year % 4 == 0) & ((year % 100 != 0) | (year % 400 == 0))
-        month_days = np.array([31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31])[np.clip(month - 1, 0, 11)]
-        month_days = month_days + ((month == 2) & leap)
-        ok = (
-            shape_ok
-            & (month >= 1)
-            & (month <= 12)
-            & (day >= 1)
-            & (day <= month_days)
-            & (hour < 24)
-            & (minute < 60)
-            & (second < 60)
-        )
-        # Days from 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
-        y = year - (month <= 2)
-        era = y // 400
-        yoe = y - era * 400
-        doy = (153 * ((month + 9) % 12) + 2) // 5 + day - 1
-        days = era * 146097 + yoe * 365 + yoe // 4 - yoe // 100 + doy - 719468
-        seconds = days * 86400 + hour * 3600 + minute * 60 + second
-        out[ok] = seconds[ok]
-        self.bad_value(rows[~ok & ~unknown], name, "is not a date YYYY-MM-DDTHH:MM:SS (or Unknown)")
-        return out
-
-    def durations(self, name: str, rows: np.ndarray) -> np.ndarray:
-        """Column ``name`` (``[D-]HH:MM:SS``, or any Slurm time) as seconds; NaN where blank; bad values recorded."""
-        k = self.index[name]
-        begin, end = self.begin[rows, k], self.end[rows, k]
-        lengths = end - begin
-        out = np.full(len(rows), np.nan)
-        fast = lengths >= 8
-        idx = np.maximum(end[:, None] - 8 + np.arange(8), 0)
-        m = self.buf[idx].astype(np.int64)
-        d = m[:, [0, 1, 3, 4, 6, 7]] - 48
-        fast &= ((d >= 0) & (d <= 9)).all(1) & (m[:, 2] == 58) & (m[:, 5] == 58)
-        hms = (d[:, 0] * 10 + d[:, 1]) * 3600 + (d[:, 2] * 10 + d[:, 3]) * 60 + d[:, 4] * 10 + d[:, 5]
-        has_days = fast & (lengths > 8)
-        days = np.zeros(len(rows), dtype=np.int64)
-        if has_days.any():
-            sub = np.flatnonzero(has_days)
-            dash = self.buf[end[sub] - 9] == 45
-            day_begin, day_len = begin[sub], lengths[sub] - 9
-            width = max(int(day_len.max()), 1)
-            pos = np.arange(width)
-            didx = np.minimum(day_begin[:, None] + pos, len(self.buf) - 1)
-            dm = self.buf[didx]
-            dm[pos >= day_len[:, None]] = 0
-            dv, dok = _whole(dm, day_len)
-            good = dash & dok & (day_len > 0)
-            days[sub[good]] = dv[good]
-            fast[sub[~good]] = False
-        out[fast] = (days * 86400 + hms)[fast]
-        # The rest (other Slurm formats, UNLIMITED, blank, garbage): one by one.
-        for i in np.flatnonzero(~fast).tolist():
-            text = self.data[begin[i] : end[i]].decode("utf-8", "replace").strip()
-            if not text:
-                continue
-            try:
-                out[i] = parse_slurm_time(text)
-            except ValueError:
-                self.bad_value(rows[i : i + 1], name, "is not a Slurm time ([D-]HH:MM:SS, ...)")
-        return out
 
     # -- the table -----------------------------------------------------------------------------------
     def table(self) -> JobTable:
-        self._split()
+        self._scan()
         n = self.n
         rows = np.arange(n)
-        # Job ids: steps, pending arrays, array tasks, plain jobs.
-        ids, id_len = self.matrix("JobID", rows)
-        dot = (ids == 46).any(1)
-        bracket = (ids == 91).any(1)
-        underscore = (ids == 95).any(1)
-        base_len = np.where(dot, np.argmax(ids == 46, axis=1), id_len)
-        pending_array = bracket & ~dot
-        steps = dot
-        jobs = ~steps & ~pending_array
-        # The job a line belongs to: the JobID up to its '.', as text (its key); a job's key is its JobID.
-        key_mat = ids.copy()
-        key_mat[np.arange(ids.shape[1]) >= base_len[:, None]] = 0
-        keys = np.ascontiguousarray(key_mat).view(f"S{ids.shape[1]}").reshape(-1)
-        number, plain = _whole(ids, id_len)
-        array_id = jobs & underscore
-        # An array task's JobID is 1234_7: both parts whole numbers.
-        task_ok = np.ones(n, dtype=bool)
-        if array_id.any():
-            sub = np.flatnonzero(array_id)
-            for i in sub.tolist():
-                task_ok[i] = re.fullmatch(r"[0-9]+_[0-9]+", self.text("JobID", i)) is not None
-        valid_id = np.where(array_id, task_ok, plain) & (id_len > 0)
-        step_key_ok = np.ones(n, dtype=bool)
-        if steps.any():
-            sub = np.flatnonzero(steps)
-            base_ok = np.array(
-                [re.fullmatch(r"[0-9]+(_[0-9]+)?", k.decode("ascii", "replace")) is not None for k in keys[sub]]
-            )
-            step_key_ok[sub] = base_ok
-        bad_id = (jobs & ~valid_id) | (steps & ~step_key_ok)
+        _, id_kind, id_base, id_task, id_link = self.cols[("JobID", _JOBID)]
+        label_codes, label_values = self.categories("JobID")
+        steps = id_kind == 2
+        pending_array = id_kind == 3
+        bad_id = id_kind == 4
+        jobs = id_kind <= 1
         self.bad_value(rows[bad_id], "JobID", "is not a job id (1234, 1234_7, 1234.batch, 1234_[1-3])")
-        # Duplicates, and steps whose job has no line before them.
-        job_rows = np.flatnonzero(jobs & ~bad_id)
-        order = np.argsort(keys[job_rows], kind="stable")
-        sorted_keys = keys[job_rows][order]
-        repeat = np.zeros(len(job_rows), dtype=bool)
-        repeat[order[1:]] = sorted_keys[1:] == sorted_keys[:-1]
-        dup_rows = job_rows[repeat]
-        first_line_of = {}
-        if len(dup_rows):
-            firsts = job_rows[order][np.r_[True, sorted_keys[1:] != sorted_keys[:-1]]]
-            first_line_of = {keys[r]: int(self.lines[r]) for r in firsts.tolist()}
         self.problem(
-            dup_rows,
+            rows[jobs & (id_link >= 0)],
             lambda r: _Problem(
-                f"JobID {self.text('JobID', r)} was already given on line {first_line_of.get(keys[r])}",
+                f"JobID {label_values[label_codes[r]]} was already given on line {self.lines[id_link[r]]}",
                 "duplicate JobID",
                 "JobID",
-                self.text("JobID", r),
+                label_values[label_codes[r]],
             ),
         )
-        step_rows = np.flatnonzero(steps & step_key_ok)
-        if len(step_rows):
-            known = sorted_keys[np.r_[True, sorted_keys[1:] != sorted_keys[:-1]]] if len(sorted_keys) else sorted_keys
-            at = np.searchsorted(known, keys[step_rows])
-            found = (at < len(known)) & (known[np.minimum(at, max(len(known) - 1, 0))] == keys[step_rows])
-            orphan = step_rows[~found] if len(known) else step_rows
-            self.problem(
-                orphan,
-                lambda r: _Problem(
-                    f"step {self.text('JobID', r)} has no job line {keys[r].decode('ascii', 'replace')}",
-                    "step without its job",
-                    "JobID",
-                    self.text("JobID", r),
-                ),
-            )
+        self.problem(
+            rows[steps & (id_link < 0)],
+            lambda r: _Problem(
+                f"step {label_values[label_codes[r]]} has no job line before it",
+                "step without its job",
+                "JobID",
+                label_values[label_codes[r]],
+            ),
+        )
+        job_mask = jobs & (id_link < 0)
         # States.
         state_codes, state_values = self.categories("State")
         words = [v.split()[0].upper() if v.split() else "" for v in state_values]
@@ -535,94 +386,80 @@ class _Reader:
         unknown_of = np.array([w not in SACCT_STATES and w not in _NOT_ENDED for w in words] + [False])
         cancelled_of = np.array([w == "CANCELLED" for w in words] + [False])
         status = status_of[state_codes]
-        job_mask = jobs & ~bad_id
+        unknown_state = unknown_of[state_codes]
         self.problem(
-            rows[job_mask & unknown_of[state_codes]],
+            rows[job_mask & unknown_state],
             lambda r: _Problem(
-                f"State == {self.text('State', r)!r} is not a Slurm job state "
+                f"State == {state_values[state_codes[r]]!r} is not a Slurm job state "
                 f"({', '.join(list(SACCT_STATES) + list(_NOT_ENDED))})",
                 "unknown state",
                 "State",
-                self.text("State", r),
+                state_values[state_codes[r]],
             ),
         )
-        submit = self.dates("Submit", rows)
-        start = self.dates("Start", rows)
-        end = self.dates("End", rows)
+        date_rule = "is not a date YYYY-MM-DDTHH:MM:SS (or Unknown)"
+        submit = self.numbers("Submit", date_rule)
+        start = self.numbers("Start", date_rule)
+        end = self.numbers("End", date_rule)
         no_start = np.isnan(start)
         if self.has("NodeList"):
-            none_assigned = np.zeros(n, dtype=bool)
-            k = self.index["NodeList"]
-            short = (self.end[:, k] - self.begin[:, k]) == len(b"None assigned")
-            for i in np.flatnonzero(short).tolist():
-                none_assigned[i] = self.text("NodeList", i) == "None assigned"
-            no_start |= none_assigned
+            codes, values = self.categories("NodeList")
+            no_start |= np.array([v.strip() == "None assigned" for v in values] + [False])[codes]
         cancelled_before = job_mask & cancelled_of[state_codes] & no_start
-        not_ended = job_mask & (not_ended_of[state_codes] | (np.isnan(end) & ~cancelled_before))
-        not_ended &= ~unknown_of[state_codes]
-        kept = job_mask & ~pending_array & ~cancelled_before & ~not_ended & ~unknown_of[state_codes]
-        for what, rows_ in (("Submit", submit), ("Start", start)):
+        not_ended = job_mask & ~unknown_state & (not_ended_of[state_codes] | (np.isnan(end) & ~cancelled_before))
+        kept = job_mask & ~cancelled_before & ~not_ended & ~unknown_state
+        for name, values in (("Submit", submit), ("Start", start)):
             self.problem(
-                rows[kept & np.isnan(rows_)],
-                lambda r, w=what: _Problem(f"{w} is unknown for a job that ran", f"unknown {w}", w, self.text(w, r)),
+                rows[kept & np.isnan(values)],
+                lambda r, w=name: _Problem(f"{w} is unknown for a job that ran", f"unknown {w}", w, self.field(w, r)),
             )
-        self.problem(
-            rows[kept & (end < start)],
-            lambda r: _Problem(
-                f"End {self.text('End', r)} is before Start {self.text('Start', r)}", "End before Start", "End", None
-            ),
-        )
-        self.problem(
-            rows[kept & (start < submit)],
-            lambda r: _Problem(
-                f"Start {self.text('Start', r)} is before Submit {self.text('Submit', r)}",
-                "Start before Submit",
-                "Start",
-                None,
-            ),
-        )
-        elapsed = self.durations("Elapsed", rows) if self.has("Elapsed") else end - start
+        with np.errstate(invalid="ignore"):
+            self.problem(
+                rows[kept & (end < start)],
+                lambda r: _Problem(
+                    f"End {self.field('End', r)} is before Start {self.field('Start', r)}",
+                    "End before Start",
+                    "End",
+                    self.field("End", r),
+                ),
+            )
+            self.problem(
+                rows[kept & (start < submit)],
+                lambda r: _Problem(
+                    f"Start {self.field('Start', r)} is before Submit {self.field('Submit', r)}",
+                    "Start before Submit",
+                    "Start",
+                    self.field("Start", r),
+                ),
+            )
         if self.has("Elapsed"):
-            missing = kept & np.isnan(elapsed)
-            elapsed[missing] = (end - start)[missing]
-            self.problem(
-                rows[kept & np.isinf(elapsed)],
-                lambda r: _Problem("Elapsed is UNLIMITED", "bad Elapsed", "Elapsed", self.text("Elapsed", r)),
-            )
-        ncpus = self.integers("NCPUS", rows)
-        req_cpus = self.integers("ReqCPUS", rows) if self.has("ReqCPUS") else ncpus.copy()
-        nnodes = self.integers("NNodes", rows) if self.has("NNodes") else np.full(n, -1, dtype=np.int64)
-        req_nodes = self.integers("ReqNodes", rows) if self.has("ReqNodes") else nnodes.copy()
-        ntasks = self.integers("NTasks", rows) if self.has("NTasks") else np.full(n, -1, dtype=np.int64)
+            elapsed = self.numbers("Elapsed", "is not a Slurm time ([D-]HH:MM:SS)").copy()
+            blank = np.isnan(elapsed)
+            elapsed[blank] = (end - start)[blank]
+            self.bad_value(rows[kept & (np.isinf(elapsed) | (elapsed < 0))], "Elapsed", "is not a time elapsed")
+        else:
+            elapsed = end - start
+        whole = "is not a whole number"
+        ncpus = _counts(self.numbers("NCPUS", whole))
+        req_cpus = _counts(self.numbers("ReqCPUS", whole)) if self.has("ReqCPUS") else ncpus
+        nnodes = _counts(self.numbers("NNodes", whole)) if self.has("NNodes") else np.full(n, -1, dtype=np.int64)
+        req_nodes = _counts(self.numbers("ReqNodes", whole)) if self.has("ReqNodes") else nnodes
+        ntasks = _counts(self.numbers("NTasks", whole)) if self.has("NTasks") else np.full(n, -1, dtype=np.int64)
         self.problem(
             rows[kept & (ncpus < 1) & (req_cpus < 1)],
             lambda r: _Problem("the job has no CPU count (NCPUS and ReqCPUS)", "no CPU count", "NCPUS", None),
         )
         time_limit = np.full(n, -1.0)
         if self.has("Timelimit"):
-            codes, values = self.categories("Timelimit")
-            parsed = np.empty(len(values) + 1)
-            parsed[-1] = -1.0
-            bad_codes = []
-            for c, v in enumerate(values):
-                text = v.strip()
-                if text in ("", "Partition_Limit"):
-                    parsed[c] = -1.0
-                    continue
-                try:
-                    parsed[c] = parse_slurm_time(text)
-                except ValueError:
-                    parsed[c] = -1.0
-                    bad_codes.append(c)
-                if parsed[c] == 0:
-                    bad_codes.append(c)
-            time_limit = parsed[codes]
-            if bad_codes:
-                bad = np.isin(codes, bad_codes)
-                self.bad_value(rows[bad & kept], "Timelimit", "is not a Slurm time limit (> 0)")
+            time_limit = self.numbers("Timelimit", "is not a Slurm time limit").copy()
+            time_limit[np.isnan(time_limit)] = -1.0
+            self.bad_value(rows[kept & (time_limit == 0)], "Timelimit", "is not a time limit (must be > 0)")
         nodes_for_split = np.maximum(np.where(req_nodes > 0, req_nodes, nnodes), 1)
         mem_cpu, mem_node = self._memory(rows, kept, nodes_for_split)
         gpus, gpu_type = self._gpus(rows, kept, nodes_for_split)
+        if self.has("JobIDRaw"):
+            _, raw, _ = self.cols[("JobIDRaw", _WHOLE)]  # a step's (1234.batch) is not a number, and need not be
+            self.bad_value(rows[kept & np.isnan(raw)], "JobIDRaw", "is not a whole number")
         # The verdict: problems first (raise the earliest, or drop), then the rule-based skips.
         if self.problems and self.on_invalid == "raise":
             row = min(self.problems)
@@ -631,7 +468,7 @@ class _Reader:
                 p.message,
                 path=self.path,
                 line=int(self.lines[row]),
-                job_id=self.text("JobID", row) or None,
+                job_id=label_values[label_codes[row]] or None,
                 field=p.field,
                 value=p.value,
             )
@@ -639,17 +476,16 @@ class _Reader:
         bad_rows[list(self.problems)] = True
         records = list(self.dropped)
         for row, p in self.problems.items():
-            records.append((int(self.lines[row]), self._dropped(p.reason, row)))
+            records.append((int(self.lines[row]), self._dropped(p.reason, label_values[label_codes[row]], row)))
         for mask, reason in (
             (pending_array & ~bad_rows, "pending array"),
             (cancelled_before & ~bad_rows, "cancelled before start"),
             (not_ended & ~bad_rows, "not ended"),
         ):
             for row in np.flatnonzero(mask).tolist():
-                records.append((int(self.lines[row]), self._dropped(reason, row)))
+                records.append((int(self.lines[row]), self._dropped(reason, label_values[label_codes[row]], row)))
         records.sort(key=lambda x: x[0])
-        keep = kept & ~bad_rows
-        idx = np.flatnonzero(keep)
+        idx = np.flatnonzero(kept & ~bad_rows)
         if len(idx) == 0:
             raise InvalidWorkloadError(
                 f"has no job that ran ({len(records)} line(s) skipped: "
@@ -657,24 +493,17 @@ class _Reader:
                 path=self.path,
             )
         origin = float(np.min(submit[idx]))
-        n_steps = int(steps.sum())
         # Ids: JobIDRaw, else the JobID when every kept one is a plain number, else 1..n.
         if self.has("JobIDRaw"):
-            raw, raw_ok = _whole(*self.matrix("JobIDRaw", idx))
-            if not raw_ok.all():
-                i = int(idx[np.argmax(~raw_ok)])
-                self._raise_or_note(i, "JobIDRaw", "is not a whole number")
-            job_id = raw
-        elif not array_id[idx].any():
-            job_id = number[idx]
+            job_id = raw[idx].astype(np.int64)
+        elif not (id_kind[idx] == 1).any():
+            job_id = id_base[idx]
         else:
             job_id = np.arange(1, len(idx) + 1, dtype=np.int64)
-        labels = np.char.decode(keys[idx], "utf-8", "replace").astype(object)
+        labels = np.array(label_values, dtype=object)[label_codes[idx]]
         procs = ncpus[idx]
         requested = np.where(req_cpus[idx] > 0, req_cpus[idx], procs)
-        per_cpu = mem_cpu[idx]
-        per_node = mem_node[idx]
-        node_count = nodes_for_split[idx]
+        per_cpu, per_node, node_count = mem_cpu[idx], mem_node[idx], nodes_for_split[idx]
         width = np.where(procs > 0, procs, requested)
         mem_kb = np.where(
             per_cpu >= 0,
@@ -686,7 +515,7 @@ class _Reader:
             "UnixStartTime": str(int(origin)),
             "TimeZoneString": "UTC",
             "Note": "read from a sacct dump by clustersched.slurm.read_sacct; dates read as UTC",
-            "SacctSteps": str(n_steps),
+            "SacctSteps": str(int(steps.sum())),
         }
         columns = {
             "job_id": job_id,
@@ -699,29 +528,29 @@ class _Reader:
             "mem_requested": mem_kb,
             "status": status[idx],
         }
-        for name, swf in (("User", "user_id"), ("Group", "group_id"), ("QOS", "queue"), ("Partition", "partition")):
+        for name, swf, key in (
+            ("User", "user_id", "Users"),
+            ("Group", "group_id", "Groups"),
+            ("QOS", "queue", "Queues"),
+            ("Partition", "partition", "Partitions"),
+        ):
             if self.has(name):
-                codes, values = self.categories(name, idx)
-                # Codes 1.. skip the empty name, so each name's code is its rank among the names that exist.
+                codes, values = _dense(*self.categories(name), idx)
                 names = [v for v in values if v]
-                dense = np.full(len(values), -1, dtype=np.int64)
-                dense[[i for i, v in enumerate(values) if v]] = np.arange(1, len(names) + 1)
-                columns[swf] = dense[codes]
-                key = {"User": "Users", "Group": "Groups", "QOS": "Queues", "Partition": "Partitions"}[name]
+                # Codes 1.. skip the empty name, so each name's code is its rank among the names that exist.
+                number = np.full(len(values), -1, dtype=np.int64)
+                number[[i for i, v in enumerate(values) if v]] = np.arange(1, len(names) + 1)
+                columns[swf] = number[codes]
                 metadata[key] = ", ".join(f"{i}: {v}" for i, v in enumerate(names, start=1))
         if self.has("Cluster"):
-            _, clusters = self.categories("Cluster", idx)
+            _, clusters = _dense(*self.categories("Cluster"), idx)
             metadata["Computer"] = ", ".join(c for c in clusters if c)
         tasks = np.where(ntasks[idx] > 0, ntasks[idx], requested)
-        cpus_per_task = np.where(
-            (ntasks[idx] > 0) & (requested % np.maximum(ntasks[idx], 1) == 0),
-            requested // np.maximum(ntasks[idx], 1),
-            1,
-        )
+        divides = (ntasks[idx] > 0) & (requested % np.maximum(ntasks[idx], 1) == 0)
         requests = {
             "nodes": np.maximum(np.where(req_nodes[idx] > 0, req_nodes[idx], nnodes[idx]), 0),
             "tasks": np.maximum(tasks, 1),
-            "cpus_per_task": np.maximum(cpus_per_task, 1),
+            "cpus_per_task": np.maximum(np.where(divides, requested // np.maximum(ntasks[idx], 1), 1), 1),
             "mem_per_cpu_mb": per_cpu,
             "mem_per_node_mb": per_node,
             "gpus_per_node": gpus[idx],
@@ -729,13 +558,16 @@ class _Reader:
             "time_limit": np.where(limit > 0, limit, -1.0),
             "label": labels,
         }
-        for name, column in (("Partition", "partition"), ("Account", "account"), ("User", "user"), ("QOS", "qos")):
+        for name, column in (
+            ("Partition", "partition"),
+            ("Account", "account"),
+            ("User", "user"),
+            ("QOS", "qos"),
+            ("Constraints", "features"),
+        ):
             if self.has(name):
-                codes, values = self.categories(name, idx)
-                requests[column] = np.array(values + [""], dtype=object)[codes]
-        if self.has("Constraints"):
-            codes, values = self.categories("Constraints", idx)
-            requests["features"] = np.array(values + [""], dtype=object)[codes]
+                codes, values = self.categories(name)
+                requests[column] = np.array(values + [""], dtype=object)[codes[idx]]
         return JobTable(
             columns,
             metadata=metadata,
@@ -744,20 +576,9 @@ class _Reader:
             requests=Requests(requests),
         )
 
-    def _dropped(self, reason: str, row: int) -> Dropped:
-        label = self.text("JobID", row)
+    def _dropped(self, reason: str, label: str, row: int) -> Dropped:
         job = int(label) if label.isdigit() else None
         return Dropped(reason, job_id=job, line=int(self.lines[row]), label=None if job is not None else label)
-
-    def _raise_or_note(self, row: int, name: str, what: str) -> None:
-        raise InvalidWorkloadError(
-            f"{name} == {self.text(name, row)!r} {what}",
-            path=self.path,
-            line=int(self.lines[row]),
-            job_id=self.text("JobID", row),
-            field=name,
-            value=self.text(name, row),
-        )
 
     def _memory(self, rows: np.ndarray, kept: np.ndarray, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(MB per CPU, MB per node), -1 where not asked, from ReqMem, else ReqTRES's mem=."""
@@ -831,18 +652,14 @@ class _Reader:
             return per[codes], np.array(types, dtype=object)[codes]
         tres = self._tres(rows, kept)
         if tres is not None:
-            totals = []
-            tres_types = []
+            totals, tres_types = [], []
             for items in tres[1]:
                 total, gpu_type = 0, ""
                 for key, value in items.items():
                     if key == "gres/gpu" or key.startswith("gres/gpu:"):
-                        number = _count(value)
-                        if key == "gres/gpu":
-                            total = max(total, number)
-                        else:
+                        total = max(total, _count(value))
+                        if ":" in key:
                             gpu_type = key.split(":", 1)[1]
-                            total = max(total, number)
                 totals.append(total)
                 tres_types.append(gpu_type)
             total = np.array(totals + [0], dtype=np.int64)[tres[0]]
@@ -851,16 +668,19 @@ class _Reader:
         return count, kind
 
 
-def _whole(mat: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each row of a byte matrix as a whole number (at most 18 digits) and whether it is one."""
-    width = mat.shape[1]
-    pos = np.arange(width)
-    inside = pos < lengths[:, None]
-    d = mat.astype(np.int64) - 48
-    ok = (((d >= 0) & (d <= 9)) | ~inside).all(1) & (lengths > 0) & (lengths <= 18)
-    exponent = np.clip(lengths[:, None] - 1 - pos, 0, 18)
-    value = (np.where(inside & ok[:, None], d, 0) * (np.int64(10) ** exponent)).sum(1)
-    return value, ok
+def _counts(values: np.ndarray) -> np.ndarray:
+    """Whole numbers parsed as floats (NaN blank) as int64, -1 where blank."""
+    return np.where(np.isnan(values), -1, values).astype(np.int64)
+
+
+def _dense(codes: np.ndarray, values: list[str], idx: np.ndarray) -> tuple[np.ndarray, list[str]]:
+    """The codes of rows ``idx`` renumbered 0.. in order of first appearance among them, and their values."""
+    sub = codes[idx]
+    present, first = np.unique(sub, return_index=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.full(len(values), -1, dtype=np.int64)
+    rank[present[order]] = np.arange(len(order))
+    return rank[sub], [values[k] for k in present[order].tolist()]
 
 
 def _count(text: str) -> int:
