@@ -46,7 +46,7 @@ def sacct_dump(rows: int, seed: int = 0) -> tuple[str, dict[str, int]]:
     runs = rng.integers(1, 200_000, size=rows)
     cpus = rng.choice([1, 4, 12, 24, 36], size=rows)
     users = rng.integers(1, 50, size=rows)
-    last_job = None
+    last_job, last_id, last_raw = None, "", ""
     for i in range(rows):
         kind = str(kinds[i])
         if kind == "step" and last_job is None:

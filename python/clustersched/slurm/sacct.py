@@ -214,7 +214,7 @@ def read_sacct(path: str | os.PathLike[str], *, on_invalid: Literal["raise", "sk
 
 
 # Kinds of column for the core's scanner (rust/core/src/workload/sacct.rs, Kind::from_code).
-_TEXT, _DATE, _DURATION, _WHOLE, _JOBID = range(5)
+_TEXT, _DATE, _DURATION, _WHOLE, _JOBID, _SPAN = range(6)
 _KINDS = {
     "JobIDRaw": _WHOLE,
     "Submit": _DATE,
@@ -283,7 +283,7 @@ class _Reader:
             )
         self.index = {name: k for k, name in enumerate(canon) if name not in canon[:k]}
         self.ncols = len(names)
-        wanted = [("JobID", _JOBID), ("JobID", _TEXT)]
+        wanted = [("JobID", _JOBID), ("JobID", _SPAN)]
         wanted += [(name, kind) for name, kind in _KINDS.items() if name in self.index]
         lines, bad_lines, parsed = _core.scan_sacct(
             data, end + 1, line + 1, self.ncols, [(self.index[name], kind) for name, kind in wanted]
@@ -291,6 +291,8 @@ class _Reader:
         self.lines = lines.astype(np.int64)
         self.n = len(self.lines)
         self.cols: dict[tuple[str, int], tuple] = {key: value for key, value in zip(wanted, parsed)}
+        self.header_text = header_text
+        self.ignored = np.zeros(self.n, dtype=bool)  # rows that are no job line (a repeated header)
         for bad_line, fields, start, stop in bad_lines:
             text = data[start:stop].decode("utf-8", "replace").strip()
             if text == header_text:
@@ -322,9 +324,8 @@ class _Reader:
 
     def categories(self, name: str) -> tuple[np.ndarray, list[str]]:
         """Column ``name`` as codes 0.. (first appearance order) and the distinct values, decoded."""
-        _, codes, ranges = self.cols[(name, _TEXT)]
-        data = self.data
-        return codes.astype(np.int64), [data[a:b].decode("utf-8", "replace") for a, b in ranges]
+        _, codes, values = self.cols[(name, _TEXT)]
+        return codes.astype(np.int64), values
 
     def numbers(self, name: str, what: str) -> np.ndarray:
         """Column ``name`` parsed by the core (NaN where blank or unknown); bad values recorded."""
@@ -342,8 +343,9 @@ class _Reader:
                     return  # the earliest row of all is raised at the end; one per check is enough to find it
 
     def bad_value(self, rows: np.ndarray, name: str, what: str) -> None:
+        rows = np.asarray(rows)
         self.problem(
-            rows,
+            rows[~self.ignored[rows]],
             lambda r: _Problem(f"{name} == {self.field(name, r)!r} {what}", f"bad {name}", name, self.field(name, r)),
         )
 
@@ -353,7 +355,16 @@ class _Reader:
         n = self.n
         rows = np.arange(n)
         _, id_kind, id_base, id_task, id_link = self.cols[("JobID", _JOBID)]
-        label_codes, label_values = self.categories("JobID")
+        label_values = self.cols[("JobID", _SPAN)][1]
+        label_codes = np.arange(n)  # one label per row (labels[row] below reads label_values[row])
+        # A header repeated (dumps concatenated) has as many fields as a job line: it is no row.
+        name = self.header_text.split("|")[self.index["JobID"]].strip()
+        for row in np.flatnonzero(id_kind == 4).tolist():
+            if label_values[row].strip() == name and self.field("State", row).strip().lower() == "state":
+                self.ignored[row] = True
+                line = int(self.lines[row])
+                self.dropped.append((line, Dropped("repeated header line", line=line)))
+        id_kind = np.where(self.ignored, 5, id_kind)
         steps = id_kind == 2
         pending_array = id_kind == 3
         bad_id = id_kind == 4
@@ -500,7 +511,7 @@ class _Reader:
             job_id = id_base[idx]
         else:
             job_id = np.arange(1, len(idx) + 1, dtype=np.int64)
-        labels = np.array(label_values, dtype=object)[label_codes[idx]]
+        labels = np.array(label_values, dtype=object)[idx]
         procs = ncpus[idx]
         requested = np.where(req_cpus[idx] > 0, req_cpus[idx], procs)
         per_cpu, per_node, node_count = mem_cpu[idx], mem_node[idx], nodes_for_split[idx]

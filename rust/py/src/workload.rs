@@ -8,7 +8,7 @@ use clustersched_core::workload::swf::{self, Finding, Scan};
 use numpy::{IntoPyArray, PyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyList, PyTuple};
 
 /// A malformed data line: (row, line, job number or None, kind, field or
 /// None, token start, token end, value or None, extra), kind being
@@ -99,8 +99,8 @@ type SacctScanned<'py> = (
 /// Scan a `sacct -P` dump from byte `start` (line `first_line`), rows of
 /// `ncols` fields, parsing `columns` ((field, kind code) pairs; see
 /// `clustersched_core::workload::sacct::Kind::from_code`). Each column comes
-/// back as `("text", codes, [(start, end), ...])`, `("number", values, bad
-/// rows)` or `("jobid", kind, base, task, link)`.
+/// back as `("text", codes, [value, ...])`, `("number", values, bad
+/// rows)`, `("jobid", kind, base, task, link)` or `("span", [text, ...])`.
 #[pyfunction]
 fn scan_sacct<'py>(
     py: Python<'py>,
@@ -115,7 +115,7 @@ fn scan_sacct<'py>(
         .map(|(field, code)| {
             Kind::from_code(code)
                 .map(|kind| (field, kind))
-                .ok_or_else(|| PyValueError::new_err(format!("column kind == {code}, must be between 0 and 4")))
+                .ok_or_else(|| PyValueError::new_err(format!("column kind == {code}, must be between 0 and 5")))
         })
         .collect::<PyResult<Vec<_>>>()?;
     // `raw` borrows an immutable `bytes` object held by the caller (as in scan_swf).
@@ -131,8 +131,19 @@ fn scan_sacct<'py>(
         .into_iter()
         .map(|c| -> PyResult<Bound<'py, PyTuple>> {
             Ok(match c {
-                Parsed::Text { codes, values } => ("text", codes.into_pyarray(py), values).into_pyobject(py)?,
+                Parsed::Text { codes, values } => {
+                    // The distinct values as str, decoded here: a dump's JobIDs are a million of them.
+                    let values: Vec<String> = values
+                        .iter()
+                        .map(|&(a, b)| String::from_utf8_lossy(&raw[a..b]).into_owned())
+                        .collect();
+                    ("text", codes.into_pyarray(py), values).into_pyobject(py)?
+                }
                 Parsed::Number { values, bad } => ("number", values.into_pyarray(py), bad).into_pyobject(py)?,
+                Parsed::Span(spans) => {
+                    let texts = spans.iter().map(|&(a, b)| String::from_utf8_lossy(&raw[a..b]));
+                    ("span", PyList::new(py, texts)?).into_pyobject(py)?
+                }
                 Parsed::JobId(ids) => (
                     "jobid",
                     ids.kind.into_pyarray(py),

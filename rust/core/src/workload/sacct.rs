@@ -11,6 +11,42 @@
 //! Python, which words the errors.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// FxHash (rustc's hasher): a dump is local data, so no defence against
+/// chosen collisions is needed, and SipHash took most of the scan's time.
+#[derive(Default)]
+struct Fx(u64);
+
+impl Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.add(x);
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.add(x as u64);
+    }
+    fn write_i64(&mut self, x: i64) {
+        self.add(x as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl Fx {
+    fn add(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
 
 /// How to parse a column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +64,8 @@ pub enum Kind {
     Whole,
     /// A job id: job, array task, step, pending array (see [`JobIds`]).
     JobId,
+    /// The field as written, one byte range per row (a label such as a JobID, too varied for [`Kind::Text`]).
+    Span,
 }
 
 impl Kind {
@@ -39,6 +77,7 @@ impl Kind {
             2 => Kind::Duration,
             3 => Kind::Whole,
             4 => Kind::JobId,
+            5 => Kind::Span,
             _ => return None,
         })
     }
@@ -75,6 +114,8 @@ pub enum Parsed {
         bad: Vec<usize>,
     },
     JobId(JobIds),
+    /// The byte range of the field in each row.
+    Span(Vec<(usize, usize)>),
 }
 
 /// A line whose number of fields is not the header's.
@@ -99,16 +140,18 @@ enum Builder<'a> {
     Text {
         codes: Vec<u32>,
         values: Vec<(usize, usize)>,
-        index: HashMap<&'a [u8], u32>,
+        index: FxMap<&'a [u8], u32>,
+        last: Option<(&'a [u8], u32)>,
     },
     Number {
         kind: Kind,
         values: Vec<f64>,
         bad: Vec<usize>,
     },
+    Span(Vec<(usize, usize)>),
     JobId {
         ids: JobIds,
-        seen: HashMap<(i64, i64), i64>,
+        seen: FxMap<(i64, i64), i64>,
     },
 }
 
@@ -116,18 +159,27 @@ enum Builder<'a> {
 /// non-blank line with `ncols` fields is a row; `columns` are (field index,
 /// kind) pairs.
 pub fn scan(raw: &[u8], start: usize, first_line: usize, ncols: usize, columns: &[(usize, Kind)]) -> Scan {
+    // Room for every line up front: growing a map of a million job ids rehashes it many times.
+    let capacity = memchr::memchr_iter(b'\n', &raw[start.min(raw.len())..]).count() + 1;
     let mut builders: Vec<Builder> = columns
         .iter()
         .map(|&(_, kind)| match kind {
             Kind::Text => Builder::Text {
                 codes: Vec::new(),
                 values: Vec::new(),
-                index: HashMap::new(),
+                index: FxMap::default(),
+                last: None,
             },
             Kind::JobId => Builder::JobId {
-                ids: JobIds::default(),
-                seen: HashMap::new(),
+                ids: JobIds {
+                    kind: Vec::with_capacity(capacity),
+                    base: Vec::with_capacity(capacity),
+                    task: Vec::with_capacity(capacity),
+                    link: Vec::with_capacity(capacity),
+                },
+                seen: FxMap::with_capacity_and_hasher(capacity, Default::default()),
             },
+            Kind::Span => Builder::Span(Vec::with_capacity(capacity)),
             k => Builder::Number {
                 kind: k,
                 values: Vec::new(),
@@ -189,6 +241,7 @@ pub fn scan(raw: &[u8], start: usize, first_line: usize, ncols: usize, columns: 
             Builder::Text { codes, values, .. } => Parsed::Text { codes, values },
             Builder::Number { values, bad, .. } => Parsed::Number { values, bad },
             Builder::JobId { ids, .. } => Parsed::JobId(ids),
+            Builder::Span(spans) => Parsed::Span(spans),
         })
         .collect();
     Scan {
@@ -201,13 +254,26 @@ pub fn scan(raw: &[u8], start: usize, first_line: usize, ncols: usize, columns: 
 fn push<'a>(builder: &mut Builder<'a>, raw: &'a [u8], a: usize, b: usize, row: usize) {
     let field = &raw[a..b];
     match builder {
-        Builder::Text { codes, values, index } => {
+        Builder::Text {
+            codes,
+            values,
+            index,
+            last,
+        } => {
+            // Neighbouring rows often share a value (a partition, a user): no hashing then.
+            if let Some((text, code)) = *last {
+                if text == field {
+                    codes.push(code);
+                    return;
+                }
+            }
             let next = values.len() as u32;
             let code = *index.entry(field).or_insert(next);
             if code == next {
                 values.push((a, b));
             }
             codes.push(code);
+            *last = Some((field, code));
         }
         Builder::Number { kind, values, bad } => {
             let parsed = match kind {
@@ -223,6 +289,7 @@ fn push<'a>(builder: &mut Builder<'a>, raw: &'a [u8], a: usize, b: usize, row: u
                 }
             }
         }
+        Builder::Span(spans) => spans.push((a, b)),
         Builder::JobId { ids, seen } => {
             let (kind, base, task) = job_id(field);
             let link = match kind {
