@@ -24,7 +24,7 @@ from ..errors import InvalidWorkloadError
 if TYPE_CHECKING:
     import pandas
 
-    from .jobs import JobTable
+# JobTable is not imported: jobs.py imports this module (JobTable.requests), and tests/test_layout.py forbids circles.
 
 __all__ = ["REQUEST_FIELDS", "Requests"]
 
@@ -181,7 +181,7 @@ class Requests:
         return frame(self.frame_columns(), units=False)
 
     @classmethod
-    def from_swf(cls, table: "JobTable", *, memory: bool = False) -> "Requests":
+    def from_swf(cls, table: Any, *, memory: bool = False) -> "Requests":
         """The requests of SWF jobs: each job asks for its processors as tasks of one CPU.
 
         Parameters
