@@ -18,6 +18,18 @@ def swf_path(name: str) -> Path:
     return path
 
 
+#: The Slurm files (a real cluster's slurm.conf and sacct dump, simulator workloads), read from ../shared.
+SLURM_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "slurm"
+
+
+def slurm_path(name: str) -> Path:
+    """Path of a file in shared/data/slurm (``micro/slurm.conf``); skips the test when ../shared is absent."""
+    path = SLURM_DIR / name
+    if not path.exists():
+        pytest.skip(f"{path} not found (the tests read the shared Slurm files from ../shared)")
+    return path
+
+
 def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
     """``clustersched.cli.main(argv)``: its status (argparse's SystemExit included), stdout and stderr."""
     from clustersched.cli import main

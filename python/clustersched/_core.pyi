@@ -1,6 +1,6 @@
 """Type stubs of the compiled module ``clustersched._core`` (use the public API in ``clustersched``)."""
 
-from typing import final
+from typing import Any, final
 
 import numpy as np
 import numpy.typing as npt
@@ -27,6 +27,7 @@ __all__ = [
     "qlse_map",
     "qlse_step",
     "qlse_task_order",
+    "scan_sacct",
     "scan_swf",
     "scan_swf_gz",
     "scrap_metrics",
@@ -489,5 +490,8 @@ _SwfProblem = tuple[int, int, int | None, str, int | None, int, int, float | Non
 # (header lines as (line, start, end), rows, time and memory columns, id and count columns, problems)
 _SwfScan = tuple[list[tuple[int, int, int]], int, npt.NDArray[np.float64], npt.NDArray[np.int64], list[_SwfProblem]]
 
+def scan_sacct(
+    raw: bytes, start: int, first_line: int, ncols: int, columns: list[tuple[int, int]]
+) -> tuple[npt.NDArray[np.uint64], list[tuple[int, int, int, int]], list[tuple[Any, ...]]]: ...
 def scan_swf(raw: bytes) -> _SwfScan: ...
 def scan_swf_gz(raw: bytes) -> tuple[npt.NDArray[np.uint8], _SwfScan] | None: ...
