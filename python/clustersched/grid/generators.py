@@ -624,8 +624,7 @@ def feasible_instance(
     lan = host_lan[planted]
     # the carrier of every communication under the hidden mapping: its LAN (an int) or its link (a pair)
     carriers: list[int | tuple[int, int]] = [
-        a if a == b else (min(a, b), max(a, b))
-        for a, b in zip(lan[t.edge_u].tolist(), lan[t.edge_v].tolist())
+        a if a == b else (min(a, b), max(a, b)) for a, b in zip(lan[t.edge_u].tolist(), lan[t.edge_v].tolist())
     ]
     missing = sorted({c for c in carriers if isinstance(c, tuple) and c not in links})
     links.update(zip(missing, rng.uniform(rg.bandwidth[0], rg.bandwidth[1], size=len(missing)).tolist()))

@@ -253,9 +253,7 @@ def qlse(
     )
 
 
-def greedy_best_fit(
-    tig: TIG, grid: LanGrid, *, bandwidth: str = "shared", reading: str = "checked"
-) -> MappingResult:
+def greedy_best_fit(tig: TIG, grid: LanGrid, *, bandwidth: str = "shared", reading: str = "checked") -> MappingResult:
     """Maps ``tig`` onto ``grid`` with the greedy best-fit baseline of §5 (see the module docstring).
 
     ``bandwidth`` is the bandwidth model, as for :func:`qlse`; ``reading`` one of

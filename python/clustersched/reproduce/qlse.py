@@ -130,15 +130,15 @@ TASK_BINS = ((8, 15), (16, 23), (24, 31), (32, 39), (40, 47), (48, 55), (56, 64)
 #: (:func:`clustersched.grid.qlse`) and the instance generator's (:func:`clustersched.grid.feasible_instance`).
 #: "today" is the library's defaults; the others add, in turn, the MBRs' quartiles with the first host in
 #: decreasing power (§4.2-4.3), and a generator that honours §5's "a valid solution exists" differently.
+_TODAY_QLSE = {"quartiles": "links", "host": "most-power-left"}
+_MBRS_FIRST = {"quartiles": "mbrs", "host": "first-fit"}
+_JUST_ENOUGH = {"planting": "just-enough", "link_probability": 0.2}
 READINGS: dict[str, dict[str, dict[str, Any]]] = {
-    "today": {"qlse": {}, "instance": {}},
-    "mbr-quartiles+first-fit": {"qlse": {"quartiles": "mbrs", "host": "first-fit"}, "instance": {}},
-    "largest-mbr": {"qlse": {"quartiles": "mbrs", "host": "first-fit"}, "instance": {"planting": "largest-mbr"}},
-    "fit-graph": {"qlse": {"quartiles": "mbrs", "host": "first-fit"}, "instance": {"planting": "fit-graph"}},
-    "fit-graph+links-0.5": {
-        "qlse": {"quartiles": "mbrs", "host": "first-fit"},
-        "instance": {"planting": "fit-graph", "link_probability": 0.5},
-    },
+    "today": {"qlse": _TODAY_QLSE, "instance": _JUST_ENOUGH},
+    "mbr-quartiles+first-fit": {"qlse": _MBRS_FIRST, "instance": _JUST_ENOUGH},
+    "largest-mbr": {"qlse": _MBRS_FIRST, "instance": {"planting": "largest-mbr", "link_probability": 0.2}},
+    "fit-graph": {"qlse": _MBRS_FIRST, "instance": {"planting": "fit-graph", "link_probability": 0.2}},
+    "fit-graph+links-0.5": {"qlse": _MBRS_FIRST, "instance": {"planting": "fit-graph", "link_probability": 0.5}},
 }
 #: The bandwidth model the readings run under (the module docstring says why).
 READINGS_BANDWIDTH = "dedicated"

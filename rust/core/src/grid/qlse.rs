@@ -180,8 +180,10 @@ pub fn greedy_best_fit(tig: &Tig, grid: &LanGrid, bandwidth: Bandwidth, reading:
             (0..tig.len()).all(|t| lans.iter().any(|&l| alloc.try_place(t, l, HostChoice::BestFit)))
         }
         GreedyReading::ValidatedAfter => {
-            (0..tig.len()).all(|t| lans.iter().any(|&l| alloc.try_place_power_only(t, l, HostChoice::MostPower)))
-                && mapping_is_valid(tig, grid, &alloc.hosts(), bandwidth)
+            (0..tig.len()).all(|t| {
+                lans.iter()
+                    .any(|&l| alloc.try_place_power_only(t, l, HostChoice::MostPower))
+            }) && mapping_is_valid(tig, grid, &alloc.hosts(), bandwidth)
         }
     };
     Outcome {
@@ -297,7 +299,10 @@ mod tests {
         let out = qlse(&path(2), &grid, QlseParams::default()).unwrap();
         assert_eq!(out.hosts, None);
         assert_eq!(out.attempts, 1);
-        assert_eq!(greedy_best_fit(&path(2), &grid, Bandwidth::Shared, GreedyReading::Checked).hosts, None);
+        assert_eq!(
+            greedy_best_fit(&path(2), &grid, Bandwidth::Shared, GreedyReading::Checked).hosts,
+            None
+        );
     }
 
     proptest::proptest! {
