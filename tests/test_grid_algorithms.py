@@ -170,9 +170,11 @@ def test_qlse_finds_the_single_lan_first():
     # order 1, 2, 0, 3 (task 1 wins the tie on score); each on the LAN's host with the most power left
     assert m.by_label(tig, grid) == {0: (1, 0), 1: (1, 0), 2: (1, 1), 3: (1, 1)}
     assert lan_hit_ratio(m, tig, grid) == 1.0
-    # greedy starts on the most powerful LAN, which carries no communication: every edge crosses the link
-    g = greedy_best_fit(tig, grid)
+    # greedy starts on the most powerful LAN, which carries no communication: checked, every edge crosses the link
+    g = greedy_best_fit(tig, grid, reading="checked")
     assert g.found and g.lan.tolist() == [0, 1, 0, 1] and lan_hit_ratio(g, tig, grid) == 0.0
+    # validated after (the default since issue 33): all four on LAN 0 by their MCRs, which its bandwidth refuses
+    assert not greedy_best_fit(tig, grid).found
 
 
 def test_the_readings_by_hand():

@@ -152,7 +152,7 @@ fn qlse_map<'py>(
 
 /// The greedy best-fit baseline: (hosts or None, None, empty, 1).
 #[pyfunction]
-#[pyo3(signature = (tig, grid, bandwidth="shared", reading="checked"))]
+#[pyo3(signature = (tig, grid, bandwidth="shared", reading="validated-after"))]
 fn greedy_map<'py>(
     py: Python<'py>,
     tig: &Tig,

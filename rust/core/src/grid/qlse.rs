@@ -60,7 +60,7 @@ impl Default for QlseParams {
 pub enum GreedyReading {
     /// Best fit on the hosts, every placement under the three allocation
     /// conditions of §4.4 (as QLSE's): [`HostChoice::BestFit`], one pass.
-    #[default]
+    /// The default until issue 33.
     Checked,
     /// "Best fit" read as a fit of the MCRs alone: each task, in queue order,
     /// on the first LAN (by decreasing aggregate power) with a host that still
@@ -70,7 +70,9 @@ pub enum GreedyReading {
     /// mapping is then checked ([`mapping_is_valid`]); an invalid one is a
     /// failure. §5: it "selects first the LANs with a greater aggregate
     /// computational power, thereafter it exploits for the valid solutions a
-    /// smaller number of LANs".
+    /// smaller number of LANs". The default: the reading under which §5's
+    /// findings on greedy hold (`clustersched.grid.qlse`'s docstring).
+    #[default]
     ValidatedAfter,
 }
 
