@@ -86,7 +86,7 @@ What the paper does not say, and we chose (§5 is all it says about the generato
 
   The default is ``"fit-graph"`` with ``link_probability=0.5``
   (:data:`LINK_PROBABILITY`): the reading of §5's sentence under which QLSE
-  "is able to carry out almost all the valid solutions" (1.6% of failures on
+  "is able to carry out almost all the valid solutions" (1.7% of failures on
   the paper's 21,870 cases under ``dedicated``, against 11.4% with
   ``"just-enough"`` and 0.2), as §5 reports; both the paper's sentence and
   its silence on the topology allow it (``docs/reproduce-qlse.md``,
