@@ -36,6 +36,9 @@ from reference import grid as ref
 from reference.grid_instances import grids, tigs
 
 MODELS = st.sampled_from(["shared", "dedicated"])
+QUARTILES = st.sampled_from(["links", "mbrs"])
+HOSTS = st.sampled_from(["most-power-left", "first-fit", "best-fit"])
+GREEDY = st.sampled_from(["checked", "validated-after"])
 WEIGHTS = st.sampled_from([(1.0, 0.25), (1.0, 0.0), (0.0, 1.0), (2.5, 0.5)])
 
 
@@ -70,11 +73,36 @@ def test_tentative_mappings_match_the_reference(grid, step, weights):
     assert s.cluster_priority.tolist() == [p for _, _, p in expected]
 
 
-@settings(max_examples=150, deadline=None)
-@given(tigs(), grids(), MODELS, WEIGHTS, WEIGHTS)
-def test_qlse_matches_the_reference(tig, grid, model, wt, wl):
-    result = qlse(tig, grid, alpha_t=wt[0], beta_t=wt[1], alpha_l=wl[0], beta_l=wl[1], bandwidth=model)
-    hosts, step, cluster, attempts = ref.qlse(tig, grid, *wt, *wl, bandwidth=model)
+@settings(max_examples=60, deadline=None)
+@given(tigs(), grids(max_lans=7), st.integers(0, 4))
+def test_tentative_mappings_cut_at_the_mbrs_quartiles_match_the_reference(tig, grid, step):
+    s = qlse_step(grid, step, quartiles="mbrs", tig=tig)
+    assert s.kept.tolist() == ref.kept_links(grid, step, ref.distribution(tig, grid, "mbrs"))
+
+
+def test_the_mbrs_quartiles_need_the_tig():
+    grid = LanGrid.from_arrays([[100.0], [200.0]], [1.0, 2.0], [(0, 1)], [10.0])
+    with pytest.raises(ValueError, match="quartiles == 'mbrs' needs the TIG"):
+        qlse_step(grid, 1, quartiles="mbrs")
+    with pytest.raises(ValueError, match="quartiles == 'median', must be one of 'links', 'mbrs'"):
+        qlse_step(grid, 1, quartiles="median")
+
+
+@settings(max_examples=200, deadline=None)
+@given(tigs(), grids(), MODELS, WEIGHTS, WEIGHTS, QUARTILES, HOSTS)
+def test_qlse_matches_the_reference(tig, grid, model, wt, wl, quartiles, host):
+    result = qlse(
+        tig,
+        grid,
+        alpha_t=wt[0],
+        beta_t=wt[1],
+        alpha_l=wl[0],
+        beta_l=wl[1],
+        bandwidth=model,
+        quartiles=quartiles,
+        host=host,
+    )
+    hosts, step, cluster, attempts = ref.qlse(tig, grid, *wt, *wl, bandwidth=model, quartiles=quartiles, host=host)
     assert _hosts(result) == hosts
     assert result.attempts == attempts
     if result.found:
@@ -83,22 +111,35 @@ def test_qlse_matches_the_reference(tig, grid, model, wt, wl):
         assert mapping_violations(result, tig, grid) == []
 
 
-@settings(max_examples=150, deadline=None)
-@given(tigs(connected=False), grids(), MODELS)
-def test_greedy_matches_the_reference(tig, grid, model):
-    result = greedy_best_fit(tig, grid, bandwidth=model)
-    assert _hosts(result) == ref.greedy(tig, grid, model)
+@settings(max_examples=200, deadline=None)
+@given(tigs(connected=False), grids(), MODELS, GREEDY)
+def test_greedy_matches_the_reference(tig, grid, model, reading):
+    result = greedy_best_fit(tig, grid, bandwidth=model, reading=reading)
+    assert _hosts(result) == ref.greedy(tig, grid, model, reading)
     if result.found:
         assert mapping_violations(result, tig, grid) == []
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.integers(0, 10_000), st.sampled_from(["small", "medium"]), MODELS)
-def test_both_match_the_reference_on_generated_instances(seed, size, model):
-    inst = feasible_instance(size, "small", seed=seed, bandwidth=model)
-    result = qlse(inst.tig, inst.grid, bandwidth=model)
-    assert (_hosts(result), result.attempts) == (lambda r: (r[0], r[3]))(ref.qlse(inst.tig, inst.grid, bandwidth=model))
-    assert _hosts(greedy_best_fit(inst.tig, inst.grid, bandwidth=model)) == ref.greedy(inst.tig, inst.grid, model)
+@given(
+    st.integers(0, 10_000),
+    st.sampled_from(["small", "medium"]),
+    MODELS,
+    QUARTILES,
+    HOSTS,
+    GREEDY,
+    st.sampled_from(["just-enough", "largest-mbr", "fit-graph"]),
+)
+def test_both_match_the_reference_on_generated_instances(seed, size, model, quartiles, host, reading, planting):
+    inst = feasible_instance(size, "small", seed=seed, bandwidth=model, planting=planting)
+    result = qlse(inst.tig, inst.grid, bandwidth=model, quartiles=quartiles, host=host)
+    theirs = ref.qlse(inst.tig, inst.grid, bandwidth=model, quartiles=quartiles, host=host)
+    assert (_hosts(result), result.attempts) == (theirs[0], theirs[3])
+    greedy = greedy_best_fit(inst.tig, inst.grid, bandwidth=model, reading=reading)
+    assert _hosts(greedy) == ref.greedy(inst.tig, inst.grid, model, reading)
+    for r in (result, greedy):
+        if r.found:
+            assert mapping_violations(r, inst.tig, inst.grid) == []
 
 
 @settings(max_examples=40, deadline=None)
@@ -129,9 +170,42 @@ def test_qlse_finds_the_single_lan_first():
     # order 1, 2, 0, 3 (task 1 wins the tie on score); each on the LAN's host with the most power left
     assert m.by_label(tig, grid) == {0: (1, 0), 1: (1, 0), 2: (1, 1), 3: (1, 1)}
     assert lan_hit_ratio(m, tig, grid) == 1.0
-    # greedy starts on the most powerful LAN, which carries no communication: every edge crosses the link
-    g = greedy_best_fit(tig, grid)
+    # greedy starts on the most powerful LAN, which carries no communication: checked, every edge crosses the link
+    g = greedy_best_fit(tig, grid, reading="checked")
     assert g.found and g.lan.tolist() == [0, 1, 0, 1] and lan_hit_ratio(g, tig, grid) == 0.0
+    # validated after (the default since issue 33): all four on LAN 0 by their MCRs, which its bandwidth refuses
+    assert not greedy_best_fit(tig, grid).found
+
+
+def test_the_readings_by_hand():
+    # LAN 0: hosts 300 and 500; LAN 1: one host of 1000 without bandwidth. Tasks 0-1 (MBR 10), 1-2 (MBR 10).
+    tig = TIG.from_arrays([200.0, 100.0, 250.0], [(0, 1), (1, 2)], [10.0, 10.0])
+    grid = LanGrid.from_arrays([[300.0, 500.0], [1000.0]], [20.0, 0.0], [(0, 1)], [5.0])
+    # QLSE: one LAN (x1.00), LAN 1 first (priority 1000) fails on bandwidth, then LAN 0; order 2, 1, 0 (scores)
+    most = qlse(tig, grid, bandwidth="dedicated")
+    first = qlse(tig, grid, bandwidth="dedicated", host="first-fit")
+    best = qlse(tig, grid, bandwidth="dedicated", host="best-fit")
+    # most power left: 2 on host 1 (500 -> 250), 1 on host 0 (300 -> 200), 0 on host 1 (250 -> 50)
+    assert most.host.tolist() == [1, 0, 1]
+    # first fit by nominal power: host 1 (500) takes 2 and 1 (150 left), so 0 (200) goes to host 0
+    assert first.host.tolist() == [0, 1, 1]
+    # best fit: 2 on host 0 (300 -> 50), 1 on host 1 (500 -> 400), 0 on host 1
+    assert best.host.tolist() == [1, 1, 0]
+    # greedy checked: LAN 1 first (1000 > 800), task 0 there, task 1 cannot reach it (link of 5 < 10): LAN 0, ...
+    checked = greedy_best_fit(tig, grid, bandwidth="dedicated")
+    assert not checked.found
+    # validated after: all three fit LAN 1's host by MCR (550 <= 1000), but LAN 1 carries no bandwidth: invalid
+    assert not greedy_best_fit(tig, grid, bandwidth="dedicated", reading="validated-after").found
+    wide = LanGrid.from_arrays([[300.0, 500.0], [1000.0]], [20.0, 10.0], [(0, 1)], [5.0])
+    after = greedy_best_fit(tig, wide, bandwidth="dedicated", reading="validated-after")
+    assert after.found and after.host.tolist() == [2, 2, 2] and after.lans_used == 1
+    assert mapping_violations(after, tig, wide, bandwidth="dedicated") == []
+    with pytest.raises(ValueError, match="host == 'worst-fit', must be one of 'most-power-left', 'first-fit'"):
+        qlse(tig, grid, host="worst-fit")
+    with pytest.raises(ValueError, match="reading == 'lazy', must be one of 'checked', 'validated-after'"):
+        greedy_best_fit(tig, grid, reading="lazy")
+    # run() passes the readings on
+    assert run_grid(tig, wide, "greedy", bandwidth="dedicated", reading="validated-after").found
 
 
 def test_results_are_deterministic():

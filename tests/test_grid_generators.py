@@ -94,8 +94,9 @@ def test_planted_mappings_are_valid_on_every_size(bandwidth):
 
 
 def test_the_two_models_plant_the_same_instance_with_different_bandwidths():
-    shared = feasible_instance("large", "small", seed=4, bandwidth="shared")
-    dedicated = feasible_instance("large", "small", seed=4, bandwidth="dedicated")
+    # just-enough (the default until issue 33): only the raised bandwidths differ
+    shared = feasible_instance("large", "small", seed=4, bandwidth="shared", planting="just-enough")
+    dedicated = feasible_instance("large", "small", seed=4, bandwidth="dedicated", planting="just-enough")
     assert shared.planted.tolist() == dedicated.planted.tolist()
     assert shared.grid.host_power.tolist() == dedicated.grid.host_power.tolist()
     # dedicated raises a bandwidth only to the largest MBR it carries: within Table 2 or up to Table 1's MBRs
@@ -123,3 +124,75 @@ def test_an_instance_no_grid_of_the_ranges_can_hold_fails_before_drawing_a_grid(
 def test_random_instances_have_no_planted_mapping():
     inst = random_instance("small", "large", seed=2)
     assert inst.planted is None and inst.tig.is_connected()
+
+
+@pytest.mark.parametrize("bandwidth", ["shared", "dedicated"])
+@pytest.mark.parametrize("planting", ["just-enough", "largest-mbr", "fit-graph"])
+def test_every_planting_gives_a_valid_hidden_mapping(planting, bandwidth):
+    for seed, (ts, gs) in enumerate(itertools.product(["small", "medium", "large"], repeat=2)):
+        inst = feasible_instance(ts, gs, seed=seed, bandwidth=bandwidth, planting=planting, link_probability=0.5)
+        validate_mapping(inst.planted, inst.tig, inst.grid, bandwidth=bandwidth)
+        r = tig_ranges(ts)
+        # MBRs stay in Table 1, but fit-graph's, which may go below it to fit their carrier
+        low = 0.0 if planting == "fit-graph" else r.mbr[0]
+        assert ((inst.tig.mbr >= low) & (inst.tig.mbr <= r.mbr[1])).all()
+
+
+def test_the_plantings_share_the_drawn_instance():
+    base = feasible_instance("large", "small", seed=4, bandwidth="dedicated", planting="just-enough")
+    largest = feasible_instance("large", "small", seed=4, bandwidth="dedicated", planting="largest-mbr")
+    fitted = feasible_instance("large", "small", seed=4, bandwidth="dedicated", planting="fit-graph")
+    assert base.planted.tolist() == largest.planted.tolist() == fitted.planted.tolist()
+    assert base.tig.mcr.tolist() == fitted.tig.mcr.tolist() and base.tig.mbr.tolist() == largest.tig.mbr.tolist()
+    # largest-mbr: every LAN holding a planted task carries the TIG's largest MBR
+    used = np.unique(largest.grid.host_lan[largest.planted])
+    assert (largest.grid.lan_bandwidth[used] >= largest.tig.mbr.max()).all()
+    assert (largest.grid.lan_bandwidth >= base.grid.lan_bandwidth).all()
+    # fit-graph: the MBRs change, each at most its carrier's drawn bandwidth, and nothing is raised: large MBRs
+    # (30-50 Mb/s) on small LANs (20-40) go below Table 1 where their carrier is below 30
+    assert fitted.tig.mbr.tolist() != base.tig.mbr.tolist()
+    for bw in (fitted.grid.lan_bandwidth, fitted.grid.link_bandwidth):
+        assert ((bw >= 20.0) & (bw <= 40.0)).all()
+    assert fitted.tig.mbr.min() < 30.0 <= base.tig.mbr.min()
+    assert fitted.grid.lan_bandwidth.sum() <= base.grid.lan_bandwidth.sum()
+
+
+def test_fit_graph_raises_nothing_where_every_mbr_can_fit():
+    # dedicated, MBRs of 10-30 Mb/s on a grid of 40-60 Mb/s: every carrier takes any MBR, nothing is raised
+    for seed in range(5):
+        inst = feasible_instance("small", "large", seed=seed, bandwidth="dedicated", planting="fit-graph")
+        for bw in (inst.grid.lan_bandwidth, inst.grid.link_bandwidth):
+            assert ((bw >= 40.0) & (bw <= 60.0)).all()
+    # shared: a carrier's communications share its drawn bandwidth, so their MBRs sum to at most it (nothing is
+    # raised, where just-enough adds the traffic to the drawn value)
+    inst = feasible_instance("small", "large", seed=1, bandwidth="shared", planting="fit-graph")
+    base = feasible_instance("small", "large", seed=1, bandwidth="shared", planting="just-enough")
+    assert inst.grid.lan_bandwidth.sum() < base.grid.lan_bandwidth.sum()
+    validate_mapping(inst.planted, inst.tig, inst.grid, bandwidth="shared")
+
+
+def test_link_probability_and_extra_edges():
+    tree = random_grid("medium", seed=2, link_probability=0.0)
+    assert tree.num_links == tree.num_lans - 1
+    full = random_grid("small", seed=2, link_probability=1.0)
+    assert full.num_links == full.num_lans * (full.num_lans - 1) // 2
+    assert random_tig("small", seed=2, extra_edges=0.0).num_edges == len(random_tig("small", seed=2)) - 1
+    assert random_instance("small", "small", seed=2, extra_edges=0.0, link_probability=0.0).tig.num_edges == (
+        len(random_instance("small", "small", seed=2).tig) - 1
+    )
+    dense = feasible_instance("small", "small", seed=3, link_probability=0.5, extra_edges=1.0)
+    assert dense.tig.num_edges == len(dense.tig) - 1 + len(dense.tig)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"planting": "generous"}, ValueError, "planting == 'generous', must be one of 'just-enough', 'largest-mbr'"),
+        ({"link_probability": 1.5}, ValueError, "link_probability == 1.5, must be <= 1.0"),
+        ({"link_probability": "half"}, TypeError, "link_probability == 'half', must be a real number"),
+        ({"extra_edges": -1}, ValueError, "extra_edges == -1, must be >= 0.0"),
+    ],
+)
+def test_bad_generator_options_are_refused(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        feasible_instance("small", "small", seed=0, **kwargs)

@@ -72,6 +72,31 @@ def test_small_scale_writes_every_output(small_run):
     assert {s["tasks"] for s in summary} >= {"all"}
 
 
+def test_the_readings_have_their_own_table(small_run):
+    readings = read_csv(small_run / "readings.csv")
+    assert set(readings[0]) == set(qlse.READING_COLUMNS)
+    everything = {(r["reading"], r["greedy_reading"]) for r in readings if r["tasks"] == "all"}
+    assert everything == {(name, g) for name in qlse.READINGS for g in ("checked", "validated-after")}
+    assert {r["bandwidth"] for r in readings} == {qlse.READINGS_BANDWIDTH}
+    for r in readings:
+        assert 0.0 <= float(r["qlse_failure_pct"]) <= 100.0 and r["paper_qlse_failure_pct"] == "≈ 0"
+        if r["tasks"] == "all":
+            assert int(r["cases"]) == 18
+    # the same QLSE runs under both greedy readings; DEFAULT_READING with greedy validated after is results.csv's
+    by = {(r["reading"], r["greedy_reading"]): r for r in readings if r["tasks"] == "all"}
+    for name in qlse.READINGS:
+        assert by[(name, "checked")]["qlse_failure_pct"] == by[(name, "validated-after")]["qlse_failure_pct"]
+    rows = [r for r in read_csv(small_run / "results.csv") if r["bandwidth"] == "dedicated"]
+    default = by[(qlse.DEFAULT_READING, "validated-after")]
+    failed = sum(r["failed"] == "True" for r in rows if r["algorithm"] == "QLSE")
+    assert float(default["qlse_failure_pct"]) == pytest.approx(100.0 * failed / 18)
+    greedy = sum(r["failed"] == "True" for r in rows if r["algorithm"] == "greedy")
+    assert float(default["greedy_failure_pct"]) == pytest.approx(100.0 * greedy / 18)
+    report = (small_run / "report.md").read_text()
+    assert "## Readings (issue 33), bandwidth model: dedicated" in report
+    assert "| fit-graph+links-0.5 | validated-after |" in report
+
+
 def test_every_mapping_is_validated_and_a_rerun_recomputes_nothing(tmp_path, monkeypatch, capsys):
     calls = []
     real = grid_algorithms.validate_mapping
@@ -88,6 +113,7 @@ def test_every_mapping_is_validated_and_a_rerun_recomputes_nothing(tmp_path, mon
         "small",
         "--bandwidth",
         "dedicated",
+        "--no-readings",
         "--workers",
         "1",
         "--no-progress",
@@ -96,6 +122,7 @@ def test_every_mapping_is_validated_and_a_rerun_recomputes_nothing(tmp_path, mon
     ]
     assert main(argv) == 0
     rows = read_csv(tmp_path / "results.csv")
+    assert len(read_csv(tmp_path / "readings.csv")) == 0
     assert len(calls) == sum(r["failed"] == "False" for r in rows) > 0
     assert {r["bandwidth"] for r in rows} == {"dedicated"}
     assert "dedicated  QLSE" in capsys.readouterr().out
@@ -175,3 +202,16 @@ def test_an_empty_out_on_the_command_line_is_an_error(tmp_path, monkeypatch, cap
     monkeypatch.setattr(qlse, "reproduce_qlse", lambda *a, **k: pytest.fail("ran the study in the working directory"))
     assert main(["reproduce", "qlse", "--scale", "small", "--out", ""]) == 2
     assert capsys.readouterr().err.startswith("clustersched: error: --out ''")
+
+
+def test_the_default_reading_is_the_librarys_defaults():
+    import inspect
+
+    from clustersched.grid import feasible_instance, greedy_best_fit
+    from clustersched.grid import qlse as grid_qlse
+
+    default = qlse.READINGS[qlse.DEFAULT_READING]
+    for fn, options in ((grid_qlse, default["qlse"]), (feasible_instance, default["instance"])):
+        params = inspect.signature(fn).parameters
+        assert {k: params[k].default for k in options} == options, fn.__name__
+    assert inspect.signature(greedy_best_fit).parameters["reading"].default == "validated-after"

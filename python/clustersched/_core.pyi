@@ -363,8 +363,10 @@ def qlse_map(
     alpha_l: float = 1.0,
     beta_l: float = 0.25,
     bandwidth: str = "shared",
+    quartiles: str = "links",
+    host: str = "most-power-left",
 ) -> _Mapped: ...
-def greedy_map(tig: Tig, grid: LanGrid, bandwidth: str = "shared") -> _Mapped: ...
+def greedy_map(tig: Tig, grid: LanGrid, bandwidth: str = "shared", reading: str = "validated-after") -> _Mapped: ...
 def qlse_task_order(
     tig: Tig, alpha_t: float = 1.0, beta_t: float = 0.25
 ) -> tuple[
@@ -375,7 +377,12 @@ def qlse_task_order(
     npt.NDArray[np.int64],
 ]: ...
 def qlse_step(
-    grid: LanGrid, step: int, alpha_l: float = 1.0, beta_l: float = 0.25
+    grid: LanGrid,
+    step: int,
+    alpha_l: float = 1.0,
+    beta_l: float = 0.25,
+    quartiles: str = "links",
+    tig: Tig | None = None,
 ) -> tuple[
     npt.NDArray[np.bool_],
     npt.NDArray[np.float64],

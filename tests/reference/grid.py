@@ -21,6 +21,13 @@ Float conventions (shared with the Rust core):
 * ``bandwidth="dedicated"``: each MBR is checked on its own against the LAN's or
   link's nominal bandwidth, and nothing is used up.
 
+The readings of issue 33 are here too, from their docstrings: the quartiles of
+the TIG's MBRs (``quartiles="mbrs"``), the first host by decreasing nominal
+power that fits (``host="first-fit"``), and the greedy baseline placing MCRs
+alone on the host with the most power left, its mapping checked after
+(``reading="validated-after"``, by :func:`valid`, written here from the
+validator's rules).
+
 The one rule written differently on purpose is the cycle rule (§4.1): the
 Rust core uses biconnected blocks; this reference applies the paper's words
 to every simple cycle (networkx's ``simple_cycles``), so it is only for small
@@ -168,14 +175,24 @@ def quantile(sorted_values, q):
     return sorted_values[k] + (sorted_values[k + 1] - sorted_values[k]) * (h - k)
 
 
-def kept_links(grid, step):
-    """Which links tentative mapping ``step`` keeps (list of bool)."""
+def distribution(tig, grid, quartiles="links"):
+    """The values whose quartiles cut the steps: the links' bandwidths, or the TIG's MBRs."""
+    if quartiles == "links":
+        return [float(b) for b in grid.link_bandwidth]
+    assert quartiles == "mbrs", quartiles
+    return [float(w) for w in tig.mbr]
+
+
+def kept_links(grid, step, values=None):
+    """Which links tentative mapping ``step`` keeps (list of bool), cut at the quartiles of ``values``
+    (default: the links' bandwidths)."""
     bw = [float(b) for b in grid.link_bandwidth]
+    values = bw if values is None else values
     if step == 0:
         return [False] * len(bw)
-    if step == 4 or not bw:
+    if step == 4 or not values:
         return [True] * len(bw)
-    threshold = quantile(sorted(bw), STEP_QUANTILES[step])
+    threshold = quantile(sorted(values), STEP_QUANTILES[step])
     return [b >= threshold for b in bw]
 
 
@@ -235,16 +252,28 @@ def _pick_host(lan, need, state, g, choice):
             if host is None or left[h] > left[host]:
                 host = h
         return host if _fits(load[host] + [need], g["power"][host]) else None
+    if choice == "first":
+        for h in sorted(g["hosts"][lan], key=lambda h: (-g["power"][h], h)):
+            if _fits(load[h] + [need], g["power"][h]):
+                return h
+        return None
     fitting = [h for h in g["hosts"][lan] if _fits(load[h] + [need], g["power"][h])]
     return min(fitting, key=lambda h: (left[h], h)) if fitting else None
 
 
-def _try_place(task, lan, state, tig_parts, g, usable, choice, bandwidth):
-    """Places ``task`` on ``lan`` if the three allocation conditions hold; returns whether it did."""
+def _try_place(task, lan, state, tig_parts, g, usable, choice, bandwidth, communications=True):
+    """Places ``task`` on ``lan`` if the three allocation conditions hold (only the first without
+    ``communications``); returns whether it did."""
     _, mcr, adj = tig_parts
     host = _pick_host(lan, mcr[task], state, g, choice)
     if host is None:
         return False
+    if not communications:
+        state["power"][host] -= mcr[task]
+        state["load"][host].append(mcr[task])
+        state["lan_of"][task] = lan
+        state["host_of"][task] = host
+        return True
     local = []
     remote = {}  # link -> MBRs of the task's edges across it
     for j, w in adj[task]:
@@ -289,15 +318,31 @@ def _fresh(n, g):
     }
 
 
-def qlse(tig, grid, alpha_t=1.0, beta_t=0.25, alpha_l=1.0, beta_l=0.25, bandwidth="shared", trace=None):
+HOSTS = {"most-power-left": "most", "first-fit": "first", "best-fit": "best"}
+
+
+def qlse(
+    tig,
+    grid,
+    alpha_t=1.0,
+    beta_t=0.25,
+    alpha_l=1.0,
+    beta_l=0.25,
+    bandwidth="shared",
+    trace=None,
+    quartiles="links",
+    host="most-power-left",
+):
     """(hosts or None, step or None, cluster LANs, attempts); ``trace`` (a list) gets one dict per attempt."""
     parts = _tig(tig)
     g = _grid(grid)
     order = task_order(tig, alpha_t, beta_t)["order"]
+    values = distribution(tig, grid, quartiles)
+    choice = HOSTS[host]
     tried = {}
     attempts = 0
     for step in range(5):
-        kept = kept_links(grid, step)
+        kept = kept_links(grid, step, values)
         prio = lan_priorities(grid, kept, alpha_l, beta_l)
         for lans, count, _ in clusters(grid, kept):
             if tried.get(tuple(lans)) == count:
@@ -308,7 +353,7 @@ def qlse(tig, grid, alpha_t=1.0, beta_t=0.25, alpha_l=1.0, beta_l=0.25, bandwidt
             state = _fresh(parts[0], g)
             failed_at = None
             for t in order:
-                if not any(_try_place(t, l, state, parts, g, kept, "most", bandwidth) for l in ranked):
+                if not any(_try_place(t, l, state, parts, g, kept, choice, bandwidth) for l in ranked):
                     failed_at = t
                     break
             if trace is not None:
@@ -318,14 +363,47 @@ def qlse(tig, grid, alpha_t=1.0, beta_t=0.25, alpha_l=1.0, beta_l=0.25, bandwidt
     return None, None, [], attempts
 
 
-def greedy(tig, grid, bandwidth="shared"):
+def greedy(tig, grid, bandwidth="shared", reading="checked"):
     """The baseline's hosts, or None."""
     parts = _tig(tig)
     g = _grid(grid)
     ranked = sorted(range(g["lans"]), key=lambda l: (-g["lan_power"][l], l))
     usable = [True] * len(g["link_bw"])
     state = _fresh(parts[0], g)
+    checked = reading == "checked"
+    choice = "best" if checked else "most"
     for t in range(parts[0]):
-        if not any(_try_place(t, l, state, parts, g, usable, "best", bandwidth) for l in ranked):
+        if not any(_try_place(t, l, state, parts, g, usable, choice, bandwidth, checked) for l in ranked):
             return None
+    if not checked and not valid(tig, grid, state["host_of"], bandwidth):
+        return None
     return state["host_of"]
+
+
+def valid(tig, grid, hosts, bandwidth="shared"):
+    """Whether ``hosts`` (task -> host) meets every MCR and MBR: the validator's rules, from scratch."""
+    n, mcr, adj = _tig(tig)
+    g = _grid(grid)
+    lan_of_host = {h: l for l in range(g["lans"]) for h in g["hosts"][l]}
+    load = {}
+    for t in range(n):
+        load.setdefault(hosts[t], []).append(mcr[t])
+    if not all(_fits(ws, g["power"][h]) for h, ws in load.items()):
+        return False
+    carried = {}  # ("lan", l) or ("link", k) -> MBRs
+    for u in range(n):
+        for v, w in adj[u]:
+            if v < u:
+                continue
+            a, b = lan_of_host[hosts[u]], lan_of_host[hosts[v]]
+            if a == b:
+                key, cap = ("lan", a), g["lan_bw"][a]
+            else:
+                k = _link(g, a, b)
+                if k is None:
+                    return False
+                key, cap = ("link", k), g["link_bw"][k]
+            carried.setdefault(key, (cap, []))[1].append(w)
+    if bandwidth == "dedicated":
+        return all(_fits([w], cap) for cap, ws in carried.values() for w in ws)
+    return all(_fits(ws, cap) for cap, ws in carried.values())

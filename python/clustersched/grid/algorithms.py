@@ -99,6 +99,7 @@ def run(
     seed: Seed = None,
     validate: bool | None = None,
     bandwidth: str = "shared",
+    **options: Any,
 ) -> GridRun:
     """Maps the TIG ``workload`` onto ``platform`` by ``algorithm`` under the ``bandwidth`` model, optionally
     checks the mapping with :func:`validate_mapping`, and measures it (the problem contract's entry point,
@@ -117,13 +118,19 @@ def run(
         (:func:`clustersched._contract.validate_default`).
     bandwidth : {"shared", "dedicated"}
         The bandwidth model.
+    **options
+        The algorithm's readings, passed on: ``quartiles=`` and ``host=`` for
+        QLSE, ``reading=`` for greedy (:func:`~clustersched.grid.qlse`,
+        :func:`~clustersched.grid.greedy_best_fit`).
 
     Raises
     ------
     TypeError
         ``workload``, ``platform`` or ``validate`` of the wrong type.
     ValueError
-        ``algorithm`` is not a name of :data:`ALGORITHMS`, ``bandwidth`` no model.
+        ``algorithm`` is not a name of :data:`ALGORITHMS`, ``bandwidth`` no model, an option out of its choices.
+    TypeError
+        An option the algorithm does not take.
     InvalidScheduleError
         The algorithm returned a mapping that breaks a constraint (a bug).
 
@@ -142,7 +149,7 @@ def run(
     check = validate_default(validate)
     check_seed(seed)
     tig, grid = workload, platform
-    result = ALGORITHMS[canonical](tig, grid, bandwidth=bandwidth)
+    result = ALGORITHMS[canonical](tig, grid, bandwidth=bandwidth, **options)
     if not isinstance(result, Mapping):
         return GridRun(canonical, result, None, result.seconds)
     if check:

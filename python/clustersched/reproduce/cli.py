@@ -7,7 +7,7 @@ Usage::
     clustersched reproduce ptg [--scale small|full] [--seed S] [--workers N | --dask ADDRESS] --out DIR
     clustersched reproduce scrap [--scale small|full] [--seed S] [--workers N | --dask ADDRESS] --out DIR
     clustersched reproduce qlse [--scale small|full] [--seed S] [--bandwidth shared|dedicated|both]
-                                [--workers N | --dask ADDRESS] --out DIR
+                                [--no-readings] [--workers N | --dask ADDRESS] --out DIR
     clustersched reproduce dfrs [--scale small|medium|full] [--traces DIR] [--workers N | --dask ADDRESS] --out DIR
 
 :func:`add_parser` adds ``reproduce`` to the ``clustersched`` parser; the
@@ -135,7 +135,8 @@ def add_parser(subparsers: Any) -> None:
         "qlse",
         help="QLSE vs greedy best fit on grids of LANs (Baraglia et al., §5, Figs. 3-5)",
         description="QLSE and the greedy best-fit baseline on the 21,870 test cases of §5 (2,187 combinations of "
-        "Tables 1-2 x 10): results.csv, Figs. 3-5, summary.csv, report.md (see docs/reproduce-qlse.md).",
+        "Tables 1-2 x 10): results.csv, Figs. 3-5, summary.csv, readings.csv, report.md "
+        "(see docs/reproduce-qlse.md).",
     )
     qlse.add_argument(
         "--scale",
@@ -155,7 +156,12 @@ def add_parser(subparsers: Any) -> None:
         help="bandwidth model, %(choices)s: shared is §4.4 as written, dedicated checks each "
         "communication on its own (default: %(default)s)",
     )
-    _add_run_options(qlse, "results.csv, the figures, summary.csv, report.md")
+    qlse.add_argument(
+        "--no-readings",
+        action="store_true",
+        help="skip the named readings of the paper (readings.csv and the report's section keep no rows)",
+    )
+    _add_run_options(qlse, "results.csv, the figures, summary.csv, readings.csv, report.md")
     qlse.set_defaults(run=qlse_command)
     dfrs = papers.add_parser(
         "dfrs",
@@ -335,6 +341,7 @@ def qlse_command(args: argparse.Namespace) -> int:
             workers=args.workers,
             dask=args.dask,
             progress=not args.no_progress,
+            readings=not args.no_readings,
         )
     print(f"{'bandwidth':<10} {'algorithm':<7} {'cases':>6} {'failures':>9} {'LAN hit':>8} {'task-machine':>13}")
     for s in qlse.summary(rows):
@@ -345,7 +352,7 @@ def qlse_command(args: argparse.Namespace) -> int:
                 f"{s['bandwidth']:<10} {s['algorithm']:<7} {s['cases']:>6} {s['failure_pct']:>8.1f}% {hit:>8} "
                 f"{ratio:>13}"
             )
-    print(f"wrote {os.path.join(args.out, 'results.csv')}, report.md, summary.csv and the figures")
+    print(f"wrote {os.path.join(args.out, 'results.csv')}, report.md, summary.csv, readings.csv and the figures")
     return campaign_status(runs, os.path.join(args.out, "results.csv"))
 
 

@@ -32,6 +32,17 @@ Choices the paper leaves open, made here:
   (8..64), one panel per bandwidth model.
 * ``seconds`` is the wall time of the algorithm alone.
 
+**Readings** (issue 33; ``readings.csv`` and the report's "Readings"
+section): the paper's figures under each named set of readings of
+:data:`READINGS` (QLSE's quartile source and host rule, the instance
+generator), each with both readings of the greedy baseline
+(:data:`~clustersched.grid.qlse.GREEDY_READINGS`), on the same combinations
+and seeds, under the ``dedicated`` model only (:data:`READINGS_BANDWIDTH`:
+under ``shared``, 20-60 Mb/s LANs cannot carry the ≈ 100% LAN hit ratios §5
+reports, whatever the reading, so the comparison with the paper means
+something only under ``dedicated``).  ``results.csv`` keeps the default
+reading's rows only.
+
 ``scale="small"`` runs 9 combinations (the three TIG sizes x the three grid
 sizes, each with all its parameters of that size) with 2 cases each, for CI;
 ``"full"`` the 21,870 cases.
@@ -56,9 +67,14 @@ __all__ = [
     "COLUMNS",
     "FIGURES",
     "OUTPUTS",
+    "DEFAULT_READING",
+    "READINGS",
+    "READINGS_BANDWIDTH",
     "SCALES",
     "combinations",
     "plot_figures",
+    "reading_rows",
+    "reading_scenarios",
     "reproduce_qlse",
     "run_scenario",
     "scenarios",
@@ -72,7 +88,7 @@ PARAMETERS = ("tasks", "mcr", "mbr", "lans", "hosts_per_lan", "power", "bandwidt
 CASES = {"small": 2, "full": 10}
 ALGORITHMS = ("QLSE", "greedy")
 #: Campaign name in the store: change it when a scenario's computation changes.
-CAMPAIGN = "qlse-v1"
+CAMPAIGN = "qlse-v3"
 #: The campaign's progress bar: the paper, and what it counts.
 LABEL = "QLSE paper (Baraglia et al.): scenarios (a combination of Tables 1-2, all its cases)"
 COLUMNS = (
@@ -106,11 +122,39 @@ COLUMNS = (
     "error",
 )
 FIGURES = ("fig3_failures.png", "fig4_lan_hit_ratio.png", "fig5_task_machine_ratio.png")
-TABLES = ("summary.csv", "report.md")
+TABLES = ("summary.csv", "readings.csv", "report.md")
 #: Every file :func:`reproduce_qlse` writes into its folder.
 OUTPUTS = ("results.csv", *FIGURES, *TABLES, "campaign.sqlite")
 #: Bins of tasks per TIG for the report's tables.
 TASK_BINS = ((8, 15), (16, 23), (24, 31), (32, 39), (40, 47), (48, 55), (56, 64))
+#: The named sets of readings (issue 33), each run with both greedy readings: QLSE's options
+#: (:func:`clustersched.grid.qlse`) and the instance generator's (:func:`clustersched.grid.feasible_instance`).
+#: "today" is the library's defaults until issue 33; each other one changes QLSE's reading (the MBRs' quartiles
+#: with the first host in decreasing power, §4.2-4.3) or the generator's (§5's "a valid solution exists"), and
+#: :data:`DEFAULT_READING` is the library's defaults since.
+_QLSE_TODAY = {"quartiles": "links", "host": "most-power-left"}
+READINGS: dict[str, dict[str, dict[str, Any]]] = {
+    "today": {"qlse": _QLSE_TODAY, "instance": {"planting": "just-enough", "link_probability": 0.2}},
+    "mbr-quartiles+first-fit": {
+        "qlse": {"quartiles": "mbrs", "host": "first-fit"},
+        "instance": {"planting": "just-enough", "link_probability": 0.2},
+    },
+    "largest-mbr": {"qlse": _QLSE_TODAY, "instance": {"planting": "largest-mbr", "link_probability": 0.2}},
+    "fit-graph": {"qlse": _QLSE_TODAY, "instance": {"planting": "fit-graph", "link_probability": 0.2}},
+    "fit-graph+links-0.5": {"qlse": _QLSE_TODAY, "instance": {"planting": "fit-graph", "link_probability": 0.5}},
+}
+#: The reading whose options are the library's defaults (with greedy ``"validated-after"``): results.csv's.
+DEFAULT_READING = "fit-graph+links-0.5"
+#: The bandwidth model the readings run under (the module docstring says why).
+READINGS_BANDWIDTH = "dedicated"
+#: What §5 says of each measure (it gives plots, not numbers): the readings table's paper columns.
+PAPER = {
+    "qlse_failure_pct": "≈ 0",
+    "greedy_failure_pct": "grows almost linearly with the tasks",
+    "lan_hit_ratio_pct": "≈ 100 both, QLSE higher",
+    "task_machine_ratio": "QLSE 2-3, greedy > QLSE",
+    "greedy_lans_used": "≤ 2",
+}
 
 
 def combinations(scale: str = "full") -> list[tuple[str, ...]]:
@@ -154,25 +198,59 @@ def scenarios(
     return grid(combination=range(len(combinations(scale))), bandwidth=models, scale=[scale], seed=[int(seed)])
 
 
+def reading_scenarios(scale: str = "full", *, seed: int = 0) -> list[dict[str, Any]]:
+    """The readings' scenarios: one per combination and reading of :data:`READINGS`, under :data:`READINGS_BANDWIDTH`.
+
+    Examples
+    --------
+    >>> len(reading_scenarios("full")), reading_scenarios("small")[0]
+    (10935, {'combination': 0, 'reading': 'today', 'bandwidth': 'dedicated', 'scale': 'small', 'seed': 0})
+    """
+    scenarios(scale, seed=seed, bandwidths=[READINGS_BANDWIDTH])  # the same checks
+    return grid(
+        combination=range(len(combinations(scale))),
+        reading=list(READINGS),
+        bandwidth=[READINGS_BANDWIDTH],
+        scale=[scale],
+        seed=[int(seed)],
+    )
+
+
 def run_scenario(s: dict[str, Any]) -> dict[str, Any]:
     """The cases of one combination under one bandwidth model, both algorithms: the campaign's scenario function.
 
-    Returns one list per field, one entry per (case, algorithm).
+    With a ``reading`` (:func:`reading_scenarios`), the instances and QLSE follow that reading of
+    :data:`READINGS`, and greedy runs under each of its readings (the ``greedy`` field).
+    Returns one list per field, one entry per (case, algorithm[, greedy reading]).
     """
     from ..grid import feasible_instance, grid_ranges, tig_ranges
     from ..grid import run as run_grid
+    from ..grid.qlse import GREEDY_READINGS
 
     sizes = combinations(s["scale"])[s["combination"]]
+    reading = READINGS[s["reading"]] if "reading" in s else {"qlse": {}, "instance": {}}
+    runs: list[tuple[str, str, dict[str, Any]]] = [("QLSE", "", reading["qlse"])]
+    if "reading" in s:
+        runs += [("greedy", g, {"reading": g}) for g in GREEDY_READINGS]
+    else:
+        runs += [("greedy", "", {})]
     rows: dict[str, list[Any]] = defaultdict(list)
     for replicate in range(CASES[s["scale"]]):
         rng = np.random.default_rng(np.random.SeedSequence(s["seed"], spawn_key=(s["combination"], replicate)))
-        inst = feasible_instance(tig_ranges(*sizes[:3]), grid_ranges(*sizes[3:]), seed=rng, bandwidth=s["bandwidth"])
+        inst = feasible_instance(
+            tig_ranges(*sizes[:3]),
+            grid_ranges(*sizes[3:]),
+            seed=rng,
+            bandwidth=s["bandwidth"],
+            **reading["instance"],
+        )
         tig, lan_grid = inst.tig, inst.grid
-        for name in ALGORITHMS:
-            run = run_grid(tig, lan_grid, name, bandwidth=s["bandwidth"], validate=True)
+        for name, greedy, options in runs:
+            run = run_grid(tig, lan_grid, name, bandwidth=s["bandwidth"], validate=True, **options)
             r, m = run.mapping, run.metrics
             rows["replicate"].append(replicate)
             rows["algorithm"].append(name)
+            rows["greedy"].append(greedy)
             rows["tasks"].append(len(tig))
             rows["edges"].append(tig.num_edges)
             rows["lans"].append(lan_grid.num_lans)
@@ -198,8 +276,14 @@ def reproduce_qlse(
     workers: int | None = None,
     dask: Any = None,
     progress: bool = True,
+    readings: bool = True,
 ) -> list[dict[str, Any]]:
-    """Runs the study and writes ``results.csv``, Figs. 3-5, ``summary.csv`` and ``report.md`` into ``out``.
+    """Runs the study and writes ``results.csv``, Figs. 3-5, ``summary.csv``, ``readings.csv`` and ``report.md``
+    into ``out``.
+
+    ``readings`` (default True) also runs every reading of :data:`READINGS` (under
+    :data:`READINGS_BANDWIDTH`) into ``readings.csv`` and the report's "Readings" section; False leaves
+    ``readings.csv`` with its header only.
 
     Results are kept in ``out/campaign.sqlite``: running again resumes and
     computes only what is missing.  Returns the rows of results.csv.
@@ -208,7 +292,7 @@ def reproduce_qlse(
     ------
     TypeError
         ``out`` is not a path, ``bandwidths`` is a single string rather than
-        a sequence of model names, ``progress`` is not a bool.
+        a sequence of model names, ``progress`` or ``readings`` is not a bool.
     ValueError
         ``out`` is empty (an empty path is not a folder: give ``"."`` for the
         working directory), or ``scale``, ``seed`` or a model is out of range.
@@ -221,14 +305,20 @@ def reproduce_qlse(
         raise TypeError(f"bandwidths == {bandwidths!r}, must be a sequence of model names, e.g. ({bandwidths!r},)")
     if not isinstance(progress, (bool, np.bool_)):
         raise TypeError(f"progress == {progress!r}, must be a bool")
+    if not isinstance(readings, (bool, np.bool_)):
+        raise TypeError(f"readings == {readings!r}, must be a bool")
     todo = scenarios(scale, seed=seed, bandwidths=bandwidths)
+    if readings:
+        todo += reading_scenarios(scale, seed=seed)
     out = Path(out)
     runs = run_study(out, CAMPAIGN, todo, run_scenario, workers=workers, dask=dask, progress=progress, label=LABEL)
-    rows = _rows(runs)
+    rows = _rows([r for r in runs if "reading" not in r])
     write_csv(rows, out / "results.csv", COLUMNS)
     table = summary(rows)
     write_csv(table, out / "summary.csv", tuple(table[0]) if table else ("bandwidth",))
-    write_text(out / "report.md", _report(rows, table))
+    by_reading = reading_rows(_rows([r for r in runs if "reading" in r])) if readings else []
+    write_csv(by_reading, out / "readings.csv", READING_COLUMNS)
+    write_text(out / "report.md", _report(rows, table) + _readings_report(by_reading))
     _figures(rows, out)
     return rows
 
@@ -241,6 +331,7 @@ def _rows(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
         base = {
             "combination": r["combination"],
             "bandwidth": r["bandwidth"],
+            **({"reading": r["reading"]} if "reading" in r else {}),
             **{f"{p}_size": size for p, size in zip(PARAMETERS, sizes)},
         }
         if r["status"] != "ok":
@@ -256,6 +347,7 @@ def _rows(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     for name in (
                         "replicate",
                         "algorithm",
+                        *(("greedy",) if "greedy" in r else ()),
                         "tasks",
                         "edges",
                         "lans",
@@ -333,6 +425,146 @@ def summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     }
                 )
     return out
+
+
+#: The columns of readings.csv: one row per reading, greedy reading and bin of tasks per TIG (and "all").
+READING_COLUMNS = (
+    "reading",
+    "greedy_reading",
+    "bandwidth",
+    "tasks",
+    "cases",
+    "qlse_failure_pct",
+    "greedy_failure_pct",
+    "both_mapped",
+    "qlse_lan_hit_ratio_pct",
+    "greedy_lan_hit_ratio_pct",
+    "qlse_task_machine_ratio",
+    "greedy_task_machine_ratio",
+    "qlse_mean_lans_used",
+    "greedy_mean_lans_used",
+    "greedy_at_most_2_lans_pct",
+    *(f"paper_{k}" for k in PAPER),
+)
+
+
+def reading_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """readings.csv from the readings' per-case rows: per reading, greedy reading and bin of tasks (and "all"),
+    the failures of both algorithms over every case, and the ratios and LANs used over the cases both mapped
+    (as §5 averages them), next to what §5 says (:data:`PAPER`)."""
+    rows = [r for r in rows if r["status"] == "ok"]
+    qlse_of = {(r["reading"], r["case"]): r for r in rows if r["algorithm"] == "QLSE"}
+    bins = [f"{lo}-{hi}" for lo, hi in TASK_BINS] + ["all"]
+    out = []
+    for reading in READINGS:
+        for greedy in sorted({r["greedy"] for r in rows if r["algorithm"] == "greedy"}, key=_greedy_rank):
+            pairs = [
+                (qlse_of[(reading, g["case"])], g)
+                for g in rows
+                if g["algorithm"] == "greedy" and g["reading"] == reading and g["greedy"] == greedy
+            ]
+            for b in bins:
+                mine = [(q, g) for q, g in pairs if b == "all" or _bin(q["tasks"]) == b]
+                if not mine:
+                    continue
+                both = [(q, g) for q, g in mine if not q["failed"] and not g["failed"]]
+
+                def mean(values: list[float], scale: float = 1.0) -> float | None:
+                    return scale * float(np.mean(values)) if values else None
+
+                out.append(
+                    {
+                        "reading": reading,
+                        "greedy_reading": greedy,
+                        "bandwidth": mine[0][0]["bandwidth"],
+                        "tasks": b,
+                        "cases": len(mine),
+                        "qlse_failure_pct": mean([q["failed"] for q, _ in mine], 100.0),
+                        "greedy_failure_pct": mean([g["failed"] for _, g in mine], 100.0),
+                        "both_mapped": len(both),
+                        "qlse_lan_hit_ratio_pct": mean([q["lan_hit_ratio"] for q, _ in both], 100.0),
+                        "greedy_lan_hit_ratio_pct": mean([g["lan_hit_ratio"] for _, g in both], 100.0),
+                        "qlse_task_machine_ratio": mean([q["task_machine_ratio"] for q, _ in both]),
+                        "greedy_task_machine_ratio": mean([g["task_machine_ratio"] for _, g in both]),
+                        "qlse_mean_lans_used": mean([q["lans_used"] for q, _ in both]),
+                        "greedy_mean_lans_used": mean([g["lans_used"] for _, g in both]),
+                        "greedy_at_most_2_lans_pct": mean([g["lans_used"] <= 2 for _, g in both], 100.0),
+                        **{f"paper_{k}": v for k, v in PAPER.items()},
+                    }
+                )
+    return out
+
+
+def _greedy_rank(name: str) -> int:
+    from ..grid.qlse import GREEDY_READINGS
+
+    return GREEDY_READINGS.index(name) if name in GREEDY_READINGS else len(GREEDY_READINGS)
+
+
+def _readings_report(table: list[dict[str, Any]]) -> str:
+    """The report's "Readings" section: the paper's figures under each reading, next to the paper's."""
+    if not table:
+        return ""
+    lines = [
+        f"## Readings (issue 33), bandwidth model: {table[0]['bandwidth']}",
+        "",
+        "Each reading of `READINGS` (QLSE's options and the instance generator's) with both greedy readings "
+        "(`checked`: best fit, every placement checked; `validated-after`: MCRs first on the most powerful host, "
+        "the mapping validated after). Failures over every case; ratios and LANs over the cases both mapped.",
+        "",
+        "| reading | greedy | QLSE failures % | greedy failures % | both mapped | QLSE LAN hit % | greedy LAN hit % "
+        "| QLSE task-machine | greedy task-machine | greedy ≤ 2 LANs % | Fig. 5 bins with greedy > QLSE |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    keys = list(dict.fromkeys((t["reading"], t["greedy_reading"]) for t in table))
+    for reading, greedy in keys:
+        mine = {t["tasks"]: t for t in table if (t["reading"], t["greedy_reading"]) == (reading, greedy)}
+        a = mine["all"]
+        binned = [t for b, t in mine.items() if b != "all" and t["greedy_task_machine_ratio"] is not None]
+        above = sum(t["greedy_task_machine_ratio"] > t["qlse_task_machine_ratio"] for t in binned)
+        lines.append(
+            f"| {reading} | {greedy} | {cell(a['qlse_failure_pct'], 1)} | {cell(a['greedy_failure_pct'], 1)} "
+            f"| {a['both_mapped']} | {cell(a['qlse_lan_hit_ratio_pct'])} | {cell(a['greedy_lan_hit_ratio_pct'])} "
+            f"| {cell(a['qlse_task_machine_ratio'])} | {cell(a['greedy_task_machine_ratio'])} "
+            f"| {cell(a['greedy_at_most_2_lans_pct'], 1)} | {above} of {len(binned)} |"
+        )
+    lines.append(
+        f"| paper | | {PAPER['qlse_failure_pct']} | {PAPER['greedy_failure_pct']} | | "
+        f"{PAPER['lan_hit_ratio_pct']} | | {PAPER['task_machine_ratio']} | | {PAPER['greedy_lans_used']} | all |"
+    )
+    bins = [f"{lo}-{hi}" for lo, hi in TASK_BINS]
+    lines += [
+        "",
+        "Failures % by tasks per TIG (QLSE / greedy), so that greedy's growth shows:",
+        "",
+        "| reading | greedy | " + " | ".join(bins) + " |",
+        "|---|---|" + "---:|" * len(bins),
+    ]
+    for reading, greedy in keys:
+        mine = {t["tasks"]: t for t in table if (t["reading"], t["greedy_reading"]) == (reading, greedy)}
+        cells = [
+            f"{cell(mine[b]['qlse_failure_pct'], 1)} / {cell(mine[b]['greedy_failure_pct'], 1)}" if b in mine else "—"
+            for b in bins
+        ]
+        lines.append(f"| {reading} | {greedy} | " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        "Task-machine ratio by tasks per TIG (QLSE / greedy, over the cases both mapped; Fig. 5's order is "
+        "greedy above QLSE):",
+        "",
+        "| reading | greedy | " + " | ".join(bins) + " |",
+        "|---|---|" + "---:|" * len(bins),
+    ]
+    for reading, greedy in keys:
+        mine = {t["tasks"]: t for t in table if (t["reading"], t["greedy_reading"]) == (reading, greedy)}
+        cells = [
+            f"{cell(mine[b]['qlse_task_machine_ratio'])} / {cell(mine[b]['greedy_task_machine_ratio'])}"
+            if b in mine
+            else "—"
+            for b in bins
+        ]
+        lines.append(f"| {reading} | {greedy} | " + " | ".join(cells) + " |")
+    return "\n".join(["", *lines]) + "\n"
 
 
 def _report(rows: list[dict[str, Any]], table: list[dict[str, Any]]) -> str:

@@ -3,7 +3,9 @@
 //! MBR 30-50 Mb/s) on a grid of 32 LANs of 48 hosts (1000-1300 Mflop/s,
 //! LAN and link bandwidth 40-60 Mb/s), drawn deterministically.
 
-use clustersched_core::grid::{greedy_best_fit, mapping_is_valid, qlse, Bandwidth, LanGrid, Outcome, QlseParams, Tig};
+use clustersched_core::grid::{
+    greedy_best_fit, mapping_is_valid, qlse, Bandwidth, GreedyReading, LanGrid, Outcome, QlseParams, Tig,
+};
 use criterion::{criterion_group, criterion_main, Criterion};
 
 /// A fixed linear congruential generator: uniform floats in [0, 1).
@@ -95,10 +97,10 @@ fn bench(c: &mut Criterion) {
             &format!("qlse 64 tasks on 32x48 ({name}, {} attempts)", out.attempts),
             |b| b.iter(|| qlse(&tig, &grid, params).expect("connected TIG")),
         );
-        let g = greedy_best_fit(&tig, &grid, model);
+        let g = greedy_best_fit(&tig, &grid, model, GreedyReading::Checked);
         check(&tig, &grid, &g, model);
         c.bench_function(&format!("greedy 64 tasks on 32x48 ({name})"), |b| {
-            b.iter(|| greedy_best_fit(&tig, &grid, model))
+            b.iter(|| greedy_best_fit(&tig, &grid, model, GreedyReading::Checked))
         });
     }
 }

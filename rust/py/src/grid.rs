@@ -3,7 +3,7 @@
 //! its parts and the best-fit baseline on them without the GIL.
 //! `clustersched.grid` is the public interface.
 
-use clustersched_core::grid::{self, Bandwidth, QlseParams, Weights};
+use clustersched_core::grid::{self, Bandwidth, GreedyReading, HostChoice, QlseParams, Quartiles, Weights};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -121,7 +121,10 @@ fn outcome(py: Python<'_>, out: grid::Outcome) -> Mapped<'_> {
 
 /// QLSE: (hosts or None, step, cluster LANs, attempts).
 #[pyfunction]
-#[pyo3(signature = (tig, grid, alpha_t=1.0, beta_t=0.25, alpha_l=1.0, beta_l=0.25, bandwidth="shared"))]
+#[pyo3(signature = (
+    tig, grid, alpha_t=1.0, beta_t=0.25, alpha_l=1.0, beta_l=0.25, bandwidth="shared",
+    quartiles="links", host="most-power-left"
+))]
 #[allow(clippy::too_many_arguments)]
 fn qlse_map<'py>(
     py: Python<'py>,
@@ -132,11 +135,15 @@ fn qlse_map<'py>(
     alpha_l: f64,
     beta_l: f64,
     bandwidth: &str,
+    quartiles: &str,
+    host: &str,
 ) -> PyResult<Mapped<'py>> {
     let params = QlseParams {
         tasks: weights(alpha_t, beta_t),
         lans: weights(alpha_l, beta_l),
         bandwidth: bandwidth_model(bandwidth)?,
+        quartiles: Quartiles::from_name(quartiles).map_err(to_py)?,
+        host: HostChoice::from_name(host).map_err(to_py)?,
     };
     let (t, g) = (&tig.inner, &grid.inner);
     let out = py.detach(|| grid::qlse(t, g, params)).map_err(to_py)?;
@@ -145,11 +152,18 @@ fn qlse_map<'py>(
 
 /// The greedy best-fit baseline: (hosts or None, None, empty, 1).
 #[pyfunction]
-#[pyo3(signature = (tig, grid, bandwidth="shared"))]
-fn greedy_map<'py>(py: Python<'py>, tig: &Tig, grid: &LanGrid, bandwidth: &str) -> PyResult<Mapped<'py>> {
+#[pyo3(signature = (tig, grid, bandwidth="shared", reading="validated-after"))]
+fn greedy_map<'py>(
+    py: Python<'py>,
+    tig: &Tig,
+    grid: &LanGrid,
+    bandwidth: &str,
+    reading: &str,
+) -> PyResult<Mapped<'py>> {
     let model = bandwidth_model(bandwidth)?;
+    let reading = GreedyReading::from_name(reading).map_err(to_py)?;
     let (t, g) = (&tig.inner, &grid.inner);
-    let out = py.detach(|| grid::greedy_best_fit(t, g, model));
+    let out = py.detach(|| grid::greedy_best_fit(t, g, model, reading));
     Ok(outcome(py, out))
 }
 
@@ -184,8 +198,9 @@ fn qlse_task_order<'py>(
 
 /// Tentative mapping `step` (0..=4): (kept link mask, eq. 2 LAN priorities,
 /// clusters as a list of LAN index arrays by decreasing priority, their priorities).
+/// `tig` is needed (and only used) for `quartiles="mbrs"`.
 #[pyfunction]
-#[pyo3(signature = (grid, step, alpha_l=1.0, beta_l=0.25))]
+#[pyo3(signature = (grid, step, alpha_l=1.0, beta_l=0.25, quartiles="links", tig=None))]
 #[allow(clippy::type_complexity)]
 fn qlse_step<'py>(
     py: Python<'py>,
@@ -193,6 +208,8 @@ fn qlse_step<'py>(
     step: usize,
     alpha_l: f64,
     beta_l: f64,
+    quartiles: &str,
+    tig: Option<&Tig>,
 ) -> PyResult<(
     Bound<'py, PyArray1<bool>>,
     Bound<'py, PyArray1<f64>>,
@@ -207,7 +224,14 @@ fn qlse_step<'py>(
     let w = weights(alpha_l, beta_l);
     w.check("L").map_err(to_py)?;
     let g = &grid.inner;
-    let kept = grid::kept_links(g, step);
+    let distribution = match (Quartiles::from_name(quartiles).map_err(to_py)?, tig) {
+        (Quartiles::Links, _) => g.link_bandwidth().to_vec(),
+        (Quartiles::Mbrs, Some(t)) => Quartiles::Mbrs.distribution(&t.inner, g),
+        (Quartiles::Mbrs, None) => {
+            return Err(PyValueError::new_err("quartiles == 'mbrs' needs the TIG (tig=...)"));
+        }
+    };
+    let kept = grid::kept_links(g, step, &distribution);
     let prio = grid::lan_priorities(g, &kept, w);
     let found = grid::clusters(g, &kept);
     let lans = found.iter().map(|c| int64s(&c.lans).into_pyarray(py)).collect();

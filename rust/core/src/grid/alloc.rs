@@ -138,17 +138,40 @@ fn round_partials(p: &[f64]) -> f64 {
 }
 
 /// Which host of a LAN receives a task.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum HostChoice {
     /// QLSE (§4.2): the hosts of a LAN in decreasing order of computational
     /// power, the first taken. The order is that of the *remaining* power
     /// (the paper's hosts report their instantaneous power), so the host is
     /// the one with the most power left (ties: lowest index), and condition 1
-    /// holds when the task's MCR fits on that host ([`fits`]).
+    /// holds when the task's MCR fits on that host ([`fits`]). The default.
+    #[default]
     MostPower,
+    /// §4.2 "in a LAN the hosts can be ordered in decreasing order of
+    /// computational power" read as a static order: the hosts by decreasing
+    /// *nominal* power (ties: lowest index), and the task on the first of them
+    /// its MCR still fits on ([`fits`] of the exact sum). First fit decreasing.
+    FirstFit,
     /// The baseline's best fit (§5): among the hosts the task's MCR fits on,
     /// the one with the least power left (ties: lowest index).
     BestFit,
+}
+
+impl HostChoice {
+    /// The rule by its name: `"most-power-left"`, `"first-fit"` or `"best-fit"`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for any other name.
+    pub fn from_name(name: &str) -> Result<Self> {
+        match name {
+            "most-power-left" => Ok(HostChoice::MostPower),
+            "first-fit" => Ok(HostChoice::FirstFit),
+            "best-fit" => Ok(HostChoice::BestFit),
+            _ => Err(Error::InvalidArgument(format!(
+                "host == '{name}', must be 'most-power-left', 'first-fit' or 'best-fit'"
+            ))),
+        }
+    }
 }
 
 /// How communications use the bandwidth of the LANs and links they cross.
@@ -222,6 +245,9 @@ pub(crate) struct Allocation<'a> {
     local: Vec<f64>,
     remote: Vec<(usize, f64)>,
     scratch: Vec<f64>,
+    /// Every host, LAN by LAN, by decreasing nominal power (ties: lowest index):
+    /// [`HostChoice::FirstFit`]'s order, sorted on its first use.
+    by_power: Vec<usize>,
 }
 
 /// The host of `hosts` with the most power `left` (ties: lowest index).
@@ -262,6 +288,7 @@ impl<'a> Allocation<'a> {
             local: Vec::new(),
             remote: Vec::new(),
             scratch: Vec::new(),
+            by_power: Vec::new(),
         }
     }
 
@@ -302,11 +329,23 @@ impl<'a> Allocation<'a> {
     /// each link carry the new requirements. Under [`Bandwidth::Dedicated`]
     /// each MBR must fit on its own and nothing is used up.
     pub(crate) fn try_place(&mut self, task: usize, lan: usize, choice: HostChoice) -> bool {
+        self.place(task, lan, choice, true)
+    }
+
+    /// Places `task` on `lan` if condition 1 of §4.4 alone holds (a host of
+    /// the LAN, picked by `choice`, has its MCR left); the communications are
+    /// neither checked nor accounted (the greedy baseline read as "best fit on
+    /// the MCRs, the mapping validated after", [`crate::grid::GreedyReading`]).
+    pub(crate) fn try_place_power_only(&mut self, task: usize, lan: usize, choice: HostChoice) -> bool {
+        self.place(task, lan, choice, false)
+    }
+
+    fn place(&mut self, task: usize, lan: usize, choice: HostChoice, communications: bool) -> bool {
         let mcr = self.tig.mcr()[task];
         if self.left[self.lan_best[lan]] + self.lan_margin[lan] < mcr {
             return false; // no host of the LAN can take it (see `lan_best`)
         }
-        if !self.bandwidth_fits(task, lan) {
+        if communications && !self.bandwidth_fits(task, lan) {
             return false;
         }
         let Some(host) = self.pick_host(lan, mcr, choice) else {
@@ -317,7 +356,7 @@ impl<'a> Allocation<'a> {
         self.touched_hosts.push(host);
         self.lan_best[lan] = most_left(self.grid.hosts(lan), &self.left);
         self.touched_lans.push(lan);
-        if self.bandwidth == Bandwidth::Shared {
+        if communications && self.bandwidth == Bandwidth::Shared {
             for &mbr in &self.local {
                 self.lan_load[lan].add(mbr);
             }
@@ -393,6 +432,23 @@ impl<'a> Allocation<'a> {
             HostChoice::MostPower => {
                 let best = self.lan_best[lan];
                 self.host_fits(best, mcr).then_some(best)
+            }
+            HostChoice::FirstFit => {
+                if self.by_power.is_empty() {
+                    let power = self.grid.host_power();
+                    self.by_power = (0..self.grid.num_hosts()).collect();
+                    for l in 0..self.grid.num_lans() {
+                        self.by_power[self.grid.hosts(l)]
+                            .sort_by(|&a, &b| power[b].total_cmp(&power[a]).then(a.cmp(&b)));
+                    }
+                }
+                for k in self.grid.hosts(lan) {
+                    let h = self.by_power[k];
+                    if self.host_fits(h, mcr) {
+                        return Some(h);
+                    }
+                }
+                None
             }
             HostChoice::BestFit => {
                 let mut best: Option<usize> = None;

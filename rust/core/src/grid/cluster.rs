@@ -2,7 +2,7 @@
 //! tentative link sets cut at the quartiles of the link bandwidths, the LAN
 //! clusters they leave and the clusters' priorities.
 
-use super::model::LanGrid;
+use super::model::{LanGrid, Tig};
 use super::order::Weights;
 
 /// The quantiles of §4.3, one per tentative mapping, in the order tried.
@@ -21,24 +21,65 @@ pub fn quantile(sorted: &[f64], q: f64) -> f64 {
     sorted[k] + (sorted[k + 1] - sorted[k]) * (h - k as f64)
 }
 
-/// Which links tentative mapping `step` (an index of [`STEP_QUANTILES`]) keeps.
+/// Whose distribution the quartiles of §4.3 are taken from.
+///
+/// §4.3: "we have decided to use the *quartiles* of the links bandwidth
+/// distribution to set the values of the edges to be removed in each step".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Quartiles {
+    /// The bandwidths of the grid's links (LAN to LAN): "the links bandwidth
+    /// distribution" read as the distribution of the bandwidths the removed
+    /// edges carry. The reading of clustersched until issue 33, and the default.
+    #[default]
+    Links,
+    /// The MBRs of the TIG's edges: "the links bandwidth distribution" read as
+    /// the bandwidth the application's links require, so that a step keeps
+    /// the grid links able to carry the upper 25%, 50%, 75% of the MBRs.
+    Mbrs,
+}
+
+impl Quartiles {
+    /// The source by its name: `"links"` or `"mbrs"`.
+    ///
+    /// # Errors
+    /// [`crate::Error::InvalidArgument`] for any other name.
+    pub fn from_name(name: &str) -> crate::error::Result<Self> {
+        match name {
+            "links" => Ok(Quartiles::Links),
+            "mbrs" => Ok(Quartiles::Mbrs),
+            _ => Err(crate::error::Error::InvalidArgument(format!(
+                "quartiles == '{name}', must be 'links' or 'mbrs'"
+            ))),
+        }
+    }
+
+    /// The values whose quartiles cut the tentative mappings (unsorted).
+    pub fn distribution(self, tig: &Tig, grid: &LanGrid) -> Vec<f64> {
+        match self {
+            Quartiles::Links => grid.link_bandwidth().to_vec(),
+            Quartiles::Mbrs => tig.mbrs(),
+        }
+    }
+}
+
+/// Which links tentative mapping `step` (an index of [`STEP_QUANTILES`]) keeps,
+/// cut at the quartiles of `distribution` ([`Quartiles::distribution`]).
 ///
 /// §4.3 states each step: the first removes every LAN-to-LAN link (one LAN
 /// must host the whole TIG); the second, third and fourth remove the links
 /// whose bandwidth is smaller than the upper, middle and lower quartile of
-/// the bandwidths of all the grid's links (they keep `bw >= x_q`); the last
-/// keeps every link ("x.00 = 0"). The quartiles are those of the grid's
-/// links (§4.3 "the links bandwidth distribution"), not of the TIG's MBRs.
-pub fn kept_links(grid: &LanGrid, step: usize) -> Vec<bool> {
+/// `distribution` (they keep `bw >= x_q`); the last keeps every link
+/// ("x.00 = 0"). An empty distribution keeps every link from the second step on.
+pub fn kept_links(grid: &LanGrid, step: usize, distribution: &[f64]) -> Vec<bool> {
     let bw = grid.link_bandwidth();
     match step {
         0 => vec![false; bw.len()],
         4 => vec![true; bw.len()],
         _ => {
-            let mut sorted = bw.to_vec();
+            let mut sorted = distribution.to_vec();
             sorted.sort_by(f64::total_cmp);
             if sorted.is_empty() {
-                return Vec::new();
+                return vec![true; bw.len()];
             }
             let threshold = quantile(&sorted, STEP_QUANTILES[step]);
             bw.iter().map(|&b| b >= threshold).collect()
@@ -163,17 +204,24 @@ mod tests {
     #[test]
     fn steps_keep_more_and_more_links() {
         let g = grid();
-        assert_eq!(kept_links(&g, 0), vec![false; 4]);
-        assert_eq!(kept_links(&g, 1), vec![false, false, false, true]);
-        assert_eq!(kept_links(&g, 2), vec![false, false, true, true]);
-        assert_eq!(kept_links(&g, 3), vec![false, true, true, true]);
-        assert_eq!(kept_links(&g, 4), vec![true; 4]);
+        let bw = g.link_bandwidth();
+        assert_eq!(kept_links(&g, 0, bw), vec![false; 4]);
+        assert_eq!(kept_links(&g, 1, bw), vec![false, false, false, true]);
+        assert_eq!(kept_links(&g, 2, bw), vec![false, false, true, true]);
+        assert_eq!(kept_links(&g, 3, bw), vec![false, true, true, true]);
+        assert_eq!(kept_links(&g, 4, bw), vec![true; 4]);
+        // the quartiles of MBRs 5, 15, 25, 35: x.75 = 27.5 keeps 30 and 40, x.25 = 12.5 keeps 20 and up
+        let tig = Tig::new(vec![1.0; 5], &[0, 1, 2, 3], &[1, 2, 3, 4], &[35.0, 5.0, 25.0, 15.0]).unwrap();
+        let mbrs = Quartiles::Mbrs.distribution(&tig, &g);
+        assert_eq!(kept_links(&g, 1, &mbrs), vec![false, false, true, true]);
+        assert_eq!(kept_links(&g, 3, &mbrs), vec![false, true, true, true]);
+        assert_eq!(kept_links(&g, 2, &[]), vec![true; 4]);
     }
 
     #[test]
     fn priorities_follow_eq_2_and_section_4_3() {
         let g = grid();
-        let kept = kept_links(&g, 1); // only 0-3
+        let kept = kept_links(&g, 1, g.link_bandwidth()); // only 0-3
         assert_eq!(
             lan_priorities(&g, &kept, Weights::PAPER),
             vec![100.0 + 40.0 + 100.0, 200.0, 300.0, 400.0 + 40.0 + 25.0]

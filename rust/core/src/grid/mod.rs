@@ -21,7 +21,7 @@ mod order;
 mod qlse;
 
 pub use alloc::{fits, Bandwidth, ExactSum, HostChoice, RTOL};
-pub use cluster::{clusters, kept_links, lan_priorities, quantile, Cluster, STEP_QUANTILES};
+pub use cluster::{clusters, kept_links, lan_priorities, quantile, Cluster, Quartiles, STEP_QUANTILES};
 pub use model::{LanGrid, Tig, MAX_EDGES, MAX_HOSTS, MAX_LANS, MAX_LINKS, MAX_TASKS, MAX_VALUE};
 pub use order::{task_order, task_scores, TaskOrder, Weights};
-pub use qlse::{greedy_best_fit, mapping_is_valid, qlse, Outcome, QlseParams};
+pub use qlse::{greedy_best_fit, mapping_is_valid, qlse, GreedyReading, Outcome, QlseParams};

@@ -149,6 +149,13 @@ impl Tig {
         &self.mcr
     }
 
+    /// MBR of every edge (Mb/s), edges listed by their lower task, then their higher one.
+    pub fn mbrs(&self) -> Vec<f64> {
+        (0..self.len())
+            .flat_map(|t| self.neighbors(t).filter(move |&(j, _)| j > t).map(|(_, w)| w))
+            .collect()
+    }
+
     /// Neighbours of `task` with the MBR of the edge, by increasing index.
     pub fn neighbors(&self, task: usize) -> impl Iterator<Item = (usize, f64)> + '_ {
         let range = self.adj_offsets[task]..self.adj_offsets[task + 1];

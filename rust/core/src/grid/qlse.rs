@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::alloc::{fits, Allocation, Bandwidth, ExactSum, HostChoice};
-use super::cluster::{clusters, kept_links, lan_priorities, STEP_QUANTILES};
+use super::cluster::{clusters, kept_links, lan_priorities, Quartiles, STEP_QUANTILES};
 use super::model::{LanGrid, Tig};
 use super::order::{task_order, Weights};
 use crate::error::Result;
@@ -25,7 +25,8 @@ pub struct Outcome {
     pub attempts: usize,
 }
 
-/// QLSE's parameters: the weights of eq. (1) and eq. (2), and the bandwidth model.
+/// QLSE's parameters: the weights of eq. (1) and eq. (2), the bandwidth model,
+/// and two readings of the paper (issue 33): the quartiles' source and the host rule.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct QlseParams {
     /// α_T and β_T of eq. (1).
@@ -34,15 +35,59 @@ pub struct QlseParams {
     pub lans: Weights,
     /// How communications use bandwidth.
     pub bandwidth: Bandwidth,
+    /// Whose quartiles cut the tentative mappings (§4.3).
+    pub quartiles: Quartiles,
+    /// The host of a LAN a task goes to (§4.2).
+    pub host: HostChoice,
 }
 
 impl Default for QlseParams {
-    /// The paper's values: α_T = α_L = 1, β_T = β_L = 0.25; shared bandwidth (§4.4).
+    /// The paper's values: α_T = α_L = 1, β_T = β_L = 0.25; shared bandwidth (§4.4);
+    /// the links' quartiles; the host with the most power left.
     fn default() -> Self {
         QlseParams {
             tasks: Weights::PAPER,
             lans: Weights::PAPER,
             bandwidth: Bandwidth::Shared,
+            quartiles: Quartiles::Links,
+            host: HostChoice::MostPower,
+        }
+    }
+}
+
+/// How the greedy baseline of §5 is read (issue 33).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GreedyReading {
+    /// Best fit on the hosts, every placement under the three allocation
+    /// conditions of §4.4 (as QLSE's): [`HostChoice::BestFit`], one pass.
+    /// The default until issue 33.
+    Checked,
+    /// "Best fit" read as a fit of the MCRs alone: each task, in queue order,
+    /// on the first LAN (by decreasing aggregate power) with a host that still
+    /// has its MCR, on the host with the most power left
+    /// ([`HostChoice::MostPower`], "most powerful host first"); the
+    /// communications are not looked at while placing, and the complete
+    /// mapping is then checked ([`mapping_is_valid`]); an invalid one is a
+    /// failure. §5: it "selects first the LANs with a greater aggregate
+    /// computational power, thereafter it exploits for the valid solutions a
+    /// smaller number of LANs". The default: the reading under which §5's
+    /// findings on greedy hold (`clustersched.grid.qlse`'s docstring).
+    #[default]
+    ValidatedAfter,
+}
+
+impl GreedyReading {
+    /// The reading by its name: `"checked"` or `"validated-after"`.
+    ///
+    /// # Errors
+    /// [`crate::Error::InvalidArgument`] for any other name.
+    pub fn from_name(name: &str) -> Result<Self> {
+        match name {
+            "checked" => Ok(GreedyReading::Checked),
+            "validated-after" => Ok(GreedyReading::ValidatedAfter),
+            _ => Err(crate::Error::InvalidArgument(format!(
+                "reading == '{name}', must be 'checked' or 'validated-after'"
+            ))),
         }
     }
 }
@@ -55,7 +100,8 @@ impl Default for QlseParams {
 /// with fresh resources. Inside a cluster the LANs are ordered by decreasing
 /// eq. (2) priority over the kept links (ties: lowest index), and every task,
 /// in order, goes to the first LAN where the three allocation conditions of
-/// §4.4 hold, on its most powerful host ([`HostChoice::MostPower`]); the
+/// §4.4 hold, on the host `params.host` picks (by default the one with the
+/// most power left, [`HostChoice::MostPower`]); the
 /// only links a cluster may use are its kept links. The first cluster where
 /// every task finds a LAN gives the mapping; if a task finds none, the
 /// cluster fails and the next one is tried.
@@ -75,8 +121,9 @@ pub fn qlse(tig: &Tig, grid: &LanGrid, params: QlseParams) -> Result<Outcome> {
     let mut tried: BTreeMap<Vec<usize>, usize> = BTreeMap::new();
     let mut attempts = 0;
     let mut alloc = Allocation::new(tig, grid, params.bandwidth);
+    let distribution = params.quartiles.distribution(tig, grid);
     for step in 0..STEP_QUANTILES.len() {
-        let kept = kept_links(grid, step);
+        let kept = kept_links(grid, step, &distribution);
         let priority = lan_priorities(grid, &kept, params.lans);
         for cluster in clusters(grid, &kept) {
             if tried.get(&cluster.lans) == Some(&cluster.links) {
@@ -90,7 +137,7 @@ pub fn qlse(tig: &Tig, grid: &LanGrid, params: QlseParams) -> Result<Outcome> {
             let placed_all = order
                 .order
                 .iter()
-                .all(|&t| lans.iter().any(|&l| alloc.try_place(t, l, HostChoice::MostPower)));
+                .all(|&t| lans.iter().any(|&l| alloc.try_place(t, l, params.host)));
             if placed_all {
                 return Ok(Outcome {
                     hosts: Some(alloc.hosts()),
@@ -109,25 +156,38 @@ pub fn qlse(tig: &Tig, grid: &LanGrid, params: QlseParams) -> Result<Outcome> {
     })
 }
 
-/// The greedy best-fit baseline of §5.
+/// The greedy best-fit baseline of §5, under the reading `reading`.
 ///
 /// The paper describes it in two sentences: it "performs a best fit
 /// heuristics to map the queued tasks on the LANs' hosts" and "selects first
 /// the LANs with a greater aggregate computational power". So: the tasks in
 /// queue order (their index in the TIG), the LANs in decreasing order of the
 /// nominal power of their hosts (ties: lowest index), every link of the grid
-/// usable; each task goes to the first LAN where the allocation conditions of
-/// §4.4 hold (the same conditions as QLSE: a mapping it returns is
-/// feasible), on the host that fits it most tightly ([`HostChoice::BestFit`]).
-/// One pass, no retry: the first task that finds no LAN ends in failure.
+/// usable. [`GreedyReading::Checked`]: each task goes to the first LAN where
+/// the allocation conditions of §4.4 hold (the same conditions as QLSE), on
+/// the host that fits it most tightly ([`HostChoice::BestFit`]).
+/// [`GreedyReading::ValidatedAfter`]: each task goes to the first LAN with a
+/// host that has its MCR left, on the host with the most power left, and the
+/// whole mapping is checked at the end ([`mapping_is_valid`]). Either way one
+/// pass, no retry, and a mapping it returns is feasible.
 /// `bandwidth` is the bandwidth model, as for QLSE.
-pub fn greedy_best_fit(tig: &Tig, grid: &LanGrid, bandwidth: Bandwidth) -> Outcome {
+pub fn greedy_best_fit(tig: &Tig, grid: &LanGrid, bandwidth: Bandwidth, reading: GreedyReading) -> Outcome {
     let power = grid.lan_power();
     let mut lans: Vec<usize> = (0..grid.num_lans()).collect();
     lans.sort_by(|&a, &b| power[b].total_cmp(&power[a]).then(a.cmp(&b)));
     let mut alloc = Allocation::new(tig, grid, bandwidth);
     alloc.restart(&vec![true; grid.num_links()]);
-    let placed_all = (0..tig.len()).all(|t| lans.iter().any(|&l| alloc.try_place(t, l, HostChoice::BestFit)));
+    let placed_all = match reading {
+        GreedyReading::Checked => {
+            (0..tig.len()).all(|t| lans.iter().any(|&l| alloc.try_place(t, l, HostChoice::BestFit)))
+        }
+        GreedyReading::ValidatedAfter => {
+            (0..tig.len()).all(|t| {
+                lans.iter()
+                    .any(|&l| alloc.try_place_power_only(t, l, HostChoice::MostPower))
+            }) && mapping_is_valid(tig, grid, &alloc.hosts(), bandwidth)
+        }
+    };
     Outcome {
         hosts: placed_all.then(|| alloc.hosts()),
         step: None,
@@ -231,7 +291,7 @@ mod tests {
                                        // order 1, 2, 0, 3: 1 and 2 on LAN 0, 0 and 3 on LAN 1, each using 10 of the link
         assert_eq!(out.hosts, Some(vec![1, 0, 0, 1]));
         assert_eq!(out.attempts, 3);
-        let g = greedy_best_fit(&path(4), &grid, Bandwidth::Shared);
+        let g = greedy_best_fit(&path(4), &grid, Bandwidth::Shared, GreedyReading::Checked);
         assert!(g.hosts.is_some());
     }
 
@@ -241,7 +301,10 @@ mod tests {
         let out = qlse(&path(2), &grid, QlseParams::default()).unwrap();
         assert_eq!(out.hosts, None);
         assert_eq!(out.attempts, 1);
-        assert_eq!(greedy_best_fit(&path(2), &grid, Bandwidth::Shared).hosts, None);
+        assert_eq!(
+            greedy_best_fit(&path(2), &grid, Bandwidth::Shared, GreedyReading::Checked).hosts,
+            None
+        );
     }
 
     proptest::proptest! {
@@ -257,6 +320,7 @@ mod tests {
             lan_bw in proptest::collection::vec(0u32..6, 6),
             links in proptest::collection::vec((0usize..6, 0usize..6, 0u32..6), 0..10),
             dedicated in proptest::bool::ANY,
+            readings in (0usize..2, 0usize..3, proptest::bool::ANY),
         ) {
             let mut edges: Vec<(usize, usize)> = (1..n).map(|k| (parents[k - 1] % k, k)).collect();
             for (a, b) in extra {
@@ -293,14 +357,21 @@ mod tests {
             )
             .unwrap();
             let model = if dedicated { Bandwidth::Dedicated } else { Bandwidth::Shared };
-            let out = qlse(&tig, &grid, QlseParams { bandwidth: model, ..QlseParams::default() }).unwrap();
+            let params = QlseParams {
+                bandwidth: model,
+                quartiles: [Quartiles::Links, Quartiles::Mbrs][readings.0],
+                host: [HostChoice::MostPower, HostChoice::FirstFit, HostChoice::BestFit][readings.1],
+                ..QlseParams::default()
+            };
+            let out = qlse(&tig, &grid, params).unwrap();
             if let Some(hosts) = &out.hosts {
                 proptest::prop_assert!(mapping_is_valid(&tig, &grid, hosts, model));
                 let lan_of = grid.host_lans();
                 proptest::prop_assert!(hosts.iter().all(|&h| out.cluster.contains(&lan_of[h])));
             }
-            proptest::prop_assert_eq!(&out, &qlse(&tig, &grid, QlseParams { bandwidth: model, ..QlseParams::default() }).unwrap());
-            let g = greedy_best_fit(&tig, &grid, model);
+            proptest::prop_assert_eq!(&out, &qlse(&tig, &grid, params).unwrap());
+            let reading = if readings.2 { GreedyReading::ValidatedAfter } else { GreedyReading::Checked };
+            let g = greedy_best_fit(&tig, &grid, model, reading);
             if let Some(hosts) = &g.hosts {
                 proptest::prop_assert!(mapping_is_valid(&tig, &grid, hosts, model));
             }
