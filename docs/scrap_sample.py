@@ -2,8 +2,9 @@
 
 Runs the scenarios (platform k, DAG shape s) of ``clustersched reproduce scrap
 --scale full`` with ``(k + s) % 20 == 0`` -- every platform with 5 or 6 shapes,
-every shape on 9 or 10 platforms, 1,080 of the 21,600 scenarios -- and writes
-the same outputs as the command into the folder given (default
+every shape on 9 or 10 platforms, under each translation: 2,160 of the 43,200
+scenarios -- and writes the same outputs as the command (``readings.csv`` too)
+into the folder given (default
 ``scrap-sample``), timing the run.  ``--scale small`` computes only the
 sample's first ``SMALL`` scenarios (seconds; tests/test_docs.py runs it so).
 Usage::
@@ -47,14 +48,17 @@ def main() -> None:
             scrap.CAMPAIGN, todo, scrap.run_scenario, store=store, workers=args.workers, progress=False
         )
     computed = time.perf_counter() - began
-    cols, failed = scrap.load_columns(stored, 0)
+    every, failed = scrap.load_columns(stored, 0)
+    cols = scrap._reading(every, scrap.DEFAULT_TRANSLATION)  # results.csv: the default reading's runs
     scrap._write_results(cols, failed, out / "results.csv", 0)
+    rows = scrap.readings(every)
+    write_csv(rows, out / "readings.csv", tuple(rows[0]) if rows else ("translation",))
     table = scrap.summary(cols)
     write_csv(table, out / "summary.csv", tuple(table[0]) if table else ("algorithm",))
     what = (
         "full, 1-in-20 sample" if args.scale == "full" else f"full, the first {SMALL} scenarios of the 1-in-20 sample"
     )
-    (out / "report.md").write_text(scrap.report(cols, table, failed, scale=what))
+    (out / "report.md").write_text(scrap.report(cols, table, failed, scale=what) + scrap.readings_report(rows))
     scrap._figures(cols, out)
     seconds = sum(r["seconds"] for r in stored)
     print(

@@ -63,6 +63,33 @@ def test_small_scale_writes_every_output(small_run):
     assert len(summary) == 4 * 10
 
 
+def test_readings_table_has_both_translations_next_to_the_paper(small_run):
+    """readings.csv and the report's section: SCRAP and SCRAP-MAX under each translation (issue 33)."""
+    from clustersched.scrap import DEFAULT_TRANSLATION, TRANSLATIONS
+
+    rows = read_csv(small_run / "readings.csv")
+    assert [(r["translation"], r["algorithm"]) for r in rows] == [
+        (t, a) for t in TRANSLATIONS for a in ("SCRAP", "SCRAP-MAX")
+    ]
+    assert {r["translation"] for r in rows if r["default"] == "True"} == {DEFAULT_TRANSLATION}
+    results = read_csv(small_run / "results.csv")
+    for r in rows:
+        assert int(r["runs"]) == len(results) // 4  # the same pairs and betas under each reading
+        for key in ("respected_0.1", "respected_0.2", "respected_0.3", "respected_ge_0.3"):
+            assert 0.0 <= float(r[key]) <= 1.0
+        assert float(r["max_excess"]) >= float(r["max_excess_wo_init"]) >= 0.0
+    # the default reading's row is what results.csv says
+    mine = [x for x in results if x["algorithm"] == "SCRAP" and x["beta"] == "0.2"]
+    default = next(r for r in rows if r["default"] == "True" and r["algorithm"] == "SCRAP")
+    assert float(default["respected_0.2"]) == pytest.approx(
+        sum(x["violation"] == "False" for x in mine) / len(mine), abs=1e-12
+    )
+    report = (small_run / "report.md").read_text()
+    assert "## Readings of the translation f(p_ref, t, k) (§3), next to the paper's" in report
+    assert "| paper | SCRAP / SCRAP-MAX | > 96% | ≥ 99% | ≥ 99% | ≥ 99% | 5.4% / 7.4% | < 3% |" in report
+    assert f"| {DEFAULT_TRANSLATION} * | SCRAP |" in report
+
+
 def test_every_schedule_is_validated(monkeypatch, tmp_path):
     """At small scale every schedule goes through the validator too (the checker's findings, worded)."""
     import clustersched.scrap.validate as vm
@@ -76,6 +103,7 @@ def test_every_schedule_is_validated(monkeypatch, tmp_path):
 
     monkeypatch.setattr(vm, "validate_multicluster", counted)
     s = {"platform": scrap._small_platforms()[0], "shape": scrap._small_shapes()[0], "seed": 0, "scale": "small"}
+    s["translation"] = "at-least-as-fast"
     packed = scrap.run_scenario(s)
     assert len(calls) == 12 * 31  # 12 PTGs x (HCPA + 3 algorithms x 10 betas)
     assert len(scrap._unpack(packed["ptg"], "<i4")) == 12 * 40
@@ -89,10 +117,12 @@ def test_batched_runs_are_the_runs_one_by_one(platform, shape):
     p = scrap._platforms(0)[platform]
     for config in scrap._shape_configs(shape)[::5]:
         ptg = scrap._ptg(config["index"], 0)
-        batched = scrap._runs_batched(config, ptg, p, False)
-        single = scrap.runs_one_by_one(config, ptg, p, validate=False)
-        for name, dtype in scrap.RUN_COLUMNS.items():
-            assert np.asarray(batched[name], dtype=dtype).tobytes() == np.asarray(single[name], dtype=dtype).tobytes()
+        for translation in ("closest", "at-least-as-fast"):
+            batched = scrap._runs_batched(config, ptg, p, False, translation)
+            single = scrap.runs_one_by_one(config, ptg, p, validate=False, translation=translation)
+            for name, dtype in scrap.RUN_COLUMNS.items():
+                got, want = (np.asarray(x[name], dtype=dtype).tobytes() for x in (batched, single))
+                assert got == want
 
 
 def test_a_failing_batched_call_gives_the_error_of_a_single_run(monkeypatch):
@@ -153,7 +183,7 @@ def test_resume_computes_nothing_twice(small_run, capsys):
 
 
 def test_scenarios_and_populations():
-    assert len(scrap.scenarios("full")) == 200 * 108
+    assert len(scrap.scenarios("full")) == 200 * 108 * 2  # x the two translations
     assert len(scrap.ptg_configs()) == 1296
     with pytest.raises(ValueError, match="scale"):
         scrap.scenarios("huge")
@@ -248,3 +278,23 @@ def test_results_validate_again(small_run):
     run = run_scrap(ptg, platform, "SCRAP", beta=0.3)
     validate_multicluster(run.schedule, ptg)
     assert repr(run.metrics.makespan) == r["makespan"]
+
+
+def test_scrap_command_takes_the_translation(capsys):
+    """``clustersched scrap --translation``: either reading, any spelling; the default is the library's."""
+    from clustersched.scrap import DEFAULT_TRANSLATION
+    from clustersched.scrap import cli as scrap_cli
+
+    assert scrap_cli.DEFAULT_TRANSLATION == DEFAULT_TRANSLATION
+    out = {}
+    for spelling in ("closest", "AT_LEAST_AS_FAST"):
+        argv = ["scrap", "--algorithm", "SCRAP", "--beta", "0.3", "--clusters", "2", "--heterogeneity", "5"]
+        assert main([*argv, "--translation", spelling, "--json"]) == 0
+        out[spelling] = json.loads(capsys.readouterr().out)
+    assert out["closest"]["translation"] == "closest"
+    assert out["AT_LEAST_AS_FAST"]["translation"] == "at-least-as-fast"
+    assert main(["scrap", "--algorithm", "MHEFT-MAX", "--beta", "0.3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["translation"] is None  # MHEFT-MAX does not translate
+    with pytest.raises(SystemExit) as e:
+        main(["scrap", "--algorithm", "SCRAP", "--beta", "0.3", "--translation", "nearest"])
+    assert e.value.code == 2 and "argument --translation: invalid choice" in capsys.readouterr().err

@@ -7,6 +7,7 @@ schedule, and proofs that the validator rejects broken schedules.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import networkx as nx
@@ -28,6 +29,8 @@ from clustersched.platform import (
 from clustersched.ptg import hcpa_allocation
 from clustersched.scrap import (
     ALGORITHMS,
+    DEFAULT_TRANSLATION,
+    TRANSLATIONS,
     ClusterSchedule,
     algorithm,
     beta_estimate,
@@ -135,7 +138,7 @@ def test_bad_platforms():
 @SETTINGS
 @given(small_ptgs(), platforms(network=False), st.integers(1, 40))
 def test_translation_is_the_smallest_allocation_meeting_the_reference_time(ptg, platform, p_ref):
-    got = translate(ptg, platform, np.full(len(ptg), p_ref))
+    got = translate(ptg, platform, np.full(len(ptg), p_ref), translation="at-least-as-fast")
     s_ref = platform.ref_speed
     for v in range(len(ptg)):
         w, a = float(ptg.work[v]), float(ptg.alpha[v])
@@ -149,9 +152,42 @@ def test_translation_is_the_smallest_allocation_meeting_the_reference_time(ptg, 
 
 
 @SETTINGS
-@given(small_ptgs(), platforms(network=False))
-def test_caps_match_reference(ptg, platform):
-    assert reference_caps(ptg, platform).tolist() == ref.caps(ptg, *lists(platform))
+@given(small_ptgs(), platforms(network=False), st.integers(1, 40))
+def test_closest_translation_matches_reference(ptg, platform, p_ref):
+    got = translate(ptg, platform, np.full(len(ptg), p_ref))  # the default
+    s_ref = platform.ref_speed
+    for v in range(len(ptg)):
+        w, a = float(ptg.work[v]), float(ptg.alpha[v])
+        target = ref_ptg.exec_time(w, a, p_ref, s_ref)
+        for k, (size, speed) in enumerate(zip(platform.procs, platform.speeds)):
+            q = int(got[v, k])
+            assert q == ref.translate(w, a, p_ref, s_ref, speed, size, "closest")
+            assert 1 <= q <= min(p_ref, size)
+            # no count of the cluster is closer to the reference time
+            dist = abs(ref_ptg.exec_time(w, a, q, speed) - target)
+            assert all(abs(ref_ptg.exec_time(w, a, x, speed) - target) >= dist for x in range(1, size + 1))
+
+
+def test_translations_by_hand_and_by_name():
+    g = nx.DiGraph()
+    g.add_node("t", work=6e9)
+    ptg = PTG.from_networkx(g)
+    p = MultiCluster("p", (Cluster("slow", 4, 1e9), Cluster("fast", 4, 1.5e9)))
+    # 2 reference processors: 3 s; the fast cluster takes 4 s on 1, 2 s on 2: a tie, to the fewer processors
+    assert translate(ptg, p, [2], translation="closest").tolist() == [[2, 1]]
+    assert translate(ptg, p, [2], translation="AT_LEAST_AS_FAST").tolist() == [[2, 2]]
+    with pytest.raises(ValueError, match="translation == 'nearest', must be one of 'closest', 'at-least-as-fast'"):
+        translate(ptg, p, [2], translation="nearest")
+    with pytest.raises(ValueError, match="translation == 'nearest'"):
+        run_scrap(ptg, p, "MHEFT-MAX", beta=0.5, translation="nearest")  # checked for every algorithm
+    assert DEFAULT_TRANSLATION == TRANSLATIONS[0] == "closest"
+
+
+@SETTINGS
+@given(small_ptgs(), platforms(network=False), st.sampled_from(TRANSLATIONS))
+def test_caps_match_reference(ptg, platform, translation):
+    got = reference_caps(ptg, platform, translation=translation).tolist()
+    assert got == ref.caps(ptg, *lists(platform), translation)
 
 
 # -- allocations ----------------------------------------------------------------------------------
@@ -172,11 +208,12 @@ def test_reference_loop_with_uniform_caps_is_the_hcpa_reference(ptg, procs, rule
     platforms(network=False),
     st.sampled_from([0.05, 0.1, 0.2, 0.35, 0.5, 0.8, 1.0]),
     st.sampled_from(["SCRAP", "SCRAP-MAX"]),
+    st.sampled_from(TRANSLATIONS),
 )
-def test_scrap_matches_reference(ptg, platform, beta, variant):
-    got = scrap_allocation(ptg, platform, beta, variant=variant).tolist()
-    assert got == ref.scrap_allocation(ptg, *lists(platform), beta, variant)
-    caps = reference_caps(ptg, platform)
+def test_scrap_matches_reference(ptg, platform, beta, variant, translation):
+    got = scrap_allocation(ptg, platform, beta, variant=variant, translation=translation).tolist()
+    assert got == ref.scrap_allocation(ptg, *lists(platform), beta, variant, translation)
+    caps = reference_caps(ptg, platform, translation=translation)
     assert all(1 <= a <= c for a, c in zip(got, caps))
     estimate = beta_estimate(ptg, platform, got)
     assert estimate == pytest.approx(ref.beta_estimate(ptg, *lists(platform), got), rel=1e-12)
@@ -193,10 +230,10 @@ def test_scrap_matches_reference(ptg, platform, beta, variant):
 
 
 @SETTINGS
-@given(small_ptgs(), platforms(network=False), st.sampled_from(["sqrt", "cpa"]))
-def test_hcpa_reference_allocation_matches_reference(ptg, platform, rule):
-    got = hcpa_reference_allocation(ptg, platform, rule=rule).tolist()
-    assert got == ref.hcpa_reference_allocation(ptg, *lists(platform), rule)
+@given(small_ptgs(), platforms(network=False), st.sampled_from(["sqrt", "cpa"]), st.sampled_from(TRANSLATIONS))
+def test_hcpa_reference_allocation_matches_reference(ptg, platform, rule, translation):
+    got = hcpa_reference_allocation(ptg, platform, rule=rule, translation=translation).tolist()
+    assert got == ref.hcpa_reference_allocation(ptg, *lists(platform), rule, translation)
 
 
 @SETTINGS
@@ -236,19 +273,28 @@ def test_scrap_max_bounds_each_level_by_hand():
 
 # -- placement and MHEFT-MAX -----------------------------------------------------------------------
 @SETTINGS
-@given(small_ptgs(), platforms(), st.integers(1, 12), st.booleans())
-def test_placement_matches_reference_and_validates(ptg, platform, top, comms):
-    caps = reference_caps(ptg, platform)
+@given(small_ptgs(), platforms(), st.integers(1, 12), st.booleans(), st.sampled_from(TRANSLATIONS))
+def test_placement_matches_reference_and_validates(ptg, platform, top, comms, translation):
+    caps = reference_caps(ptg, platform, translation=translation)
     alloc = np.minimum(caps, top)
-    s = place_reference(ptg, platform, alloc, comms=comms)
+    s = place_reference(ptg, platform, alloc, comms=comms, translation=translation)
     on = comms and platform.network is not None
-    assert s.comms == on
+    assert s.comms == on and s.translation == translation
     expected = ref.place_reference(
-        ptg, *lists(platform), alloc.tolist(), platform.network if on else None, task_bytes(ptg).tolist()
+        ptg, *lists(platform), alloc.tolist(), platform.network if on else None, task_bytes(ptg).tolist(), translation
     )
     assert rows_of(s) == expected
     validate_multicluster(s, ptg)
-    problem(ptg, platform).check(*s.columns(), s.alloc, on)  # the Rust checker agrees
+    problem(ptg, platform).check(*s.columns(), s.alloc, translation, on)  # the Rust checker agrees
+    # the schedule claims its rule: under the other one, its allocations are wrong wherever the rules differ
+    other = TRANSLATIONS[1 - TRANSLATIONS.index(translation)]
+    claimed = dataclasses.replace(s, translation=other)
+    differ = any(
+        translate(ptg, platform, alloc, translation=other)[v, k] != q for v, k, q in zip(s.task, s.cluster, s.procs)
+    )
+    found = multicluster_violations(claimed, ptg)
+    assert bool(found) == differ
+    assert all("translation of its" in m for m in found)
 
 
 @SETTINGS
@@ -293,7 +339,7 @@ def test_communications_delay_successors():
     validate_multicluster(with_comms, ptg)
     validate_multicluster(without, ptg)
     # the schedule without transfers is infeasible once transfers are modelled
-    claimed = ClusterSchedule(*without.columns(), p, "x", without.alloc, True)
+    claimed = ClusterSchedule(*without.columns(), p, "x", without.alloc, True, translation=without.translation)
     assert any("data of task 0" in m for m in multicluster_violations(claimed, ptg))
 
 
@@ -312,7 +358,9 @@ def _fixture():
 def _broken(s, **changes):
     cols = dict(zip(("task", "cluster", "start", "end", "proc_offsets", "proc_ids"), (c.copy() for c in s.columns())))
     cols.update(changes)
-    return ClusterSchedule(**cols, platform=s.platform, algorithm="broken", alloc=s.alloc, comms=s.comms)
+    return ClusterSchedule(
+        **cols, platform=s.platform, algorithm="broken", alloc=s.alloc, comms=s.comms, translation=s.translation
+    )
 
 
 def test_validator_rejects_broken_schedules():
@@ -342,7 +390,7 @@ def test_validator_rejects_broken_schedules():
     found = multicluster_violations(ClusterSchedule(*same.columns(), p, "x", None, False), ptg)
     assert found == ["processor 0 runs task 1 ('b') and task 2 ('c') at once"]
     # a processor count that is not the translation of the reference allocation
-    other = ClusterSchedule(*s.columns(), p, "x", np.array([1, 1, 1, 1]), s.comms)
+    other = ClusterSchedule(*s.columns(), p, "x", np.array([1, 1, 1, 1]), s.comms, translation=s.translation)
     assert any("translation of its" in m for m in multicluster_violations(other, ptg))
     with pytest.raises(InvalidScheduleError):
         validate_from_namespace(d, ptg)
@@ -350,9 +398,9 @@ def test_validator_rejects_broken_schedules():
     core = problem(ptg, p)
     for broken in (d, longer, wrong_cluster, missing):
         with pytest.raises(InfeasibleError):
-            core.check(*broken.columns(), broken.alloc, broken.comms)
+            core.check(*broken.columns(), broken.alloc, broken.translation, broken.comms)
     with pytest.raises(InfeasibleError, match="translation"):
-        core.check(*s.columns(), np.array([1, 1, 1, 1]), s.comms)
+        core.check(*s.columns(), np.array([1, 1, 1, 1]), s.translation, s.comms)
 
 
 def test_the_validator_and_the_study_use_one_checker():
@@ -371,7 +419,7 @@ def test_the_validator_and_the_study_use_one_checker():
     last = int(np.argmax(s.start))  # a task with predecessors, moved to time 0
     bad.start[last], bad.end[last] = 0.0, s.end[last] - s.start[last]
     found = multicluster_violations(bad, ptg)
-    raw, total = core.violations(*bad.columns(), bad.alloc, bad.comms, 20)
+    raw, total = core.violations(*bad.columns(), bad.alloc, bad.translation, bad.comms, 20)
     assert found and len(found) == total == len(raw)
     v = int(s.task[last])
     assert [k for k, _, _ in raw if k == "precedence"] and all(i[0] == v for k, i, _ in raw if k == "precedence")
@@ -381,7 +429,7 @@ def test_the_validator_and_the_study_use_one_checker():
     kind, ints, _ = raw[0]
     head = {"precedence": f"task {ints[0]} starts at", "overlap": f"processor {ints[0]} runs task {ints[1]} and"}[kind]
     with pytest.raises(InfeasibleError, match=rf"breaks {total} rule\(s\), first: {head} "):
-        core.check(*bad.columns(), bad.alloc, bad.comms)
+        core.check(*bad.columns(), bad.alloc, bad.translation, bad.comms)
     # ... and the validator's first message is that violation, worded with the task's label
     label = ptg.labels[ints[0 if kind == "precedence" else 1]]
     assert found[0].startswith(
@@ -412,7 +460,8 @@ def test_the_validator_has_no_rule_of_its_own():
     ]
     assert multicluster_violations(s, ptg, core=ScrapProblem(ptg, p, Kernel(found))) == [
         "processor 3 runs task 0 ('a') and task 1 ('b') at once",
-        "task 2 ('c') has 2 processors on cluster 1; the translation of its 4 reference processors there is 1",
+        "task 2 ('c') has 2 processors on cluster 1; the 'closest' translation of its 4 reference processors "
+        "there is 1",
         "task 3 ('d') starts at 1.0 before the data of task 1 ('b') arrive at 2.5",
     ]
     # a clean schedule the core finds broken is reported broken
@@ -471,8 +520,8 @@ def test_bad_arguments():
         place_reference(ptg, p, [1, 2])
     with pytest.raises(ValueError, match="alloc\\[1\\] == 0"):
         place_reference(ptg, p, [1, 0, 1, 1])
-    with pytest.raises(ValueError, match="no cluster can host"):
-        place_reference(ptg, p, [1, 10, 1, 1])
+    with pytest.raises(ValueError, match="no cluster can host"):  # "closest" is capped at each cluster: always hosted
+        place_reference(ptg, p, [1, 10, 1, 1], translation="at-least-as-fast")
     with pytest.raises(ValueError, match="fraction == 0"):
         mheft_max(ptg, p, 0.0)
     with pytest.raises(ValueError, match="allocation == 11"):
@@ -631,10 +680,12 @@ def test_tiny_tasks_late_in_a_schedule_validate(name):
     late = s.start > 0.3
     assert late.any() and ((s.end - s.start)[late] < 1e-7).any()
     assert multicluster_violations(s, ptg) == []
-    problem(ptg, p).check(*s.columns(), s.alloc, s.comms)  # the Rust checker: the same rule
+    problem(ptg, p).check(*s.columns(), s.alloc, s.translation or "closest", s.comms)  # the Rust checker: the same rule
     # a duration wrong by more than the documented tolerance is still caught
     r = int(np.flatnonzero(late)[0])
-    wrong = ClusterSchedule(*(c.copy() for c in s.columns()), platform=p, alloc=s.alloc, comms=s.comms)
+    wrong = ClusterSchedule(
+        *(c.copy() for c in s.columns()), platform=p, alloc=s.alloc, comms=s.comms, translation=s.translation
+    )
     wrong.end[r] = wrong.start[r] + (s.end[r] - s.start[r]) + 1e-6 * max(1.0, s.end[r])
     assert any("its time there is" in m for m in multicluster_violations(wrong, ptg))
 

@@ -27,16 +27,27 @@ def reference_cluster(procs, speeds):
     return s_ref, power, int(math.floor(power + 1e-9))
 
 
-def translate(work, alpha, p_ref, s_ref, speed):
-    """The smallest ``q >= 1`` with ``T(q) at speed <= T(p_ref) at s_ref``, by scanning ``q = 1, 2, ...``."""
+def translate(work, alpha, p_ref, s_ref, speed, size=None, translation="at-least-as-fast"):
+    """``f(p_ref)`` on a cluster of ``size`` processors of ``speed``, by scanning ``q = 1, 2, ...``.
+
+    ``"at-least-as-fast"``: the first ``q`` with ``T(q) at speed <= T(p_ref) at s_ref`` (``size`` unused).
+    ``"closest"``: the first ``q`` in ``1..min(p_ref, size)`` of least ``|T(q) - T(p_ref)|``.
+    """
     target = exec_time(work, alpha, p_ref, s_ref)
+    if translation == "closest":
+        best = 1
+        for q in range(1, min(p_ref, size) + 1):
+            if abs(exec_time(work, alpha, q, speed) - target) < abs(exec_time(work, alpha, best, speed) - target):
+                best = q
+        return best
+    assert translation == "at-least-as-fast", translation
     q = 1
     while exec_time(work, alpha, q, speed) > target:
         q += 1
     return q
 
 
-def caps(ptg, procs, speeds):
+def caps(ptg, procs, speeds, translation="at-least-as-fast"):
     """Per task: the first reference allocation at which no cluster can grow it (or the reference cluster's size).
 
     Task ``v`` can grow at ``p`` while ``p < size`` and some cluster ``k`` has
@@ -49,7 +60,10 @@ def caps(ptg, procs, speeds):
     out = []
     for v in range(len(work)):
         p = 1
-        while p < size and any(translate(work[v], alpha[v], p, s_ref, speeds[k]) < procs[k] for k in range(len(procs))):
+        while p < size and any(
+            translate(work[v], alpha[v], p, s_ref, speeds[k], procs[k], translation) < procs[k]
+            for k in range(len(procs))
+        ):
             p += 1
         out.append(p)
     return out
@@ -115,7 +129,7 @@ def allocation_loop(ptg, speed, divisor, task_caps, *, level_bound=None, undo_ov
         last = selected
 
 
-def scrap_allocation(ptg, procs, speeds, beta, variant="SCRAP"):
+def scrap_allocation(ptg, procs, speeds, beta, variant="SCRAP", translation="at-least-as-fast"):
     """SCRAP (Algorithm 1) or SCRAP-MAX (Algorithm 2): the loop with divisor ``beta * P_ref`` and SCRAP's undo."""
     s_ref, power, _ = reference_cluster(procs, speeds)
     budget = beta * power
@@ -123,19 +137,19 @@ def scrap_allocation(ptg, procs, speeds, beta, variant="SCRAP"):
         ptg,
         s_ref,
         budget,
-        caps(ptg, procs, speeds),
+        caps(ptg, procs, speeds, translation),
         level_bound=budget if variant == "SCRAP-MAX" else None,
         undo_overshoot=True,
     )
 
 
-def hcpa_reference_allocation(ptg, procs, speeds, rule="sqrt"):
+def hcpa_reference_allocation(ptg, procs, speeds, rule="sqrt", translation="at-least-as-fast"):
     """HCPA on the reference cluster: divisor ``D`` of ``rule`` on its size, the same caps."""
     s_ref, _, size = reference_cluster(procs, speeds)
     P = max(size, 1)
     real = sum(1 for w in ptg.work if w > 0)
     D = min(P, math.isqrt(P * real - 1) + 1) if (rule == "sqrt" and real > 0) else P
-    return allocation_loop(ptg, s_ref, float(D), caps(ptg, procs, speeds))
+    return allocation_loop(ptg, s_ref, float(D), caps(ptg, procs, speeds, translation))
 
 
 def beta_estimate(ptg, procs, speeds, alloc):
@@ -223,7 +237,7 @@ def _list(ptg, procs, speeds, priority, options, net, nbytes):
     return rows
 
 
-def place_reference(ptg, procs, speeds, alloc, net=None, nbytes=None):
+def place_reference(ptg, procs, speeds, alloc, net=None, nbytes=None, translation="at-least-as-fast"):
     """Placement of a reference allocation: priorities = bottom levels of reference times; each task on
     the cluster (that can host its translation) of earliest finish, ties to the lower cluster."""
     work, alpha, _, _ = _graph(ptg)
@@ -232,7 +246,7 @@ def place_reference(ptg, procs, speeds, alloc, net=None, nbytes=None):
 
     def options(v):
         for k in range(len(procs)):
-            q = translate(work[v], alpha[v], alloc[v], s_ref, speeds[k])
+            q = translate(work[v], alpha[v], alloc[v], s_ref, speeds[k], procs[k], translation)
             if q <= procs[k]:
                 yield k, q
 

@@ -31,14 +31,20 @@ Choices the paper leaves open, made here:
   of the algorithms), in the study itself; at ``--scale small`` also through
   :func:`clustersched.scrap.validate.validate_multicluster`, which words its
   findings.
+* **Translation** ``f(p_ref, t, k)`` (§3 gives no formula): the study runs
+  every scenario under each reading of :data:`clustersched.scrap.model.TRANSLATIONS`;
+  ``results.csv``, ``summary.csv``, the figures and the report's main tables
+  hold the default reading's runs (``"closest"``), ``readings.csv`` and the
+  report's "Readings" section both, next to the paper's numbers.
 * **Seeds**: platform ``k`` from ``SeedSequence(seed, spawn_key=(k,))``, PTG
   ``j`` from ``SeedSequence(seed, spawn_key=(1, j))``.
 
-One campaign scenario is (platform, DAG shape): the 12 PTGs of the shape
-(four complexity scenarios x 3 samples) x 31 runs, so ``full`` has 200 x 108
-= 21,600 scenarios and 8,035,200 runs.  ``small`` runs 8 platforms (one per
-cluster count, homogeneous and 5x heterogeneous) x 2 shapes of 10 and 20
-tasks (16 scenarios, 5,952 runs).  The 31 runs of each PTG are one call to the Rust core
+One campaign scenario is (platform, DAG shape, translation): the 12 PTGs of
+the shape (four complexity scenarios x 3 samples) x 31 runs, so ``full`` has
+200 x 108 x 2 = 43,200 scenarios and 16,070,400 runs (8,035,200 per
+reading).  ``small`` runs 8 platforms (one per cluster count, homogeneous
+and 5x heterogeneous) x 2 shapes of 10 and 20 tasks x 2 readings (32
+scenarios, 11,904 runs).  The 31 runs of each PTG are one call to the Rust core
 (:func:`clustersched.scrap.study.study_pair`, the numbers of 31
 :func:`~clustersched.scrap.algorithms.run` calls bit for bit), each PTG
 is generated once per worker process, and a worker takes :data:`CHUNK`
@@ -62,6 +68,7 @@ import numpy as np
 from .._output import save_figure, write_text
 from ..campaign.study import run_study, write_csv
 from ..platform import MultiCluster, scrap_platform_configs, scrap_platforms
+from ..scrap.model import DEFAULT_TRANSLATION, TRANSLATIONS
 from ..workload.ptg import PTG
 from ..workload.ptg_generators import SCENARIOS, random_ptg
 from ._common import cell
@@ -70,6 +77,7 @@ __all__ = [
     "BETAS",
     "PAPER",
     "SCALES",
+    "readings",
     "plot_figures",
     "ptg_configs",
     "reproduce_scrap",
@@ -132,7 +140,7 @@ COLUMNS = (
     "error",
 )
 FIGURES = ("fig1_respect_scrap.png", "fig2_respect_mheft_hcpa.png", "fig3_slowdown.png", "fig4_slowdown_vs_hcpa.png")
-TABLES = ("summary.csv", "report.md")
+TABLES = ("summary.csv", "readings.csv", "report.md")
 OUTPUTS = ("results.csv", *FIGURES, *TABLES, "campaign.sqlite")
 #: A power fraction above β by more than this (relative) is a violation.
 RTOL = 1e-9
@@ -202,10 +210,10 @@ def _small_shapes() -> list[int]:
 
 
 def scenarios(scale: str = "full", *, seed: int = 0) -> list[dict[str, Any]]:
-    """The campaign's scenarios: (platform index, shape index).
+    """The campaign's scenarios: (platform index, shape index, translation), the default translation's first.
 
     >>> len(scenarios("full")), len(scenarios("small"))
-    (21600, 16)
+    (43200, 32)
     """
     if scale not in SCALES:
         raise ValueError(f"scale == {scale!r}, must be one of {SCALES}")
@@ -215,7 +223,12 @@ def scenarios(scale: str = "full", *, seed: int = 0) -> list[dict[str, Any]]:
         ps, ss = range(200), range(len(shapes()))
     else:
         ps, ss = _small_platforms(), _small_shapes()
-    return [{"platform": int(p), "shape": int(s), "seed": int(seed), "scale": scale} for p in ps for s in ss]
+    return [
+        {"platform": int(p), "shape": int(s), "seed": int(seed), "scale": scale, "translation": t}
+        for t in TRANSLATIONS
+        for p in ps
+        for s in ss
+    ]
 
 
 #: Per-run columns a scenario returns, with their numpy dtypes (packed, see :func:`run_scenario`).
@@ -257,13 +270,14 @@ def run_scenario(s: dict[str, Any]) -> dict[str, Any]:
     """
     platform = _platforms(s["seed"])[s["platform"]]
     validate = s["scale"] == "small"
+    tr = s.get("translation", DEFAULT_TRANSLATION)
     parts: list[dict[str, Any]] = []
     for config in _shape_configs(s["shape"]):
         ptg = _ptg(config["index"], s["seed"])
         try:
-            parts.append(_runs_batched(config, ptg, platform, validate))
+            parts.append(_runs_batched(config, ptg, platform, validate, tr))
         except Exception:
-            parts.append(runs_one_by_one(config, ptg, platform, validate=validate))
+            parts.append(runs_one_by_one(config, ptg, platform, validate=validate, translation=tr))
     return {
         name: base64.b64encode(np.concatenate([np.asarray(p[name], dtype=dtype) for p in parts]).tobytes()).decode(
             "ascii"
@@ -296,7 +310,9 @@ _ROW_RUN = np.array([_FIRST[a] + (i if a != "HCPA" else 0) for a in ALGORITHMS f
 _ROW_FULL = np.array([_FIRST[a] + (BETAS.index(1.0) if a != "HCPA" else 0) for a in ALGORITHMS for _ in BETAS])
 
 
-def _runs_batched(config: dict[str, Any], ptg: PTG, platform: MultiCluster, validate: bool) -> dict[str, np.ndarray]:
+def _runs_batched(
+    config: dict[str, Any], ptg: PTG, platform: MultiCluster, validate: bool, translation: str = DEFAULT_TRANSLATION
+) -> dict[str, np.ndarray]:
     """The 40 rows of one PTG from :func:`~clustersched.scrap.study.study_pair` (numbers of :func:`runs_one_by_one`)."""
     from ..scrap.metrics import slowdown
     from ..scrap.model import problem
@@ -304,7 +320,7 @@ def _runs_batched(config: dict[str, Any], ptg: PTG, platform: MultiCluster, vali
     from ..scrap.validate import validate_multicluster
 
     core = problem(ptg, platform)
-    st = study_pair(ptg, platform, BETAS, core=core, schedules=validate)
+    st = study_pair(ptg, platform, BETAS, translation=translation, core=core, schedules=validate)
     if st.schedules is not None:
         for sch in st.schedules:
             validate_multicluster(sch, ptg, core=core)
@@ -326,7 +342,12 @@ def _runs_batched(config: dict[str, Any], ptg: PTG, platform: MultiCluster, vali
 
 
 def runs_one_by_one(
-    config: dict[str, Any], ptg: PTG, platform: MultiCluster, *, validate: bool
+    config: dict[str, Any],
+    ptg: PTG,
+    platform: MultiCluster,
+    *,
+    validate: bool,
+    translation: str = DEFAULT_TRANSLATION,
 ) -> dict[str, list[Any]]:
     """The 40 rows of one PTG from 31 :func:`~clustersched.scrap.algorithms.run` calls, each schedule
     checked by the one checker (and worded by the validator with ``validate``): the reference of the
@@ -338,13 +359,16 @@ def runs_one_by_one(
 
     cols: dict[str, list[Any]] = defaultdict(list)
     core = problem(ptg, platform)
-    runs: dict[tuple[str, float | None], Any] = {("HCPA", None): run_scrap(ptg, platform, "HCPA", beta=1.0, core=core)}
+    tr = translation
+    runs: dict[tuple[str, float | None], Any] = {
+        ("HCPA", None): run_scrap(ptg, platform, "HCPA", beta=1.0, translation=tr, core=core)
+    }
     for algorithm in CONSTRAINED:
         for beta in BETAS:
-            runs[(algorithm, beta)] = run_scrap(ptg, platform, algorithm, beta=beta, core=core)
+            runs[(algorithm, beta)] = run_scrap(ptg, platform, algorithm, beta=beta, translation=tr, core=core)
     for run in runs.values():
         sch = run.schedule
-        core.check(*sch.columns(), sch.alloc, sch.comms)
+        core.check(*sch.columns(), sch.alloc, sch.translation or tr, sch.comms)
         if validate:
             validate_multicluster(sch, ptg, core=core)
     hcpa = runs[("HCPA", None)]
@@ -385,6 +409,8 @@ def load_columns(stored: list[dict[str, Any]], seed: int) -> tuple[dict[str, np.
         for name, values in cols.items():
             parts[name].append(values)
         parts["platform_index"].append(np.full(n, r["platform"], dtype=np.int32))
+        tr = TRANSLATIONS.index(r.get("translation", DEFAULT_TRANSLATION))
+        parts["translation_index"].append(np.full(n, tr, dtype=np.int8))
     if not parts:
         return {}, failed
     out = {name: np.concatenate(chunks) for name, chunks in parts.items()}
@@ -421,15 +447,120 @@ def reproduce_scrap(
     stored = run_study(
         out, CAMPAIGN, todo, run_scenario, workers=workers, dask=dask, progress=progress, label=LABEL, chunk=CHUNK
     )
-    cols, failed = load_columns(stored, seed)
+    every, failed = load_columns(stored, seed)
     del stored
+    # results.csv, summary.csv, the figures and the main report: the default reading's runs only
+    cols = _reading(every, DEFAULT_TRANSLATION)
     _write_results(cols, failed, out / "results.csv", seed)
     table = summary(cols)
     write_csv(table, out / "summary.csv", tuple(table[0]) if table else ("algorithm",))
-    write_text(out / "report.md", report(cols, table, failed, scale=scale))
+    rows = readings(every)
+    write_csv(rows, out / "readings.csv", tuple(rows[0]) if rows else ("translation",))
+    write_text(out / "report.md", report(cols, table, failed, scale=scale) + readings_report(rows))
     if cols:
         _figures(cols, out)
-    return {**cols, "failed": failed}  # type: ignore[dict-item]
+    return {**cols, "failed": failed, "readings": rows}  # type: ignore[dict-item]
+
+
+def _reading(cols: dict[str, np.ndarray], translation: str) -> dict[str, np.ndarray]:
+    """The columns of the runs under ``translation`` (all of them when every run is)."""
+    if not cols:
+        return cols
+    mine = cols["translation_index"] == TRANSLATIONS.index(translation)
+    if mine.all():
+        return cols
+    return {k: v[mine] for k, v in cols.items()}
+
+
+#: The paper's Fig. 1 numbers the readings table sets ours next to (§4's text).
+_READING_PAPER = {
+    "respected_0.1": "> 96%",
+    "respected_0.2": "≥ 99%",
+    "respected_0.3": "≥ 99%",
+    "respected_ge_0.3": "≥ 99%",
+    "max_excess": {"SCRAP": "5.4%", "SCRAP-MAX": "7.4%"},
+    "mean_excess": "< 3%",
+}
+
+
+def readings(cols: dict[str, np.ndarray]) -> list[dict[str, Any]]:
+    """Per translation (:data:`~clustersched.scrap.model.TRANSLATIONS`) and SCRAP / SCRAP-MAX: the share of runs
+    respecting β at 0.1, 0.2, 0.3 and the worst over β ≥ 0.3 (all runs, and without initial violations), and
+    the excess above β of the violating runs (power / β - 1): the largest, and the mean over the β of each β's
+    mean (the paper's "average over all β values"); ``default`` marks the reading of ``results.csv``."""
+    out = []
+    for translation in TRANSLATIONS:
+        mine = _reading(cols, translation)
+        if not mine or not (cols["translation_index"] == TRANSLATIONS.index(translation)).any():
+            continue
+        for name in ("SCRAP", "SCRAP-MAX"):
+            a = ALGORITHMS.index(name)
+            row: dict[str, Any] = {"translation": translation, "default": translation == DEFAULT_TRANSLATION}
+            row["algorithm"] = name
+            runs = mine["algorithm"] == a
+            row["runs"] = int(runs.sum())
+            means, worst, worst_wo = [], 0.0, 0.0
+            rest, rest_wo = [], []
+            for beta in BETAS:
+                at = runs & (mine["beta"] == beta)
+                wo = at & (mine["initial_violation"] != 1)
+                bad = at & mine["violation"]
+                respected = 1.0 - bad.sum() / at.sum() if at.any() else None
+                respected_wo = 1.0 - (wo & mine["violation"]).sum() / wo.sum() if wo.any() else None
+                if beta in (0.1, 0.2, 0.3):
+                    row[f"respected_{beta}"] = respected
+                    row[f"respected_wo_init_{beta}"] = respected_wo
+                if beta >= 0.3:
+                    rest.append(respected)
+                    rest_wo.append(respected_wo)
+                dev = mine["deviation"][bad]
+                if len(dev):
+                    means.append(float(dev.mean()))
+                    worst = max(worst, float(dev.max()))
+                dev_wo = mine["deviation"][wo & mine["violation"]]
+                if len(dev_wo):
+                    worst_wo = max(worst_wo, float(dev_wo.max()))
+            row["respected_ge_0.3"] = min((x for x in rest if x is not None), default=None)
+            row["respected_wo_init_ge_0.3"] = min((x for x in rest_wo if x is not None), default=None)
+            row["max_excess"] = worst
+            row["max_excess_wo_init"] = worst_wo
+            row["mean_excess"] = float(np.mean(means)) if means else 0.0
+            out.append(row)
+    return out
+
+
+def readings_report(rows: list[dict[str, Any]]) -> str:
+    """report.md's section on the readings of §3's translation: :func:`readings` next to the paper's."""
+
+    def pct(x: float | None, digits: int = 2) -> str:
+        return "—" if x is None else f"{100 * x:.{digits}f}%"
+
+    p = _READING_PAPER
+    lines = [
+        "",
+        "## Readings of the translation f(p_ref, t, k) (§3), next to the paper's",
+        "",
+        "β respected: share of runs whose power fraction is ≤ β (in brackets: without initial violations); "
+        "≥ 0.3: the worst β from 0.3 to 1; excess: power fraction / β - 1 of the violating runs, the largest "
+        "(in brackets: without initial violations) and the mean over the β of each β's mean. "
+        "results.csv and the tables above hold the default reading's runs (marked *).",
+        "",
+        "| translation | algorithm | β = 0.1 | β = 0.2 | β = 0.3 | β ≥ 0.3 | worst excess | mean excess |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+        f"| paper | SCRAP / SCRAP-MAX | {p['respected_0.1']} | {p['respected_0.2']} | {p['respected_0.3']} "
+        f"| {p['respected_ge_0.3']} | {p['max_excess']['SCRAP']} / {p['max_excess']['SCRAP-MAX']} "
+        f"| {p['mean_excess']} |",
+    ]
+    for r in rows:
+        star = " *" if r["default"] else ""
+        cells = [
+            f"{pct(r[f'respected_{b}'])} ({pct(r[f'respected_wo_init_{b}'])})" for b in ("0.1", "0.2", "0.3", "ge_0.3")
+        ]
+        lines.append(
+            f"| {r['translation']}{star} | {r['algorithm']} | {' | '.join(cells)} "
+            f"| {pct(r['max_excess'], 1)} ({pct(r['max_excess_wo_init'], 1)}) | {pct(r['mean_excess'])} |"
+        )
+    return "\n".join(lines) + "\n"
 
 
 def _write_results(cols: dict[str, np.ndarray], failed: list[dict[str, Any]], path: Path, seed: int) -> None:

@@ -64,6 +64,7 @@ from .._lazy import lazy_exports
 __all__ = [
     "ALGORITHMS",
     "ClusterSchedule",
+    "DEFAULT_TRANSLATION",
     "MAX_POWER",
     "MAX_PROCS",
     "MAX_REF_PROCS",
@@ -72,6 +73,7 @@ __all__ = [
     "MultiClusterMetrics",
     "ScrapProblem",
     "ScrapRun",
+    "TRANSLATIONS",
     "algorithm",
     "beta_estimate",
     "deviation_above",
@@ -113,6 +115,8 @@ __getattr__, __dir__ = lazy_exports(
         "deviation_above": ".metrics",
         "multicluster_metrics": ".metrics",
         "slowdown": ".metrics",
+        "DEFAULT_TRANSLATION": ".model",
+        "TRANSLATIONS": ".model",
         "MAX_POWER": ".model",
         "MAX_PROCS": ".model",
         "MAX_REF_PROCS": ".model",
@@ -146,11 +150,13 @@ if TYPE_CHECKING:
     from .allocation import beta_estimate, hcpa_reference_allocation, scrap_allocation
     from .metrics import MultiClusterMetrics, deviation_above, multicluster_metrics, slowdown
     from .model import (
+        DEFAULT_TRANSLATION,
         MAX_POWER,
         MAX_PROCS,
         MAX_REF_PROCS,
         MAX_SECONDS,
         MAX_SIZE,
+        TRANSLATIONS,
         ScrapProblem,
         problem,
         reference_caps,

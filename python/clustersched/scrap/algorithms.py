@@ -9,8 +9,11 @@ HCPA's *reference cluster* (``P_ref`` processors of the slowest speed
 (:func:`clustersched.scrap.placement.place_reference`).
 
 :data:`ALGORITHMS` holds them by the paper's names, in its order, each a
-function ``fn(ptg, platform, *, beta, comms=True, rule="sqrt", core=None) ->
-ClusterSchedule`` (``beta`` is ignored by HCPA, ``rule`` by all but HCPA);
+function ``fn(ptg, platform, *, beta, comms=True, rule="sqrt",
+translation="closest", core=None) -> ClusterSchedule`` (``beta`` is ignored
+by HCPA, ``rule`` by all but HCPA, ``translation`` -- the reading of §3's
+``f``, :data:`clustersched.scrap.model.TRANSLATIONS` -- by MHEFT-MAX, which
+does not translate);
 :func:`algorithm` finds one by any spelling of its name
 (:func:`clustersched._checks.lookup`: ``"scrap-max"``, ``"SCRAP_MAX"``):
 
@@ -56,7 +59,7 @@ from ..ptg.hcpa import check_rule
 from ..workload.ptg import PTG
 from .allocation import check_beta, hcpa_reference_allocation, scrap_allocation
 from .metrics import MultiClusterMetrics, multicluster_metrics
-from .model import check_core, check_platform
+from .model import DEFAULT_TRANSLATION, check_core, check_platform, check_translation
 from .placement import check_comms, mheft_max, place_reference
 from .schedule import ClusterSchedule
 from .validate import validate_multicluster
@@ -75,32 +78,48 @@ __all__ = [
     "scrap_schedule",
 ]
 
-#: ``(ptg, platform, *, beta, comms, rule, core) -> ClusterSchedule``.
+#: ``(ptg, platform, *, beta, comms, rule, translation, core) -> ClusterSchedule``.
 Algorithm = Callable[..., ClusterSchedule]
 
 
 def scrap_schedule(
-    ptg: PTG, platform: MultiCluster, *, beta: float, comms: bool = True, rule: str = "sqrt", core: Any = None
+    ptg: PTG,
+    platform: MultiCluster,
+    *,
+    beta: float,
+    comms: bool = True,
+    rule: str = "sqrt",
+    translation: str = DEFAULT_TRANSLATION,
+    core: Any = None,
 ) -> ClusterSchedule:
-    """SCRAP (Algorithm 1): :func:`~clustersched.scrap.allocation.scrap_allocation` under ``beta``, placed.
+    """SCRAP (Algorithm 1): :func:`~clustersched.scrap.allocation.scrap_allocation` under ``beta``, placed, both
+    by ``translation``.
 
     ``rule`` is ignored (it is HCPA's).
     """
     core = check_core(core, ptg, platform)
-    alloc = scrap_allocation(ptg, platform, beta, variant="SCRAP", core=core)
-    return place_reference(ptg, platform, alloc, comms=comms, algorithm="SCRAP", core=core)
+    alloc = scrap_allocation(ptg, platform, beta, variant="SCRAP", translation=translation, core=core)
+    return place_reference(ptg, platform, alloc, comms=comms, algorithm="SCRAP", translation=translation, core=core)
 
 
 def scrap_max_schedule(
-    ptg: PTG, platform: MultiCluster, *, beta: float, comms: bool = True, rule: str = "sqrt", core: Any = None
+    ptg: PTG,
+    platform: MultiCluster,
+    *,
+    beta: float,
+    comms: bool = True,
+    rule: str = "sqrt",
+    translation: str = DEFAULT_TRANSLATION,
+    core: Any = None,
 ) -> ClusterSchedule:
-    """SCRAP-MAX (Algorithm 2): :func:`~clustersched.scrap.allocation.scrap_allocation` with the level bound, placed.
+    """SCRAP-MAX (Algorithm 2): :func:`~clustersched.scrap.allocation.scrap_allocation` with the level bound,
+    placed, both by ``translation``.
 
     ``rule`` is ignored (it is HCPA's).
     """
     core = check_core(core, ptg, platform)
-    alloc = scrap_allocation(ptg, platform, beta, variant="SCRAP-MAX", core=core)
-    return place_reference(ptg, platform, alloc, comms=comms, algorithm="SCRAP-MAX", core=core)
+    alloc = scrap_allocation(ptg, platform, beta, variant="SCRAP-MAX", translation=translation, core=core)
+    return place_reference(ptg, platform, alloc, comms=comms, algorithm="SCRAP-MAX", translation=translation, core=core)
 
 
 def hcpa_reference_schedule(
@@ -110,23 +129,32 @@ def hcpa_reference_schedule(
     beta: float | None = None,
     comms: bool = True,
     rule: str = "sqrt",
+    translation: str = DEFAULT_TRANSLATION,
     core: Any = None,
 ) -> ClusterSchedule:
-    """HCPA, the baseline: :func:`~clustersched.scrap.allocation.hcpa_reference_allocation` by ``rule``, placed.
+    """HCPA, the baseline: :func:`~clustersched.scrap.allocation.hcpa_reference_allocation` by ``rule``, placed,
+    both by ``translation`` (the caps and the placement).
 
     ``beta`` plays no part.
     """
     core = check_core(core, ptg, platform)
-    alloc = hcpa_reference_allocation(ptg, platform, rule=rule, core=core)
-    return place_reference(ptg, platform, alloc, comms=comms, algorithm="HCPA", core=core)
+    alloc = hcpa_reference_allocation(ptg, platform, rule=rule, translation=translation, core=core)
+    return place_reference(ptg, platform, alloc, comms=comms, algorithm="HCPA", translation=translation, core=core)
 
 
 def mheft_max_schedule(
-    ptg: PTG, platform: MultiCluster, *, beta: float, comms: bool = True, rule: str = "sqrt", core: Any = None
+    ptg: PTG,
+    platform: MultiCluster,
+    *,
+    beta: float,
+    comms: bool = True,
+    rule: str = "sqrt",
+    translation: str = DEFAULT_TRANSLATION,
+    core: Any = None,
 ) -> ClusterSchedule:
     """MHEFT-MAX, the other baseline: :func:`~clustersched.scrap.placement.mheft_max` with ``fraction = beta``.
 
-    ``rule`` is ignored (it is HCPA's).
+    ``rule`` is ignored (it is HCPA's), and ``translation`` (MHEFT-MAX does not translate).
     """
     return mheft_max(ptg, platform, beta, comms=comms, core=core)
 
@@ -229,6 +257,7 @@ def run(
     beta: float,
     comms: bool = True,
     rule: str = "sqrt",
+    translation: str = DEFAULT_TRANSLATION,
     core: Any = None,
 ) -> ScrapRun:
     """Allocates and places the PTG ``workload`` on ``platform`` by ``algorithm`` under ``beta``, and measures it
@@ -252,6 +281,11 @@ def run(
         Model communications (when the platform has a network).
     rule : str
         HCPA's stopping rule (HCPA only).
+    translation : {"closest", "at-least-as-fast"}
+        The reading of §3's translation ``f(p_ref, t, k)`` of reference allocations to clusters
+        (:data:`clustersched.scrap.model.TRANSLATIONS`, whose docstring says why ``"closest"`` is the default):
+        SCRAP, SCRAP-MAX and HCPA (their saturation caps and their placement); MHEFT-MAX does not translate.
+        The schedule records it (``schedule.translation``).
     core : ScrapProblem, optional
         :func:`clustersched.scrap.model.problem` of this very ``(workload,
         platform)``, to convert them once for several runs; one built for
@@ -275,9 +309,10 @@ def run(
     b = check_beta(beta)
     check_comms(check_platform(platform), comms)
     check_rule(rule)  # HCPA's, ignored by the others but checked for all
+    tr = check_translation(translation)  # ignored by MHEFT-MAX but checked for all
     core = check_core(core, ptg, platform)
     t0 = time.perf_counter()
-    schedule = ALGORITHMS[name](ptg, platform, beta=b, comms=comms, rule=rule, core=core)
+    schedule = ALGORITHMS[name](ptg, platform, beta=b, comms=comms, rule=rule, translation=tr, core=core)
     seconds = time.perf_counter() - t0
     alloc = schedule.alloc  # the reference allocation (None for MHEFT-MAX)
     estimate = None

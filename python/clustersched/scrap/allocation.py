@@ -15,8 +15,9 @@ SCRAP (Algorithm 1)
     critical path is not saturated, the critical-path task of largest benefit
     ``T_ref(t, p)/p - T_ref(t, p+1)/(p+1)`` (ties: lowest index; benefit
     ``> 0``) among those some cluster can still grow
-    (``∃ C_k: f(p_ref(t), t, k) < P_k``, and ``p_ref(t) < P_ref``) gets one
-    more.  ``β' = (ω* / T_CP) / (platform power)``, ``ω* = Σ T_ref(t, p) p
+    (``∃ C_k: f(p_ref(t), t, k) < P_k`` with ``f`` by ``translation``,
+    :data:`clustersched.scrap.model.TRANSLATIONS`, and ``p_ref(t) < P_ref``)
+    gets one more.  ``β' = (ω* / T_CP) / (platform power)``, ``ω* = Σ T_ref(t, p) p
     s_ref`` and ``T_CP`` the critical path on the reference cluster.  The
     addition that makes ``β'`` *exceed* ``β`` is cancelled; if ``β' >= β``
     for the initial allocation, nothing grows (an *initial violation*).
@@ -46,7 +47,7 @@ from .._checks import check_choice, check_float
 from ..platform import MultiCluster
 from ..ptg.hcpa import check_rule
 from ..workload.ptg import PTG
-from .model import check_alloc, check_core, check_ptg
+from .model import DEFAULT_TRANSLATION, check_alloc, check_core, check_ptg, check_translation
 
 __all__ = ["beta_estimate", "hcpa_reference_allocation", "scrap_allocation"]
 
@@ -57,13 +58,21 @@ def check_beta(beta: object) -> float:
 
 
 def scrap_allocation(
-    ptg: PTG, platform: MultiCluster, beta: float, *, variant: str = "SCRAP", core: Any = None
+    ptg: PTG,
+    platform: MultiCluster,
+    beta: float,
+    *,
+    variant: str = "SCRAP",
+    translation: str = DEFAULT_TRANSLATION,
+    core: Any = None,
 ) -> np.ndarray:
     """Reference allocation of ``ptg`` by SCRAP or SCRAP-MAX under ``beta`` (module docstring).
 
     Parameters
     ----------
     variant : {"SCRAP", "SCRAP-MAX"}
+    translation : {"closest", "at-least-as-fast"}
+        The translation ``f`` of the saturation test (:data:`clustersched.scrap.model.TRANSLATIONS`).
 
     Examples
     --------
@@ -76,11 +85,20 @@ def scrap_allocation(
     """
     variant = check_choice("variant", variant, ("SCRAP", "SCRAP-MAX"))
     b = check_beta(beta)
-    return check_core(core, ptg, platform).scrap_allocation(b, variant)
+    rule = check_translation(translation)
+    return check_core(core, ptg, platform).scrap_allocation(b, variant, rule)
 
 
-def hcpa_reference_allocation(ptg: PTG, platform: MultiCluster, *, rule: str = "sqrt", core: Any = None) -> np.ndarray:
-    """HCPA's allocation of ``ptg`` on the reference cluster of ``platform`` (module docstring).
+def hcpa_reference_allocation(
+    ptg: PTG,
+    platform: MultiCluster,
+    *,
+    rule: str = "sqrt",
+    translation: str = DEFAULT_TRANSLATION,
+    core: Any = None,
+) -> np.ndarray:
+    """HCPA's allocation of ``ptg`` on the reference cluster of ``platform`` (module docstring); ``translation``
+    as :func:`scrap_allocation`'s.
 
     On a one-cluster platform this is :func:`clustersched.ptg.hcpa_allocation`.
 
@@ -96,7 +114,7 @@ def hcpa_reference_allocation(ptg: PTG, platform: MultiCluster, *, rule: str = "
     >>> hcpa_reference_allocation(ptg, MultiCluster("one", (c,))).tolist() == hcpa_allocation(ptg, c).tolist()
     True
     """
-    return check_core(core, ptg, platform).hcpa_allocation(check_rule(rule))
+    return check_core(core, ptg, platform).hcpa_allocation(check_rule(rule), check_translation(translation))
 
 
 def beta_estimate(ptg: PTG, platform: MultiCluster, alloc: Any, *, core: Any = None) -> float:

@@ -46,6 +46,18 @@ def _spelling(name: str) -> str:
 NAMES = LazyChoices("clustersched.scrap.algorithms", "ALGORITHMS")
 
 
+def _translation(name: str) -> str:
+    """``name`` in the spelling of :data:`clustersched.scrap.model.TRANSLATIONS` (lower case with ``-``)."""
+    return name.lower().replace("_", "-")
+
+
+#: The readings ``--translation`` takes: clustersched.scrap.model.TRANSLATIONS, read when a value is checked.
+TRANSLATIONS = LazyChoices("clustersched.scrap.model", "TRANSLATIONS")
+#: Its default, clustersched.scrap.model.DEFAULT_TRANSLATION (a test checks they agree; the parser imports no
+#: library code).
+DEFAULT_TRANSLATION = "closest"
+
+
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Adds ``scrap`` to ``subparsers``; its handler is ``args.run``."""
     p = subparsers.add_parser(
@@ -107,6 +119,15 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="task complexity scenario: %(choices)s (default: %(default)s)",
     )
     p.add_argument(
+        "--translation",
+        type=_translation,
+        choices=TRANSLATIONS,
+        default=DEFAULT_TRANSLATION,
+        metavar="RULE",
+        help="how a reference allocation translates to a cluster (PDCS 2007 §3's f): %(choices)s, "
+        "case-insensitive, - and _ alike; MHEFT-MAX does not translate (default: %(default)s)",
+    )
+    p.add_argument(
         "--no-comms",
         action="store_true",
         help="free communications between tasks (default: the network model of the platform)",
@@ -124,12 +145,21 @@ def run(args: argparse.Namespace) -> int:
 
     platform = random_multicluster(args.clusters, args.min_speed, args.heterogeneity, seed=args.platform_seed)
     ptg = random_ptg(args.tasks, fat=0.5, regularity=0.8, density=0.5, jump=2, seed=args.ptg_seed, costs=args.costs)
-    result = run_scrap(ptg, platform, args.algorithm, beta=args.beta, comms=not args.no_comms, validate=True)
+    result = run_scrap(
+        ptg,
+        platform,
+        args.algorithm,
+        beta=args.beta,
+        comms=not args.no_comms,
+        translation=args.translation,
+        validate=True,
+    )
     m = result.metrics
     s = result.schedule
     report = {
         "algorithm": result.algorithm,
         "beta": result.beta,
+        "translation": None if s.translation is None else s.translation,
         "platform": {
             "name": platform.name,
             "clusters": [{"procs": c.procs, "gflops": c.speed / 1e9} for c in platform.clusters],

@@ -8,7 +8,8 @@ Placement (:func:`place_reference`)
     Tasks by decreasing bottom level of their reference times (ties: lowest
     index), each once all its predecessors are placed; each goes to the
     cluster where its translated allocation
-    (:func:`clustersched.scrap.model.translate`) finishes earliest (ties: the
+    (:func:`clustersched.scrap.model.translate`, by the run's ``translation``;
+    only clusters that can host it) finishes earliest (ties: the
     lower cluster), on processors chosen by the library's best-fit rule
     (:func:`clustersched.ptg.list_schedule`), starting once its predecessors'
     data have arrived (the :class:`~clustersched.platform.Network` model and
@@ -34,7 +35,7 @@ from typing import Any
 from .._checks import check_float
 from ..platform import MultiCluster
 from ..workload.ptg import PTG
-from .model import check_alloc, check_core, check_platform, check_ptg
+from .model import DEFAULT_TRANSLATION, check_alloc, check_core, check_platform, check_ptg, check_translation
 from .schedule import ClusterSchedule, make_schedule
 
 __all__ = ["mheft_max", "place_reference"]
@@ -48,7 +49,14 @@ def check_comms(platform: MultiCluster, comms: bool) -> bool:
 
 
 def place_reference(
-    ptg: PTG, platform: MultiCluster, alloc: Any, *, comms: bool = True, algorithm: str = "list", core: Any = None
+    ptg: PTG,
+    platform: MultiCluster,
+    alloc: Any,
+    *,
+    comms: bool = True,
+    algorithm: str = "list",
+    translation: str = DEFAULT_TRANSLATION,
+    core: Any = None,
 ) -> ClusterSchedule:
     """List-schedules ``ptg`` with reference allocation ``alloc`` on ``platform`` (module docstring).
 
@@ -59,6 +67,9 @@ def place_reference(
         hostable by some cluster.
     comms : bool, default True
         Model communications (when the platform has a network).
+    translation : {"closest", "at-least-as-fast"}
+        How ``alloc`` translates to each cluster (:data:`clustersched.scrap.model.TRANSLATIONS`); the schedule
+        records it (``schedule.translation``) and the validator checks the allocations by it.
 
     Examples
     --------
@@ -73,8 +84,9 @@ def place_reference(
     """
     a = check_alloc(check_ptg(ptg), alloc)
     on = check_comms(check_platform(platform), comms)
+    rule = check_translation(translation)
     core = check_core(core, ptg, platform)
-    return make_schedule(core.place(a, on), platform, algorithm, a, on)
+    return make_schedule(core.place(a, on, rule), platform, algorithm, a, on, translation=rule)
 
 
 def mheft_max(

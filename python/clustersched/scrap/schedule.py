@@ -30,7 +30,10 @@ class ClusterSchedule:
     ``[start[k], end[k])`` on global processor ids
     ``proc_ids[proc_offsets[k]:proc_offsets[k+1]]`` (``procs[k]`` of them).
     ``alloc`` is the reference allocation the schedule was placed from (None
-    for MHEFT-MAX); ``comms`` whether communications were modelled.
+    for MHEFT-MAX) and ``translation`` the rule that translated it to the
+    clusters (:data:`clustersched.scrap.model.TRANSLATIONS`; part of what the
+    schedule claims: the validator checks each row's processors by it; None
+    without ``alloc``); ``comms`` whether communications were modelled.
     """
 
     task: np.ndarray
@@ -44,6 +47,7 @@ class ClusterSchedule:
     alloc: np.ndarray | None = None
     comms: bool = False
     options: dict[str, Any] = field(default_factory=dict)
+    translation: str | None = None
 
     def __post_init__(self) -> None:
         # The columns as contiguous int64 / float64 arrays (no copy when they already are).
@@ -85,6 +89,10 @@ class ClusterSchedule:
             )
         if not isinstance(self.comms, (bool, np.bool_)):
             raise TypeError(f"comms == {short_repr(self.comms)}, must be a bool")
+        if self.translation is not None:
+            from .model import check_translation
+
+            object.__setattr__(self, "translation", check_translation(self.translation))
 
     @property
     def procs(self) -> np.ndarray:
@@ -138,6 +146,8 @@ def make_schedule(
     alloc: np.ndarray | None,
     comms: bool,
     options: dict[str, Any] | None = None,
+    *,
+    translation: str | None = None,
 ) -> ClusterSchedule:
     """A :class:`ClusterSchedule` from a kernel's columns (``alloc`` copied)."""
     task, cluster, start, end, offsets, ids = cols
@@ -153,4 +163,5 @@ def make_schedule(
         None if alloc is None else alloc.copy(),
         comms,
         dict(options or {}),
+        translation,
     )

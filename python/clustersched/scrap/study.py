@@ -24,7 +24,7 @@ from ..platform import MultiCluster
 from ..ptg.hcpa import check_rule
 from ..workload.ptg import PTG
 from .allocation import check_beta
-from .model import check_core
+from .model import DEFAULT_TRANSLATION, check_core, check_translation
 from .placement import check_comms
 from .schedule import ClusterSchedule, make_schedule
 
@@ -60,14 +60,16 @@ def study_pair(
     *,
     comms: bool = True,
     rule: str = "sqrt",
+    translation: str = DEFAULT_TRANSLATION,
     core: Any = None,
     schedules: bool = False,
 ) -> PairStudy:
     """HCPA (``rule``), then SCRAP, SCRAP-MAX and MHEFT-MAX at each of ``betas``, on ``ptg`` and ``platform``.
 
     Run ``i`` is what ``run(ptg, platform, algorithms[i],
-    beta=betas[i], comms=comms, rule=rule)`` computes (HCPA at ``β = 1``),
-    every schedule checked against its allocation.
+    beta=betas[i], comms=comms, rule=rule, translation=translation)``
+    computes (HCPA at ``β = 1``), every schedule checked against its
+    allocation and translation.
 
     Examples
     --------
@@ -87,13 +89,22 @@ def study_pair(
     on = check_comms(platform, comms)
     core = check_core(core, ptg, platform)
     b = np.array(bs, dtype=np.float64)
-    floats, initial, runs = core.study(b, float(platform.power), on, check_rule(rule), schedules)
+    tr = check_translation(translation)
+    floats, initial, runs = core.study(b, float(platform.power), on, check_rule(rule), tr, schedules)
     names = ("HCPA",) + ("SCRAP",) * len(bs) + ("SCRAP-MAX",) * len(bs) + ("MHEFT-MAX",) * len(bs)
     cols = floats.reshape(-1, 5)
     out = None
     if runs is not None:
         out = [
-            make_schedule(c, platform, name, alloc, on, {"fraction": beta} if alloc is None else None)
+            make_schedule(
+                c,
+                platform,
+                name,
+                alloc,
+                on,
+                {"fraction": beta} if alloc is None else None,
+                translation=None if alloc is None else tr,
+            )
             for (c, alloc), name, beta in zip(runs, names, [1.0, *bs, *bs, *bs])
         ]
     return PairStudy(

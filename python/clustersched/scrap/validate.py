@@ -12,9 +12,13 @@ core's one duration function (``clustersched._core.exec_times``, the
 same float operations), and a transfer's time from the network's documented
 formula (:meth:`clustersched.platform.Network.transfer_time`, the core's
 ``Network::transfer_time``).  The translation of reference allocations is
-checked as its property (the smallest ``q >= 1`` with ``T_k(v, q) <=
-T_ref(v, p_ref)``: ``T_k(v, q)`` meets it and ``T_k(v, q - 1)`` does not),
-not by the kernels' search.
+checked under the rule the schedule names (``schedule.translation``), as
+that rule's property, not by the kernels' search: ``"at-least-as-fast"``,
+the smallest ``q >= 1`` with ``T_k(v, q) <= T_ref(v, p_ref)`` (``T_k(v, q)``
+meets it and ``T_k(v, q - 1)`` does not); ``"closest"``, the ``q <=
+min(p_ref, P_k)`` of least ``|T_k(v, q) - T_ref(v, p_ref)|``, ties to the
+fewer processors (``q`` is the first count of its time, ``q - 1`` is
+farther, and the next faster count is no closer).
 
 Rounding
     A scheduler computes ``end = start + T`` in float64: one rounding, at
@@ -39,7 +43,7 @@ import numpy as np
 from .._checks import short_repr
 from ..errors import InvalidScheduleError
 from ..workload.ptg import PTG
-from .model import check_core
+from .model import DEFAULT_TRANSLATION, check_core
 from .schedule import ClusterSchedule
 
 __all__ = ["DURATION_RTOL", "multicluster_violations", "validate_multicluster"]
@@ -98,9 +102,12 @@ def multicluster_violations(schedule: ClusterSchedule, ptg: PTG, *, core: Any = 
       ``q`` processors at cluster ``k``'s speed, to a tolerance relative to
       the time stamps (module docstring, :data:`DURATION_RTOL`);
     * if the schedule carries a reference allocation (``schedule.alloc``),
-      one count ``>= 1`` per task and ``q == f(alloc[v], v, k)``: the
-      smallest allocation on ``k`` at least as fast as ``alloc[v]``
-      processors of the reference speed;
+      one count ``>= 1`` per task, a named translation rule
+      (``schedule.translation``, :data:`clustersched.scrap.model.TRANSLATIONS`:
+      part of what the schedule claims) and ``q == f(alloc[v], v, k)`` under
+      that rule (the smallest allocation on ``k`` at least as fast as
+      ``alloc[v]`` processors of the reference speed, or the one of closest
+      time, at most the cluster);
     * per-cluster capacity: no processor runs two rows of positive length at
       once (half-open intervals);
     * precedence: each task starts no earlier than each predecessor ends plus,
@@ -131,10 +138,14 @@ def multicluster_violations(schedule: ClusterSchedule, ptg: PTG, *, core: Any = 
         elif a.dtype.kind not in "iu" or (a < 0).any() or (a > _U32).any():
             v = int(np.flatnonzero((a < 1) | (a > _U32))[0]) if a.dtype.kind in "iu" else 0
             unfit = f"the reference allocation must hold integers in 1..{_U32}: {name(v)} has {a[v]!r}"
+    rule = schedule.translation
+    if a is not None and unfit is None and rule is None:
+        unfit = "the schedule has a reference allocation but names no translation rule (translation=None)"
     on = bool(schedule.comms) and platform.network is not None
     found, total = core.violations(
         *schedule.columns(),
         None if unfit is not None else (None if a is None else np.ascontiguousarray(a, dtype=np.int64)),
+        rule or DEFAULT_TRANSLATION,  # read by the checker only with an allocation, which then names it
         on,
         _MAX,
     )
@@ -191,7 +202,7 @@ def _word(kind: str, ints: list[int], floats: list[float], s: ClusterSchedule, p
     if kind == "translation":
         r, v, c, q, ref, want = ints
         return (
-            f"{name(v)} has {q} processors on cluster {c}; the translation of its "
+            f"{name(v)} has {q} processors on cluster {c}; the {s.translation!r} translation of its "
             f"{ref} reference processors there is {want}"
         )
     if kind == "overlap":

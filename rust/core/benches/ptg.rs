@@ -8,7 +8,7 @@ use clustersched_core::ptg::{
 };
 use clustersched_core::scrap::{
     beta_estimate, check_cluster_schedule, mheft_max, place_reference, scrap_allocation, Comms, MultiCluster, Network,
-    Scrap,
+    Scrap, Translation,
 };
 use criterion::{criterion_group, criterion_main, Criterion};
 
@@ -147,23 +147,23 @@ fn bench_scrap(c: &mut Criterion) {
     for (name, variant) in [("scrap", Scrap::Scrap), ("scrap_max", Scrap::ScrapMax)] {
         c.bench_function(&format!("{name}_allocation_50_tasks_8_clusters_beta_0.5"), |b| {
             b.iter(|| {
-                let a = scrap_allocation(&g, &platform, 0.5, variant).unwrap();
+                let a = scrap_allocation(&g, &platform, 0.5, variant, Translation::Closest).unwrap();
                 assert!(beta_estimate(&g, &platform, &a).unwrap() <= 0.5 * (1.0 + 1e-9));
                 a
             })
         });
     }
-    let alloc = scrap_allocation(&g, &platform, 0.5, Scrap::Scrap).unwrap();
+    let alloc = scrap_allocation(&g, &platform, 0.5, Scrap::Scrap, Translation::Closest).unwrap();
     c.bench_function("scrap_allocation_and_placement_50_tasks_8_clusters", |b| {
         b.iter(|| {
-            let a = scrap_allocation(&g, &platform, 0.5, Scrap::Scrap).unwrap();
-            let s = place_reference(&g, &platform, &a, comms).unwrap();
+            let a = scrap_allocation(&g, &platform, 0.5, Scrap::Scrap, Translation::Closest).unwrap();
+            let s = place_reference(&g, &platform, &a, comms, Translation::Closest).unwrap();
             assert_eq!(s.len(), g.len());
             s
         })
     });
-    let placed = place_reference(&g, &platform, &alloc, comms).unwrap();
-    check_cluster_schedule(&g, &platform, &placed, Some(&alloc), comms).unwrap();
+    let placed = place_reference(&g, &platform, &alloc, comms, Translation::Closest).unwrap();
+    check_cluster_schedule(&g, &platform, &placed, Some((&alloc, Translation::Closest)), comms).unwrap();
     c.bench_function("mheft_max_50_tasks_8_clusters_fraction_0.5", |b| {
         b.iter(|| {
             let s = mheft_max(&g, &platform, 0.5, comms).unwrap();

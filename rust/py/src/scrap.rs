@@ -5,7 +5,7 @@
 
 use clustersched_core::ptg::{self, HcpaRule};
 use clustersched_core::scrap::{
-    self, check_bytes, check_problem, ClusterSchedule, Comms, MultiCluster, Network, Scrap, Violation,
+    self, check_bytes, check_problem, ClusterSchedule, Comms, MultiCluster, Network, Scrap, Translation, Violation,
 };
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
@@ -128,17 +128,20 @@ impl MultiClusterPtg {
         )
     }
 
-    /// Per-task caps on the reference allocation (saturated critical path).
-    fn caps<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        int64s(&self.platform.caps(&self.g)).into_pyarray(py)
+    /// Per-task caps on the reference allocation (saturated critical path) under `translation`.
+    fn caps<'py>(&self, py: Python<'py>, translation: &str) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let translation = Translation::from_name(translation).map_err(to_py)?;
+        Ok(int64s(&self.platform.caps(&self.g, translation)).into_pyarray(py))
     }
 
-    /// f(alloc[v], v, k) for every task and cluster, row-major (tasks x clusters).
+    /// f(alloc[v], v, k) under `translation` for every task and cluster, row-major (tasks x clusters).
     fn translate<'py>(
         &self,
         py: Python<'py>,
         alloc: PyReadonlyArray1<'py, i64>,
+        translation: &str,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let translation = Translation::from_name(translation).map_err(to_py)?;
         let alloc = self.alloc(&alloc)?;
         if alloc.len() != self.g.len() || alloc.contains(&0) {
             return Err(PyValueError::new_err(format!(
@@ -149,25 +152,38 @@ impl MultiClusterPtg {
         let c = self.platform.len();
         let out: Vec<i64> = (0..self.g.len())
             .flat_map(|v| (0..c).map(move |k| (v, k)))
-            .map(|(v, k)| i64::from(self.platform.translate(&self.g, v, alloc[v], k)))
+            .map(|(v, k)| i64::from(self.platform.translate(&self.g, v, alloc[v], k, translation)))
             .collect();
         Ok(out.into_pyarray(py))
     }
 
-    /// SCRAP ("SCRAP") or SCRAP-MAX ("SCRAP-MAX") reference allocation under `beta`.
-    fn scrap_allocation<'py>(&self, py: Python<'py>, beta: f64, variant: &str) -> PyResult<Bound<'py, PyArray1<i64>>> {
+    /// SCRAP ("SCRAP") or SCRAP-MAX ("SCRAP-MAX") reference allocation under `beta`, caps by `translation`.
+    fn scrap_allocation<'py>(
+        &self,
+        py: Python<'py>,
+        beta: f64,
+        variant: &str,
+        translation: &str,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let variant = Scrap::from_name(variant).map_err(to_py)?;
+        let translation = Translation::from_name(translation).map_err(to_py)?;
         let a = py
-            .detach(|| scrap::scrap_allocation(&self.g, &self.platform, beta, variant))
+            .detach(|| scrap::scrap_allocation(&self.g, &self.platform, beta, variant, translation))
             .map_err(to_py)?;
         Ok(int64s(&a).into_pyarray(py))
     }
 
-    /// HCPA's reference allocation under `rule` ("sqrt" or "cpa").
-    fn hcpa_allocation<'py>(&self, py: Python<'py>, rule: &str) -> PyResult<Bound<'py, PyArray1<i64>>> {
+    /// HCPA's reference allocation under `rule` ("sqrt" or "cpa"), caps by `translation`.
+    fn hcpa_allocation<'py>(
+        &self,
+        py: Python<'py>,
+        rule: &str,
+        translation: &str,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let rule = HcpaRule::from_name(rule).map_err(to_py)?;
+        let translation = Translation::from_name(translation).map_err(to_py)?;
         let a = py
-            .detach(|| scrap::hcpa_reference_allocation(&self.g, &self.platform, rule))
+            .detach(|| scrap::hcpa_reference_allocation(&self.g, &self.platform, rule, translation))
             .map_err(to_py)?;
         Ok(int64s(&a).into_pyarray(py))
     }
@@ -177,12 +193,20 @@ impl MultiClusterPtg {
         scrap::beta_estimate(&self.g, &self.platform, &self.alloc(&alloc)?).map_err(to_py)
     }
 
-    /// List placement of a reference allocation: (task, cluster, start, end, proc_offsets, proc_ids).
-    fn place<'py>(&self, py: Python<'py>, alloc: PyReadonlyArray1<'py, i64>, comms: bool) -> PyResult<Columns<'py>> {
+    /// List placement of a reference allocation translated by `translation`: (task, cluster, start, end,
+    /// proc_offsets, proc_ids).
+    fn place<'py>(
+        &self,
+        py: Python<'py>,
+        alloc: PyReadonlyArray1<'py, i64>,
+        comms: bool,
+        translation: &str,
+    ) -> PyResult<Columns<'py>> {
         let alloc = self.alloc(&alloc)?;
         let comms = self.comms(comms)?;
+        let translation = Translation::from_name(translation).map_err(to_py)?;
         let s = py
-            .detach(|| scrap::place_reference(&self.g, &self.platform, &alloc, comms))
+            .detach(|| scrap::place_reference(&self.g, &self.platform, &alloc, comms, translation))
             .map_err(to_py)?;
         Ok(columns(py, s))
     }
@@ -197,11 +221,11 @@ impl MultiClusterPtg {
     }
 
     /// Every run of PDCS 2007 §4 on this pair (`scrap::study`): HCPA, then SCRAP, SCRAP-MAX and MHEFT-MAX at
-    /// each of `betas`, each schedule checked. Returns per run (makespan, energy, power_fraction,
-    /// peak_power_fraction, beta_estimate (NaN: none), initial_violation (-1: none, 0, 1)) and, with
-    /// `schedules`, a list of (columns, alloc or None) per run.
-    #[pyo3(signature = (betas, power, comms, rule, schedules=false))]
-    #[allow(clippy::type_complexity)]
+    /// each of `betas` (HCPA, SCRAP and SCRAP-MAX translating by `translation`), each schedule checked.
+    /// Returns per run (makespan, energy, power_fraction, peak_power_fraction, beta_estimate (NaN: none),
+    /// initial_violation (-1: none, 0, 1)) and, with `schedules`, a list of (columns, alloc or None) per run.
+    #[pyo3(signature = (betas, power, comms, rule, translation, schedules=false))]
+    #[allow(clippy::type_complexity, clippy::too_many_arguments)]
     fn study<'py>(
         &self,
         py: Python<'py>,
@@ -209,6 +233,7 @@ impl MultiClusterPtg {
         power: f64,
         comms: bool,
         rule: &str,
+        translation: &str,
         schedules: bool,
     ) -> PyResult<(
         Bound<'py, PyArray1<f64>>,
@@ -217,9 +242,10 @@ impl MultiClusterPtg {
     )> {
         let betas = owned("betas", &betas)?;
         let rule = HcpaRule::from_name(rule).map_err(to_py)?;
+        let translation = Translation::from_name(translation).map_err(to_py)?;
         let comms = self.comms(comms)?;
         let runs = py
-            .detach(|| scrap::study(&self.g, &self.platform, power, comms, &betas, rule))
+            .detach(|| scrap::study(&self.g, &self.platform, power, comms, &betas, rule, translation))
             .map_err(to_py)?;
         let mut floats = Vec::with_capacity(6 * runs.len());
         let mut initial = Vec::with_capacity(runs.len());
@@ -243,8 +269,8 @@ impl MultiClusterPtg {
     }
 
     /// Checks a schedule (columns as `place` returns them, `scrap::check_cluster_schedule`, as the study
-    /// does); raises InfeasibleError.
-    #[pyo3(signature = (task, cluster, start, end, proc_offsets, proc_ids, alloc, comms))]
+    /// does), `alloc` translated by the rule `translation` claims; raises InfeasibleError.
+    #[pyo3(signature = (task, cluster, start, end, proc_offsets, proc_ids, alloc, translation, comms))]
     #[allow(clippy::too_many_arguments)]
     fn check(
         &self,
@@ -255,15 +281,19 @@ impl MultiClusterPtg {
         proc_offsets: PyReadonlyArray1<'_, i64>,
         proc_ids: PyReadonlyArray1<'_, i64>,
         alloc: Option<PyReadonlyArray1<'_, i64>>,
+        translation: &str,
         comms: bool,
     ) -> PyResult<()> {
         let s = schedule(task, cluster, start, end, proc_offsets, proc_ids)?;
         let alloc = alloc.map(|a| self.alloc(&a)).transpose()?;
+        let translation = Translation::from_name(translation).map_err(to_py)?;
         let comms = self.comms(comms)?;
-        scrap::check_cluster_schedule(&self.g, &self.platform, &s, alloc.as_deref(), comms).map_err(to_py)
+        let claim = alloc.as_deref().map(|a| (a, translation));
+        scrap::check_cluster_schedule(&self.g, &self.platform, &s, claim, comms).map_err(to_py)
     }
 
-    /// Every violation of a schedule (`scrap::schedule_violations`, the one checker), the first `limit` of each
+    /// Every violation of a schedule (`scrap::schedule_violations`, the one checker; `alloc` translated by the rule
+    /// `translation` claims), the first `limit` of each
     /// kind: a list of (kind, ints, floats) in the rules' order, and the number of violations in all. A task,
     /// cluster or processor id that fits no index (negative, too large) is one that does not exist. Per kind,
     /// ints / floats: unknown_task (row) / (); task_twice, task_missing, alloc_zero (task) / ();
@@ -271,7 +301,7 @@ impl MultiClusterPtg {
     /// processors (row, task, cluster) / (); duration (row, task, cluster, procs) / (seconds, expected);
     /// translation (row, task, cluster, procs, reference, expected) / (); overlap (processor, first task,
     /// second task) / (); precedence (task, predecessor) / (start, arrival, predecessor's end).
-    #[pyo3(signature = (task, cluster, start, end, proc_offsets, proc_ids, alloc, comms, limit))]
+    #[pyo3(signature = (task, cluster, start, end, proc_offsets, proc_ids, alloc, translation, comms, limit))]
     #[allow(clippy::too_many_arguments, clippy::type_complexity)]
     fn violations(
         &self,
@@ -282,14 +312,16 @@ impl MultiClusterPtg {
         proc_offsets: PyReadonlyArray1<'_, i64>,
         proc_ids: PyReadonlyArray1<'_, i64>,
         alloc: Option<PyReadonlyArray1<'_, i64>>,
+        translation: &str,
         comms: bool,
         limit: usize,
     ) -> PyResult<(Vec<(&'static str, Vec<i64>, Vec<f64>)>, usize)> {
         let s = schedule(task, cluster, start, end, proc_offsets, proc_ids)?;
         let alloc = alloc.map(|a| self.alloc(&a)).transpose()?;
+        let translation = Translation::from_name(translation).map_err(to_py)?;
         let comms = self.comms(comms)?;
-        let found =
-            scrap::schedule_violations(&self.g, &self.platform, &s, alloc.as_deref(), comms, limit).map_err(to_py)?;
+        let claim = alloc.as_deref().map(|a| (a, translation));
+        let found = scrap::schedule_violations(&self.g, &self.platform, &s, claim, comms, limit).map_err(to_py)?;
         let i = |x: usize| i64::try_from(x).unwrap_or(i64::MAX);
         let out = found
             .found

@@ -3,7 +3,7 @@
 //! §3), and HCPA on the reference cluster of a multi-cluster platform: three
 //! stopping conditions of the one allocation loop ([`allocation_loop`]).
 
-use super::platform::{check_problem, MultiCluster};
+use super::platform::{check_problem, MultiCluster, Translation};
 use crate::error::{Error, Result};
 use crate::ptg::{allocation_loop, HcpaRule, LoopBounds, Ptg, TaskCaps};
 
@@ -58,12 +58,18 @@ impl Scrap {
 /// # Errors
 /// [`Error::InvalidArgument`] for `beta` outside `(0, 1]`; a problem beyond
 /// the limits of [`check_problem`].
-pub fn scrap_allocation(g: &Ptg, platform: &MultiCluster, beta: f64, variant: Scrap) -> Result<Vec<u32>> {
+pub fn scrap_allocation(
+    g: &Ptg,
+    platform: &MultiCluster,
+    beta: f64,
+    variant: Scrap,
+    translation: Translation,
+) -> Result<Vec<u32>> {
     if !(beta > 0.0 && beta <= 1.0) {
         return Err(Error::InvalidArgument(format!("beta == {beta}, must be in (0, 1]")));
     }
     check_problem(g, platform, None)?;
-    let caps = platform.caps(g);
+    let caps = platform.caps(g, translation);
     let budget = beta * platform.ref_power();
     let bounds = LoopBounds {
         divisor: budget,
@@ -83,9 +89,14 @@ pub fn scrap_allocation(g: &Ptg, platform: &MultiCluster, beta: f64, variant: Sc
 ///
 /// # Errors
 /// A problem beyond the limits of [`check_problem`].
-pub fn hcpa_reference_allocation(g: &Ptg, platform: &MultiCluster, rule: HcpaRule) -> Result<Vec<u32>> {
+pub fn hcpa_reference_allocation(
+    g: &Ptg,
+    platform: &MultiCluster,
+    rule: HcpaRule,
+    translation: Translation,
+) -> Result<Vec<u32>> {
     check_problem(g, platform, None)?;
-    let caps = platform.caps(g);
+    let caps = platform.caps(g, translation);
     let procs = platform.ref_procs().max(1);
     let bounds = LoopBounds {
         divisor: f64::from(rule.divisor(g, procs)),
@@ -127,7 +138,7 @@ mod tests {
         let g = chain(&[4.0, 1.0, 3.0]);
         for rule in [HcpaRule::Cpa, HcpaRule::Sqrt] {
             assert_eq!(
-                hcpa_reference_allocation(&g, &p, rule).unwrap(),
+                hcpa_reference_allocation(&g, &p, rule, Translation::AtLeastAsFast).unwrap(),
                 hcpa_allocation(&g, 2.0, &HcpaLimits::cluster(16, rule)).unwrap()
             );
         }
@@ -140,21 +151,31 @@ mod tests {
         // the fourth processor (0.4 > 0.35) is cancelled
         let p = MultiCluster::new(vec![10], vec![1.0]).unwrap();
         let g = Ptg::new(vec![10.0], vec![0.0], &[0, 0], &[]).unwrap();
-        assert_eq!(scrap_allocation(&g, &p, 0.35, Scrap::Scrap).unwrap(), vec![3]);
-        assert_eq!(scrap_allocation(&g, &p, 1.0, Scrap::Scrap).unwrap(), vec![10]); // β' == β is kept
-                                                                                    // an initial violation: nothing grows
-        assert_eq!(scrap_allocation(&g, &p, 0.05, Scrap::Scrap).unwrap(), vec![1]);
-        assert!(scrap_allocation(&g, &p, 0.0, Scrap::Scrap).is_err());
-        assert!(scrap_allocation(&g, &p, 1.5, Scrap::Scrap).is_err());
+        assert_eq!(
+            scrap_allocation(&g, &p, 0.35, Scrap::Scrap, Translation::AtLeastAsFast).unwrap(),
+            vec![3]
+        );
+        assert_eq!(
+            scrap_allocation(&g, &p, 1.0, Scrap::Scrap, Translation::AtLeastAsFast).unwrap(),
+            vec![10]
+        ); // β' == β is kept
+           // an initial violation: nothing grows
+        assert_eq!(
+            scrap_allocation(&g, &p, 0.05, Scrap::Scrap, Translation::AtLeastAsFast).unwrap(),
+            vec![1]
+        );
+        assert!(scrap_allocation(&g, &p, 0.0, Scrap::Scrap, Translation::AtLeastAsFast).is_err());
+        assert!(scrap_allocation(&g, &p, 1.5, Scrap::Scrap, Translation::AtLeastAsFast).is_err());
     }
 
     proptest! {
         #[test]
-        fn scrap_respects_beta_estimate(g in arb_ptg(), beta in 0.05f64..1.0, max in any::<bool>()) {
+        fn scrap_respects_beta_estimate(g in arb_ptg(), beta in 0.05f64..1.0, max in any::<bool>(), closest in any::<bool>()) {
             let p = MultiCluster::new(vec![12, 20, 7], vec![1.5, 1.0, 4.0]).unwrap();
             let variant = if max { Scrap::ScrapMax } else { Scrap::Scrap };
-            let a = scrap_allocation(&g, &p, beta, variant).unwrap();
-            let caps = p.caps(&g);
+            let rule = if closest { Translation::Closest } else { Translation::AtLeastAsFast };
+            let a = scrap_allocation(&g, &p, beta, variant, rule).unwrap();
+            let caps = p.caps(&g, rule);
             prop_assert!(a.iter().zip(&caps).all(|(&x, &c)| x >= 1 && x <= c));
             let initial = beta_estimate(&g, &p, &vec![1; g.len()]).unwrap();
             if a.iter().any(|&x| x > 1) {

@@ -46,8 +46,8 @@ pub use metrics::{exact_sum, metrics, schedule_metrics, Metrics};
 pub use mheft::mheft_max;
 pub use placement::place_reference;
 pub use platform::{
-    check_bytes, check_problem, Comms, MultiCluster, Network, MAX_POWER, MAX_PROCS, MAX_REF_PROCS, MAX_SECONDS,
-    MAX_SIZE,
+    check_bytes, check_problem, Comms, MultiCluster, Network, Translation, MAX_POWER, MAX_PROCS, MAX_REF_PROCS,
+    MAX_SECONDS, MAX_SIZE,
 };
 pub use schedule::{check_cluster_schedule, schedule_violations, ClusterSchedule, Violation, Violations};
 pub use study::{study, StudyRun};

@@ -4,7 +4,7 @@
 
 use std::collections::BinaryHeap;
 
-use super::platform::{check_problem, Comms, MultiCluster};
+use super::platform::{check_problem, Comms, MultiCluster, Translation};
 use super::schedule::ClusterSchedule;
 use crate::error::{Error, Result};
 use crate::ptg::{Pool, PoolView, Ptg, Ready};
@@ -182,7 +182,7 @@ pub(super) fn levels_of(g: &Ptg, d: &[f64]) -> Vec<f64> {
 /// SCRAP-MAX, PDCS 2007 §3): tasks by decreasing bottom level of their
 /// reference times `T_ref(v, alloc[v])` (ties: lowest index), a task
 /// competing once all its predecessors are placed; each goes to the cluster
-/// where its translated allocation `f(alloc[v], v, k)` (only clusters it
+/// where its translated allocation `f(alloc[v], v, k)` under `translation` (only clusters it
 /// fits) finishes earliest, ties to the lowest cluster index; within the
 /// cluster, processors by the shared best-fit rule, start not before its
 /// predecessors' data have arrived (`comms`, or their ends without).
@@ -196,13 +196,14 @@ pub fn place_reference(
     platform: &MultiCluster,
     alloc: &[u32],
     comms: Option<Comms<'_>>,
+    translation: Translation,
 ) -> Result<ClusterSchedule> {
     g.check_alloc(0, alloc, platform.ref_procs().max(1))?;
     check_problem(g, platform, comms)?;
     let translated: Vec<Vec<u32>> = (0..g.len())
         .map(|v| {
             (0..platform.len())
-                .map(|k| platform.translate(g, v, alloc[v], k))
+                .map(|k| platform.translate(g, v, alloc[v], k, translation))
                 .collect()
         })
         .collect();
@@ -235,6 +236,8 @@ mod tests {
     use super::super::platform::tests::gige;
     use super::super::schedule::check_cluster_schedule;
     use super::*;
+    use crate::scrap::Translation;
+    const AT_LEAST: Translation = Translation::AtLeastAsFast;
     use crate::ptg::fixtures::{arb_ptg, fork_join};
     use proptest::prelude::*;
 
@@ -242,8 +245,8 @@ mod tests {
     fn placement_prefers_the_earliest_finish() {
         let p = MultiCluster::new(vec![4, 2], vec![1.0, 4.0]).unwrap();
         let g = fork_join();
-        let s = place_reference(&g, &p, &[1, 2, 1, 1], None).unwrap();
-        check_cluster_schedule(&g, &p, &s, Some(&[1, 2, 1, 1]), None).unwrap();
+        let s = place_reference(&g, &p, &[1, 2, 1, 1], None, AT_LEAST).unwrap();
+        check_cluster_schedule(&g, &p, &s, Some((&[1, 2, 1, 1], AT_LEAST)), None).unwrap();
         // every task is faster on the speed-4 cluster
         assert!(s.cluster.iter().take(2).all(|&k| k == 1));
     }
@@ -266,21 +269,21 @@ mod tests {
             network: &net,
             bytes: &bytes,
         };
-        let s = place_reference(&g, &p, &[1, 2, 1, 1], Some(comms)).unwrap();
+        let s = place_reference(&g, &p, &[1, 2, 1, 1], Some(comms), AT_LEAST).unwrap();
         assert!(s.start.iter().any(|&t| t > 0.3));
-        check_cluster_schedule(&g, &p, &s, Some(&[1, 2, 1, 1]), Some(comms)).unwrap();
+        check_cluster_schedule(&g, &p, &s, Some((&[1, 2, 1, 1], AT_LEAST)), Some(comms)).unwrap();
     }
 
     proptest! {
         #[test]
         fn placements_are_feasible(g in arb_ptg(), a in 1u32..8, comm in any::<bool>()) {
             let p = MultiCluster::new(vec![3, 5, 2], vec![2.0, 1.0, 3.0]).unwrap();
-            let alloc: Vec<u32> = p.caps(&g).iter().map(|&c| c.min(a)).collect();
+            let alloc: Vec<u32> = p.caps(&g, AT_LEAST).iter().map(|&c| c.min(a)).collect();
             let net = gige(3);
             let bytes = vec![3e8; g.len()];
             let comms = comm.then_some(Comms { network: &net, bytes: &bytes });
-            let s = place_reference(&g, &p, &alloc, comms).unwrap();
-            check_cluster_schedule(&g, &p, &s, Some(&alloc), comms).unwrap();
+            let s = place_reference(&g, &p, &alloc, comms, AT_LEAST).unwrap();
+            check_cluster_schedule(&g, &p, &s, Some((&alloc, AT_LEAST)), comms).unwrap();
         }
     }
 }

@@ -32,6 +32,46 @@ pub const MAX_SECONDS: f64 = 1e300;
 /// flop/s (`1e300`): every sum of powers a metric takes stays finite.
 pub const MAX_POWER: f64 = 1e300;
 
+/// The translation `f(p_ref, t, k)` of a reference allocation to cluster
+/// `k` (PDCS 2007 §3: "the function f(pref(t), t, k) is used to determine the
+/// actual allocation of task t on cluster Ck from its reference allocation";
+/// the paper gives no formula, nor does it say what f does when cluster `k`
+/// cannot match the reference time). Python's `clustersched.scrap.TRANSLATIONS`
+/// documents both readings and why each is defensible.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Translation {
+    /// The smallest `q >= 1` with `T_k(t, q) <= T_ref(t, p_ref)`: never
+    /// slower than the reference; may exceed `P_k` (the cluster cannot host it).
+    AtLeastAsFast,
+    /// The `q` in `1..=min(p_ref, P_k)` whose `|T_k(t, q) - T_ref(t, p_ref)|`
+    /// is smallest, ties to the fewer processors; never exceeds `P_k`.
+    Closest,
+}
+
+impl Translation {
+    /// The rule by its name: `"at-least-as-fast"` or `"closest"`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for any other name.
+    pub fn from_name(name: &str) -> Result<Self> {
+        match name {
+            "at-least-as-fast" => Ok(Translation::AtLeastAsFast),
+            "closest" => Ok(Translation::Closest),
+            _ => Err(Error::InvalidArgument(format!(
+                "translation == '{name}', must be 'at-least-as-fast' or 'closest'"
+            ))),
+        }
+    }
+
+    /// Its name (what [`Translation::from_name`] reads).
+    pub fn name(self) -> &'static str {
+        match self {
+            Translation::AtLeastAsFast => "at-least-as-fast",
+            Translation::Closest => "closest",
+        }
+    }
+}
+
 /// `c` clusters; cluster `k` has `procs[k]` identical processors of
 /// `speed[k]` flop/s. Processor ids are global: cluster `k` owns
 /// `first(k)..first(k) + procs[k]`, clusters in order.
@@ -185,18 +225,43 @@ impl MultiCluster {
         exec_time(g.work()[v], g.alpha()[v], q, self.speed[k])
     }
 
-    /// `f(p_ref, v, k)`: the smallest allocation `q >= 1` of task `v` on
-    /// cluster `k` that is at least as fast as `p_ref` reference processors,
-    /// `T_k(v, q) <= T_ref(v, p_ref)` (SCRAP §3, HCPA's translation). As
-    /// `speed[k] >= s_ref`, `q = p_ref` qualifies, so `q <= p_ref`; it may
-    /// exceed the cluster's size (then the cluster cannot host it). Binary
-    /// search: `T_k(v, q)` does not increase with `q`.
-    pub fn translate(&self, g: &Ptg, v: usize, p_ref: u32, k: usize) -> u32 {
-        let target = self.ref_time(g, v, p_ref.max(1));
-        let (mut lo, mut hi) = (1u32, p_ref.max(1));
+    /// `f(p_ref, v, k)` under `rule` ([`Translation`]): the allocation of task
+    /// `v` on cluster `k` for `p_ref` reference processors (SCRAP §3, HCPA's
+    /// translation). Both rules give `1 <= q <= p_ref` (`speed[k] >= s_ref`, so
+    /// `q = p_ref` is at least as fast); `AtLeastAsFast` may exceed the
+    /// cluster's size (then the cluster cannot host it), `Closest` never does.
+    /// Binary searches: `T_k(v, q)` does not increase with `q`.
+    pub fn translate(&self, g: &Ptg, v: usize, p_ref: u32, k: usize, rule: Translation) -> u32 {
+        let p_ref = p_ref.max(1);
+        let target = self.ref_time(g, v, p_ref);
+        match rule {
+            Translation::AtLeastAsFast => self.first_at_most(g, v, k, target, p_ref),
+            Translation::Closest => {
+                let top = p_ref.min(self.procs[k]);
+                // `fast`: the first count at least as fast (top + 1: none up to top); every
+                // count below it is slower, and the one just below is the closest of them
+                let fast = self.first_at_most(g, v, k, target, top);
+                if fast == 1 {
+                    return 1;
+                }
+                let slower = self.time(g, v, fast - 1, k);
+                // the first count of that time (equal times in float64: ties to fewer processors)
+                let below = self.first_at_most(g, v, k, slower, fast - 1);
+                if fast > top || slower - target <= target - self.time(g, v, fast, k) {
+                    below
+                } else {
+                    fast
+                }
+            }
+        }
+    }
+
+    /// The smallest `q` in `1..=top` with `T_k(v, q) <= x`, `top + 1` when none (binary search).
+    fn first_at_most(&self, g: &Ptg, v: usize, k: usize, x: f64, top: u32) -> u32 {
+        let (mut lo, mut hi) = (1u32, top + 1);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            if self.time(g, v, mid, k) <= target {
+            if self.time(g, v, mid, k) <= x {
                 hi = mid;
             } else {
                 lo = mid + 1;
@@ -207,8 +272,8 @@ impl MultiCluster {
 
     /// True when some cluster `k` has `f(p_ref, v, k) < procs[k]`: the
     /// reference allocation may grow (SCRAP Algorithm 1, line 5).
-    fn can_grow(&self, g: &Ptg, v: usize, p_ref: u32) -> bool {
-        (0..self.len()).any(|k| self.translate(g, v, p_ref, k) < self.procs[k])
+    fn can_grow(&self, g: &Ptg, v: usize, p_ref: u32, rule: Translation) -> bool {
+        (0..self.len()).any(|k| self.translate(g, v, p_ref, k, rule) < self.procs[k])
     }
 
     /// Each task's cap on the reference cluster: task `v` may take one more
@@ -218,10 +283,13 @@ impl MultiCluster {
     /// `∃ C_k | f(p_ref(v), v, k) < P_k`) and `p < ` [`Self::ref_procs`]
     /// (no allocation exceeds the reference cluster). `can_grow` is true
     /// for a prefix `1..caps[v]` of allocations (translations do not
-    /// decrease as `p` grows), found by binary search. As `f` grows by at
-    /// most one per reference processor (`r_k >= 1`), a grown allocation
-    /// always fits some cluster.
-    pub fn caps(&self, g: &Ptg) -> Vec<u32> {
+    /// decrease as `p` grows, under either rule), found by binary search.
+    /// Under `AtLeastAsFast`, `f` grows by at most one per reference
+    /// processor (`r_k >= 1`), so a grown allocation always fits some
+    /// cluster; `Closest` never exceeds a cluster. The caps depend on the
+    /// rule: under `Closest` a task may grow further, when a slower count
+    /// below `P_k` is closer than the first one at least as fast.
+    pub fn caps(&self, g: &Ptg, rule: Translation) -> Vec<u32> {
         let top = self.ref_procs.max(1);
         (0..g.len())
             .map(|v| {
@@ -229,7 +297,7 @@ impl MultiCluster {
                 let (mut lo, mut hi) = (1u32, top);
                 while lo < hi {
                     let mid = lo + (hi - lo) / 2;
-                    if self.can_grow(g, v, mid) {
+                    if self.can_grow(g, v, mid, rule) {
                         lo = mid + 1;
                     } else {
                         hi = mid;
@@ -438,6 +506,7 @@ pub fn check_bytes(g: &Ptg, bytes: &[f64]) -> Result<()> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    const AT_LEAST: Translation = Translation::AtLeastAsFast;
     use crate::ptg::fixtures::arb_ptg;
     use proptest::prelude::*;
 
@@ -462,15 +531,15 @@ pub(crate) mod tests {
         // one perfectly parallel task of 10 Gflop: T_ref(p) = 10 / p
         let g = Ptg::new(vec![1e10], vec![0.0], &[0, 0], &[]).unwrap();
         // on cluster 1: T = 4 / q <= 10 / p  <=>  q >= 0.4 p
-        assert_eq!(p.translate(&g, 0, 1, 1), 1);
-        assert_eq!(p.translate(&g, 0, 5, 1), 2);
-        assert_eq!(p.translate(&g, 0, 6, 1), 3);
-        assert_eq!(p.translate(&g, 0, 10, 0), 10);
+        assert_eq!(p.translate(&g, 0, 1, 1, AT_LEAST), 1);
+        assert_eq!(p.translate(&g, 0, 5, 1, AT_LEAST), 2);
+        assert_eq!(p.translate(&g, 0, 6, 1, AT_LEAST), 3);
+        assert_eq!(p.translate(&g, 0, 10, 0, AT_LEAST), 10);
         // caps: cluster 0 takes p < 10, cluster 1 while ceil(0.4 p) < 4, p <= 7
-        assert_eq!(p.caps(&g), vec![10]);
+        assert_eq!(p.caps(&g, AT_LEAST), vec![10]);
         let small = MultiCluster::new(vec![3, 4], vec![1e9, 2.5e9]).unwrap();
         assert_eq!(small.ref_procs(), 13);
-        assert_eq!(small.caps(&g), vec![8]);
+        assert_eq!(small.caps(&g, AT_LEAST), vec![8]);
     }
 
     #[test]
@@ -548,19 +617,69 @@ pub(crate) mod tests {
         assert!((net.transfer_time(125e6, 0, 2, 1, 4) - (6e-4 + 0.05 + 1.0)).abs() < 1e-12);
     }
 
+    #[test]
+    fn closest_translation_by_hand() {
+        let p = MultiCluster::new(vec![10, 8], vec![1e9, 2.5e9]).unwrap();
+        let g = Ptg::new(vec![1e10], vec![0.0], &[0, 0], &[]).unwrap();
+        let closest = |p_ref, k| p.translate(&g, 0, p_ref, k, Translation::Closest);
+        // T_ref(11) = 0.909 s; on cluster 1, 4 processors take 1 s (0.091 away), 5 take 0.8 s (0.109 away)
+        assert_eq!(closest(11, 1), 4);
+        assert_eq!(p.translate(&g, 0, 11, 1, AT_LEAST), 5);
+        // T_ref(5) = 2 s: exactly 2 processors under both rules
+        assert_eq!(closest(5, 1), 2);
+        // T_ref(30) = 0.333 s: 12 processors would match, the cluster has 8 (0.5 s): capped at 8,
+        // where the at-least-as-fast translation (12) cannot be hosted
+        assert_eq!(closest(30, 1), 8);
+        assert_eq!(p.translate(&g, 0, 30, 1, AT_LEAST), 12);
+        // on the reference speed itself both are the identity
+        assert_eq!(closest(7, 0), 7);
+        // caps: cluster 0 grows the task while p < 10, cluster 1 while its translation < 8: under
+        // at-least-as-fast up to p = 17 (ceil(0.4 p) < 8), closest up to p = 18 (T_ref = 0.556 s:
+        // 7 processors 0.571 s against 8, 0.5 s)
+        assert_eq!(p.caps(&g, AT_LEAST), vec![18]);
+        assert_eq!(p.caps(&g, Translation::Closest), vec![19]);
+        // an exact tie (T_ref(2) = 3 s; 1 processor 4 s, 2 processors 2 s): the fewer processors
+        let tie = MultiCluster::new(vec![4, 4], vec![1e9, 1.5e9]).unwrap();
+        let six = Ptg::new(vec![6e9], vec![0.0], &[0, 0], &[]).unwrap();
+        assert_eq!(tie.translate(&six, 0, 2, 1, Translation::Closest), 1);
+        assert_eq!(tie.translate(&six, 0, 2, 1, AT_LEAST), 2);
+        assert_eq!(Translation::from_name("closest").unwrap(), Translation::Closest);
+        assert_eq!(Translation::AtLeastAsFast.name(), "at-least-as-fast");
+        assert!(Translation::from_name("nearest").is_err());
+    }
+
     proptest! {
         #[test]
         fn translation_is_the_smallest_fast_enough(g in arb_ptg(), p_ref in 1u32..60, r in 1.0f64..6.0) {
             let p = MultiCluster::new(vec![8, 8], vec![1.0, r]).unwrap();
             for v in 0..g.len() {
-                let q = p.translate(&g, v, p_ref, 1);
+                let q = p.translate(&g, v, p_ref, 1, AT_LEAST);
                 prop_assert!(q >= 1 && q <= p_ref);
                 prop_assert!(p.time(&g, v, q, 1) <= p.ref_time(&g, v, p_ref));
                 if q > 1 {
                     prop_assert!(p.time(&g, v, q - 1, 1) > p.ref_time(&g, v, p_ref));
                 }
                 // a grown allocation's translation grows by at most one
-                prop_assert!(p.translate(&g, v, p_ref + 1, 1) <= q + 1);
+                prop_assert!(p.translate(&g, v, p_ref + 1, 1, AT_LEAST) <= q + 1);
+            }
+        }
+
+        #[test]
+        fn closest_translation_is_the_least_distance(
+            g in arb_ptg(), p_ref in 1u32..60, r in 1.0f64..6.0, size in 1u32..40
+        ) {
+            let p = MultiCluster::new(vec![8, size], vec![1.0, r]).unwrap();
+            for v in 0..g.len() {
+                let q = p.translate(&g, v, p_ref, 1, Translation::Closest);
+                let target = p.ref_time(&g, v, p_ref);
+                let dist = |q: u32| (p.time(&g, v, q, 1) - target).abs();
+                // a scan of 1..=min(p_ref, size): the first of least distance
+                let top = p_ref.min(size);
+                let best = (1..=top).fold(1, |b, x| if dist(x) < dist(b) { x } else { b });
+                prop_assert_eq!(q, best);
+                // never more than the cluster, and the translations rise with p_ref
+                prop_assert!(q <= size);
+                prop_assert!(p.translate(&g, v, p_ref + 1, 1, Translation::Closest) >= q);
             }
         }
     }

@@ -1,6 +1,6 @@
 //! The schedule of one PTG on a multi-cluster platform, and its check.
 
-use super::platform::{Comms, MultiCluster};
+use super::platform::{Comms, MultiCluster, Translation};
 use crate::error::{Error, Result};
 use crate::ptg::{exec_time, Ptg};
 
@@ -223,7 +223,9 @@ impl Collect {
 }
 
 /// Every way a schedule of `g` on `platform`, whose task `v` was allocated
-/// `alloc[v]` reference processors (`None`: any allocation), breaks the
+/// `alloc[v]` reference processors translated by the named rule (`alloc =
+/// Some((alloc, rule))`: the rule is part of what the schedule claims;
+/// `None`: any allocation, as MHEFT-MAX's), breaks the
 /// rules, from the schedule alone: the one checker of this problem
 /// (`clustersched.scrap.validate` words its findings; [`study`](super::study)
 /// calls it on every run). It shares with the kernels that made the schedule
@@ -239,9 +241,14 @@ impl Collect {
 /// 4. its duration `T_k(v, q)` for its `q` processors: `|(end - start) - T|
 ///    <= 1e-9 · max(T, |start|, |end|)` (relative to the time stamps: `end =
 ///    start + T` rounds to an ulp of `end`);
-/// 5. with `alloc`, `q = f(alloc[v], v, k)`, the smallest `q >= 1` with
-///    `T_k(v, q) <= T_ref(v, alloc[v])`: checked as `T_k(v, q) <= T_ref` and
-///    (`q == 1` or `T_k(v, q - 1) > T_ref`), `T_k` not increasing with `q`;
+/// 5. with `alloc`, `q = f(alloc[v], v, k)` under its rule, checked as the
+///    rule's property (`T_k` does not increase with `q`): `AtLeastAsFast`,
+///    the smallest `q >= 1` with `T_k(v, q) <= T_ref(v, alloc[v])`, as
+///    `T_k(v, q) <= T_ref` and (`q == 1` or `T_k(v, q - 1) > T_ref`);
+///    `Closest`, the `q` in `1..=min(alloc[v], P_k)` of least `|T_k(v, q) -
+///    T_ref|`, ties to the fewer processors, as `q <= min(alloc[v], P_k)`,
+///    `q` the first count of its time, the next faster count (by bisection)
+///    no closer and `q - 1` farther;
 /// 6. no processor running two rows of positive length at once (half-open
 ///    intervals; per processor by start, against the latest end so far);
 /// 7. each task starting no earlier than each predecessor's end plus, under
@@ -255,7 +262,7 @@ pub fn schedule_violations(
     g: &Ptg,
     platform: &MultiCluster,
     s: &ClusterSchedule,
-    alloc: Option<&[u32]>,
+    alloc: Option<(&[u32], Translation)>,
     comms: Option<Comms<'_>>,
     limit: usize,
 ) -> Result<Violations> {
@@ -301,7 +308,7 @@ pub fn schedule_violations(
         return Ok(out.done());
     }
     // 2. the allocation
-    if let Some(a) = alloc {
+    if let Some((a, _)) = alloc {
         let mut out = Collect::new(limit, 1);
         if a.len() != n {
             out.push(0, Violation::AllocLength { len: a.len() });
@@ -401,23 +408,38 @@ pub fn schedule_violations(
             );
         }
     }
-    if let Some(a) = alloc {
+    if let Some((a, rule)) = alloc {
         for r in (0..rows).filter(|&r| ok[r]) {
             let (v, k) = (s.task[r], s.cluster[r]);
             let q = procs(r);
             let target = exec_time(work[v], alpha[v], a[v], platform.ref_speed());
-            let fast = |p: u32| exec_time(work[v], alpha[v], p, platform.speed(k)) <= target;
-            if !(fast(q) && (q == 1 || !fast(q - 1))) {
-                // the translation itself, for the report: the first fast enough count up to a[v]
-                let (mut lo, mut hi) = (1u32, a[v]);
-                while lo < hi {
-                    let mid = lo + (hi - lo) / 2;
-                    if fast(mid) {
-                        hi = mid;
-                    } else {
-                        lo = mid + 1;
+            let time = |p: u32| exec_time(work[v], alpha[v], p, platform.speed(k));
+            let translated = match rule {
+                // the first count at least as fast
+                Translation::AtLeastAsFast => time(q) <= target && (q == 1 || time(q - 1) > target),
+                Translation::Closest => {
+                    let top = a[v].min(platform.procs(k));
+                    // the distance to the target falls while the count is slower, then grows
+                    // (T_k does not increase): `q` is the first count of its time, and the first
+                    // count faster than `q` (found by bisection) is no closer, nor the one before
+                    // `q` as close
+                    let first = q == 1 || time(q - 1) > time(q);
+                    let (mut lo, mut hi) = (q + 1, top + 1);
+                    while lo < hi {
+                        let mid = lo + (hi - lo) / 2;
+                        if time(mid) < time(q) {
+                            hi = mid;
+                        } else {
+                            lo = mid + 1;
+                        }
                     }
+                    let dist = |t: f64| (t - target).abs();
+                    let next_no_closer = lo > top || dist(time(lo)) >= dist(time(q));
+                    let before_farther = q == 1 || dist(time(q - 1)) > dist(time(q));
+                    q <= top && first && next_no_closer && before_farther
                 }
+            };
+            if !translated {
                 out.push(
                     TRANSLATION,
                     Violation::Translation {
@@ -426,7 +448,8 @@ pub fn schedule_violations(
                         cluster: k,
                         procs: q,
                         reference: a[v],
-                        expected: lo,
+                        // the verdict above is the rule's property; the kernel's count only words the report
+                        expected: platform.translate(g, v, a[v], k, rule),
                     },
                 );
             }
@@ -507,7 +530,7 @@ pub fn check_cluster_schedule(
     g: &Ptg,
     platform: &MultiCluster,
     s: &ClusterSchedule,
-    alloc: Option<&[u32]>,
+    alloc: Option<(&[u32], Translation)>,
     comms: Option<Comms<'_>>,
 ) -> Result<()> {
     let found = schedule_violations(g, platform, s, alloc, comms, 1)?;
@@ -525,6 +548,8 @@ mod tests {
     use super::super::placement::place_reference;
     use super::super::platform::tests::gige;
     use super::*;
+    use crate::scrap::Translation;
+    const AT_LEAST: Translation = Translation::AtLeastAsFast;
     use crate::ptg::fixtures::fork_join;
 
     #[test]
@@ -532,24 +557,24 @@ mod tests {
         let p = MultiCluster::new(vec![4, 2], vec![1.0, 4.0]).unwrap();
         let g = fork_join();
         let alloc = [1, 2, 1, 1];
-        let s = place_reference(&g, &p, &alloc, None).unwrap();
+        let s = place_reference(&g, &p, &alloc, None, AT_LEAST).unwrap();
         let mut early = s.clone();
         let r = early.task.iter().position(|&v| v == 3).unwrap();
         early.start[r] -= 0.1;
         early.end[r] -= 0.1;
-        assert!(check_cluster_schedule(&g, &p, &early, Some(&alloc), None).is_err());
+        assert!(check_cluster_schedule(&g, &p, &early, Some((&alloc, AT_LEAST)), None).is_err());
         let mut wrong = s.clone();
         wrong.cluster[0] = 1 - wrong.cluster[0];
-        assert!(check_cluster_schedule(&g, &p, &wrong, Some(&alloc), None).is_err());
+        assert!(check_cluster_schedule(&g, &p, &wrong, Some((&alloc, AT_LEAST)), None).is_err());
         let net = gige(2);
         let bytes = [1e9; 4];
         let comms = Comms {
             network: &net,
             bytes: &bytes,
         };
-        let with = place_reference(&g, &p, &alloc, Some(comms)).unwrap();
-        check_cluster_schedule(&g, &p, &with, Some(&alloc), Some(comms)).unwrap();
-        assert!(check_cluster_schedule(&g, &p, &s, Some(&alloc), Some(comms)).is_err());
+        let with = place_reference(&g, &p, &alloc, Some(comms), AT_LEAST).unwrap();
+        check_cluster_schedule(&g, &p, &with, Some((&alloc, AT_LEAST)), Some(comms)).unwrap();
+        assert!(check_cluster_schedule(&g, &p, &s, Some((&alloc, AT_LEAST)), Some(comms)).is_err());
     }
 
     #[test]
@@ -557,15 +582,15 @@ mod tests {
         let p = MultiCluster::new(vec![4, 2], vec![1.0, 4.0]).unwrap();
         let g = fork_join();
         let alloc = [1, 2, 1, 1];
-        let s = place_reference(&g, &p, &alloc, None).unwrap();
-        assert!(schedule_violations(&g, &p, &s, Some(&alloc), None, 20)
+        let s = place_reference(&g, &p, &alloc, None, AT_LEAST).unwrap();
+        assert!(schedule_violations(&g, &p, &s, Some((&alloc, AT_LEAST)), None, 20)
             .unwrap()
             .is_empty());
         let mut early = s.clone();
         let r = early.task.iter().position(|&v| v == 3).unwrap();
         early.start[r] = 0.0;
         early.end[r] = s.end[r] - s.start[r];
-        let all = schedule_violations(&g, &p, &early, Some(&alloc), None, 20).unwrap();
+        let all = schedule_violations(&g, &p, &early, Some((&alloc, AT_LEAST)), None, 20).unwrap();
         for u in g.pred(3) {
             assert!(all
                 .found
@@ -573,17 +598,17 @@ mod tests {
                 .any(|v| matches!(*v, Violation::Precedence { task: 3, pred, .. } if pred == *u)));
         }
         assert_eq!(all.total, all.found.len());
-        let one = schedule_violations(&g, &p, &early, Some(&alloc), None, 1).unwrap();
+        let one = schedule_violations(&g, &p, &early, Some((&alloc, AT_LEAST)), None, 1).unwrap();
         assert_eq!(one.total, all.total);
         assert!(one.found.len() < all.found.len());
         // the study's pass/fail form rejects it, naming the count
-        let e = check_cluster_schedule(&g, &p, &early, Some(&alloc), None).unwrap_err();
+        let e = check_cluster_schedule(&g, &p, &early, Some((&alloc, AT_LEAST)), None).unwrap_err();
         assert!(e.to_string().contains(&format!("breaks {} rule(s)", all.total)), "{e}");
         // a task twice and one missing: only those
         let mut twice = s.clone();
         let r3 = twice.task.iter().position(|&v| v == 3).unwrap();
         twice.task[r3] = 2;
-        let found = schedule_violations(&g, &p, &twice, Some(&alloc), None, 20).unwrap();
+        let found = schedule_violations(&g, &p, &twice, Some((&alloc, AT_LEAST)), None, 20).unwrap();
         assert_eq!(
             found.found,
             vec![Violation::TaskTwice { task: 2 }, Violation::TaskMissing { task: 3 }]
@@ -596,19 +621,81 @@ mod tests {
         let p = MultiCluster::new(vec![4, 3], vec![1.0, 2.5]).unwrap();
         let g = fork_join();
         let alloc = [1, 2, 1, 1];
-        let s = place_reference(&g, &p, &alloc, None).unwrap();
+        let s = place_reference(&g, &p, &alloc, None, AT_LEAST).unwrap();
         for p_ref in 1..=p.ref_procs() {
             let other = [p_ref; 4];
-            let found = schedule_violations(&g, &p, &s, Some(&other), None, 20).unwrap();
+            let found = schedule_violations(&g, &p, &s, Some((&other, AT_LEAST)), None, 20).unwrap();
             for r in 0..s.len() {
                 let (v, k) = (s.task[r], s.cluster[r]);
                 let q = (s.proc_offsets[r + 1] - s.proc_offsets[r]) as u32;
-                let want = p.translate(&g, v, p_ref, k);
+                let want = p.translate(&g, v, p_ref, k, AT_LEAST);
                 let reported = found.found.iter().find_map(|x| match *x {
                     Violation::Translation { row, expected, .. } if row == r => Some(expected),
                     _ => None,
                 });
                 assert_eq!(reported, (want != q).then_some(want), "task {v}, p_ref {p_ref}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_schedule_claims_its_translation_rule() {
+        // one perfectly parallel task of 10 Gflop on 9 slow and 8 processors 2.5 times faster:
+        // 11 reference processors translate to 5 fast ones at least as fast, 4 closest (1 s, against
+        // 1.11 s on the 9 slow ones)
+        let p = MultiCluster::new(vec![9, 8], vec![1e9, 2.5e9]).unwrap();
+        let g = Ptg::new(vec![1e10], vec![0.0], &[0, 0], &[]).unwrap();
+        for (rule, other, q) in [(Translation::Closest, AT_LEAST, 4), (AT_LEAST, Translation::Closest, 5)] {
+            let s = place_reference(&g, &p, &[11], None, rule).unwrap();
+            assert_eq!((s.cluster[0], s.proc_offsets[1]), (1, q));
+            assert!(schedule_violations(&g, &p, &s, Some((&[11], rule)), None, 20)
+                .unwrap()
+                .is_empty());
+            // the other rule's claim: the translation is wrong, and only it
+            let found = schedule_violations(&g, &p, &s, Some((&[11], other)), None, 20).unwrap();
+            assert_eq!(
+                found.found,
+                vec![Violation::Translation {
+                    row: 0,
+                    task: 0,
+                    cluster: 1,
+                    procs: q as u32,
+                    reference: 11,
+                    expected: 9 - q as u32,
+                }]
+            );
+        }
+    }
+
+    #[test]
+    fn the_closest_translation_is_checked_as_its_property() {
+        // every count on every cluster for every reference count: the checker accepts exactly the kernel's
+        let p = MultiCluster::new(vec![6, 3], vec![1.0, 2.7]).unwrap();
+        let g = fork_join();
+        for p_ref in 1..=p.ref_procs() {
+            for k in 0..2 {
+                for q in 1..=p.procs(k) {
+                    let ids: Vec<u32> = (0..q).map(|i| p.first(k) + i).collect();
+                    let v = 1;
+                    let d = exec_time(g.work()[v], g.alpha()[v], q, p.speed(k));
+                    let s = ClusterSchedule {
+                        task: vec![0, 1, 2, 3],
+                        cluster: vec![k; 4],
+                        start: vec![0.0, 0.0, 0.0, 0.0],
+                        end: vec![0.0, d, 0.0, 0.0],
+                        proc_offsets: vec![0, 0, q as usize, q as usize, q as usize],
+                        proc_ids: ids,
+                    };
+                    let alloc = [1, p_ref, 1, 1];
+                    let found =
+                        schedule_violations(&g, &p, &s, Some((&alloc, Translation::Closest)), None, 20).unwrap();
+                    let flagged = found
+                        .found
+                        .iter()
+                        .any(|x| matches!(*x, Violation::Translation { task: 1, .. }));
+                    let want = p.translate(&g, v, p_ref, k, Translation::Closest);
+                    assert_eq!(flagged, want != q, "p_ref {p_ref}, cluster {k}, q {q}");
+                }
             }
         }
     }

@@ -12,7 +12,7 @@ use super::allocation::{beta_estimate, hcpa_reference_allocation, scrap_allocati
 use super::metrics::{metrics, Metrics};
 use super::mheft::mheft_max;
 use super::placement::place_reference;
-use super::platform::{Comms, MultiCluster};
+use super::platform::{Comms, MultiCluster, Translation};
 use super::schedule::{check_cluster_schedule, ClusterSchedule};
 use crate::error::Result;
 use crate::ptg::{HcpaRule, Ptg};
@@ -34,8 +34,10 @@ pub struct StudyRun {
 
 /// The `1 + 3 · betas.len()` runs of PDCS 2007 §4 on `g` and `platform`, in
 /// this order: HCPA (`rule`, `β` plays no part), SCRAP at each `β` of
-/// `betas`, SCRAP-MAX at each, MHEFT-MAX at each (`fraction = β`); every
-/// schedule placed with `comms`, checked against its allocation, and
+/// `betas`, SCRAP-MAX at each, MHEFT-MAX at each (`fraction = β`); HCPA,
+/// SCRAP and SCRAP-MAX translating by `translation` (MHEFT-MAX does not
+/// translate: its runs are the same under either rule); every
+/// schedule placed with `comms`, checked against its allocation and rule, and
 /// measured with the platform's total `power` ([`metrics`]).
 ///
 /// # Errors
@@ -48,11 +50,12 @@ pub fn study(
     comms: Option<Comms<'_>>,
     betas: &[f64],
     rule: HcpaRule,
+    translation: Translation,
 ) -> Result<Vec<StudyRun>> {
     let mut runs = Vec::with_capacity(1 + 3 * betas.len());
     let referenced = |alloc: Vec<u32>, initial: Option<bool>| -> Result<StudyRun> {
-        let schedule = place_reference(g, platform, &alloc, comms)?;
-        check_cluster_schedule(g, platform, &schedule, Some(&alloc), comms)?;
+        let schedule = place_reference(g, platform, &alloc, comms, translation)?;
+        check_cluster_schedule(g, platform, &schedule, Some((&alloc, translation)), comms)?;
         let estimate = beta_estimate(g, platform, &alloc)?;
         let metrics = metrics(platform, power, &schedule);
         Ok(StudyRun {
@@ -63,11 +66,14 @@ pub fn study(
             metrics,
         })
     };
-    runs.push(referenced(hcpa_reference_allocation(g, platform, rule)?, None)?);
+    runs.push(referenced(
+        hcpa_reference_allocation(g, platform, rule, translation)?,
+        None,
+    )?);
     let initial = beta_estimate(g, platform, &vec![1; g.len()])?;
     for variant in [Scrap::Scrap, Scrap::ScrapMax] {
         for &beta in betas {
-            let alloc = scrap_allocation(g, platform, beta, variant)?;
+            let alloc = scrap_allocation(g, platform, beta, variant, translation)?;
             runs.push(referenced(alloc, Some(initial >= beta))?);
         }
     }
