@@ -340,16 +340,18 @@ def test_cost_readings_change_what_they_name_and_nothing_else():
     a_of = lambda reading: task_costs(n, "linear", seed=3, reading=reading)[0] / d_of(reading)  # noqa: E731
     today = CostReading()
     assert np.array_equal(task_costs(n, "mixed", seed=3)[0], task_costs(n, "mixed", seed=3, reading=today)[0])
-    # data="side": d = floor(m)^2, m uniform in [2048, 11264): square sides, mean E[m^2] (not (4M + 121M) / 2)
-    side = np.sqrt(d_of(CostReading(data="side")))
-    assert np.allclose(side, np.round(side), atol=1e-3) and side.min() >= SIDE_MIN and side.max() < SIDE_MAX
-    mean_d = (SIDE_MAX**3 - SIDE_MIN**3) / (3 * (SIDE_MAX - SIDE_MIN))
-    assert abs(d_of(CostReading(data="side")).mean() / mean_d - 1) < 0.03
+    # data="side": daggen's d = m^2, m uniform in [2048, 11264) cut to a multiple of 1024: nine sides, 1/9 each
+    side = np.round(np.sqrt(d_of(CostReading(data="side"))))
+    sides = np.arange(SIDE_MIN, SIDE_MAX, 1024)
+    assert sides.tolist() == [2048 + 1024 * k for k in range(9)] and set(side.tolist()) == set(sides.tolist())
+    assert all(abs(np.mean(side == m) - 1 / 9) < 0.02 for m in sides)
+    assert abs(d_of(CostReading(data="side")).mean() / np.mean(sides**2.0) - 1) < 0.03
     assert abs(d_of(today).mean() / ((D_MIN + D_MAX) / 2) - 1) < 0.02
     # log="e": the nlogn work is a d ln d, with the same d and a as log="2"
     d, a = d_of(today), a_of(today)
-    ln = task_costs(n, "nlogn", seed=3, reading=CostReading(log="e"))[0]
-    assert np.allclose(ln, a * d * np.log(d), rtol=1e-6)
+    for base, log in (("e", np.log), ("10", np.log10)):
+        work = task_costs(n, "nlogn", seed=3, reading=CostReading(log=base))[0]
+        assert np.allclose(work, a * d * log(d), rtol=1e-6)
     # a="powers": a in {64, 128, 256, 512}, each about a quarter
     powers = np.round(a_of(CostReading(a="powers")))
     assert set(powers.tolist()) == {64.0, 128.0, 256.0, 512.0}

@@ -81,7 +81,7 @@ four scenarios are :data:`SCENARIOS`; daggen's integer codes are accepted too.
 
 Other readings of the cost model (:class:`CostReading`, argument ``reading``
 of every generator; the default is the one above): ``d`` as the square of a
-uniform matrix side (daggen's draw), the natural logarithm in ``a d log d``,
+uniform matrix side (daggen's draw), the natural or decimal logarithm in ``a d log d``,
 ``a`` a power of two, and one ``d`` (or one ``a``) per PTG instead of per task.
 ``docs/reproduce-ptg.md`` ("SELFISH's maximum stretch under other readings of
 §5.1") measures them; none is the default.
@@ -187,14 +187,16 @@ class CostReading:
         "a task operates on a dataset of d double precision elements (for
         instance a sqrt(d) x sqrt(d) square matrix) [...] d <= 121M [...] d is
         above 4M".  ``"uniform"``: ``d`` uniform integer in ``[4M, 121M]``.
-        ``"side"``: the matrix side ``m`` uniform in ``[2048, 11264)``,
-        ``d = floor(m) ** 2`` -- what daggen ([29]) draws (``data_size``
-        between ``--mindata`` and ``--maxdata``, costs in ``data_size ** 2``),
-        so more small datasets (mean ``d`` 49M instead of 62.5M).
-    log : {"2", "e"}
+        ``"side"``: what daggen ([29]) draws: the matrix side ``m`` uniform in
+        ``[2048, 11264)`` (``--mindata`` / ``--maxdata``) rounded down to a
+        multiple of 1024 (``(int) m / 1024 * 1024``), so one of the nine sides
+        2048, 3072, ..., 10240, and costs in ``m ** 2 = d``: more small
+        datasets (mean ``d`` 40M instead of 62.5M).
+    log : {"2", "e", "10"}
         "a * d log d (e.g., sorting an array of d elements)": the base of the
-        logarithm.  ``"2"``: daggen's ``log2`` (``2 a m^2 log2 m``); ``"e"``:
-        the natural logarithm, the paper not naming a base (work 0.69 x).
+        logarithm, which the paper does not name.  ``"2"``: daggen's ``log2``
+        (``2 a m^2 log2 m``); ``"e"``: the natural logarithm (work 0.69 x);
+        ``"10"``: the decimal one (work 0.30 x).
     a : {"uniform", "powers"}
         "a is picked randomly between 2^6 and 2^9".  ``"uniform"``: uniform
         in ``[64, 512)`` (daggen's ``getRandomNumberBetween(64, 512)``);
@@ -211,10 +213,10 @@ class CostReading:
     >>> w, _, _ = task_costs(3, "matmul", seed=0, reading=CostReading(per="ptg"))
     >>> bool(w[0] == w[1] == w[2])
     True
-    >>> CostReading(log="10")
+    >>> CostReading(log="ln")
     Traceback (most recent call last):
     ...
-    ValueError: log == '10', must be one of '2', 'e'
+    ValueError: log == 'ln', must be one of '2', 'e', '10'
     """
 
     data: str = "uniform"
@@ -224,7 +226,7 @@ class CostReading:
 
     def __post_init__(self) -> None:
         check_choice("data", self.data, ("uniform", "side"))
-        check_choice("log", self.log, ("2", "e"))
+        check_choice("log", self.log, ("2", "e", "10"))
         check_choice("a", self.a, ("uniform", "powers"))
         check_choice("per", self.per, ("task", "ptg"))
 
@@ -299,7 +301,7 @@ def _draw_costs(
     # per="ptg" draws one d and one a and gives them to every task; the draws keep their order (d, a, kind, alpha)
     k = 1 if reading.per == "ptg" else n
     if reading.data == "side":
-        d = np.floor(rng.uniform(SIDE_MIN, SIDE_MAX, size=k)) ** 2
+        d = (np.floor(rng.uniform(SIDE_MIN, SIDE_MAX, size=k) / 1024) * 1024) ** 2
     else:
         d = rng.integers(D_MIN, D_MAX, size=k, endpoint=True).astype(np.float64)
     if reading.a == "powers":
@@ -311,7 +313,7 @@ def _draw_costs(
     alpha = rng.uniform(lo, hi, size=n)
     if scenario != "mixed":
         kind = np.full(n, COMPLEXITIES.index(scenario))
-    log = np.log2(d) if reading.log == "2" else np.log(d)
+    log = {"2": np.log2, "e": np.log, "10": np.log10}[reading.log](d)
     work = np.select([kind == 0, kind == 1], [a * d, a * d * log], d**1.5)
     return work, alpha, np.array(COMPLEXITIES)[kind], d
 
