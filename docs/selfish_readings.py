@@ -40,7 +40,9 @@ READINGS = {
     "a a power of two": ("any", CostReading(a="powers")),
     "d and a per PTG": ("any", CostReading(per="ptg")),
     "one cost scenario per set": ("one-scenario", CostReading()),
+    "d and a per FFT / Strassen PTG": ("any", CostReading(per="application")),
     "one cost scenario per set + d and a per PTG": ("one-scenario", CostReading(per="ptg")),
+    "one cost scenario per set + d and a per FFT / Strassen PTG": ("one-scenario", CostReading(per="application")),
 }
 
 

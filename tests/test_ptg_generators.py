@@ -382,6 +382,15 @@ def test_population_under_a_reading_keeps_structures_and_changes_costs():
         assert p.name == q.name and np.array_equal(p.succ, q.succ)  # the same members, the same DAGs
         assert not np.array_equal(p.work, q.work)
     assert per_ptg == ptg_population("random", 6, seed=4, reading=CostReading(per="ptg"))
+    # per="application": one d and a per FFT / Strassen PTG, per task in random PTGs (as today)
+    application = CostReading(per="application")
+    assert ptg_population("random", 6, seed=4, reading=application) == today
+    for kind in ("fft", "strassen"):
+        apps = ptg_population(kind, 8, seed=4, reading=application)
+        assert apps == ptg_population(kind, 8, seed=4, reading=CostReading(per="ptg"))
+        for p in apps:
+            d = {attrs["data"] for _, attrs in p.to_networkx().nodes(data=True) if "data" in attrs}
+            assert len(d) == 1
 
 
 def test_generated_ptgs_carry_costs_and_complexity():

@@ -201,12 +201,16 @@ class CostReading:
         "a is picked randomly between 2^6 and 2^9".  ``"uniform"``: uniform
         in ``[64, 512)`` (daggen's ``getRandomNumberBetween(64, 512)``);
         ``"powers"``: one of 64, 128, 256, 512, uniformly.
-    per : {"task", "ptg"}
+    per : {"task", "ptg", "application"}
         Who draws ``d`` and ``a``: "We assume that a task operates on a
         dataset of d [...] elements".  ``"task"``: each task (daggen);
         ``"ptg"``: one ``d`` and one ``a`` for all tasks of a PTG (an
-        application run on one problem size, as the FFT and Strassen PTGs
-        are); the complexity and ``alpha`` stay per task.
+        application run on one problem size); ``"application"``: per PTG for
+        the FFT and Strassen PTGs ("real PTGs from the Strassen matrix
+        multiplication and from the Fast Fourier Transform applications",
+        whose tasks all work on blocks of one size) and per task for the
+        random ones (daggen), and per task in :func:`task_costs`.  The
+        complexity and ``alpha`` stay per task.
 
     Examples
     --------
@@ -228,7 +232,7 @@ class CostReading:
         check_choice("data", self.data, ("uniform", "side"))
         check_choice("log", self.log, ("2", "e", "10"))
         check_choice("a", self.a, ("uniform", "powers"))
-        check_choice("per", self.per, ("task", "ptg"))
+        check_choice("per", self.per, ("task", "ptg", "application"))
 
 
 #: The library's reading of §5.1.2's costs (module docstring).
@@ -293,13 +297,17 @@ def _draw_costs(
     rng: np.random.Generator,
     alpha_range: tuple[float, float] = ALPHA_RANGE,
     reading: CostReading = DEFAULT_READING,
+    application: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`task_costs`' draws, with the data size ``d`` (elements) of each task as well."""
+    """:func:`task_costs`' draws, with the data size ``d`` (elements) of each task as well.
+
+    ``application``: the tasks are an FFT or Strassen PTG's (:class:`CostReading`'s ``per="application"``).
+    """
     lo, hi = (float(x) for x in alpha_range)
     if not 0.0 <= lo <= hi <= 1.0:
         raise ValueError(f"alpha_range == {alpha_range!r}, must satisfy 0 <= lo <= hi <= 1")
-    # per="ptg" draws one d and one a and gives them to every task; the draws keep their order (d, a, kind, alpha)
-    k = 1 if reading.per == "ptg" else n
+    # one d and one a for every task (per PTG); the draws keep their order (d, a, kind, alpha)
+    k = 1 if reading.per == "ptg" or (reading.per == "application" and application) else n
     if reading.data == "side":
         d = (np.floor(rng.uniform(SIDE_MIN, SIDE_MAX, size=k) / 1024) * 1024) ** 2
     else:
@@ -331,8 +339,11 @@ def _with_costs(
     rng: np.random.Generator,
     name: str,
     reading: CostReading = DEFAULT_READING,
+    application: bool = False,
 ) -> PTG:
-    work, alpha, kind, data = _draw_costs(len(order), _check_scenario(scenario), rng, reading=_check_reading(reading))
+    work, alpha, kind, data = _draw_costs(
+        len(order), _check_scenario(scenario), rng, reading=_check_reading(reading), application=application
+    )
     for label, w, a, k, d in zip(order, work.tolist(), alpha.tolist(), kind.tolist(), data.tolist()):
         graph.nodes[label].update(work=w, alpha=a, complexity=k, data=d)
     return PTG.from_networkx(graph, name=name)
@@ -501,7 +512,7 @@ def fft_ptg(
     rng = make_rng(seed)
     scenario = _check_scenario(costs)
     g = fft_graph(levels)
-    return _with_costs(g, list(g.nodes), scenario, rng, name or f"fft-{levels}-{scenario}", reading)
+    return _with_costs(g, list(g.nodes), scenario, rng, name or f"fft-{levels}-{scenario}", reading, True)
 
 
 #: Strassen's operations: (task, operands that are tasks).  Operands that are
@@ -562,7 +573,7 @@ def strassen_ptg(
     rng = make_rng(seed)
     scenario = _check_scenario(costs)
     g = strassen_graph()
-    return _with_costs(g, list(g.nodes), scenario, rng, name or f"strassen-{scenario}", reading)
+    return _with_costs(g, list(g.nodes), scenario, rng, name or f"strassen-{scenario}", reading, True)
 
 
 # -- populations ------------------------------------------------------------------------
