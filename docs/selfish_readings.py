@@ -57,12 +57,13 @@ def _scenario(p) -> str:
 
 def measure(scale: str, seed: int, sets: str, reading: CostReading) -> dict[str, np.ndarray]:
     """Per scenario of the scale: max stretch of SELFISH and SELFISH_ORDER, C* spread, and whether the set mixes."""
-    out: dict[str, list] = {name: [] for name in (*PAPER, "spread", "mixes")}
+    out: dict[str, list] = {name: [] for name in (*PAPER, "spread", "mixes", "n")}
     for s in ptg.scenarios(scale, seed=seed, algorithms=["SELFISH"]):
         ptgs = ptg.instance(s, sets=sets, reading=reading)
         c = cluster(s["cluster"])
         stars = hcpa_cmax_star(ptgs, c)
         out["spread"].append(float(stars.max() / stars.min()))
+        out["n"].append(s["n_ptgs"])
         # a linear-cost PTG next to an nlogn or matmul one: C* about 30 x apart, SELFISH's bimodality (docs)
         kinds = {_scenario(p) for p in ptgs}
         out["mixes"].append("linear" in kinds and bool(kinds & {"nlogn", "matmul"}))
@@ -127,6 +128,12 @@ def main() -> None:
         print(
             f"{'mixing' if flag else 'other'} sets ({sel.sum()}): median SELFISH {medians['SELFISH']:.2f}, "
             f"SELFISH_ORDER {medians['SELFISH_ORDER']:.2f}, C* spread {medians['spread']:.1f}"
+        )
+    for n in np.unique(pooled["n"]):
+        sel = pooled["n"] == n
+        print(
+            f"N = {n}: {pooled['mixes'][sel].mean():.0%} mixing sets, median SELFISH "
+            f"{np.median(pooled['SELFISH'][sel]):.2f}, SELFISH_ORDER {np.median(pooled['SELFISH_ORDER'][sel]):.2f}"
         )
     print(f"wall {time.perf_counter() - began:.0f} s")
 
