@@ -120,6 +120,10 @@ def main() -> None:
     print(f"today's reading, the seeds pooled ({pooled['mixes'].mean():.0%} mixing sets), reweighted:")
     print("| mixing sets | SELFISH | SELFISH_ORDER |")
     print("|---:|---:|---:|")
+    mixing = pooled["mixes"].mean()
+    print(
+        f"| {mixing:.0%} (as drawn) | {np.median(pooled['SELFISH']):.2f} | {np.median(pooled['SELFISH_ORDER']):.2f} |"
+    )
     for share, selfish, order in reweighted(pooled):
         print(f"| {share:.0%} | {selfish:.2f} | {order:.2f} |")
     for flag in (True, False):

@@ -82,7 +82,8 @@ four scenarios are :data:`SCENARIOS`; daggen's integer codes are accepted too.
 Other readings of the cost model (:class:`CostReading`, argument ``reading``
 of every generator; the default is the one above): ``d`` as the square of a
 uniform matrix side (daggen's draw), the natural or decimal logarithm in ``a d log d``,
-``a`` a power of two, and one ``d`` (or one ``a``) per PTG instead of per task.
+``a`` a power of two, and one ``d`` and one ``a`` per PTG (or per FFT / Strassen PTG)
+instead of per task.
 ``docs/reproduce-ptg.md`` ("SELFISH's maximum stretch under other readings of
 §5.1") measures them; none is the default.
 
