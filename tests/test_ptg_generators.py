@@ -40,6 +40,9 @@ from clustersched.workload.ptg_generators import (
     D_MAX,
     D_MIN,
     SCENARIOS,
+    SIDE_MAX,
+    SIDE_MIN,
+    CostReading,
     fft_graph,
     fft_ptg,
     population_configs,
@@ -330,6 +333,66 @@ def test_cost_model_daggen_codes_and_determinism():
         task_costs(3, "linear", seed=0, alpha_range=(0.5, 0.2))
 
 
+def test_cost_readings_change_what_they_name_and_nothing_else():
+    """Each CostReading field moves its own draw (§5.1.2's sentence it reads), the others stay."""
+    n = 4000
+    d_of = lambda reading: task_costs(n, "matmul", seed=3, reading=reading)[0] ** (2 / 3)  # noqa: E731
+    a_of = lambda reading: task_costs(n, "linear", seed=3, reading=reading)[0] / d_of(reading)  # noqa: E731
+    today = CostReading()
+    assert np.array_equal(task_costs(n, "mixed", seed=3)[0], task_costs(n, "mixed", seed=3, reading=today)[0])
+    # data="side": daggen's d = m^2, m uniform in [2048, 11264) cut to a multiple of 1024: nine sides, 1/9 each
+    side = np.round(np.sqrt(d_of(CostReading(data="side"))))
+    sides = np.arange(SIDE_MIN, SIDE_MAX, 1024)
+    assert sides.tolist() == [2048 + 1024 * k for k in range(9)] and set(side.tolist()) == set(sides.tolist())
+    assert all(abs(np.mean(side == m) - 1 / 9) < 0.02 for m in sides)
+    assert abs(d_of(CostReading(data="side")).mean() / np.mean(sides**2.0) - 1) < 0.03
+    assert abs(d_of(today).mean() / ((D_MIN + D_MAX) / 2) - 1) < 0.02
+    # log="e": the nlogn work is a d ln d, with the same d and a as log="2"
+    d, a = d_of(today), a_of(today)
+    for base, log in (("e", np.log), ("10", np.log10)):
+        work = task_costs(n, "nlogn", seed=3, reading=CostReading(log=base))[0]
+        assert np.allclose(work, a * d * log(d), rtol=1e-6)
+    # a="powers": a in {64, 128, 256, 512}, each about a quarter
+    powers = np.round(a_of(CostReading(a="powers")))
+    assert set(powers.tolist()) == {64.0, 128.0, 256.0, 512.0}
+    assert all(abs(np.mean(powers == v) - 0.25) < 0.03 for v in (64, 128, 256, 512))
+    # per="ptg": one d and one a for all tasks; complexities and alpha still per task
+    work, alpha, kind = task_costs(n, "mixed", seed=3, reading=CostReading(per="ptg"))
+    for c in COMPLEXITIES:
+        assert np.unique(work[kind == c]).size == 1
+    assert len(set(kind.tolist())) == 3 and np.unique(alpha).size == n
+    assert len({d_of(CostReading(per="ptg"))[0] for _ in range(2)}) == 1
+
+
+@pytest.mark.parametrize(
+    "kwargs, exc",
+    [({"data": "normal"}, ValueError), ({"log": 2}, ValueError), ({"a": "loguniform"}, ValueError)],
+)
+def test_cost_reading_rejects_unknown_readings(kwargs, exc):
+    with pytest.raises(exc, match=next(iter(kwargs))):
+        CostReading(**kwargs)
+    with pytest.raises(TypeError, match="CostReading"):
+        task_costs(3, "linear", seed=0, reading="side")
+
+
+def test_population_under_a_reading_keeps_structures_and_changes_costs():
+    today = ptg_population("random", 6, seed=4)
+    per_ptg = ptg_population("random", 6, seed=4, reading=CostReading(per="ptg"))
+    for p, q in zip(today, per_ptg):
+        assert p.name == q.name and np.array_equal(p.succ, q.succ)  # the same members, the same DAGs
+        assert not np.array_equal(p.work, q.work)
+    assert per_ptg == ptg_population("random", 6, seed=4, reading=CostReading(per="ptg"))
+    # per="application": one d and a per FFT / Strassen PTG, per task in random PTGs (as today)
+    application = CostReading(per="application")
+    assert ptg_population("random", 6, seed=4, reading=application) == today
+    for kind in ("fft", "strassen"):
+        apps = ptg_population(kind, 8, seed=4, reading=application)
+        assert apps == ptg_population(kind, 8, seed=4, reading=CostReading(per="ptg"))
+        for p in apps:
+            d = {attrs["data"] for _, attrs in p.to_networkx().nodes(data=True) if "data" in attrs}
+            assert len(d) == 1
+
+
 def test_generated_ptgs_carry_costs_and_complexity():
     p = strassen_ptg(seed=4, costs="nlogn")
     g = p.to_networkx()
@@ -366,6 +429,12 @@ def test_population_sampling_is_deterministic_and_consistent():
         ptg_population("tree", 3, seed=0)
     with pytest.raises(ValueError, match="count"):
         ptg_population("strassen", 101, seed=0)
+    # members: those members, in that order, the same PTGs as in the whole population
+    assert ptg_population("strassen", seed=3, members=[9, 2, 9]) == [full[9], full[2], full[9]]
+    with pytest.raises(ValueError, match="members"):
+        ptg_population("strassen", seed=3, members=[100])
+    with pytest.raises(ValueError, match="count or members"):
+        ptg_population("strassen", 2, seed=3, members=[1])
 
 
 def test_generated_ptgs_are_valid_ptgs():

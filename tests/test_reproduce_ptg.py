@@ -113,6 +113,27 @@ def test_scenarios_are_the_papers_and_deterministic():
     assert first == again
 
 
+def test_instance_readings_of_the_sets():
+    """sets="one-scenario": every PTG of a set in one cost scenario, drawn from the set's stream; "any" mixes."""
+    from clustersched.workload.ptg_generators import CostReading
+
+    todo = [s for s in ptg.scenarios("full", algorithms=["SELFISH"]) if s["cluster"] == "chti" and s["n_ptgs"] == 10]
+    scenario_of = lambda p: p.name.split("-")[-2]  # noqa: E731  (e.g. "strassen-matmul-#3")
+    mixed = [len({scenario_of(p) for p in ptg.instance(s)}) for s in todo]
+    assert max(mixed) > 1
+    one = [ptg.instance(s, sets="one-scenario") for s in todo]
+    assert all(len({scenario_of(p) for p in ptgs}) == 1 for ptgs in one)
+    assert len({scenario_of(ptgs[0]) for ptgs in one}) == 4  # the 75 sets draw all four scenarios
+    assert all(len({p.name for p in ptgs}) == 10 for ptgs in one)  # distinct members
+    assert one[0] == ptg.instance(todo[0], sets="one-scenario")
+    # a cost reading keeps the set's members (the same names), with other costs
+    s = todo[0]
+    other = ptg.instance(s, reading=CostReading(per="ptg"))
+    assert [p.name for p in other] == [p.name for p in ptg.instance(s)] and other != ptg.instance(s)
+    with pytest.raises(ValueError, match="sets"):
+        ptg.instance(s, sets="all")
+
+
 def test_new_algorithms_are_picked_up_and_missing_paper_ones_named(monkeypatch, tmp_path, capsys):
     assert len(ptg.PAPER_ALGORITHMS) == 19
     selfish = ptg_algorithms.ALGORITHMS["SELFISH"]

@@ -17,7 +17,10 @@ Choices the paper leaves open, made here:
 * **Populations** are fixed: the 1,296 random, 120 FFT and 100 Strassen PTGs
   of :func:`~clustersched.workload.ptg_generators.ptg_population` drawn once
   from ``seed``; a set is ``N`` distinct members drawn uniformly from one of
-  them, with ``SeedSequence(seed, spawn_key=(2, population, N, set))``.
+  them, with ``SeedSequence(seed, spawn_key=(2, population, N, set))`` (only
+  the members drawn are generated: a member is the same PTG alone or in its
+  population).  :func:`instance` has two other readings of §5.1.2, for
+  ``docs/selfish_readings.py``; the study uses the defaults.
 * **Ties** inside an algorithm are broken by a Generator from
   ``SeedSequence(seed, spawn_key=(3, population, N, set))``, the same for
   every algorithm and cluster of a set.
@@ -48,12 +51,20 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from .._checks import check_choice
 from .._output import save_figure, write_text
 from ..campaign import grid
 from ..campaign.study import run_study, write_csv
 from ..platform import CLUSTERS, cluster
 from ..workload.ptg import PTG
-from ..workload.ptg_generators import POPULATIONS, ptg_population
+from ..workload.ptg_generators import (
+    DEFAULT_READING,
+    POPULATIONS,
+    SCENARIOS,
+    CostReading,
+    population_configs,
+    ptg_population,
+)
 from ._common import cell
 
 __all__ = [
@@ -226,10 +237,15 @@ def scenario_name(s: dict[str, Any]) -> str:
     return f"{s['population']}-n{s['n_ptgs']:02d}-{s['cluster']}-s{s['set']:02d}"
 
 
-@lru_cache(maxsize=3)
-def _population(kind: str, seed: int) -> list[PTG]:
-    """A whole §5.1.2 population (cached per worker process: every set of it draws from it)."""
-    return ptg_population(kind, seed=seed)
+#: How a set's PTGs are drawn from their population (:func:`instance`'s ``sets``).
+SET_DRAWS = ("any", "one-scenario")
+
+
+@lru_cache(maxsize=None)
+def _member(kind: str, seed: int, reading: CostReading, k: int) -> PTG:
+    """Member ``k`` of a §5.1.2 population (cached per worker process: the sets of a population share members;
+    a member is the same PTG alone or with its whole population, so only those drawn are generated)."""
+    return ptg_population(kind, seed=seed, reading=reading, members=[k])[0]
 
 
 def _spawn(seed: int, stream: int, s: dict[str, Any]) -> np.random.SeedSequence:
@@ -237,11 +253,38 @@ def _spawn(seed: int, stream: int, s: dict[str, Any]) -> np.random.SeedSequence:
     return np.random.SeedSequence(seed, spawn_key=(stream, POPULATIONS.index(s["population"]), s["n_ptgs"], s["set"]))
 
 
-def instance(s: dict[str, Any]) -> list[PTG]:
-    """The PTGs of scenario ``s``: ``n_ptgs`` distinct members of its population (see the module docstring)."""
-    population = _population(s["population"], s["seed"])
+def instance(s: dict[str, Any], *, sets: str = "any", reading: CostReading = DEFAULT_READING) -> list[PTG]:
+    """The PTGs of scenario ``s``: ``n_ptgs`` distinct members of its population (see the module docstring).
+
+    Parameters
+    ----------
+    s : dict
+        A scenario of :func:`scenarios` (its population, N, set and seed).
+    sets : {"any", "one-scenario"}
+        How §5.1.2's "For each value of N we generate 25 random sets of PTGs"
+        draws from a population holding the four cost scenarios ("three in
+        which all tasks have one of the three computational complexities
+        above, and one in which task computational complexities are chosen
+        randomly among the three").  ``"any"`` (the study's): N members of the
+        whole population, so a set mixes scenarios.  ``"one-scenario"``: the
+        scenario's "all tasks" read as all tasks of the problem instance: the
+        set first draws one cost scenario uniformly, then N members of it.
+    reading : CostReading
+        The population's reading of §5.1.2's costs
+        (:class:`~clustersched.workload.ptg_generators.CostReading`).
+
+    ``docs/reproduce-ptg.md`` ("SELFISH's maximum stretch under other
+    readings of §5.1") measures both; the study uses the defaults.
+    """
+    sets = check_choice("sets", sets, SET_DRAWS)
+    configs = population_configs(s["population"])
     pick = np.random.default_rng(_spawn(s["seed"], 2, s))
-    return [population[k] for k in pick.choice(len(population), size=s["n_ptgs"], replace=False)]
+    members = np.arange(len(configs))
+    if sets == "one-scenario":
+        scenario = SCENARIOS[int(pick.integers(0, len(SCENARIOS)))]
+        members = members[[c["costs"] == scenario for c in configs]]
+    chosen = pick.choice(members, size=s["n_ptgs"], replace=False)
+    return [_member(s["population"], s["seed"], reading, int(k)) for k in chosen]
 
 
 def run_scenario(s: dict[str, Any]) -> dict[str, Any]:

@@ -79,6 +79,14 @@ volume a task sends to each successor on a platform with a network is
 logarithm is base 2, as in daggen (``2 a m^2 log2 m`` with ``d = m^2``).  The
 four scenarios are :data:`SCENARIOS`; daggen's integer codes are accepted too.
 
+Other readings of the cost model (:class:`CostReading`, argument ``reading``
+of every generator; the default is the one above): ``d`` as the square of a
+uniform matrix side (daggen's draw), the natural or decimal logarithm in ``a d log d``,
+``a`` a power of two, and one ``d`` and one ``a`` per PTG (or per FFT / Strassen PTG)
+instead of per task.
+``docs/reproduce-ptg.md`` ("SELFISH's maximum stretch under other readings of
+§5.1") measures them; none is the default.
+
 Populations (:func:`ptg_population`, §5.1.2)
 --------------------------------------------
 * ``"random"``: n in {10, 20, 30} x fat in {0.2, 0.5, 0.8} x regularity in
@@ -107,16 +115,18 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Sequence
 
 import networkx as nx
 import numpy as np
 
-from .._checks import check_float, check_int, make_rng
+from .._checks import check_choice, check_float, check_int, make_rng
 from .ptg import PTG
 
 __all__ = [
     "COMPLEXITIES",
+    "CostReading",
     "POPULATIONS",
     "SCENARIOS",
     "fft_ptg",
@@ -132,6 +142,8 @@ __all__ = [
 MEGA = 2**20
 #: Data-size bounds in double-precision elements (inclusive).
 D_MIN, D_MAX = 4 * MEGA, 121 * MEGA
+#: daggen's default ``--mindata`` / ``--maxdata``: the side of the sqrt(d) x sqrt(d) matrix (``d = side ** 2``).
+SIDE_MIN, SIDE_MAX = 2048, 11264
 #: Bounds of the constant ``a`` of the a*d and a*d*log(d) complexities.
 A_MIN, A_MAX = 2.0**6, 2.0**9
 #: Default bounds of the Amdahl fraction alpha (§5.1.2: uniform in 0% .. 25%).
@@ -161,12 +173,80 @@ _STRASSEN_SAMPLES = 25
 
 
 # -- costs ----------------------------------------------------------------------
+@dataclass(frozen=True)
+class CostReading:
+    """One reading of §5.1.2's task-cost model; the default is the library's (module docstring).
+
+    Each field reads one sentence of RR-7224 §5.1.2 another defensible way
+    (``docs/reproduce-ptg.md`` measures what each does to SELFISH's maximum
+    stretch; none moves it to the paper's 17.49 without moving SELFISH_ORDER
+    away from its 1.79, so the default stays).
+
+    Attributes
+    ----------
+    data : {"uniform", "side"}
+        "a task operates on a dataset of d double precision elements (for
+        instance a sqrt(d) x sqrt(d) square matrix) [...] d <= 121M [...] d is
+        above 4M".  ``"uniform"``: ``d`` uniform integer in ``[4M, 121M]``.
+        ``"side"``: what daggen ([29]) draws: the matrix side ``m`` uniform in
+        ``[2048, 11264)`` (``--mindata`` / ``--maxdata``) rounded down to a
+        multiple of 1024 (``(int) m / 1024 * 1024``), so one of the nine sides
+        2048, 3072, ..., 10240, and costs in ``m ** 2 = d``: more small
+        datasets (mean ``d`` 40M instead of 62.5M).
+    log : {"2", "e", "10"}
+        "a * d log d (e.g., sorting an array of d elements)": the base of the
+        logarithm, which the paper does not name.  ``"2"``: daggen's ``log2``
+        (``2 a m^2 log2 m``); ``"e"``: the natural logarithm (work 0.69 x);
+        ``"10"``: the decimal one (work 0.30 x).
+    a : {"uniform", "powers"}
+        "a is picked randomly between 2^6 and 2^9".  ``"uniform"``: uniform
+        in ``[64, 512)`` (daggen's ``getRandomNumberBetween(64, 512)``);
+        ``"powers"``: one of 64, 128, 256, 512, uniformly.
+    per : {"task", "ptg", "application"}
+        Who draws ``d`` and ``a``: "We assume that a task operates on a
+        dataset of d [...] elements".  ``"task"``: each task (daggen);
+        ``"ptg"``: one ``d`` and one ``a`` for all tasks of a PTG (an
+        application run on one problem size); ``"application"``: per PTG for
+        the FFT and Strassen PTGs ("real PTGs from the Strassen matrix
+        multiplication and from the Fast Fourier Transform applications",
+        whose tasks all work on blocks of one size) and per task for the
+        random ones (daggen), and per task in :func:`task_costs`.  The
+        complexity and ``alpha`` stay per task.
+
+    Examples
+    --------
+    >>> w, _, _ = task_costs(3, "matmul", seed=0, reading=CostReading(per="ptg"))
+    >>> bool(w[0] == w[1] == w[2])
+    True
+    >>> CostReading(log="ln")
+    Traceback (most recent call last):
+    ...
+    ValueError: log == 'ln', must be one of '2', 'e', '10'
+    """
+
+    data: str = "uniform"
+    log: str = "2"
+    a: str = "uniform"
+    per: str = "task"
+
+    def __post_init__(self) -> None:
+        check_choice("data", self.data, ("uniform", "side"))
+        check_choice("log", self.log, ("2", "e", "10"))
+        check_choice("a", self.a, ("uniform", "powers"))
+        check_choice("per", self.per, ("task", "ptg", "application"))
+
+
+#: The library's reading of §5.1.2's costs (module docstring).
+DEFAULT_READING = CostReading()
+
+
 def task_costs(
     n: int,
     scenario: str | int,
     seed: int | np.random.Generator,
     *,
     alpha_range: tuple[float, float] = ALPHA_RANGE,
+    reading: CostReading = DEFAULT_READING,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Work (flop), Amdahl fraction and complexity name of ``n`` tasks (§5.1.2 model).
 
@@ -180,6 +260,8 @@ def task_costs(
         Randomness; a Generator is used as is.
     alpha_range : (float, float)
         ``alpha`` is uniform in ``[lo, hi)``; default ``(0, 0.25)``.
+    reading : CostReading
+        Which reading of §5.1.2's cost sentences (default: the module docstring's).
 
     Returns
     -------
@@ -206,29 +288,63 @@ def task_costs(
     """
     n = check_int("n", n, 0)
     scenario = _check_scenario(scenario)
-    work, alpha, kind, _ = _draw_costs(n, scenario, make_rng(seed), alpha_range)
+    work, alpha, kind, _ = _draw_costs(n, scenario, make_rng(seed), alpha_range, _check_reading(reading))
     return work, alpha, kind
 
 
 def _draw_costs(
-    n: int, scenario: str, rng: np.random.Generator, alpha_range: tuple[float, float] = ALPHA_RANGE
+    n: int,
+    scenario: str,
+    rng: np.random.Generator,
+    alpha_range: tuple[float, float] = ALPHA_RANGE,
+    reading: CostReading = DEFAULT_READING,
+    application: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`task_costs`' draws, with the data size ``d`` (elements) of each task as well."""
+    """:func:`task_costs`' draws, with the data size ``d`` (elements) of each task as well.
+
+    ``application``: the tasks are an FFT or Strassen PTG's (:class:`CostReading`'s ``per="application"``).
+    """
     lo, hi = (float(x) for x in alpha_range)
     if not 0.0 <= lo <= hi <= 1.0:
         raise ValueError(f"alpha_range == {alpha_range!r}, must satisfy 0 <= lo <= hi <= 1")
-    d = rng.integers(D_MIN, D_MAX, size=n, endpoint=True).astype(np.float64)
-    a = rng.uniform(A_MIN, A_MAX, size=n)
+    # one d and one a for every task (per PTG); the draws keep their order (d, a, kind, alpha)
+    k = 1 if reading.per == "ptg" or (reading.per == "application" and application) else n
+    if reading.data == "side":
+        d = (np.floor(rng.uniform(SIDE_MIN, SIDE_MAX, size=k) / 1024) * 1024) ** 2
+    else:
+        d = rng.integers(D_MIN, D_MAX, size=k, endpoint=True).astype(np.float64)
+    if reading.a == "powers":
+        a = 2.0 ** rng.integers(6, 10, size=k)
+    else:
+        a = rng.uniform(A_MIN, A_MAX, size=k)
+    d, a = np.broadcast_to(d, n).copy(), np.broadcast_to(a, n).copy()
     kind = rng.integers(0, len(COMPLEXITIES), size=n)
     alpha = rng.uniform(lo, hi, size=n)
     if scenario != "mixed":
         kind = np.full(n, COMPLEXITIES.index(scenario))
-    work = np.select([kind == 0, kind == 1], [a * d, a * d * np.log2(d)], d**1.5)
+    log = {"2": np.log2, "e": np.log, "10": np.log10}[reading.log](d)
+    work = np.select([kind == 0, kind == 1], [a * d, a * d * log], d**1.5)
     return work, alpha, np.array(COMPLEXITIES)[kind], d
 
 
-def _with_costs(graph: nx.DiGraph, order: list[Any], scenario: str | int, rng: np.random.Generator, name: str) -> PTG:
-    work, alpha, kind, data = _draw_costs(len(order), _check_scenario(scenario), rng)
+def _check_reading(reading: object) -> CostReading:
+    if not isinstance(reading, CostReading):
+        raise TypeError(f"reading == {reading!r}, must be a CostReading")
+    return reading
+
+
+def _with_costs(
+    graph: nx.DiGraph,
+    order: list[Any],
+    scenario: str | int,
+    rng: np.random.Generator,
+    name: str,
+    reading: CostReading = DEFAULT_READING,
+    application: bool = False,
+) -> PTG:
+    work, alpha, kind, data = _draw_costs(
+        len(order), _check_scenario(scenario), rng, reading=_check_reading(reading), application=application
+    )
     for label, w, a, k, d in zip(order, work.tolist(), alpha.tolist(), kind.tolist(), data.tolist()):
         graph.nodes[label].update(work=w, alpha=a, complexity=k, data=d)
     return PTG.from_networkx(graph, name=name)
@@ -311,6 +427,7 @@ def random_ptg(
     seed: int | np.random.Generator,
     costs: str | int = "mixed",
     name: str | None = None,
+    reading: CostReading = DEFAULT_READING,
 ) -> PTG:
     """A random PTG: :func:`random_dag` structure + :func:`task_costs` in scenario ``costs``.
 
@@ -325,6 +442,8 @@ def random_ptg(
         Complexity scenario, one of :data:`SCENARIOS` (default "mixed").
     name : str, optional
         Defaults to ``"random-n{n}-fat{fat}-reg{regularity}-dens{density}-jump{jump}-{costs}"``.
+    reading : CostReading
+        The reading of §5.1.2's costs (:class:`CostReading`; default the module docstring's).
 
     Examples
     --------
@@ -337,7 +456,7 @@ def random_ptg(
     g = random_dag(n, fat=fat, regularity=regularity, density=density, jump=jump, seed=rng)
     if name is None:
         name = f"random-n{n}-fat{fat}-reg{regularity}-dens{density}-jump{jump}-{scenario}"
-    return _with_costs(g, list(g.nodes), scenario, rng, name)
+    return _with_costs(g, list(g.nodes), scenario, rng, name, reading)
 
 
 # -- FFT and Strassen -----------------------------------------------------------------
@@ -380,6 +499,7 @@ def fft_ptg(
     seed: int | np.random.Generator,
     costs: str | int = "mixed",
     name: str | None = None,
+    reading: CostReading = DEFAULT_READING,
 ) -> PTG:
     """An FFT PTG on ``levels`` points (2, 4, 8 in the paper: 5, 15, 39 tasks) with §5.1.2 costs.
 
@@ -393,7 +513,7 @@ def fft_ptg(
     rng = make_rng(seed)
     scenario = _check_scenario(costs)
     g = fft_graph(levels)
-    return _with_costs(g, list(g.nodes), scenario, rng, name or f"fft-{levels}-{scenario}")
+    return _with_costs(g, list(g.nodes), scenario, rng, name or f"fft-{levels}-{scenario}", reading, True)
 
 
 #: Strassen's operations: (task, operands that are tasks).  Operands that are
@@ -436,7 +556,13 @@ def strassen_graph() -> nx.DiGraph:
     return g
 
 
-def strassen_ptg(*, seed: int | np.random.Generator, costs: str | int = "mixed", name: str | None = None) -> PTG:
+def strassen_ptg(
+    *,
+    seed: int | np.random.Generator,
+    costs: str | int = "mixed",
+    name: str | None = None,
+    reading: CostReading = DEFAULT_READING,
+) -> PTG:
     """A Strassen PTG (25 tasks, maximum parallelism 10) with §5.1.2 costs.
 
     Examples
@@ -448,7 +574,7 @@ def strassen_ptg(*, seed: int | np.random.Generator, costs: str | int = "mixed",
     rng = make_rng(seed)
     scenario = _check_scenario(costs)
     g = strassen_graph()
-    return _with_costs(g, list(g.nodes), scenario, rng, name or f"strassen-{scenario}")
+    return _with_costs(g, list(g.nodes), scenario, rng, name or f"strassen-{scenario}", reading, True)
 
 
 # -- populations ------------------------------------------------------------------------
@@ -485,7 +611,14 @@ def population_configs(kind: str) -> list[dict[str, Any]]:
     raise ValueError(f"kind == {kind!r}, must be one of {POPULATIONS}")
 
 
-def ptg_population(kind: str, count: int | None = None, *, seed: int | np.random.Generator) -> list[PTG]:
+def ptg_population(
+    kind: str,
+    count: int | None = None,
+    *,
+    seed: int | np.random.Generator,
+    reading: CostReading = DEFAULT_READING,
+    members: Sequence[int] | None = None,
+) -> list[PTG]:
     """PTGs from the §5.1.2 population ``kind`` ("random", "fft" or "strassen").
 
     Parameters
@@ -503,6 +636,12 @@ def ptg_population(kind: str, count: int | None = None, *, seed: int | np.random
         ``spawn_key=(0,)``, where ``root`` is the int seed (or one 63-bit
         integer drawn from the Generator).  So a member is the same PTG
         whether it is drawn alone or with the whole population.
+    reading : CostReading
+        The reading of §5.1.2's costs for every member (:class:`CostReading`).
+    members : sequence of int, optional
+        These members only (indices into :func:`population_configs`), in this
+        order, instead of ``count`` drawn ones: a set of a study without
+        generating the whole population.  Not with ``count``.
 
     Examples
     --------
@@ -511,23 +650,34 @@ def ptg_population(kind: str, count: int | None = None, *, seed: int | np.random
     [25, 25, 25]
     >>> ptgs[0] in ptg_population("strassen", seed=11)
     True
+    >>> ptg_population("fft", seed=11, members=[7])[0] == ptg_population("fft", seed=11)[7]
+    True
     """
     configs = population_configs(kind)
     if isinstance(seed, np.random.Generator):
         root = int(seed.integers(0, 2**63))
     else:
         root = check_int("seed", seed, 0)
-    if count is None:
+    if members is not None:
+        if count is not None:
+            raise ValueError("give count or members, not both")
+        members = [check_int("members", k, 0, len(configs) - 1) for k in members]
+    elif count is None:
         members = list(range(len(configs)))
     else:
         count = check_int("count", count, 0, len(configs))
         pick = np.random.default_rng(np.random.SeedSequence(root, spawn_key=(0,)))
         members = pick.choice(len(configs), size=count, replace=False).tolist()
-    return [_member(configs[k], np.random.default_rng(np.random.SeedSequence(root, spawn_key=(1, k)))) for k in members]
+    reading = _check_reading(reading)
+    return [
+        _member(configs[k], np.random.default_rng(np.random.SeedSequence(root, spawn_key=(1, k))), reading)
+        for k in members
+    ]
 
 
-def _member(config: dict[str, Any], rng: np.random.Generator) -> PTG:
+def _member(config: dict[str, Any], rng: np.random.Generator, reading: CostReading) -> PTG:
     args = {k: v for k, v in config.items() if k not in ("kind", "sample")}
+    args["reading"] = reading
     kind, sample = config["kind"], config["sample"]
     if kind == "random":
         p = random_ptg(seed=rng, **args)
