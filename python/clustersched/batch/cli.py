@@ -153,7 +153,7 @@ def add_parser(subparsers: Any) -> None:
         "clustersched.batch.Policy subclass as MODULE:CLASS (importable from the current folder "
         "or installed) or PATH/TO/FILE.py:CLASS, made with no arguments (default: %(default)s)",
     )
-    _machine_options(sim)
+    _machine_options(sim, nodes=True)
     _time_window_option(sim)
     sim.add_argument(
         "--out", metavar="FILE", help="write the schedule, one job per row, in the --format (default: none)"
@@ -213,7 +213,7 @@ def add_parser(subparsers: Any) -> None:
         help="comma-separated policies, each a built-in name or MODULE:CLASS / PATH.py:CLASS as "
         "simulate --policy reads them (default: all the built-in ones)",
     )
-    _machine_options(cmp_)
+    _machine_options(cmp_, nodes=True)
     _time_window_option(cmp_)
     cmp_.add_argument(
         "--json",
@@ -288,7 +288,23 @@ def add_parser(subparsers: Any) -> None:
     _add_sweep_parser(subparsers)
 
 
-def _machine_options(p: argparse.ArgumentParser) -> None:
+def _machine_options(p: argparse.ArgumentParser, *, nodes: bool = False) -> None:
+    if nodes:
+        p.add_argument(
+            "--platform",
+            metavar="SLURM_CONF",
+            help="a cluster of nodes read from a slurm.conf (nodes with cores, memory, GPUs and features, "
+            "partitions) instead of a pool of --procs processors; each job's request (a sacct dump's or an events "
+            "file's, else one CPU per processor of an SWF trace) is placed on its partition's nodes (default: a "
+            "processor pool)",
+        )
+        p.add_argument(
+            "--memory",
+            choices=("auto", "on", "off"),
+            default="auto",
+            help="with --platform, whether memory is a resource: auto is on for Slurm's files (their requests, the "
+            "partition's DefMemPerCPU) and off for SWF; on reads an SWF trace's field 10 (default: %(default)s)",
+        )
     p.add_argument(
         "--estimates",
         choices=LazyChoices("clustersched.batch.simulator", "ESTIMATES"),
@@ -494,12 +510,22 @@ def _gantt_window(schedule: Any, text: str, hours: tuple[float | None, float | N
 
 
 def _read(trace: Any, args: argparse.Namespace) -> tuple[Any, int | None]:
-    """The trace's jobs (SWF or Batsim JSON) and the machine size to simulate (None: the simulator's default);
-    with ``--drop-invalid``, without the jobs no simulation can run, one stderr line per reason."""
+    """The trace's jobs (SWF, Batsim JSON, sacct, Slurm events) and the machine size to simulate (None: the
+    simulator's default, or the nodes of ``--platform``); with ``--drop-invalid``, without the jobs no
+    simulation can run, one stderr line per reason."""
     from ..workload.formats import read_trace
 
+    platform = getattr(args, "platform", None)
+    if platform is not None:
+        if args.procs is not None:
+            raise InvalidOptionError("--procs", str(args.procs), "sizes a processor pool; --platform gives the nodes")
+        if args.drop_invalid:
+            raise InvalidOptionError("--drop-invalid", "", "works on a processor pool; not with --platform")
+        from ..slurm.conf import read_slurm_conf
+
+        args.nodes = read_slurm_conf(check_input_file("--platform", platform)).platform
     jobs = _in_window(read_trace(trace), args)
-    if not args.drop_invalid:
+    if platform is not None or not args.drop_invalid:
         return jobs, args.procs
     from ..errors import InvalidWorkloadError
     from ..workload.transform import drop_invalid
@@ -521,10 +547,13 @@ def _run(jobs: Any, procs: int | None, policy: Any, args: argparse.Namespace) ->
     from .simulator import simulate
 
     began = time.perf_counter()
+    on_nodes = getattr(args, "nodes", None)
     result = simulate(
         jobs,
         policy,
         procs=procs,
+        platform=on_nodes,
+        memory=None if on_nodes is None or args.memory == "auto" else args.memory == "on",
         estimates=args.estimates,
         oversized=args.oversized,
         progress=not args.no_progress and len(jobs) > PROGRESS_JOBS,
@@ -537,7 +566,7 @@ def _run(jobs: Any, procs: int | None, policy: Any, args: argparse.Namespace) ->
     if result.schedule.killed is not None:  # the trace declares time-limit kills (a Batsim workload)
         print(
             f"note: {result.schedule.kills} of {len(result.jobs)} job(s) killed at their time limit "
-            "(the trace declares TimeLimit: kill, as Batsim kills a job at its walltime)",
+            "(the trace declares TimeLimit: kill: Slurm and Batsim end a job at its time limit)",
             file=sys.stderr,
         )
     row = {"policy": _policy_name(policy), **batch_metrics(result.schedule).summary(), "seconds": seconds}
@@ -579,7 +608,7 @@ def simulate_command(args: argparse.Namespace) -> int:
     row, result = _run(jobs, procs, args.policy, args)
     # checked before anything is written, so that a window outside the schedule writes nothing
     window = _gantt_window(result.schedule, window_text, args.gantt_window) if window_text is not None else None
-    _print_table([row], f"{args.trace}: {len(result.jobs)} jobs on {result.schedule.total_procs} processors")
+    _print_table([row], f"{args.trace}: {len(result.jobs)} jobs on {_machine_words(result.schedule)}")
     if args.out:
         from .formats import write_schedule
 
@@ -609,6 +638,13 @@ def simulate_command(args: argparse.Namespace) -> int:
             )
             print(f"wrote {args.timeseries_plot}")
     return 0
+
+
+def _machine_words(schedule: Any) -> str:
+    """``240 processors``, or on nodes ``10 nodes (120 cores)``."""
+    if schedule.nodes is None:
+        return f"{schedule.total_procs} processors"
+    return f"{len(schedule.nodes.platform.nodes)} nodes ({schedule.total_procs} cores)"
 
 
 def _window_text(args: argparse.Namespace) -> str | None:

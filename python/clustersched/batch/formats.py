@@ -129,7 +129,8 @@ def write_schedule_csv(schedule: Schedule, jobs: JobTable, path: _P) -> _P:
     1,0,0,10,0,10,3,-1,-1,0-2
     2,1,10,15,9,5,2,-1,-1,0-1
     """
-    _write_csv(path, schedule.table_columns(jobs, allocated=schedule.proc_offsets is not None))
+    assigned = schedule.proc_offsets is not None or schedule.nodes is not None
+    _write_csv(path, schedule.table_columns(jobs, allocated=assigned))
     return path
 
 

@@ -256,6 +256,25 @@ class NodeAllocation:
         names = self.platform.node_names
         return [names[i] for i in self.node[self.shares(row)].tolist()]
 
+    def share_columns(self) -> dict[str, np.ndarray]:
+        """``NodeList`` and the per-node ``node_tasks``, ``node_cores``, ``node_memory_mb`` and ``node_gpus``
+        of every job, comma-separated in the order of its shares (the schedule's CSV columns)."""
+
+        def joined(values: np.ndarray) -> np.ndarray:
+            v = np.asarray(values).tolist()
+            rows = [",".join(map(str, v[self.offsets[i] : self.offsets[i + 1]])) for i in range(len(self.offsets) - 1)]
+            return np.array(rows, dtype=object)
+
+        gpu = [g for g, kind in enumerate(self.kinds) if kind == "gpu" or kind.startswith("gpu:")]
+        gpus = self.gres[:, gpu].sum(axis=1) if gpu else np.zeros(len(self.node), dtype=np.int64)
+        return {
+            "NodeList": np.array(self.hostlists(), dtype=object),
+            "node_tasks": joined(self.tasks),
+            "node_cores": joined(self.cores),
+            "node_memory_mb": joined(self.memory_mb),
+            "node_gpus": joined(gpus),
+        }
+
     def hostlists(self) -> list[str]:
         """Each job's nodes as a Slurm host list (``n[1-2],g1``), as sacct's NodeList shows them."""
         from ..slurm.hostlist import compress_hostlist

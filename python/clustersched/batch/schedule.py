@@ -92,7 +92,8 @@ class Schedule:
         return cols
 
     def allocated_resources(self) -> list[str]:
-        """The processors of each job as an interval set, ``"0-3 8-9"`` (Batsim's and evalys's syntax).
+        """The processors of each job as an interval set, ``"0-3 8-9"`` (Batsim's and evalys's syntax);
+        on a cluster of nodes, the indices of its nodes (Batsim's resources are then hosts).
 
         Ids are sorted, adjacent runs merged; a single processor is written
         alone (``"5"``).  Raises ValueError when the schedule assigns no
@@ -106,11 +107,16 @@ class Schedule:
         >>> s.allocated_resources()
         ['0-3 8-9', '5']
         """
-        if self.proc_offsets is None or self.proc_first is None or self.proc_count is None:
+        if self.nodes is not None:  # on nodes, Batsim's resources are the nodes (hosts), by index
+            offsets = np.asarray(self.nodes.offsets, dtype=np.int64).tolist()
+            first = np.asarray(self.nodes.node, dtype=np.int64).tolist()
+            count = [1] * len(first)
+        elif self.proc_offsets is None or self.proc_first is None or self.proc_count is None:
             raise ValueError(f"schedule made by {self.algorithm!r} assigns no processors")
-        offsets = np.asarray(self.proc_offsets, dtype=np.int64).tolist()
-        first = np.asarray(self.proc_first, dtype=np.int64).tolist()
-        count = np.asarray(self.proc_count, dtype=np.int64).tolist()
+        else:
+            offsets = np.asarray(self.proc_offsets, dtype=np.int64).tolist()
+            first = np.asarray(self.proc_first, dtype=np.int64).tolist()
+            count = np.asarray(self.proc_count, dtype=np.int64).tolist()
         out = []
         for i in range(len(self)):
             lo, hi = offsets[i], offsets[i + 1]
@@ -133,9 +139,14 @@ class Schedule:
         :attr:`BatchRun.jobs <clustersched.batch.BatchRun>`) also
         ``procs_requested`` and ``time_requested_s`` (SWF fields 8 and 9, -1
         when unknown); with ``allocated``, ``allocated``: the processor ids as
-        interval sets (:meth:`allocated_resources`); last, when :attr:`killed`
-        is not None (the jobs declared time-limit kills), ``killed``: 1 for a
-        job killed at its time limit, else 0.
+        interval sets (:meth:`allocated_resources`), and on a cluster of nodes
+        ``NodeList`` (a Slurm host list, ``n[1-2],g1``) and the shares node by
+        node, in that list's order: ``node_tasks``, ``node_cores``,
+        ``node_memory_mb`` and ``node_gpus`` (``"12,12,4"``); last, when
+        :attr:`killed` is not None (the jobs declared time-limit kills),
+        ``killed``: 1 for a job killed at its time limit, else 0.  With ``jobs``
+        read from Slurm's files, ``job_id`` is the JobID as Slurm wrote it
+        (``1234_7``).
         """
         start = np.asarray(self.start, dtype=np.float64)
         end = np.asarray(self.end, dtype=np.float64)
@@ -153,8 +164,12 @@ class Schedule:
             check_rows(self, jobs)
             cols["procs_requested"] = jobs.procs_requested
             cols["time_requested_s"] = jobs.time_requested
+            if jobs.requests is not None and all(jobs.requests.label):
+                cols["job_id"] = np.asarray(jobs.requests.label, dtype=object)
         if allocated:
             cols["allocated"] = np.array(self.allocated_resources(), dtype=object)
+            if self.nodes is not None:
+                cols.update(self.nodes.share_columns())
         if self.killed is not None:
             cols["killed"] = np.asarray(self.killed, dtype=np.int64)
         return cols

@@ -183,7 +183,8 @@ def read_slurm_events(path: str | os.PathLike[str]) -> JobTable:
     mem_kb = np.where(
         mem_cpu >= 0, mem_cpu * 1024.0, np.where(mem_node > 0, mem_node * 1024.0 * np.maximum(nodes, 1) / procs, -1.0)
     )
-    metadata: dict[str, str] = {"Note": "read from a Slurm simulator events file by clustersched"}
+    # Slurm ends a job at its time limit (-t) when -sim-walltime exceeds it: a replay does too (workload/timelimit.py)
+    metadata: dict[str, str] = {"Note": "read from a Slurm simulator events file by clustersched", "TimeLimit": "kill"}
     columns: dict[str, Any] = {
         "submit": np.array(col("dt", 0.0)),
         "runtime": np.array(col("walltime", -1.0)),

@@ -30,6 +30,11 @@ Rows
   skipped and counted ("pending array") in either mode.
 * A JobID seen twice (``sacct -D`` shows each requeued run): the first line
   is kept; a later one is an error, or dropped ("duplicate JobID").
+* The table declares Slurm's time-limit kill (``metadata["TimeLimit"] ==
+  "kill"``, :mod:`clustersched.workload.timelimit`): a replay ends a job at
+  its Timelimit (the run time it had is kept in ``runtime``; a TIMEOUT job's
+  Elapsed is its limit plus the seconds Slurm took to kill it, so a replay
+  ends it a little earlier than it really ended).
 
 States (the ``State`` column's first word; ``CANCELLED by 1234`` is CANCELLED)
 ---------------------------------------------------------------------------
@@ -527,6 +532,8 @@ class _Reader:
             "TimeZoneString": "UTC",
             "Note": "read from a sacct dump by clustersched.slurm.read_sacct; dates read as UTC",
             "SacctSteps": str(int(steps.sum())),
+            # Slurm ends a job at its time limit (state TIMEOUT): a replay does too (workload/timelimit.py)
+            "TimeLimit": "kill",
         }
         columns = {
             "job_id": job_id,

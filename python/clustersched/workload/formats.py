@@ -1,4 +1,5 @@
-"""A job trace in any format clustersched reads: SWF (plain or gzip) or a Batsim JSON workload.
+"""A job trace in any format clustersched reads: SWF (plain or gzip), a Batsim JSON workload, a Slurm
+``sacct -P`` dump or a Slurm simulator events file.
 
 :func:`read_trace` is what a command taking a ``TRACE`` calls: it looks at
 the file's first bytes, not its name, so ``jobs.json.gz``, ``trace.swf`` and
@@ -17,12 +18,13 @@ from .swf import read_swf
 __all__ = ["TRACE_FORMATS", "read_trace", "trace_format"]
 
 #: What :func:`trace_format` answers, in the order it is tried.
-TRACE_FORMATS = ("batsim", "swf")
+TRACE_FORMATS = ("batsim", "sacct", "slurm-events", "swf")
 
 
 def trace_format(path: str | os.PathLike[str]) -> str:
-    """``"batsim"`` when the file (after gunzip, a byte order mark and white space) starts with ``{``,
-    else ``"swf"``.
+    """``"batsim"`` when the file (after gunzip, a byte order mark and white space) starts with ``{``;
+    ``"sacct"`` when its first line is a ``|``-separated header starting with ``JobID`` (``sacct -P``);
+    ``"slurm-events"`` when it starts with ``-dt`` (the Slurm simulator's events); else ``"swf"``.
 
     Examples
     --------
@@ -41,13 +43,23 @@ def trace_format(path: str | os.PathLike[str]) -> str:
         except zlib.error:
             return "swf"  # read_swf reports the corrupt gzip data
     text = head.removeprefix(b"\xef\xbb\xbf").lstrip()
-    return "batsim" if text.startswith(b"{") else "swf"
+    first = text.split(b"\n", 1)[0]
+    if text.startswith(b"{"):
+        return "batsim"
+    if first.lower().startswith(b"jobid") and b"|" in first:
+        return "sacct"
+    if text.startswith(b"-dt "):
+        return "slurm-events"
+    return "swf"
 
 
 def read_trace(path: str | os.PathLike[str]) -> JobTable:
-    """Read a job trace: a Batsim JSON workload (:func:`~clustersched.workload.batsim.read_batsim`)
-    or an SWF trace (:func:`~clustersched.workload.swf.read_swf`), plain or gzip-compressed, told
-    apart by their content (:func:`trace_format`).
+    """Read a job trace: a Batsim JSON workload (:func:`~clustersched.workload.batsim.read_batsim`),
+    a Slurm ``sacct -P`` dump (:func:`~clustersched.slurm.read_sacct`), a Slurm simulator events file
+    (:func:`~clustersched.slurm.read_slurm_events`) or an SWF trace
+    (:func:`~clustersched.workload.swf.read_swf`), plain or gzip-compressed, told apart by their
+    content (:func:`trace_format`).  The Slurm ones come with their requests (``jobs.requests``):
+    simulate them on their cluster with ``platform=read_slurm_conf(path).platform``.
 
     Errors are those of the reader used, :class:`~clustersched.errors.InvalidWorkloadError`
     naming the file, and the line or job.
@@ -60,4 +72,13 @@ def read_trace(path: str | os.PathLike[str]) -> JobTable:
     >>> len(week), len(same), same.max_procs
     (2406, 2406, 240)
     """
-    return read_batsim(path) if trace_format(path) == "batsim" else read_swf(path)
+    kind = trace_format(path)
+    if kind == "sacct":
+        from ..slurm.sacct import read_sacct
+
+        return read_sacct(path)
+    if kind == "slurm-events":
+        from ..slurm.events import read_slurm_events
+
+        return read_slurm_events(path)
+    return read_batsim(path) if kind == "batsim" else read_swf(path)
