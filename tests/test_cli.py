@@ -390,8 +390,8 @@ def test_a_sacct_dump_is_named_on_the_command_line(tmp_path, capsys):
     trace = write(tmp_path / "slurm_acct.out", "JobID|Submit|NCPUS|State\n1001|2021-02-11T22:36:19|12|COMPLETED\n")
     assert main(["simulate", trace]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and f"{trace}:1: line has 1 fields" in err
-    assert "this looks like a Slurm sacct dump" in err
+    # read as the sacct dump it is (issue 34), whose header lacks a column the replay needs: one line naming it
+    assert err.count("\n") == 1 and f"{trace}:1: the header has no column Start" in err
 
 
 def test_simulate_help_explains_every_policy_easy_arrival_too(capsys):
