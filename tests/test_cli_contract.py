@@ -295,6 +295,8 @@ def _failing_first(monkeypatch: pytest.MonkeyPatch, paper: str) -> int:
 def test_errored_scenarios_end_with_status_1_and_their_count(workdir, capsys, monkeypatch, paper):
     total = _failing_first(monkeypatch, paper)
     argv = ["reproduce", paper, "--scale", "small", "--workers", "1", "--no-progress", "--out", "r"]
+    if paper == "qlse":
+        argv.append("--no-readings")  # the readings' scenarios are a campaign of their own, which the cut misses
     status, out, err = outcome(argv, capsys)
     assert status == EXIT_FAILED == 1, err
     where = "summary.csv" if paper == "dpsa" else "results.csv"
