@@ -159,7 +159,8 @@ def add_parser(subparsers: Any) -> None:
     qlse.add_argument(
         "--no-readings",
         action="store_true",
-        help="skip the named readings of the paper (readings.csv and the report's section keep no rows) (default: they run)",
+        help="skip the named readings of the paper (readings.csv and the report's section keep no rows) "
+        "(default: they run)",
     )
     _add_run_options(qlse, "results.csv, the figures, summary.csv, readings.csv, report.md")
     qlse.set_defaults(run=qlse_command)
