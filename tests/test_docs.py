@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from support import SWF_DIR
+from support import SLURM_DIR, SWF_DIR
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -48,6 +48,7 @@ SMALLER: list[tuple[str, str]] = [
     ("--workers 2", "--workers 1"),  # one process: the CI's cores are shared
     ("--dask tcp://host:8786", "--workers 1"),  # no Dask scheduler in CI (tests/test_campaign.py starts one)
     ("../shared/data/swf", os.fspath(SWF_DIR)),  # the traces beside the checkout, seen from the test's folder
+    ("../shared/data/slurm", os.fspath(SLURM_DIR)),  # the Slurm files beside the checkout
 ]
 #: Documented commands that end with another status than 0, as their pages say (README, "Command line").
 STATUS = {
@@ -301,6 +302,8 @@ def test_every_sh_block_runs(block, tmp_path, monkeypatch, capsys):
             continue
         if "../shared/data/swf" in " ".join(argv) and not SWF_DIR.is_dir():
             pytest.skip(f"{SWF_DIR} not found")
+        if "../shared/data/slurm" in " ".join(argv) and not SLURM_DIR.is_dir():
+            pytest.skip(f"{SLURM_DIR} not found")
         argv = smaller(argv)
         if argv[0] == "clustersched":
             status = main(argv[1:])

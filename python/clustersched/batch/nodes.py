@@ -37,7 +37,6 @@ and ``slurm.conf`` man pages; where the rule is ours, said):
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -144,17 +143,21 @@ def resolve_requests(
             f"{field} == {value!r}, {rule}", row=row, job_id=int(job_id[row]), field=field, value=value
         )
 
-    partition = np.zeros(n, dtype=np.int64)
-    names = [str(x) for x in requests.partition]
-    for name in set(names):
+    names, where = np.unique(np.asarray(requests.partition, dtype=object).astype(str), return_inverse=True)
+    for k, name in enumerate(names.tolist()):
         if name and name not in part_index:
-            row = names.index(name)
-            raise fail(row, "partition", name, f"must be a partition of the cluster ({', '.join(part_index)})")
-    if default is None and any(not x for x in names):
-        row = names.index("")
-        raise fail(row, "partition", "", "names none, and the cluster has no default partition")
-    for row, name in enumerate(names):
-        partition[row] = part_index[name or default.name]  # type: ignore[union-attr]
+            raise fail(
+                int(np.argmax(where == k)),
+                "partition",
+                name,
+                f"must be a partition of the cluster ({', '.join(part_index)})",
+            )
+        if not name and default is None:
+            raise fail(
+                int(np.argmax(where == k)), "partition", "", "names none, and the cluster has no default partition"
+            )
+    codes = np.array([part_index[name or default.name] for name in names.tolist()], dtype=np.int64)  # type: ignore[union-attr]
+    partition = codes[where] if n else np.zeros(0, dtype=np.int64)
 
     node_count = np.maximum(np.asarray(requests.nodes, dtype=np.int64), 1)
     tasks = np.maximum(np.asarray(requests.tasks, dtype=np.int64), node_count)
@@ -166,20 +169,22 @@ def resolve_requests(
     if memory:
         per_node = np.asarray(requests.mem_per_node_mb, dtype=np.float64)
         per_cpu = np.asarray(requests.mem_per_cpu_mb, dtype=np.float64)
-        for row in range(n):
-            part = partitions[partition[row]]
-            if per_node[row] >= 0:
-                mem_node[row] = WHOLE_NODE if per_node[row] == 0 else np.uint64(math.ceil(per_node[row]))
-            elif per_cpu[row] > 0:
-                mem_cpu[row] = np.uint64(math.ceil(per_cpu[row]))
-            elif not slurm_defaults:
-                no_memory += 1
-            elif part.def_mem_per_cpu:
-                mem_cpu[row] = np.uint64(part.def_mem_per_cpu)
-            elif part.def_mem_per_node:
-                mem_node[row] = np.uint64(part.def_mem_per_node)
-            else:
-                mem_node[row] = WHOLE_NODE
+        def_cpu = np.array([p.def_mem_per_cpu or 0 for p in partitions], dtype=np.float64)[partition]
+        def_node = np.array([p.def_mem_per_node or 0 for p in partitions], dtype=np.float64)[partition]
+        by_node = per_node >= 0
+        by_cpu = ~by_node & (per_cpu > 0)
+        unset = ~by_node & ~by_cpu
+        if not slurm_defaults:
+            no_memory = int(np.count_nonzero(unset))
+        else:
+            dflt_cpu = unset & (def_cpu > 0)
+            dflt_node = unset & ~dflt_cpu & (def_node > 0)
+            whole = unset & ~dflt_cpu & ~dflt_node
+            mem_cpu[dflt_cpu] = def_cpu[dflt_cpu].astype(np.uint64)
+            mem_node[dflt_node] = def_node[dflt_node].astype(np.uint64)
+            mem_node[whole] = WHOLE_NODE
+        mem_node[by_node] = np.where(per_node[by_node] == 0, WHOLE_NODE, np.ceil(per_node[by_node]).astype(np.uint64))
+        mem_cpu[by_cpu] = np.ceil(per_cpu[by_cpu]).astype(np.uint64)
 
     gres_per_node = np.asarray(requests.gpus_per_node, dtype=np.int64)
     gres_mask = np.zeros(n, dtype=np.uint64)
@@ -196,9 +201,11 @@ def resolve_requests(
             raise fail(row, "gpu_type", kind, f"must be a GPU type of the cluster ({', '.join(types) or 'none typed'})")
 
     features = np.zeros(n, dtype=np.uint64)
-    for row, text in enumerate(str(x) for x in requests.features):
+    texts, where = np.unique(np.asarray(requests.features, dtype=object).astype(str), return_inverse=True)
+    for k, text in enumerate(texts.tolist()):
         if not text:
             continue
+        row = int(np.argmax(where == k))
         if "|" in text or "[" in text or "*" in text:
             raise fail(row, "features", text, "may join features with & or , only (| and [...] are not modelled)")
         mask = 0
@@ -206,7 +213,7 @@ def resolve_requests(
             if name not in bit:
                 raise fail(row, "features", text, f"names {name!r}, which no node has ({', '.join(sorted(bit))})")
             mask |= bit[name]
-        features[row] = np.uint64(mask)
+        features[where == k] = np.uint64(mask)
 
     core_requests = {
         "nodes": node_count,

@@ -3,7 +3,7 @@
 //! ([`Nodes::place`](super::nodes::Nodes::place)) and reservations held node
 //! by node, in every resource.
 
-use super::nodes::{Free, Placement};
+use super::nodes::{Free, Least, Placement, Shadow};
 use super::profile::occupied_until;
 use super::sim::BatchSim;
 use crate::time::Time;
@@ -11,6 +11,9 @@ use crate::time::Time;
 /// FCFS: starts the queue head while the placement rule finds it nodes.
 pub(crate) fn start_head_while_it_fits(sim: &mut BatchSim) {
     while let Some(head) = sim.queue().head() {
+        if sim.refused_unchanged(head.job) {
+            break; // it did not fit at the last pass, and nothing was freed since
+        }
         let Some(placement) = nodes_of(sim).place_now(head.job as usize) else {
             break;
         };
@@ -43,13 +46,22 @@ pub(crate) fn start_whatever_fits_in_order(sim: &mut BatchSim) {
 /// every resource (the pool's "extra processors", per node). Each such long
 /// job's share comes off that extra. With `arrivals_only`, only the jobs
 /// that arrived at this time stamp are looked at (EASY at arrival).
-pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool) {
+///
+/// The shadow time is kept in `cache` with the head and the nodes' version it
+/// was computed for: it is the same while no job starts or ends (the running
+/// jobs, hence the releases it walks, are unchanged).
+pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool, cache: &mut Option<(u32, u64, Shadow)>) {
     let Some(head) = sim.queue().head() else {
         return;
     };
     let now = sim.now();
-    let Some(shadow) = nodes_of(sim).shadow(Time(now), head.job as usize) else {
-        return;
+    let version = nodes_of(sim).version();
+    let shadow = match cache.take() {
+        Some((job, v, shadow)) if job == head.job && v == version => shadow,
+        _ => match nodes_of(sim).shadow(Time(now), head.job as usize) {
+            Some(shadow) => shadow,
+            None => return,
+        },
     };
     sim.reserve(head.job, shadow.time.0);
     let kinds = nodes_of(sim).nodes().kinds;
@@ -64,7 +76,16 @@ pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool) {
         if free == 0 {
             break;
         }
-        let Some(w) = sim.queue().first_from(from, |width, _| u64::from(width) <= free) else {
+        // cores free now and beyond the head's placement: a long job needs at least its width of them
+        let machine = nodes_of(sim);
+        let beyond: u64 = (0..machine.nodes().len())
+            .map(|n| u64::from(machine.free().cores[n].min(extra.cores[n])))
+            .sum();
+        let shadow_time = shadow.time.0;
+        let may_fit = |width: u32, estimate: f64| {
+            u64::from(width) <= free && (now + estimate <= shadow_time || u64::from(width) <= beyond)
+        };
+        let Some(w) = sim.queue().first_from(from, may_fit) else {
             break;
         };
         from = w.rank as usize + 1;
@@ -73,7 +94,7 @@ pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool) {
         let placement = if short {
             machine.place_now(w.job as usize)
         } else {
-            let room = machine.free().meet(&extra);
+            let room = Least(machine.free(), &extra);
             machine.nodes().place(&room, machine.request(w.job as usize))
         };
         let Some(placement) = placement else {
@@ -84,6 +105,16 @@ pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool) {
         }
         sim.queue_mut().remove(w.job);
         sim.launch_on(w.job, &placement);
+    }
+    if nodes_of(sim).version() == version {
+        *cache = Some((
+            head.job,
+            version,
+            Shadow {
+                time: shadow.time,
+                extra,
+            },
+        ));
     }
 }
 

@@ -189,6 +189,46 @@ impl Free {
     }
 }
 
+/// What placement reads of the nodes' free resources: a [`Free`], or the
+/// least of two ([`Least`]) without building it.
+pub trait FreeView {
+    /// Free cores of node `n`.
+    fn cores(&self, n: usize) -> u32;
+    /// Free memory of node `n` (MB).
+    fn memory(&self, n: usize) -> u64;
+    /// Free units of generic resource entry `i` (`node * kinds + kind`).
+    fn gres(&self, i: usize) -> u32;
+}
+
+impl FreeView for Free {
+    fn cores(&self, n: usize) -> u32 {
+        self.cores[n]
+    }
+    fn memory(&self, n: usize) -> u64 {
+        self.memory[n]
+    }
+    fn gres(&self, i: usize) -> u32 {
+        self.gres[i]
+    }
+}
+
+/// What is free in both of two states, node by node (EASY's "free now and
+/// beyond the reservation").
+#[derive(Debug, Clone, Copy)]
+pub struct Least<'a>(pub &'a Free, pub &'a Free);
+
+impl FreeView for Least<'_> {
+    fn cores(&self, n: usize) -> u32 {
+        self.0.cores[n].min(self.1.cores[n])
+    }
+    fn memory(&self, n: usize) -> u64 {
+        self.0.memory[n].min(self.1.memory[n])
+    }
+    fn gres(&self, i: usize) -> u32 {
+        self.0.gres[i].min(self.1.gres[i])
+    }
+}
+
 /// A placement: the job's shares, node by node, and the generic resource
 /// units each share holds (`kinds` per share).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -325,33 +365,35 @@ impl Nodes {
     }
 
     /// Tasks of `r` node `n` can host with the resources `free` leaves it.
-    pub fn capacity(&self, free: &Free, r: &Request, n: usize) -> u32 {
+    pub fn capacity(&self, free: &impl FreeView, r: &Request, n: usize) -> u32 {
         if self.partitions[n] >> r.partition & 1 == 0 || self.features[n] & r.features != r.features {
             return 0;
         }
         let k = self.kinds;
-        let idle = free.cores[n] == self.cores[n]
-            && free.memory[n] == self.memory[n]
-            && free.gres[n * k..(n + 1) * k] == self.gres[n * k..(n + 1) * k];
-        if r.exclusive && !idle {
+        let (cores, memory) = (free.cores(n), free.memory(n));
+        if r.exclusive
+            && (cores != self.cores[n]
+                || memory != self.memory[n]
+                || (0..k).any(|g| free.gres(n * k + g) != self.gres[n * k + g]))
+        {
             return 0;
         }
-        let mut tasks = free.cores[n] / r.cpus_per_task;
+        let mut tasks = cores / r.cpus_per_task;
         if r.mem_per_node == WHOLE_NODE_MEMORY {
-            if free.memory[n] < self.memory[n] {
+            if memory < self.memory[n] {
                 return 0;
             }
-        } else if free.memory[n] < r.mem_per_node {
+        } else if memory < r.mem_per_node {
             return 0;
         }
         if r.mem_per_cpu > 0 {
             let per_task = r.mem_per_cpu.saturating_mul(u64::from(r.cpus_per_task));
-            tasks = tasks.min(u32::try_from(free.memory[n] / per_task).unwrap_or(u32::MAX));
+            tasks = tasks.min(u32::try_from(memory / per_task).unwrap_or(u32::MAX));
         }
         if r.gres_per_node > 0 {
             let units: u64 = (0..k)
                 .filter(|&g| r.gres_kinds >> g & 1 == 1)
-                .map(|g| u64::from(free.gres[n * k + g]))
+                .map(|g| u64::from(free.gres(n * k + g)))
                 .sum();
             if units < u64::from(r.gres_per_node) {
                 return 0;
@@ -384,7 +426,7 @@ impl Nodes {
     /// when exclusive), `mem_per_cpu` per core held or `mem_per_node` (all
     /// of the node's memory for [`WHOLE_NODE_MEMORY`]), and `gres_per_node`
     /// units taken from the allowed kinds in column order.
-    pub fn place(&self, free: &Free, r: &Request) -> Option<Placement> {
+    pub fn place(&self, free: &impl FreeView, r: &Request) -> Option<Placement> {
         let mut hosts: Vec<(u32, u32)> = Vec::new();
         let (mut room, mut single) = (0u64, None::<(u32, u32, u32)>);
         for n in 0..self.len() {
@@ -395,7 +437,7 @@ impl Nodes {
             room += u64::from(cap);
             hosts.push((n as u32, cap));
             if r.nodes == 1 && cap >= r.tasks {
-                let left = free.cores[n] - r.tasks * r.cpus_per_task;
+                let left = free.cores(n) - r.tasks * r.cpus_per_task;
                 let key = (self.weight[n], left, n as u32);
                 if single.is_none_or(|best| key < best) {
                     single = Some(key);
@@ -428,7 +470,7 @@ impl Nodes {
         Some(self.shares(free, r, &tasks))
     }
 
-    fn shares(&self, free: &Free, r: &Request, tasks: &[(u32, u32)]) -> Placement {
+    fn shares(&self, free: &impl FreeView, r: &Request, tasks: &[(u32, u32)]) -> Placement {
         let k = self.kinds;
         let mut placement = Placement {
             shares: Vec::with_capacity(tasks.len()),
@@ -450,7 +492,7 @@ impl Nodes {
             };
             let mut need = r.gres_per_node;
             for g in (0..k).filter(|&g| r.gres_kinds >> g & 1 == 1) {
-                let take = need.min(free.gres[n * k + g]);
+                let take = need.min(free.gres(n * k + g));
                 placement.gres[i * k + g] = take;
                 need -= take;
             }
@@ -481,6 +523,9 @@ pub struct NodeMachine {
     shares: Vec<Share>,
     /// Generic resource units of each share, `kinds` per share.
     share_gres: Vec<u32>,
+    /// Counts starts and completions: what was computed from the state at one
+    /// version (a shadow time) holds while it is unchanged.
+    version: u64,
 }
 
 /// EASY's reservation on nodes: when the head can start, and what is left
@@ -508,6 +553,7 @@ impl NodeMachine {
             count: vec![0; n],
             shares: Vec::new(),
             share_gres: Vec::new(),
+            version: 0,
         })
     }
 
@@ -524,6 +570,11 @@ impl NodeMachine {
     /// Free resources now.
     pub fn free(&self) -> &Free {
         &self.free
+    }
+
+    /// Changes with every start and completion (see the field).
+    pub fn version(&self) -> u64 {
+        self.version
     }
 
     /// Free cores now, on all nodes together.
@@ -544,6 +595,7 @@ impl NodeMachine {
     /// Gives `job` the resources of `placement` (which must fit now) until `estimated_end`.
     pub(crate) fn allocate(&mut self, job: u32, placement: &Placement, estimated_end: Time) {
         let k = self.nodes.kinds;
+        self.version += 1;
         self.free.take(k, &placement.shares, &placement.gres);
         self.free_cores -= placement.shares.iter().map(|s| u64::from(s.cores)).sum::<u64>();
         self.offset[job as usize] = self.shares.len();
@@ -556,6 +608,7 @@ impl NodeMachine {
 
     /// Returns `job`'s resources.
     pub(crate) fn release(&mut self, job: u32, estimated_end: Time) {
+        self.version += 1;
         if let Ok(at) = self.running.binary_search(&(estimated_end, job)) {
             self.running.remove(at);
         }
@@ -584,14 +637,19 @@ impl NodeMachine {
         let r = &self.requests[job];
         let k = self.nodes.kinds;
         let (mut free, mut at, mut i) = (self.free.clone(), now, 0);
+        let mut cores = self.free_cores;
         let placement = loop {
-            if let Some(p) = self.nodes.place(&free, r) {
-                break p;
+            // the placement rule is tried only once enough cores are free in all
+            if cores >= r.width() {
+                if let Some(p) = self.nodes.place(&free, r) {
+                    break p;
+                }
             }
             at = self.running.get(i)?.0;
             // every job ending at this instant frees its resources then
             while i < self.running.len() && self.running[i].0 == at {
                 let (s, g) = self.held(self.running[i].1 as usize);
+                cores += s.iter().map(|s| u64::from(s.cores)).sum::<u64>();
                 free.give(k, s, g);
                 i += 1;
             }

@@ -106,6 +106,8 @@ pub struct Runner {
     policy: Builtin,
     conservative: Option<Conservative>,
     node_conservative: Option<NodeConservative>,
+    /// EASY on nodes: the head's shadow time and the nodes' version it holds for.
+    node_shadow: Option<(u32, u64, super::nodes::Shadow)>,
 }
 
 impl Runner {
@@ -115,6 +117,7 @@ impl Runner {
             policy,
             conservative: None,
             node_conservative: None,
+            node_shadow: None,
         }
     }
 
@@ -168,7 +171,7 @@ impl Runner {
             Builtin::Fcfs => node_policy::start_head_while_it_fits(sim),
             Builtin::Easy | Builtin::EasyAtArrival => {
                 node_policy::start_head_while_it_fits(sim);
-                node_policy::backfill_easy(sim, self.policy == Builtin::EasyAtArrival);
+                node_policy::backfill_easy(sim, self.policy == Builtin::EasyAtArrival, &mut self.node_shadow);
             }
             Builtin::Conservative => self
                 .node_conservative

@@ -408,6 +408,13 @@ impl BatchSim {
         }
     }
 
+    /// Whether `job`, waiting now, was refused at the last pass with nothing
+    /// freed since: it was waiting then (it arrived before that pass), no
+    /// resources were released and no job was started from outside a pass.
+    pub(crate) fn refused_unchanged(&self, job: u32) -> bool {
+        !self.changed_since_pass && (job as usize) < self.seen_upto
+    }
+
     /// Where a scan of the jobs submitted at this time stamp (and not the
     /// head) must begin: they are the last in arrival order. (By time, not by
     /// pass: a zero-length job ending now makes a second pass at this time
