@@ -122,7 +122,7 @@ def test_job_table(easy):
     assert plain.job_id.tolist() == [1, 2] and plain.runtime.tolist() == [5.0, 1.0] and (plain.status == -1).all()
     with pytest.raises(ValueError, match=r"\['user'\] are not SWF fields"):
         JobTable.from_pandas(pd.DataFrame({"submit": [0.0], "user": [3]}))
-    with pytest.raises(ValueError, match="name one SWF field twice"):
+    with pytest.raises(ValueError, match="name one field twice"):
         JobTable.from_pandas(pd.DataFrame({"submit": [0.0], "submit_s": [0.0]}))
 
 
