@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import clustersched as cs
 from clustersched.batch import Policy, simulate
-from clustersched.batch.nodes import WHOLE_NODE
+from clustersched.batch.nodes import WHOLE_NODE, gres_capacity
 from clustersched.batch.validate import batch_violations, validate_batch
 from clustersched.errors import InfeasibleError, InvalidWorkloadError
 from clustersched.platform import Node, NodeCluster, Partition
@@ -98,8 +98,11 @@ def _reference(result: cs.BatchRun, policy: str):
     nodes = {
         "cores": [n.cores for n in a.platform.nodes],
         "memory": [n.memory_mb for n in a.platform.nodes],
-        "gres": [[int(x) for x in row] for row in _gres_matrix(a)],
-        "features": [int(sum(1 << b for b, f in enumerate(_features(a)) if f in n.features)) for n in a.platform.nodes],
+        "gres": gres_capacity(a.platform.to_arrays())[1].tolist(),
+        "features": [
+            int(sum(1 << b for b, f in enumerate(a.platform.feature_names) if f in n.features))
+            for n in a.platform.nodes
+        ],
         "weight": [n.weight for n in a.platform.nodes],
         "partitions": [
             sum(1 << p for p, part in enumerate(a.platform.partitions) if n.name in part.nodes)
@@ -112,21 +115,6 @@ def _reference(result: cs.BatchRun, policy: str):
     jobs = result.jobs
     estimate = cs.batch.estimates_of(jobs).tolist()
     return reference_simulate(nodes, requests, jobs.submit.tolist(), jobs.runtime.tolist(), estimate, policy)
-
-
-def _features(a):
-    return sorted({f for n in a.platform.nodes for f in n.features})
-
-
-def _gres_matrix(a):
-    out = []
-    for n in a.platform.nodes:
-        row = []
-        for kind in a.kinds:
-            typed = sum(c for k, c in n.gres.items() if k.startswith(kind + ":"))
-            row.append(n.gres.get(kind, 0) if ":" in kind else n.gres.get(kind, 0) - typed)
-        out.append(row)
-    return out
 
 
 @pytest.mark.parametrize("policy", ["fcfs", "easy", "conservative"])

@@ -46,64 +46,58 @@ import numpy as np
 from ..errors import InvalidWorkloadError
 
 if TYPE_CHECKING:
-    from ..platform import NodeCluster
+    from ..platform import NodeArrays, NodeCluster
     from ..workload.requests import Requests
 
-__all__ = ["NodeAllocation", "gres_kinds", "resolve_requests"]
+__all__ = ["NodeAllocation", "gres_capacity", "resolve_requests"]
 
 #: The core's "all of the node's memory" per node (``WHOLE_NODE_MEMORY``).
 WHOLE_NODE = np.uint64(2**64 - 1)
 _AND = re.compile(r"[&,]")
 
 
-def gres_kinds(platform: "NodeCluster") -> tuple[str, ...]:
-    """The concrete generic resource kinds of ``platform``, in the core's column order.
+def gres_capacity(arrays: "NodeArrays") -> tuple[tuple[str, ...], np.ndarray]:
+    """The concrete generic resource kinds of a cluster (``platform.to_arrays()``), in the core's column
+    order, and each node's units of each (nodes x kinds, int64).
 
-    ``gpu:TYPE`` for each type some node declares, then ``gpu`` for units
+    ``gpu:TYPE`` for each type some node declares, and ``gpu`` for units
     declared without a type (a node with ``{"gpu": 4, "gpu:a100": 3}`` has 3
     of ``gpu:a100`` and 1 of ``gpu``); the same for any other resource name.
     """
-    kinds: set[str] = set()
-    for node in platform.nodes:
-        for key, count in node.gres.items():
-            if ":" in key:
-                kinds.add(key)
-            elif count > sum(c for k, c in node.gres.items() if k.startswith(key + ":")):
-                kinds.add(key)
-    return tuple(sorted(kinds))
+    kinds: list[str] = []
+    columns: list[np.ndarray] = []
+    for j, name in enumerate(arrays.gres_names):  # sorted: a name comes before its types
+        units = arrays.gres[:, j].astype(np.int64)
+        if ":" not in name:
+            typed = [i for i, other in enumerate(arrays.gres_names) if other.startswith(name + ":")]
+            units = units - arrays.gres[:, typed].astype(np.int64).sum(axis=1)
+        if ":" in name or units.any():
+            kinds.append(name)
+            columns.append(units)
+    n = len(arrays.cores)
+    return tuple(kinds), np.stack(columns, axis=1) if columns else np.zeros((n, 0), dtype=np.int64)
 
 
-def _node_arrays(platform: "NodeCluster", kinds: tuple[str, ...]) -> dict[str, np.ndarray]:
-    nodes = platform.nodes
-    features = sorted({f for node in nodes for f in node.features})
-    if len(features) > 64:
-        raise ValueError(f"the cluster has {len(features)} node features, at most 64 are supported")
-    bit = {f: 1 << i for i, f in enumerate(features)}
-    partitions = list(platform.partitions)
-    if len(partitions) > 64:
-        raise ValueError(f"the cluster has {len(partitions)} partitions, at most 64 are supported")
-    gres = np.zeros((len(nodes), len(kinds)), dtype=np.int64)
-    for i, node in enumerate(nodes):
-        for k, kind in enumerate(kinds):
-            if ":" in kind:
-                gres[i, k] = node.gres.get(kind, 0)
-            else:
-                typed = sum(c for key, c in node.gres.items() if key.startswith(kind + ":"))
-                gres[i, k] = node.gres.get(kind, 0) - typed
-    member = np.zeros(len(nodes), dtype=np.uint64)
-    index = {node.name: i for i, node in enumerate(nodes)}
-    for p, part in enumerate(partitions):
-        for name in part.nodes:
-            member[index[name]] |= np.uint64(1 << p)
-    return {
-        "cores": np.array([n.cores for n in nodes], dtype=np.int64),
-        "memory": np.array([n.memory_mb for n in nodes], dtype=np.uint64),
+def _node_arrays(platform: "NodeCluster") -> tuple[dict[str, np.ndarray], tuple[str, ...], tuple[str, ...]]:
+    """The core's node arrays (features and partitions as bit masks), the generic resource kinds and the
+    feature names (bit ``j`` is ``names[j]``)."""
+    if len(platform.feature_names) > 64:
+        raise ValueError(f"the cluster has {len(platform.feature_names)} node features, at most 64 are supported")
+    if len(platform.partitions) > 64:
+        raise ValueError(f"the cluster has {len(platform.partitions)} partitions, at most 64 are supported")
+    a = platform.to_arrays()
+    kinds, gres = gres_capacity(a)
+    bits = np.uint64(1) << np.arange(len(a.partition_names), dtype=np.uint64)
+    member = np.bitwise_or.reduce(np.where(a.partitions, bits[:, None], np.uint64(0)), axis=0, dtype=np.uint64)
+    arrays = {
+        "cores": a.cores.astype(np.int64),
+        "memory": a.memory_mb,
         "gres": np.ascontiguousarray(gres.reshape(-1)),
-        "features": np.array([sum(bit[f] for f in n.features) for n in nodes], dtype=np.uint64),
-        "weight": np.array([n.weight for n in nodes], dtype=np.int64),
-        "partitions": member,
-        "_feature_bits": bit,  # type: ignore[dict-item]
+        "features": a.features,
+        "weight": a.weight.astype(np.int64),
+        "partitions": np.asarray(member, dtype=np.uint64),
     }
+    return arrays, kinds, a.feature_names
 
 
 @dataclass(frozen=True)
@@ -130,9 +124,8 @@ def resolve_requests(
     an unknown partition, GPU type or feature, or a constraint that is not
     modelled.
     """
-    kinds = gres_kinds(platform)
-    arrays = _node_arrays(platform, kinds)
-    bit: dict[str, int] = arrays.pop("_feature_bits")  # type: ignore[assignment]
+    arrays, kinds, feature_names = _node_arrays(platform)
+    bit = {f: 1 << j for j, f in enumerate(feature_names)}
     partitions = list(platform.partitions)
     part_index = {p.name: i for i, p in enumerate(partitions)}
     default = platform.default_partition

@@ -15,6 +15,7 @@ import numpy as np
 from ..errors import InvalidScheduleError
 from ..workload.jobs import JobTable
 from ..workload.timelimit import kills_at_time_limit, time_limited
+from .nodes import gres_capacity
 from .schedule import Schedule
 
 __all__ = ["batch_violations", "validate_batch"]
@@ -209,7 +210,7 @@ def _node_violations(schedule: Schedule, start: np.ndarray, end: np.ndarray, ids
     if len(offsets) != n + 1 or offsets[0] != 0 or offsets[-1] != len(a.node):
         return [f"node shares malformed: {len(offsets)} offsets for {n} jobs, {len(a.node)} shares"]
     req = a.requests
-    features = sorted({f for node in nodes for f in node.features})
+    features = a.platform.feature_names
     partitions = list(a.platform.partitions)
     members = [{a.platform.node_index(name) for name in p.nodes} for p in partitions]
     whole = np.uint64(2**64 - 1)
@@ -269,17 +270,10 @@ def _node_violations(schedule: Schedule, start: np.ndarray, end: np.ndarray, ids
             np.array([x.memory_mb for x in nodes], dtype=np.float64),
         ),
     }
+    kinds, units = gres_capacity(a.platform.to_arrays())
     for g, kind in enumerate(a.kinds):
-        have = np.array(
-            [
-                x.gres.get(kind, 0)
-                if ":" in kind
-                else x.gres.get(kind, 0) - sum(c for key, c in x.gres.items() if key.startswith(kind + ":"))
-                for x in nodes
-            ],
-            dtype=np.float64,
-        )
-        capacity[f"units of {kind}"] = (np.asarray(a.gres[:, g], dtype=np.float64), have)
+        have = units[:, kinds.index(kind)] if kind in kinds else np.zeros(len(nodes), dtype=np.int64)
+        capacity[f"units of {kind}"] = (np.asarray(a.gres[:, g], dtype=np.float64), have.astype(np.float64))
     for what, (amount, have) in capacity.items():
         out.extend(_node_overloads(row, np.asarray(a.node, dtype=np.int64), amount, have, start, end, ids, what))
     return out[:20]

@@ -52,6 +52,13 @@ struct BatchSim {
 }
 
 impl BatchSim {
+    /// The nodes' state, or ValueError on a processor pool.
+    fn on_nodes_only(&self) -> PyResult<&clustersched_core::batch::NodeMachine> {
+        self.inner
+            .nodes()
+            .ok_or_else(|| PyValueError::new_err("this simulation is on a processor pool, not on nodes"))
+    }
+
     /// The runner of `policy`, kept while the same policy is asked for.
     fn runner(&mut self, policy: Builtin) -> &mut Runner {
         if self.runner.as_ref().is_none_or(|r| r.policy() != policy) {
@@ -198,10 +205,7 @@ impl BatchSim {
         Bound<'py, PyArray1<u64>>,
         Bound<'py, PyArray1<i64>>,
     )> {
-        let nodes = self
-            .inner
-            .nodes()
-            .ok_or_else(|| PyValueError::new_err("this simulation is on a processor pool, not on nodes"))?;
+        let nodes = self.on_nodes_only()?;
         let free = nodes.free();
         Ok((
             free.cores
@@ -221,10 +225,7 @@ impl BatchSim {
     /// EASY's shadow time of waiting job `job` on nodes: when the placement
     /// rule first finds it nodes as running jobs end at their estimates.
     fn node_shadow(&self, job: i64) -> PyResult<f64> {
-        let nodes = self
-            .inner
-            .nodes()
-            .ok_or_else(|| PyValueError::new_err("this simulation is on a processor pool, not on nodes"))?;
+        let nodes = self.on_nodes_only()?;
         let j = usize::try_from(job)
             .ok()
             .filter(|&j| j < self.inner.jobs().len())
@@ -249,10 +250,7 @@ impl BatchSim {
         Bound<'py, PyArray1<u64>>,
         Bound<'py, PyArray1<i64>>,
     )> {
-        let nodes = self
-            .inner
-            .nodes()
-            .ok_or_else(|| PyValueError::new_err("this simulation is on a processor pool, not on nodes"))?;
+        let nodes = self.on_nodes_only()?;
         let (offsets, node, tasks, cores, memory, gres) = nodes.assignment();
         Ok((
             offsets.into_pyarray(py),

@@ -177,16 +177,6 @@ impl Free {
             }
         }
     }
-
-    /// Whether every share (and its generic resources) fits on what `self` leaves.
-    fn fits(&self, kinds: usize, shares: &[Share], gres: &[u32]) -> bool {
-        shares.iter().enumerate().all(|(i, s)| {
-            let n = s.node as usize;
-            self.cores[n] >= s.cores
-                && self.memory[n] >= s.memory
-                && (0..kinds).all(|k| self.gres[n * kinds + k] >= gres[i * kinds + k])
-        })
-    }
 }
 
 /// What placement reads of the nodes' free resources: a [`Free`], or the
@@ -656,11 +646,6 @@ impl NodeMachine {
         };
         free.take(k, &placement.shares, &placement.gres);
         Some(Shadow { time: at, extra: free })
-    }
-
-    /// Whether the placement fits on `free` (a plan's state).
-    pub fn fits(&self, free: &Free, placement: &Placement) -> bool {
-        free.fits(self.nodes.kinds, &placement.shares, &placement.gres)
     }
 
     /// Every share of every job in start order, as compressed sparse rows:
