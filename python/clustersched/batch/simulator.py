@@ -97,6 +97,7 @@ if TYPE_CHECKING:
     import pandas
 
     from ..platform import NodeCluster
+    from ..slurm.scheduler import SlurmScheduler
     from ..workload.requests import Requests
     from .metrics import BatchMetrics
     from .nodes import NodeAllocation
@@ -153,6 +154,10 @@ class BatchRun:
     reservations: np.ndarray
     search: dict
     seconds: float
+    #: Under Slurm's scheduler (``policy="slurm"``): each job's priority factors when it started (``age``,
+    #: ``fairshare``, ``priority``, ``decided``: the time of the calculation in force), the pass counts, the
+    #: notes on associations added, and with ``log=True`` every calculation (``log_*`` arrays); else None.
+    slurm: dict | None = None
 
     @cached_property
     def metrics(self) -> "BatchMetrics":
@@ -272,7 +277,15 @@ def simulate(
     if not isinstance(jobs, JobTable):
         raise TypeError(f"jobs == {short_repr(jobs)}, must be a clustersched JobTable (e.g. read_swf(path))")
     check_choice("oversized", oversized, OVERSIZED)
-    if isinstance(policy, str):
+    slurm = _slurm_scheduler(policy)
+    if slurm is not None:
+        if platform is None:
+            raise ValueError(
+                "policy 'slurm' is Slurm's scheduler over a cluster of nodes: give platform= (e.g. "
+                "clustersched.slurm.read_slurm_conf(path).platform)"
+            )
+        policy = slurm.name
+    elif isinstance(policy, str):
         policy = lookup("policy", policy, BUILTIN_POLICIES)
     elif not isinstance(policy, Policy):
         raise TypeError(f"policy must be a name or a clustersched.batch.Policy, got {type(policy).__name__}")
@@ -304,7 +317,7 @@ def simulate(
     estimate = estimates_of(table, estimates)
     run, killed = time_limited(table)  # the one rule, which the validator applies too
     width = table.width()
-    order = QUEUE_ORDER[policy] if isinstance(policy, str) else policy.order
+    order = "arrival" if slurm is not None else QUEUE_ORDER[policy] if isinstance(policy, str) else policy.order
     times = (
         np.ascontiguousarray(table.submit, dtype=np.float64),
         np.ascontiguousarray(run, dtype=np.float64),
@@ -325,9 +338,16 @@ def simulate(
                 job_id=table.job_id,
             )
             sim = _core.BatchSim.on_nodes(*times, resolved.nodes, resolved.requests, order)
+    slurm_info = None
+    if slurm is not None:
+        params, arrays, parent, shares, notes = slurm.core_arrays(table, resolved, platform)
     began = time.perf_counter()
     with _progress_bar(progress, len(table)) as bar:
-        if isinstance(policy, str):
+        if slurm is not None:
+            name = slurm.name
+            slurm_info = sim.run_slurm(params, arrays, parent, shares, slurm.log)
+            slurm_info["notes"] = tuple(notes)
+        elif isinstance(policy, str):
             name = policy
             _run_builtin(sim, lambda n: sim.run(policy, n, node_budget, time_limit), bar)
         else:
@@ -371,6 +391,7 @@ def simulate(
         reservations=sim.reservations(),
         search=sim.search_stats(),
         seconds=seconds,
+        slurm=slurm_info,
     )
 
 
@@ -411,6 +432,19 @@ def run(
     """
     check_seed(seed)
     return simulate(workload, algorithm, procs=platform, validate=validate, **options)
+
+
+def _slurm_scheduler(policy: object) -> "SlurmScheduler | None":
+    """The Slurm scheduler ``policy`` names (``"slurm"``: Slurm's defaults), or None for any other policy."""
+    if isinstance(policy, str) and policy.strip().lower() == "slurm":
+        from ..slurm.scheduler import SlurmScheduler
+
+        return SlurmScheduler()
+    if type(policy).__name__ == "SlurmScheduler":
+        from ..slurm.scheduler import SlurmScheduler
+
+        return policy if isinstance(policy, SlurmScheduler) else None
+    return None
 
 
 def _run_builtin(sim: _core.BatchSim, run: "Callable[[int | None], bool]", bar: "_Bar | None") -> None:

@@ -404,6 +404,135 @@ impl BatchSim {
         }
     }
 
+    /// Runs Slurm's scheduler (`clustersched_core::batch::SlurmScheduler`) to
+    /// the end, on nodes only. `params` holds the scheduler's numbers (keys as
+    /// the core's `SlurmParams` fields), `jobs` its per-job arrays (`fixed`,
+    /// `tier`, `user`, `association`, `billing`, `eligible`), `parent` and
+    /// `shares` the association tree. Returns a dict: `age`, `fairshare`,
+    /// `priority` and `decided` (the time of the calculation in force) of
+    /// each job when it started, the pass counts, and with `log` every
+    /// calculation as arrays `log_time`, `log_job`, `log_age`,
+    /// `log_fairshare`, `log_priority`. Signals are checked as for `run`.
+    #[pyo3(signature = (params, jobs, parent, shares, log=false))]
+    fn run_slurm<'py>(
+        &mut self,
+        py: Python<'py>,
+        params: &Bound<'py, PyDict>,
+        jobs: &Bound<'py, PyDict>,
+        parent: PyReadonlyArray1<'py, i64>,
+        shares: PyReadonlyArray1<'py, f64>,
+        log: bool,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        self.on_nodes_only()?;
+        let number = |key: &str, default: f64| -> PyResult<f64> {
+            match params.get_item(key)? {
+                Some(v) => v.extract(),
+                None => Ok(default),
+            }
+        };
+        let count = |key: &str, default: usize| -> PyResult<usize> {
+            match params.get_item(key)? {
+                Some(v) => v.extract(),
+                None => Ok(default),
+            }
+        };
+        let d = batch::SlurmParams::default();
+        let config = batch::SlurmParams {
+            sched_interval: number("sched_interval", d.sched_interval)?,
+            default_queue_depth: count("default_queue_depth", d.default_queue_depth)?,
+            bf_interval: number("bf_interval", d.bf_interval)?,
+            bf_window: number("bf_window", d.bf_window)?,
+            bf_resolution: number("bf_resolution", d.bf_resolution)?,
+            bf_max_job_test: count("bf_max_job_test", d.bf_max_job_test)?,
+            bf_max_job_user: count("bf_max_job_user", d.bf_max_job_user)?,
+            calc_period: number("calc_period", d.calc_period)?,
+            max_age: number("max_age", d.max_age)?,
+            decay_half_life: number("decay_half_life", d.decay_half_life)?,
+            weight_age: number("weight_age", d.weight_age)?,
+            weight_fairshare: number("weight_fairshare", d.weight_fairshare)?,
+            damping: number("damping", d.damping)?,
+        };
+        let array = |key: &str| -> PyResult<Bound<'py, PyAny>> {
+            jobs.get_item(key)?
+                .ok_or_else(|| PyValueError::new_err(format!("missing array '{key}'")))
+        };
+        let floats = |key: &str| -> PyResult<Vec<f64>> {
+            let a: PyReadonlyArray1<'_, f64> = array(key)?.extract()?;
+            owned(key, &a)
+        };
+        let ints = |key: &str| -> PyResult<Vec<u32>> {
+            let a: PyReadonlyArray1<'_, i64> = array(key)?.extract()?;
+            integers(key, &a, &format!("between 0 and {}", u32::MAX))
+        };
+        let slurm_jobs = batch::SlurmJobs {
+            fixed: floats("fixed")?,
+            tier: ints("tier")?,
+            user: ints("user")?,
+            association: ints("association")?,
+            billing: floats("billing")?,
+            eligible: floats("eligible")?,
+        };
+        let tree = batch::Associations {
+            parent: integers("parent", &parent, &format!("between 0 and {}", u32::MAX))?,
+            shares: owned("shares", &shares)?,
+        };
+        let mut scheduler = batch::SlurmScheduler::new(config, slurm_jobs, &tree, log).map_err(to_py)?;
+        let inner = &mut self.inner;
+        loop {
+            let before = inner.events();
+            let until = Instant::now().checked_add(SIGNAL_INTERVAL);
+            let done = py.detach(|| scheduler.run(inner, None, until)).map_err(to_py)?;
+            py.check_signals()?;
+            if done || inner.events() == before {
+                break;
+            }
+        }
+        let out = PyDict::new(py);
+        let at_start = scheduler.factors_at_start();
+        let field = |f: &dyn Fn(&batch::Factors) -> f64| -> Vec<f64> {
+            at_start.iter().map(|x| x.as_ref().map_or(f64::NAN, f)).collect()
+        };
+        out.set_item("age", field(&|x| x.age).into_pyarray(py))?;
+        out.set_item("fairshare", field(&|x| x.fairshare).into_pyarray(py))?;
+        out.set_item("priority", field(&|x| f64::from(x.priority)).into_pyarray(py))?;
+        out.set_item("decided", field(&|x| x.time).into_pyarray(py))?;
+        let stats = scheduler.stats();
+        out.set_item("main_passes", stats.main_passes)?;
+        out.set_item("backfill_passes", stats.backfill_passes)?;
+        out.set_item("main_starts", stats.main_starts)?;
+        out.set_item("backfill_starts", stats.backfill_starts)?;
+        out.set_item("recalculations", stats.recalculations)?;
+        if let Some(rows) = scheduler.log() {
+            out.set_item(
+                "log_time",
+                rows.iter().map(|r| r.time).collect::<Vec<_>>().into_pyarray(py),
+            )?;
+            out.set_item(
+                "log_job",
+                rows.iter()
+                    .map(|r| i64::from(r.job))
+                    .collect::<Vec<_>>()
+                    .into_pyarray(py),
+            )?;
+            out.set_item(
+                "log_age",
+                rows.iter().map(|r| r.age).collect::<Vec<_>>().into_pyarray(py),
+            )?;
+            out.set_item(
+                "log_fairshare",
+                rows.iter().map(|r| r.fairshare).collect::<Vec<_>>().into_pyarray(py),
+            )?;
+            out.set_item(
+                "log_priority",
+                rows.iter()
+                    .map(|r| i64::from(r.priority))
+                    .collect::<Vec<_>>()
+                    .into_pyarray(py),
+            )?;
+        }
+        Ok(out)
+    }
+
     /// First reservation of every job (NaN where none was given).
     fn reservations<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
         self.inner.reservations().to_vec().into_pyarray(py)

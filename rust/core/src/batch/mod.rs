@@ -6,8 +6,10 @@
 //!   processors over future time), [`ReservedJobs`] (conservative
 //!   backfilling's reservations, indexed for the holes that open in its
 //!   plan), and [`BatchSim`], the event loop over machine and queue;
-//! - decisions: [`dpsa`]'s subset search, [`Conservative`] backfilling, and
-//!   `policy.rs`, where the [`Builtin`] policies and their [`Runner`] live.
+//! - decisions: [`dpsa`]'s subset search, [`Conservative`] backfilling,
+//!   `policy.rs`, where the [`Builtin`] policies and their [`Runner`] live,
+//!   and [`SlurmScheduler`], Slurm's own priority, main and backfill passes
+//!   on a cluster of nodes (timers of its own, so a runner of its own).
 //!
 //! The same `BatchSim` is driven either entirely from Rust ([`Runner::run`],
 //! the fast path for built-in policies) or step by step from Python
@@ -26,6 +28,7 @@ mod profile;
 mod queue;
 mod reserved;
 mod sim;
+mod slurm;
 
 pub use conservative::Conservative;
 pub use dpsa::{Candidate, DpsaConfig, DpsaVariant, Selection};
@@ -36,3 +39,4 @@ pub use profile::{occupied_until, Profile, Room};
 pub use queue::{Priority, WaitQueue, Waiting};
 pub use reserved::ReservedJobs;
 pub use sim::{BatchSim, Jobs, SearchStats};
+pub use slurm::{Associations, Factors, SlurmJobs, SlurmParams, SlurmScheduler, SlurmStats};

@@ -317,6 +317,24 @@ impl BatchSim {
         Some(t.0)
     }
 
+    /// Time of the next event (a completion or an arrival), if any is left.
+    pub fn next_event(&self) -> Option<f64> {
+        let completion = self.completions.peek().map(|Reverse((t, _))| t.0);
+        let arrival = self.jobs.submit.get(self.next_arrival).copied();
+        match (completion, arrival) {
+            (Some(c), Some(a)) => Some(c.min(a)),
+            (c, a) => c.or(a),
+        }
+    }
+
+    /// Moves the clock to `t`, a time with no event before it (a policy's
+    /// timer, such as Slurm's periodic passes): nothing completes or arrives.
+    pub(crate) fn wait_until(&mut self, t: f64) {
+        debug_assert!(t >= self.now.0 && self.next_event().is_none_or(|e| t < e));
+        self.now = Time(t);
+        self.events += 1;
+    }
+
     /// Starts waiting job `job` now (for user policies). Fails if the job is
     /// not waiting or does not fit on the free processors.
     pub fn start(&mut self, job: usize) -> Result<()> {
