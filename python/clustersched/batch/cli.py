@@ -100,10 +100,13 @@ class _PolicyChoices(LazyChoices):
     ``module:Class`` (not a name) is in them too, so that argparse keeps it."""
 
     def __contains__(self, value: object) -> bool:
-        return not isinstance(value, str) or super().__contains__(value)
+        return not isinstance(value, str) or value == SLURM or super().__contains__(value)
 
 
 POLICIES = _PolicyChoices("clustersched.batch.policies", "BUILTIN_POLICIES")
+#: Slurm's own scheduler (clustersched.slurm.scheduler): a policy name of the command line on a cluster of
+#: nodes (--platform), its parameters read from that slurm.conf.
+SLURM = "slurm"
 #: What a policy argument may be, for the help texts.
 POLICY_FORMS = "a built-in policy or MODULE:CLASS / PATH.py:CLASS for your own clustersched.batch.Policy subclass"
 
@@ -149,7 +152,8 @@ def add_parser(subparsers: Any) -> None:
         choices=POLICIES,
         default="easy",
         metavar="NAME",
-        help="built-in policy, one of %(choices)s (any case, - and _ alike); or your own "
+        help="built-in policy, one of %(choices)s (any case, - and _ alike); slurm, Slurm's own scheduler "
+        "(multifactor priority, main and backfill passes) as the --platform slurm.conf sets it up; or your own "
         "clustersched.batch.Policy subclass as MODULE:CLASS (importable from the current folder "
         "or installed) or PATH/TO/FILE.py:CLASS, made with no arguments (default: %(default)s)",
     )
@@ -305,6 +309,12 @@ def _machine_options(p: argparse.ArgumentParser, *, nodes: bool = False) -> None
             help="with --platform, whether memory is a resource: auto is on for Slurm's files (their requests, the "
             "partition's DefMemPerCPU) and off for SWF; on reads an SWF trace's field 10 (default: %(default)s)",
         )
+        p.add_argument(
+            "--accounts",
+            metavar="SACCTMGR_SCRIPT",
+            help="with --platform and policy slurm: the accounts, users, fair-share shares and QOS priorities of a "
+            "sacctmgr script (default: each account of the trace with one share, each user one share in it)",
+        )
     p.add_argument(
         "--estimates",
         choices=LazyChoices("clustersched.batch.simulator", "ESTIMATES"),
@@ -339,7 +349,7 @@ def _policy_list(text: str) -> list[Any]:
     items = list(dict.fromkeys(name.strip() for name in text.split(",") if name.strip()))
     if not items:
         raise argparse.ArgumentTypeError(f"invalid value {text!r}: name at least one policy")
-    unknown = [item for item in items if ":" not in item and _builtin(item) is None]
+    unknown = [item for item in items if ":" not in item and item.lower() != SLURM and _builtin(item) is None]
     if unknown:
         raise argparse.ArgumentTypeError(
             f"invalid value {text!r}: unknown {', '.join(map(repr, unknown))}; known: {', '.join(POLICIES)} "
@@ -368,6 +378,8 @@ def _policy_arg(text: str) -> Any:
     or ``PATH.py:CLASS`` (:func:`_load_policy`)."""
     if ":" in text:
         return _load_policy(text.strip())
+    if text.strip().lower() == SLURM:
+        return SLURM
     name = _builtin(text)
     if name is None:
         raise argparse.ArgumentTypeError(
@@ -523,7 +535,14 @@ def _read(trace: Any, args: argparse.Namespace) -> tuple[Any, int | None]:
             raise InvalidOptionError("--drop-invalid", "", "works on a processor pool; not with --platform")
         from ..slurm.conf import read_slurm_conf
 
-        args.nodes = read_slurm_conf(check_input_file("--platform", platform)).platform
+        args.conf = read_slurm_conf(check_input_file("--platform", platform))
+        args.nodes = args.conf.platform
+    if getattr(args, "accounts", None) is not None:
+        if platform is None:
+            raise InvalidOptionError("--accounts", args.accounts, "sets up Slurm's scheduler; give --platform too")
+        from ..slurm.scheduler import read_sacctmgr
+
+        args.accounts = read_sacctmgr(check_input_file("--accounts", args.accounts))
     jobs = _in_window(read_trace(trace), args)
     if platform is not None or not args.drop_invalid:
         return jobs, args.procs
@@ -546,8 +565,16 @@ def _run(jobs: Any, procs: int | None, policy: Any, args: argparse.Namespace) ->
     from .metrics import batch_metrics
     from .simulator import simulate
 
-    began = time.perf_counter()
     on_nodes = getattr(args, "nodes", None)
+    if policy == SLURM:
+        if on_nodes is None:
+            raise InvalidOptionError(
+                "--policy", SLURM, "is Slurm's scheduler over a cluster of nodes; give --platform SLURM_CONF"
+            )
+        from ..slurm.scheduler import SlurmScheduler
+
+        policy = SlurmScheduler.from_conf(args.conf, args.accounts)
+    began = time.perf_counter()
     result = simulate(
         jobs,
         policy,
@@ -582,6 +609,38 @@ def _print_table(rows: list[dict[str, object]], title: str) -> None:
         print("  ".join(v.rjust(w) for v, w in zip(c, widths)))
 
 
+#: The replay table of a trace that records its real starts, on nodes: (column, summary key, format).
+REPLAY_COLUMNS = [
+    ("policy", "policy", "{}"),
+    ("mean_wait_s", "mean_wait", "{:.0f}"),
+    ("real", "real_mean_wait", "{:.0f}"),
+    ("median_wait_s", "median_wait", "{:.0f}"),
+    ("real", "real_median_wait", "{:.0f}"),
+    ("median_|dstart|_s", "median_abs_delta", "{:.0f}"),
+    ("within_60s", "within_60s", "{:.3f}"),
+    ("within_10min", "within_10min", "{:.3f}"),
+    ("kendall_tau", "kendall_tau", "{:.3f}"),
+]
+
+
+def _print_replay(results: list[Any], args: argparse.Namespace) -> None:
+    """On nodes (--platform), when the trace records when each job really started (a sacct dump): each
+    policy's starts against the real ones (clustersched.slurm.replay)."""
+    if getattr(args, "nodes", None) is None or not results:
+        return
+    from ..slurm.replay import compare_starts, real_starts
+
+    if real_starts(results[0].jobs) is None:
+        return
+    rows = [compare_starts(r.schedule, r.jobs).summary() for r in results]
+    cells = [[fmt.format(row[key]) for _, key, fmt in REPLAY_COLUMNS] for row in rows]
+    widths = [max(len(name), *(len(c[i]) for c in cells)) for i, (name, _, _) in enumerate(REPLAY_COLUMNS)]
+    print(f"against the real run the trace records ({rows[0]['jobs']} jobs; |dstart|: simulated minus real start)")
+    print("  ".join(name.rjust(w) for (name, _, _), w in zip(REPLAY_COLUMNS, widths)))
+    for c in cells:
+        print("  ".join(v.rjust(w) for v, w in zip(c, widths)))
+
+
 def simulate_command(args: argparse.Namespace) -> int:
     """The ``simulate`` handler: every file is checked before the simulation, so a failed run writes nothing."""
     trace = check_input_file("TRACE", args.trace)
@@ -609,6 +668,7 @@ def simulate_command(args: argparse.Namespace) -> int:
     # checked before anything is written, so that a window outside the schedule writes nothing
     window = _gantt_window(result.schedule, window_text, args.gantt_window) if window_text is not None else None
     _print_table([row], f"{args.trace}: {len(result.jobs)} jobs on {_machine_words(result.schedule)}")
+    _print_replay([result], args)
     if args.out:
         from .formats import write_schedule
 
@@ -671,6 +731,7 @@ def compare_command(args: argparse.Namespace) -> int:
         print(_json_rows(records))
     else:
         _print_table(rows, f"{trace}: {len(jobs)} jobs, estimates={args.estimates}")
+        _print_replay([result for _, result in runs], args)
     if args.out is not None:
         text = _json_rows(records) + "\n" if args.out.lower().endswith(".json") else _csv_rows(records)
         from .._output import atomic_open

@@ -238,11 +238,11 @@ def read_sacctmgr(path: str) -> Accounts:
                     users[(name, account)] = number_of("fairshare", 1.0)
         elif entity == "qos" and verb in ("add", "modify"):
             if verb == "modify":
-                where, _, setting = " ".join(words[2:]).lower().partition(" set ")
-                names = [n for n in dict(_SACCTMGR_WORD.findall(where)).get("name", "").split(",") if n]
-                if not names:
-                    names = [w for w in where.split() if w != "where"]
-                options = {k.lower(): v for k, v in _SACCTMGR_WORD.findall(setting)}
+                # "modify qos NAME set K=V", "modify qos where name=NAME set K=V", and the micro cluster's
+                # "modify QOS set NAME Priority=0": the bare words are the names, the pairs after "set" the values
+                rest = [w for w in words[2:] if w.lower() not in ("where", "set")]
+                names = [w for w in rest if "=" not in w]
+                names += [n for n in options.pop("name", "").split(",") if n]
             for name in names:
                 qos[name] = int(number_of("priority", qos.get(name, 0), options))
     return Accounts(accounts=accounts, users=users, qos=qos, default_account=default_account)

@@ -520,6 +520,7 @@ impl SlurmScheduler {
     /// Completions add their last slice of usage (17.11's
     /// `priority_p_job_end`); arrivals get their priority at submission.
     fn on_events(&mut self, sim: &BatchSim, now: f64) {
+        self.catch_up(now);
         for &job in &sim.completed()[self.completed_seen..] {
             let j = job as usize;
             self.fairshare.add(
@@ -536,6 +537,22 @@ impl SlurmScheduler {
                 self.set_priority(j, now);
             }
             self.arrived_seen = sim.arrived();
+        }
+    }
+
+    /// The decay of the `PriorityCalcPeriod` ticks before `now` that did not
+    /// fire (nothing ran or waited then): each would only have decayed the
+    /// usage, which the usage added after it must not share.
+    fn catch_up(&mut self, now: f64) {
+        let period = self.params.calc_period;
+        let mut k = ((now - self.origin) / period).floor().max(0.0) as u64;
+        while k > 0 && self.tick(k, period) >= now {
+            k -= 1;
+        }
+        let last = self.tick(k, period);
+        if last > self.last_calc {
+            self.fairshare.decay_for(last - self.last_calc);
+            self.last_calc = last;
         }
     }
 
