@@ -13,7 +13,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clustersched.batch import simulate
-from clustersched.batch.validate import validate_batch
 from clustersched.errors import InvalidWorkloadError
 from clustersched.platform import Node, NodeCluster, Partition
 from clustersched.slurm.replay import compare_starts, real_starts
@@ -72,8 +71,15 @@ def priority_cases(draw):
     users = draw(st.lists(st.sampled_from(["u1", "u2", "u3", "u4"]), min_size=n, max_size=n))
     account_of = {"u1": "a", "u2": "a", "u3": "b", "u4": "c"}
     partitions = draw(st.lists(st.sampled_from(["", "small"]), min_size=n, max_size=n))
-    table = _table(submit, runtime, limit, [min(t, 4) if p else t for t, p in zip(tasks, partitions)], users,
-                   [account_of[u] for u in users], partitions)
+    table = _table(
+        submit,
+        runtime,
+        limit,
+        [min(t, 4) if p else t for t, p in zip(tasks, partitions)],
+        users,
+        [account_of[u] for u in users],
+        partitions,
+    )
     accounts = Accounts(
         accounts={"a": ("root", draw(st.integers(1, 5))), "b": ("root", draw(st.integers(1, 5))), "c": ("a", 2)},
         users={("u1", "a"): draw(st.integers(1, 3)), ("u2", "a"): 1, ("u3", "b"): 1},
@@ -103,9 +109,7 @@ def test_every_priority_calculation_agrees_with_the_reference(case):
     result = simulate(table, scheduler, platform=cluster, validate=True)
     info = result.slurm
     jobs = result.jobs
-    params, arrays, parent, shares, _ = scheduler.core_arrays(
-        jobs, _resolved(jobs, cluster), cluster
-    )
+    params, arrays, parent, shares, _ = scheduler.core_arrays(jobs, _resolved(jobs, cluster), cluster)
     parent, shares = parent.tolist(), shares.tolist()
     starts = result.schedule.start
     ends = result.schedule.end
@@ -156,9 +160,13 @@ def _resolved(jobs, cluster):
 def test_the_fixed_terms_follow_the_documented_formulas():
     cluster = _cluster(nodes=4, cores=4)  # 4 nodes, 16 CPUs
     table = _table([0, 0], [10, 10], [60, 600], [2, 8], ["u1", "u2"], ["a", "a"], ["", "small"])
-    table.requests = Requests({**{k: table.requests.columns()[k] for k in ("tasks", "user", "account")},
-                               "partition": np.asarray(["", "small"], dtype=object),
-                               "nodes": np.asarray([1, 2])})
+    table.requests = Requests(
+        {
+            **{k: table.requests.columns()[k] for k in ("tasks", "user", "account")},
+            "partition": np.asarray(["", "small"], dtype=object),
+            "nodes": np.asarray([1, 2]),
+        }
+    )
     table = table.with_columns(procs=np.asarray([2, 8]))
     s = SlurmScheduler(weight_job_size=1000, weight_partition=300, accounts=None)
     cluster = NodeCluster(
