@@ -27,7 +27,8 @@ each factor in [0, 1], truncated to Slurm's 32-bit integer, at least 1.
 * **qos** = the QOS's ``Priority`` over the largest QOS priority (the
   sacctmgr script's; 0 for all when there is none).
 * **TRES** (``PriorityWeightTRES=CPU=..,Mem=..,GRES/gpu=..,Node=..``): the
-  job's request of each over its partition's total.
+  job's request of each over its partition's total (``PriorityFlags=NO_NORMAL_TRES``:
+  the request itself, in CPUs, MB, GPUs and nodes).
 * **fair-share**, the classic algorithm (17.11's default; ``FAIR_TREE`` became
   the default in 19.05): usage is CPU-seconds (the billing of a job that sets
   no ``TRESBillingWeights``), added every ``PriorityCalcPeriod`` for each
@@ -141,8 +142,9 @@ class Accounts:
         """The tree as the core's arrays, with every ``(account, user)`` of ``pairs`` in it.
 
         An account the accounts do not know is added under ``root`` with 1 share, a user association with 1
-        share (sacctmgr's defaults); each addition is returned as a note.  Returns ``(parent, shares, notes,
-        index of each (account, user))``; association 0 is the root.
+        share (sacctmgr's defaults); each addition is returned as a note.  A user of ``Fairshare=parent``
+        (:data:`PARENT`) is its account's association.  Returns ``(parent, shares, notes, index of each
+        (account, user))``; association 0 is the root.
         """
         accounts = dict(self.accounts)
         users = dict(self.users)
@@ -173,12 +175,20 @@ class Accounts:
                 shares.append(float(s))
         where: dict[tuple[str, str], int] = {}
         for (user, account), s in users.items():
+            if s == PARENT:
+                where[(account, user)] = index[account]
+                continue
             where[(account, user)] = len(names)
             names.append(f"{account}/{user}")
             parent.append(index[account])
             shares.append(float(s))
         return np.asarray(parent, dtype=np.int64), np.asarray(shares, dtype=np.float64), notes, where
 
+
+#: ``Fairshare=parent``: the association has no shares of its own; its jobs count as its parent's (17.11's
+#: ``SLURMDB_FS_USE_PARENT``: the job's fair-share factor is the parent account's, and the association
+#: takes no part in its siblings' shares).
+PARENT = math.inf
 
 _SACCTMGR_WORD = re.compile(r"""(\w+)\s*=\s*("[^"]*"|'[^']*'|\S+)""")
 
@@ -214,6 +224,8 @@ def read_sacctmgr(path: str) -> Accounts:
             text = options.get(key)
             if text is None:
                 return default
+            if key == "fairshare" and text.lower() == "parent":
+                return PARENT
             try:
                 value = float(text)
             except ValueError:
@@ -227,7 +239,14 @@ def read_sacctmgr(path: str) -> Accounts:
         names = [n for n in options.get("name", options.get("names", "")).split(",") if n]
         if verb == "add" and entity == "account":
             for name in names:
-                accounts[name] = (options.get("parent", "root"), number_of("fairshare", 1.0))
+                shares = number_of("fairshare", 1.0)
+                if shares == PARENT:
+                    raise InvalidWorkloadError(
+                        f"{path}, line {number}: account {name!r} has Fairshare=parent, which only a user may have",
+                        field="fairshare",
+                        value="parent",
+                    )
+                accounts[name] = (options.get("parent", "root"), shares)
         elif verb == "add" and entity == "user":
             listed = [a for a in options.get("account", options.get("accounts", "")).split(",") if a]
             default = options.get("defaultaccount")
@@ -269,6 +288,9 @@ class SlurmScheduler:
         ``PriorityFavorSmall`` (default False).
     size_relative : bool
         ``PriorityFlags=SMALL_RELATIVE_TO_TIME``.
+    normalized_tres : bool
+        Whether each TRES factor is the request over the partition's total (the default); False is
+        ``PriorityFlags=NO_NORMAL_TRES``: the request itself (CPUs, MB, GPUs, nodes), times its weight.
     damping : float
         ``FairShareDampeningFactor`` (default 1).
     sched_interval, default_queue_depth, bf_interval, bf_window, bf_resolution, bf_max_job_test, bf_max_job_user
@@ -294,6 +316,7 @@ class SlurmScheduler:
     calc_period: float = 300.0
     favor_small: bool = False
     size_relative: bool = False
+    normalized_tres: bool = True
     damping: float = 1.0
     sched_interval: float = 60.0
     default_queue_depth: int = 100
@@ -382,6 +405,7 @@ class SlurmScheduler:
             calc_period=number("PriorityCalcPeriod", 5.0) * 60.0,
             favor_small=p.get("priorityfavorsmall", "no").lower() in ("yes", "1", "true"),
             size_relative="SMALL_RELATIVE_TO_TIME" in flags,
+            normalized_tres="NO_NORMAL_TRES" not in flags,
             damping=number("FairShareDampeningFactor", 1.0),
             sched_interval=options["sched_interval"],
             default_queue_depth=int(options["default_queue_depth"]),
@@ -501,6 +525,9 @@ class SlurmScheduler:
                 asked = np.asarray(req["gres_per_node"], dtype=np.float64) * nodes
             else:
                 continue  # a TRES the model has no count of (license, burst buffer)
+            if not self.normalized_tres:
+                total += weight * asked
+                continue
             part_total = np.asarray([of[m].sum() for m in members])[part]
             total += weight * np.where(part_total > 0, asked / np.where(part_total > 0, part_total, 1), 0.0)
         return total

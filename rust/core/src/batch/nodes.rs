@@ -78,7 +78,7 @@ impl Nodes {
 }
 
 /// What a job asks for, as `sbatch` options resolved against its partition.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Request {
     /// Minimum number of nodes (`-N`), at least 1.
     pub nodes: u32,

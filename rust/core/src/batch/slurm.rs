@@ -18,9 +18,10 @@
 //! the Python side (`clustersched.slurm.scheduler`) documents each with the
 //! man page section it reads.
 
+use std::collections::HashMap;
 use std::time::Instant;
 
-use super::nodes::{Free, FreeView, NodeMachine, Placement};
+use super::nodes::{Free, FreeView, NodeMachine, Placement, Request};
 use super::sim::BatchSim;
 use crate::error::{Error, Result};
 
@@ -284,14 +285,6 @@ impl FreeView for Without<'_> {
     }
 }
 
-/// A backfill reservation: whole nodes, from `start` to `end` (17.11's
-/// node-space map holds node bitmaps, not cores).
-struct Reservation {
-    start: f64,
-    end: f64,
-    nodes: Vec<u32>,
-}
-
 /// Slurm's scheduler over a [`BatchSim`] on nodes.
 #[derive(Debug, Clone)]
 pub struct SlurmScheduler {
@@ -316,6 +309,10 @@ pub struct SlurmScheduler {
     backfill_seen: Option<(u64, usize, u64)>,
     log: Option<Vec<Factors>>,
     stats: SlurmStats,
+    /// The waiting jobs in priority order, as of `sorted_epoch` and the arrivals before `sorted_upto`.
+    order: Vec<u32>,
+    sorted_epoch: Option<u64>,
+    sorted_upto: usize,
 }
 
 impl SlurmScheduler {
@@ -403,6 +400,9 @@ impl SlurmScheduler {
             backfill_seen: None,
             log: log.then(Vec::new),
             stats: SlurmStats::default(),
+            order: Vec::new(),
+            sorted_epoch: None,
+            sorted_upto: 0,
             params,
             jobs,
         })
@@ -606,16 +606,35 @@ impl SlurmScheduler {
 
     /// The waiting jobs as Slurm sorts its job queue (`sort_job_queue2`):
     /// partition tier, then priority, highest first; then submission order.
-    fn by_priority(&self, sim: &BatchSim) -> Vec<u32> {
-        let mut order: Vec<u32> = sim.queue().iter().map(|w| w.job).collect();
-        order.sort_by(|&a, &b| {
-            let (a, b) = (a as usize, b as usize);
-            self.jobs.tier[b]
-                .cmp(&self.jobs.tier[a])
-                .then(self.priority[b].cmp(&self.priority[a]))
-                .then(a.cmp(&b))
-        });
-        order
+    /// Kept between passes: sorted again after a recalculation, arrivals
+    /// inserted in place, started jobs dropped.
+    fn by_priority(&mut self, sim: &BatchSim) -> Vec<u32> {
+        let starts = sim.starts();
+        if self.sorted_epoch != Some(self.epoch) {
+            let mut order: Vec<u32> = sim.queue().iter().map(|w| w.job).collect();
+            order.sort_by_key(|&j| self.key(j));
+            self.order = order;
+            self.sorted_epoch = Some(self.epoch);
+            self.sorted_upto = sim.arrived();
+        } else {
+            self.order.retain(|&j| starts[j as usize].is_nan());
+            for j in self.sorted_upto..sim.arrived() {
+                let k = self.key(j as u32);
+                let at = self.order.partition_point(|&o| self.key(o) < k);
+                self.order.insert(at, j as u32);
+            }
+            self.sorted_upto = sim.arrived();
+        }
+        self.order.clone()
+    }
+
+    fn key(&self, j: u32) -> (std::cmp::Reverse<u32>, std::cmp::Reverse<u32>, u32) {
+        let j = j as usize;
+        (
+            std::cmp::Reverse(self.jobs.tier[j]),
+            std::cmp::Reverse(self.priority[j]),
+            j as u32,
+        )
     }
 
     fn state(&self, sim: &BatchSim) -> (u64, usize, u64) {
@@ -655,28 +674,48 @@ impl SlurmScheduler {
             self.params.default_queue_depth
         };
         let order = self.by_priority(sim);
-        let mut off = vec![false; nodes_of(sim).nodes().len()];
+        let nodes = nodes_of(sim).nodes();
+        let parts = nodes.partitions.iter().fold(0u64, |a, &p| a | p);
+        let parts = 64 - parts.leading_zeros() as usize;
+        // nodes of each partition still in the pass: a job whose partition has none is skipped at once
+        let mut open = vec![0usize; parts];
+        for &p in &nodes.partitions {
+            for (k, count) in open.iter_mut().enumerate() {
+                *count += (p >> k & 1) as usize;
+            }
+        }
+        let mut open_parts = open.iter().filter(|&&c| c > 0).count();
+        let mut off = vec![false; nodes.len()];
         for &job in order.iter().take(depth) {
+            if open_parts == 0 {
+                break;
+            }
             let machine = nodes_of(sim);
-            let nodes = machine.nodes();
             let r = *machine.request(job as usize);
-            let bit = 1u64 << r.partition;
-            let in_partition = |n: usize| nodes.partitions[n] & bit != 0;
-            if !(0..nodes.len()).any(|n| in_partition(n) && !off[n]) {
+            if open[r.partition as usize] == 0 {
                 continue;
             }
             let view = Without {
                 free: machine.free(),
                 off: &off,
             };
-            match nodes.place(&view, &r) {
+            match machine.nodes().place(&view, &r) {
                 Some(placement) => {
                     self.launch(sim, job, &placement);
                     self.stats.main_starts += 1;
                 }
                 None => {
+                    let nodes = machine.nodes();
                     for (n, o) in off.iter_mut().enumerate() {
-                        *o |= in_partition(n);
+                        if !*o && nodes.partitions[n] >> r.partition & 1 == 1 {
+                            *o = true;
+                            for (k, count) in open.iter_mut().enumerate() {
+                                if nodes.partitions[n] >> k & 1 == 1 {
+                                    *count -= 1;
+                                    open_parts -= usize::from(*count == 0);
+                                }
+                            }
+                        }
                     }
                 }
             }
@@ -691,6 +730,11 @@ impl SlurmScheduler {
     /// run, with the running jobs ending at their time limits: it starts if
     /// that is now, and otherwise reserves its nodes, whole, from that start
     /// to its time limit (both rounded down to `bf_resolution`).
+    ///
+    /// Within a pass, a job asking exactly what an earlier one asked (the
+    /// same request and time limit) cannot start before that one could:
+    /// the pass only ever adds reservations and starts jobs. Its search
+    /// begins there (and is skipped when the earlier one found no start).
     fn backfill_pass(&mut self, sim: &mut BatchSim) {
         let state = self.state(sim);
         if self.backfill_seen == Some(state) {
@@ -701,8 +745,9 @@ impl SlurmScheduler {
         let window_end = now + self.params.bf_window;
         let resolution = self.params.bf_resolution;
         let order = self.by_priority(sim);
-        let mut reservations: Vec<Reservation> = Vec::new();
+        let mut plan = Plan::new(nodes_of(sim).nodes().len());
         let mut per_user: Vec<usize> = Vec::new();
+        let mut earliest_of: HashMap<(Request, u64), Option<f64>> = HashMap::new();
         let mut tested = 0;
         for job in order {
             let j = job as usize;
@@ -721,7 +766,15 @@ impl SlurmScheduler {
             }
             tested += 1;
             let limit = sim.jobs().estimate[j];
-            let Some((start, placement)) = earliest(nodes_of(sim), j, now, limit, window_end, &reservations) else {
+            let shape = (*nodes_of(sim).request(j), limit.to_bits());
+            let from = match earliest_of.get(&shape) {
+                Some(None) => continue, // an equal request found no start in the window
+                Some(Some(t)) => *t,
+                None => now,
+            };
+            let found = plan.earliest(nodes_of(sim), j, now, from, limit, window_end);
+            earliest_of.insert(shape, found.as_ref().map(|f| f.0));
+            let Some((start, placement)) = found else {
                 continue; // it cannot start within the window: no reservation
             };
             if start <= now {
@@ -729,14 +782,112 @@ impl SlurmScheduler {
                 self.stats.backfill_starts += 1;
             } else {
                 sim.reserve(job, start);
-                reservations.push(Reservation {
-                    start: (start / resolution).floor() * resolution,
-                    end: ((start + limit) / resolution).floor() * resolution,
-                    nodes: placement.shares.iter().map(|s| s.node).collect(),
-                });
+                plan.reserve(
+                    (start / resolution).floor() * resolution,
+                    ((start + limit) / resolution).floor() * resolution,
+                    &placement,
+                );
             }
         }
         self.backfill_seen = Some(self.state(sim));
+    }
+}
+
+/// A backfill pass's reservations: whole nodes over time (17.11's node-space
+/// map holds node bitmaps, not cores), kept per node.
+struct Plan {
+    /// Reserved `[start, end)` intervals of each node.
+    busy: Vec<Vec<(f64, f64)>>,
+    /// Every reservation's end: the times at which a node may come free.
+    ends: Vec<f64>,
+    off: Vec<bool>,
+}
+
+impl Plan {
+    fn new(nodes: usize) -> Self {
+        Plan {
+            busy: vec![Vec::new(); nodes],
+            ends: Vec::new(),
+            off: vec![false; nodes],
+        }
+    }
+
+    fn reserve(&mut self, start: f64, end: f64, placement: &Placement) {
+        if end <= start {
+            return; // rounded to nothing
+        }
+        for share in &placement.shares {
+            self.busy[share.node as usize].push((start, end));
+        }
+        let at = self.ends.partition_point(|&e| e < end);
+        self.ends.insert(at, end);
+    }
+
+    /// Earliest start of job `j` in `[from, window_end)`, and its placement
+    /// then: what is free once the running jobs that end by then (at their
+    /// estimates) have released, on the nodes no reservation holds over
+    /// `[t, t + limit)`. Whether a job fits changes for the better only when
+    /// a running job ends or a reservation does, so only those instants
+    /// (and `from`) are tried.
+    fn earliest(
+        &mut self,
+        machine: &NodeMachine,
+        j: usize,
+        now: f64,
+        from: f64,
+        limit: f64,
+        window_end: f64,
+    ) -> Option<(f64, Placement)> {
+        let running = machine.running();
+        let nodes = machine.nodes();
+        let kinds = nodes.kinds;
+        let request = machine.request(j);
+        let bit = 1u64 << request.partition;
+        let mut free = machine.free().clone();
+        let mut cores = machine.free_cores();
+        let mut released = 0;
+        let (mut r, mut e) = (0, self.ends.partition_point(|&x| x <= from));
+        let mut t = from.max(now);
+        while t < window_end {
+            while released < running.len() && running[released].0 .0 <= t {
+                let (shares, gres) = machine.held(running[released].1 as usize);
+                cores += shares.iter().map(|s| u64::from(s.cores)).sum::<u64>();
+                free.give(kinds, shares, gres);
+                released += 1;
+            }
+            if cores >= request.width() {
+                let end = t + limit;
+                let mut room = 0u64;
+                for n in 0..nodes.len() {
+                    let blocked = nodes.partitions[n] & bit == 0
+                        || self.busy[n]
+                            .iter()
+                            .any(|&(s, x)| s < end.max(t + f64::MIN_POSITIVE) && x > t);
+                    self.off[n] = blocked;
+                    room += if blocked { 0 } else { u64::from(free.cores[n]) };
+                }
+                if room >= request.width() {
+                    let view = Without {
+                        free: &free,
+                        off: &self.off,
+                    };
+                    if let Some(placement) = nodes.place(&view, request) {
+                        return Some((t, placement));
+                    }
+                }
+            }
+            // the next instant something comes free: a running job's or a reservation's end
+            while r < running.len() && running[r].0 .0 <= t {
+                r += 1;
+            }
+            while e < self.ends.len() && self.ends[e] <= t {
+                e += 1;
+            }
+            let next_run = running.get(r).map_or(f64::INFINITY, |x| x.0 .0);
+            let next_end = self.ends.get(e).copied().unwrap_or(f64::INFINITY);
+            t = next_run.min(next_end);
+        }
+        None
     }
 }
 
@@ -745,61 +896,6 @@ enum Timer {
     Main,
     Backfill,
     Calc,
-}
-
-/// Earliest start of job `j` before `window_end`, and its placement then:
-/// the candidate times are now, the running jobs' estimated ends and the
-/// reservations' bounds; at each, what is free once the running jobs that
-/// ended by then have released, on the nodes no reservation holds over
-/// `[t, t + limit)`.
-fn earliest(
-    machine: &NodeMachine,
-    j: usize,
-    now: f64,
-    limit: f64,
-    window_end: f64,
-    reservations: &[Reservation],
-) -> Option<(f64, Placement)> {
-    let running = machine.running();
-    let mut times: Vec<f64> = std::iter::once(now)
-        .chain(running.iter().map(|&(end, _)| end.0))
-        .chain(reservations.iter().flat_map(|r| [r.start, r.end]))
-        .filter(|&t| t >= now && t < window_end)
-        .collect();
-    times.sort_by(f64::total_cmp);
-    times.dedup();
-    let nodes = machine.nodes();
-    let kinds = nodes.kinds;
-    let request = machine.request(j);
-    let mut free = machine.free().clone();
-    let mut cores = machine.free_cores();
-    let mut off = vec![false; nodes.len()];
-    let mut released = 0;
-    for t in times {
-        while released < running.len() && running[released].0 .0 <= t {
-            let (shares, gres) = machine.held(running[released].1 as usize);
-            cores += shares.iter().map(|s| u64::from(s.cores)).sum::<u64>();
-            free.give(kinds, shares, gres);
-            released += 1;
-        }
-        if cores < request.width() {
-            continue;
-        }
-        let end = t + limit;
-        off.iter_mut().for_each(|o| *o = false);
-        for r in reservations
-            .iter()
-            .filter(|r| r.start < end.max(t + f64::MIN_POSITIVE) && r.end > t)
-        {
-            for &n in &r.nodes {
-                off[n as usize] = true;
-            }
-        }
-        if let Some(placement) = nodes.place(&Without { free: &free, off: &off }, request) {
-            return Some((t, placement));
-        }
-    }
-    None
 }
 
 fn nodes_of(sim: &BatchSim) -> &NodeMachine {
