@@ -58,7 +58,8 @@ Passes
   pass reserved over its time limit, the running jobs ending at their time
   limits; it starts if that is now, else reserves its nodes, *whole* (17.11's
   node-space map holds node bitmaps), from that start to its limit, both
-  rounded down to ``bf_resolution``.  A job that cannot start within the
+  rounded down to ``bf_resolution`` in absolute time (slurmctld rounds Unix times: the table's
+  ``UnixStartTime`` places its time 0).  A job that cannot start within the
   window gets no reservation.  ``bf_continue`` changes nothing here: a pass
   takes no time, so it never yields its locks.
 * **time limits**: a job is killed at its limit (TIMEOUT), the rule of
@@ -478,6 +479,7 @@ class SlurmScheduler:
             "bf_interval": float(self.bf_interval) if math.isfinite(self.bf_interval) else 1e300,
             "bf_window": float(self.bf_window) * 60.0,
             "bf_resolution": float(self.bf_resolution),
+            "epoch": _epoch(table),
             "bf_max_job_test": int(self.bf_max_job_test),
             "bf_max_job_user": int(self.bf_max_job_user),
             "calc_period": float(self.calc_period),
@@ -531,6 +533,15 @@ class SlurmScheduler:
             part_total = np.asarray([of[m].sum() for m in members])[part]
             total += weight * np.where(part_total > 0, asked / np.where(part_total > 0, part_total, 1), 0.0)
         return total
+
+
+def _epoch(table: Any) -> float:
+    """The absolute time of the table's time 0 (its ``UnixStartTime``; 0 when it has none)."""
+    try:
+        epoch = float(table.metadata.get("UnixStartTime", 0))
+    except (TypeError, ValueError):
+        return 0.0
+    return epoch if math.isfinite(epoch) else 0.0
 
 
 def _texts(column: Any, n: int) -> list[str]:

@@ -443,6 +443,7 @@ impl BatchSim {
             bf_interval: number("bf_interval", d.bf_interval)?,
             bf_window: number("bf_window", d.bf_window)?,
             bf_resolution: number("bf_resolution", d.bf_resolution)?,
+            epoch: number("epoch", d.epoch)?,
             bf_max_job_test: count("bf_max_job_test", d.bf_max_job_test)?,
             bf_max_job_user: count("bf_max_job_user", d.bf_max_job_user)?,
             calc_period: number("calc_period", d.calc_period)?,

@@ -38,6 +38,9 @@ pub struct SlurmParams {
     pub bf_window: f64,
     /// `bf_resolution`: reservations are rounded down to it (default 60 s).
     pub bf_resolution: f64,
+    /// The absolute time (s since the Unix epoch) of the simulation's time
+    /// 0: `bf_resolution` rounds absolute times, as slurmctld does.
+    pub epoch: f64,
     /// `bf_max_job_test` (17.11 alias `max_job_bf`; default 100).
     pub bf_max_job_test: usize,
     /// `bf_max_job_user` (0, the default: no limit).
@@ -64,6 +67,7 @@ impl Default for SlurmParams {
             bf_interval: 30.0,
             bf_window: 86_400.0,
             bf_resolution: 60.0,
+            epoch: 0.0,
             bf_max_job_test: 100,
             bf_max_job_user: 0,
             calc_period: 300.0,
@@ -336,6 +340,12 @@ impl SlurmScheduler {
             if !v.is_finite() || v <= 0.0 {
                 return Err(Error::InvalidArgument(format!("{name} == {v}, must be finite and > 0")));
             }
+        }
+        if !params.epoch.is_finite() {
+            return Err(Error::InvalidArgument(format!(
+                "epoch == {}, must be finite",
+                params.epoch
+            )));
         }
         for (name, v) in [
             ("max_age", params.max_age),
@@ -743,7 +753,8 @@ impl SlurmScheduler {
         self.stats.backfill_passes += 1;
         let now = sim.now();
         let window_end = now + self.params.bf_window;
-        let resolution = self.params.bf_resolution;
+        let (resolution, epoch) = (self.params.bf_resolution, self.params.epoch);
+        let round = |t: f64| ((t + epoch) / resolution).floor() * resolution - epoch;
         let order = self.by_priority(sim);
         let mut plan = Plan::new(nodes_of(sim).nodes().len());
         let mut per_user: Vec<usize> = Vec::new();
@@ -782,11 +793,7 @@ impl SlurmScheduler {
                 self.stats.backfill_starts += 1;
             } else {
                 sim.reserve(job, start);
-                plan.reserve(
-                    (start / resolution).floor() * resolution,
-                    ((start + limit) / resolution).floor() * resolution,
-                    &placement,
-                );
+                plan.reserve(round(start), round(start + limit), &placement);
             }
         }
         self.backfill_seen = Some(self.state(sim));
