@@ -18,7 +18,6 @@
 //! the Python side (`clustersched.slurm.scheduler`) documents each with the
 //! man page section it reads.
 
-use std::collections::HashMap;
 use std::time::Instant;
 
 use super::nodes::{Free, FreeView, NodeMachine, Placement, Request};
@@ -741,10 +740,11 @@ impl SlurmScheduler {
     /// that is now, and otherwise reserves its nodes, whole, from that start
     /// to its time limit (both rounded down to `bf_resolution`).
     ///
-    /// Within a pass, a job asking exactly what an earlier one asked (the
-    /// same request and time limit) cannot start before that one could:
-    /// the pass only ever adds reservations and starts jobs. Its search
-    /// begins there (and is skipped when the earlier one found no start).
+    /// Within a pass, a job asking what an earlier one asked (the same
+    /// request) for at least as long cannot start before that one could:
+    /// the pass only ever adds reservations and starts jobs, and a longer
+    /// run only meets more reservations. Its search begins there (and is
+    /// skipped when the earlier one found no start in the window).
     fn backfill_pass(&mut self, sim: &mut BatchSim) {
         let state = self.state(sim);
         if self.backfill_seen == Some(state) {
@@ -758,7 +758,8 @@ impl SlurmScheduler {
         let order = self.by_priority(sim);
         let mut plan = Plan::new(nodes_of(sim).nodes().len());
         let mut per_user: Vec<usize> = Vec::new();
-        let mut earliest_of: HashMap<(Request, u64), Option<f64>> = HashMap::new();
+        // per request seen in this pass: (time limit, earliest start found, None: none in the window)
+        let mut bounds: Vec<(Request, Vec<(f64, Option<f64>)>)> = Vec::new();
         let mut tested = 0;
         for job in order {
             let j = job as usize;
@@ -777,14 +778,20 @@ impl SlurmScheduler {
             }
             tested += 1;
             let limit = sim.jobs().estimate[j];
-            let shape = (*nodes_of(sim).request(j), limit.to_bits());
-            let from = match earliest_of.get(&shape) {
-                Some(None) => continue, // an equal request found no start in the window
-                Some(Some(t)) => *t,
-                None => now,
+            let request = *nodes_of(sim).request(j);
+            let at = match bounds.iter().position(|(r, _)| *r == request) {
+                Some(at) => at,
+                None => {
+                    bounds.push((request, Vec::new()));
+                    bounds.len() - 1
+                }
+            };
+            let shorter = bounds[at].1.iter().filter(|&&(l, _)| l <= limit);
+            let Some(from) = shorter.fold(Some(now), |a, &(_, b)| a.zip(b).map(|(a, b)| a.max(b))) else {
+                continue; // as long a run of this request found no start in the window
             };
             let found = plan.earliest(nodes_of(sim), j, now, from, limit, window_end);
-            earliest_of.insert(shape, found.as_ref().map(|f| f.0));
+            bounds[at].1.push((limit, found.as_ref().map(|f| f.0)));
             let Some((start, placement)) = found else {
                 continue; // it cannot start within the window: no reservation
             };
@@ -803,19 +810,36 @@ impl SlurmScheduler {
 /// A backfill pass's reservations: whole nodes over time (17.11's node-space
 /// map holds node bitmaps, not cores), kept per node.
 struct Plan {
-    /// Reserved `[start, end)` intervals of each node.
+    /// Reserved `[start, end)` intervals of each node, by start.
     busy: Vec<Vec<(f64, f64)>>,
-    /// Every reservation's end: the times at which a node may come free.
-    ends: Vec<f64>,
+    /// Per node, the latest end among its first `i + 1` intervals: a node is
+    /// reserved somewhere in `[t, u)` when one of the intervals starting
+    /// before `u` ends after `t`.
+    latest_end: Vec<Vec<f64>>,
+    /// Per node, how many of its intervals start before the end of the
+    /// window tried last (windows only move later within one search).
+    before: Vec<usize>,
     off: Vec<bool>,
+    /// Every reservation's end on each of its nodes, `(end, node)`, sorted.
+    ends: Vec<(f64, u32)>,
+    /// The nodes that could host the job searched for (the others are `off`).
+    eligible: Vec<usize>,
+    /// Per node, off or reserved at the instant tried: what placement may not use.
+    mask: Vec<bool>,
+    idle: Option<Free>,
 }
 
 impl Plan {
     fn new(nodes: usize) -> Self {
         Plan {
             busy: vec![Vec::new(); nodes],
-            ends: Vec::new(),
+            latest_end: vec![Vec::new(); nodes],
+            before: vec![0; nodes],
             off: vec![false; nodes],
+            ends: Vec::new(),
+            eligible: Vec::new(),
+            mask: vec![false; nodes],
+            idle: None,
         }
     }
 
@@ -824,10 +848,19 @@ impl Plan {
             return; // rounded to nothing
         }
         for share in &placement.shares {
-            self.busy[share.node as usize].push((start, end));
+            let n = share.node as usize;
+            let (busy, latest) = (&mut self.busy[n], &mut self.latest_end[n]);
+            let at = busy.partition_point(|&(s, _)| s <= start);
+            busy.insert(at, (start, end));
+            let e = self.ends.partition_point(|&(x, _)| x <= end);
+            self.ends.insert(e, (end, share.node));
+            latest.truncate(at);
+            let mut max = if at > 0 { latest[at - 1] } else { f64::NEG_INFINITY };
+            for &(_, e) in &busy[at..] {
+                max = max.max(e);
+                latest.push(max);
+            }
         }
-        let at = self.ends.partition_point(|&e| e < end);
-        self.ends.insert(at, end);
     }
 
     /// Earliest start of job `j` in `[from, window_end)`, and its placement
@@ -845,53 +878,79 @@ impl Plan {
         limit: f64,
         window_end: f64,
     ) -> Option<(f64, Placement)> {
-        let running = machine.running();
         let nodes = machine.nodes();
         let kinds = nodes.kinds;
         let request = machine.request(j);
-        let bit = 1u64 << request.partition;
+        // only the nodes that could ever host a task of it matter: what happens on the others (their
+        // jobs ending, their reservations) never changes where it fits
+        let idle = self.idle.get_or_insert_with(|| Free::idle(nodes));
+        self.eligible.clear();
+        for n in 0..nodes.len() {
+            let usable = nodes.capacity(idle, request, n) > 0;
+            self.off[n] = !usable;
+            if usable {
+                self.eligible.push(n);
+            }
+        }
+        let running = machine.running();
+        let off = &self.off;
+        let relevant = |job: u32| machine.held(job as usize).0.iter().any(|s| !off[s.node as usize]);
+        let ends = &self.ends;
         let mut free = machine.free().clone();
-        let mut cores = machine.free_cores();
-        let mut released = 0;
-        let (mut r, mut e) = (0, self.ends.partition_point(|&x| x <= from));
+        let mut cores: u64 = self.eligible.iter().map(|&n| u64::from(free.cores[n])).sum();
+        let (mut released, mut e) = (0, ends.partition_point(|&(x, _)| x <= from));
         let mut t = from.max(now);
+        for n in 0..nodes.len() {
+            self.before[n] = 0;
+            self.mask[n] = self.off[n];
+        }
         while t < window_end {
             while released < running.len() && running[released].0 .0 <= t {
-                let (shares, gres) = machine.held(running[released].1 as usize);
-                cores += shares.iter().map(|s| u64::from(s.cores)).sum::<u64>();
-                free.give(kinds, shares, gres);
+                let job = running[released].1;
+                if relevant(job) {
+                    let (shares, gres) = machine.held(job as usize);
+                    cores += shares
+                        .iter()
+                        .filter(|s| !off[s.node as usize])
+                        .map(|s| u64::from(s.cores))
+                        .sum::<u64>();
+                    free.give(kinds, shares, gres);
+                }
                 released += 1;
             }
             if cores >= request.width() {
                 let end = t + limit;
+                // a job of no length holds its nodes at t alone
+                let until = end.max(t + f64::MIN_POSITIVE);
                 let mut room = 0u64;
-                for n in 0..nodes.len() {
-                    let blocked = nodes.partitions[n] & bit == 0
-                        || self.busy[n]
-                            .iter()
-                            .any(|&(s, x)| s < end.max(t + f64::MIN_POSITIVE) && x > t);
-                    self.off[n] = blocked;
-                    room += if blocked { 0 } else { u64::from(free.cores[n]) };
+                for &n in &self.eligible {
+                    let (busy, k) = (&self.busy[n], &mut self.before[n]);
+                    while *k < busy.len() && busy[*k].0 < until {
+                        *k += 1;
+                    }
+                    let reserved = *k > 0 && self.latest_end[n][*k - 1] > t;
+                    self.mask[n] = reserved;
+                    room += if reserved { 0 } else { u64::from(free.cores[n]) };
                 }
                 if room >= request.width() {
                     let view = Without {
                         free: &free,
-                        off: &self.off,
+                        off: &self.mask,
                     };
                     if let Some(placement) = nodes.place(&view, request) {
                         return Some((t, placement));
                     }
                 }
             }
-            // the next instant something comes free: a running job's or a reservation's end
-            while r < running.len() && running[r].0 .0 <= t {
-                r += 1;
-            }
-            while e < self.ends.len() && self.ends[e] <= t {
+            // the next instant something comes free on its nodes: a running job's or a reservation's end
+            while e < ends.len() && (ends[e].0 <= t || off[ends[e].1 as usize]) {
                 e += 1;
             }
-            let next_run = running.get(r).map_or(f64::INFINITY, |x| x.0 .0);
-            let next_end = self.ends.get(e).copied().unwrap_or(f64::INFINITY);
+            while released < running.len() && !relevant(running[released].1) {
+                released += 1;
+            }
+            let next_run = running.get(released).map_or(f64::INFINITY, |x| x.0 .0);
+            let next_end = ends.get(e).map_or(f64::INFINITY, |x| x.0);
             t = next_run.min(next_end);
         }
         None
