@@ -759,7 +759,7 @@ impl SlurmScheduler {
         let mut plan = Plan::new(nodes_of(sim).nodes().len());
         let mut per_user: Vec<usize> = Vec::new();
         // per request seen in this pass: (time limit, earliest start found, None: none in the window)
-        let mut bounds: Vec<(Request, Vec<(f64, Option<f64>)>)> = Vec::new();
+        let mut bounds: Vec<(Request, Vec<Found>)> = Vec::new();
         let mut tested = 0;
         for job in order {
             let j = job as usize;
@@ -787,7 +787,7 @@ impl SlurmScheduler {
                 }
             };
             let shorter = bounds[at].1.iter().filter(|&&(l, _)| l <= limit);
-            let Some(from) = shorter.fold(Some(now), |a, &(_, b)| a.zip(b).map(|(a, b)| a.max(b))) else {
+            let Some(from) = shorter.into_iter().try_fold(now, |a, &(_, b)| b.map(|b| a.max(b))) else {
                 continue; // as long a run of this request found no start in the window
             };
             let found = plan.earliest(nodes_of(sim), j, now, from, limit, window_end);
@@ -956,6 +956,10 @@ impl Plan {
         None
     }
 }
+
+/// A search of a backfill pass: the time limit searched for, and the earliest start found (None: none
+/// within the window).
+type Found = (f64, Option<f64>);
 
 #[derive(Clone, Copy)]
 enum Timer {
