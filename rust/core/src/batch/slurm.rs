@@ -18,6 +18,7 @@
 //! the Python side (`clustersched.slurm.scheduler`) documents each with the
 //! man page section it reads.
 
+use std::collections::HashMap;
 use std::time::Instant;
 
 use super::nodes::{Free, FreeView, NodeMachine, Placement, Request};
@@ -316,6 +317,9 @@ pub struct SlurmScheduler {
     order: Vec<u32>,
     sorted_epoch: Option<u64>,
     sorted_upto: usize,
+    /// Per request, the nodes that could host it ([`SlurmScheduler::hosts`]).
+    hosts_of: HashMap<Request, (Vec<usize>, Vec<bool>)>,
+    idle: Option<Free>,
 }
 
 impl SlurmScheduler {
@@ -412,6 +416,8 @@ impl SlurmScheduler {
             order: Vec::new(),
             sorted_epoch: None,
             sorted_upto: 0,
+            hosts_of: HashMap::new(),
+            idle: None,
             params,
             jobs,
         })
@@ -646,6 +652,20 @@ impl SlurmScheduler {
         )
     }
 
+    /// The nodes that could ever host a task of `request` (and, per node, whether it is not one): what
+    /// happens on the others (their jobs ending, their reservations) never changes where it fits.
+    fn hosts(&mut self, machine: &NodeMachine, request: Request) -> &(Vec<usize>, Vec<bool>) {
+        let nodes = machine.nodes();
+        let idle = self.idle.get_or_insert_with(|| Free::idle(nodes));
+        self.hosts_of.entry(request).or_insert_with(|| {
+            let off: Vec<bool> = (0..nodes.len())
+                .map(|n| nodes.capacity(idle, &request, n) == 0)
+                .collect();
+            let hosts = (0..nodes.len()).filter(|&n| !off[n]).collect();
+            (hosts, off)
+        })
+    }
+
     fn state(&self, sim: &BatchSim) -> (u64, usize, u64) {
         (nodes_of(sim).version(), sim.arrived(), self.epoch)
     }
@@ -790,7 +810,8 @@ impl SlurmScheduler {
             let Some(from) = shorter.into_iter().try_fold(now, |a, &(_, b)| b.map(|b| a.max(b))) else {
                 continue; // as long a run of this request found no start in the window
             };
-            let found = plan.earliest(nodes_of(sim), j, now, from, limit, window_end);
+            let hosts = self.hosts(nodes_of(sim), request);
+            let found = plan.earliest(nodes_of(sim), hosts, j, now, from, limit, window_end);
             bounds[at].1.push((limit, found.as_ref().map(|f| f.0)));
             let Some((start, placement)) = found else {
                 continue; // it cannot start within the window: no reservation
@@ -819,14 +840,11 @@ struct Plan {
     /// Per node, how many of its intervals start before the end of the
     /// window tried last (windows only move later within one search).
     before: Vec<usize>,
-    off: Vec<bool>,
     /// Every reservation's end on each of its nodes, `(end, node)`, sorted.
     ends: Vec<(f64, u32)>,
-    /// The nodes that could host the job searched for (the others are `off`).
-    eligible: Vec<usize>,
-    /// Per node, off or reserved at the instant tried: what placement may not use.
+    /// Per node, not a host of the job searched for, or reserved at the instant tried: what placement
+    /// may not use.
     mask: Vec<bool>,
-    idle: Option<Free>,
 }
 
 impl Plan {
@@ -835,11 +853,8 @@ impl Plan {
             busy: vec![Vec::new(); nodes],
             latest_end: vec![Vec::new(); nodes],
             before: vec![0; nodes],
-            off: vec![false; nodes],
             ends: Vec::new(),
-            eligible: Vec::new(),
             mask: vec![false; nodes],
-            idle: None,
         }
     }
 
@@ -869,9 +884,11 @@ impl Plan {
     /// `[t, t + limit)`. Whether a job fits changes for the better only when
     /// a running job ends or a reservation does, so only those instants
     /// (and `from`) are tried.
+    #[allow(clippy::too_many_arguments)]
     fn earliest(
         &mut self,
         machine: &NodeMachine,
+        hosts: &(Vec<usize>, Vec<bool>),
         j: usize,
         now: f64,
         from: f64,
@@ -881,29 +898,16 @@ impl Plan {
         let nodes = machine.nodes();
         let kinds = nodes.kinds;
         let request = machine.request(j);
-        // only the nodes that could ever host a task of it matter: what happens on the others (their
-        // jobs ending, their reservations) never changes where it fits
-        let idle = self.idle.get_or_insert_with(|| Free::idle(nodes));
-        self.eligible.clear();
-        for n in 0..nodes.len() {
-            let usable = nodes.capacity(idle, request, n) > 0;
-            self.off[n] = !usable;
-            if usable {
-                self.eligible.push(n);
-            }
-        }
+        let (eligible, off) = hosts;
         let running = machine.running();
-        let off = &self.off;
         let relevant = |job: u32| machine.held(job as usize).0.iter().any(|s| !off[s.node as usize]);
         let ends = &self.ends;
         let mut free = machine.free().clone();
-        let mut cores: u64 = self.eligible.iter().map(|&n| u64::from(free.cores[n])).sum();
+        let mut cores: u64 = eligible.iter().map(|&n| u64::from(free.cores[n])).sum();
         let (mut released, mut e) = (0, ends.partition_point(|&(x, _)| x <= from));
         let mut t = from.max(now);
-        for n in 0..nodes.len() {
-            self.before[n] = 0;
-            self.mask[n] = self.off[n];
-        }
+        self.before.iter_mut().for_each(|k| *k = 0);
+        self.mask.copy_from_slice(off);
         while t < window_end {
             while released < running.len() && running[released].0 .0 <= t {
                 let job = running[released].1;
@@ -923,7 +927,7 @@ impl Plan {
                 // a job of no length holds its nodes at t alone
                 let until = end.max(t + f64::MIN_POSITIVE);
                 let mut room = 0u64;
-                for &n in &self.eligible {
+                for &n in eligible {
                     let (busy, k) = (&self.busy[n], &mut self.before[n]);
                     while *k < busy.len() && busy[*k].0 < until {
                         *k += 1;
