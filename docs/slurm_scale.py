@@ -2,13 +2,13 @@
 shifted by a week each time (so every week has the week's own load), replayed under ``slurm``; the CPU time per
 job as the number of weeks grows.
 
-Run: ``python docs/slurm_scale.py [WEEKS ...]`` (default 1 2 4) from a release build, with ``../shared`` beside the
-checkout.  docs/slurm-scheduler.md quotes its output.
+Run: ``python docs/slurm_scale.py [WEEKS ...]`` (default 1 2 4; ``--scale small``: 1) from a release build,
+with ``../shared`` beside the checkout.  docs/slurm-scheduler.md quotes its output.
 """
 
 from __future__ import annotations
 
-import sys
+import argparse
 import time
 from pathlib import Path
 
@@ -31,6 +31,9 @@ def repeated(week, times: int):
 
 
 def main(weeks: list[int]) -> None:
+    if not MEDIUM.is_dir():
+        print(f"{MEDIUM} not found: nothing to replay")
+        return
     conf = read_slurm_conf(str(MEDIUM / "slurm.conf"))
     scheduler = SlurmScheduler.from_conf(conf, str(MEDIUM / "sacctmgr.script"))
     week = read_slurm_events(str(MEDIUM / "workload_week.events.gz"))
@@ -46,4 +49,8 @@ def main(weeks: list[int]) -> None:
 
 
 if __name__ == "__main__":
-    main([int(a) for a in sys.argv[1:]] or [1, 2, 4])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("weeks", nargs="*", type=int, help="how many weeks to replay, each a run (default: 1 2 4)")
+    parser.add_argument("--scale", choices=("small", "full"), default="full", help="small: one week (default: full)")
+    args = parser.parse_args()
+    main(args.weeks or ([1] if args.scale == "small" else [1, 2, 4]))
