@@ -28,7 +28,6 @@ from ..errors import InvalidWorkloadError
 if TYPE_CHECKING:
     import pandas
 
-    from ..batch.schedule import Schedule
     from ..workload.jobs import JobTable
 
 __all__ = ["ReplayReport", "compare_starts", "real_starts"]
@@ -110,8 +109,9 @@ class ReplayReport:
         )
 
 
-def compare_starts(schedule: "Schedule", jobs: "JobTable") -> ReplayReport:
-    """The replay ``schedule`` of ``jobs`` (the table it simulated) against the starts ``jobs`` records.
+def compare_starts(schedule: Any, jobs: "JobTable") -> ReplayReport:
+    """The replay ``schedule`` (a batch :class:`~clustersched.batch.Schedule`) of ``jobs`` (the table it simulated)
+    against the starts ``jobs`` records.
 
     An :class:`~clustersched.errors.InvalidWorkloadError` when the table records no real start for some job
     (:func:`real_starts`), or when the schedule is not of this table (other job ids).
