@@ -41,7 +41,7 @@ SCORES = ("fcfs", "sjf", "wfp3", "unicep", "f1")
 #: Every baseline of :func:`compare`: the rules, and FCFS with EASY backfilling.
 BASELINES = SCORES + ("easy",)
 #: The figures of an evaluation, per window (the keys of :meth:`BatchMetrics.summary`).
-_FIGURES = ("avg_bounded_slowdown", "avg_wait_s", "utilization")
+_FIGURES = ("avg_bounded_slowdown", "avg_wait", "utilization")
 
 #: An agent: the observation and the mask of legal slots in, a slot out.
 Agent = Callable[[np.ndarray, np.ndarray], int]
@@ -62,7 +62,7 @@ def evaluate(policy: str | Agent, env: BatchPickEnv, firsts: Sequence[int] | Non
     -------
     dict of numpy.ndarray
         ``first``, ``return`` (the sum of the rewards) and, per window, ``avg_bounded_slowdown``,
-        ``avg_wait_s`` and ``utilization`` of the episode's validated schedule (when validation is on).
+        ``avg_wait`` and ``utilization`` of the episode's validated schedule (when validation is on).
 
     Examples
     --------
@@ -110,7 +110,7 @@ def compare(
     (:func:`evaluate`) on the same windows of ``env``; one row per policy, the means over the windows.
 
     Rows are dicts (``pandas.DataFrame(rows)`` makes a table): ``policy``, ``backfill``, ``windows``,
-    ``avg_bounded_slowdown``, ``avg_wait_s``, ``utilization``.
+    ``avg_bounded_slowdown``, ``avg_wait``, ``utilization``.
 
     Examples
     --------

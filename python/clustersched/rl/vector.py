@@ -14,7 +14,7 @@ turn, exactly as a :class:`~clustersched.rl.BatchPickEnv` reset with ``seed + i`
 successive resets: the same seed gives the same episodes, in one environment or many.
 
 ``infos`` is empty except at a step where an episode ends; it then holds, per gymnasium's convention,
-arrays ``avg_bounded_slowdown``, ``avg_wait_s``, ``utilization``, ``makespan_s`` and ``first`` with their
+arrays ``avg_bounded_slowdown``, ``avg_wait``, ``utilization``, ``makespan`` and ``first`` with their
 masks ``_avg_bounded_slowdown``, ... (True where the episode ended).  They are the Rust kernel's figures
 (computed as :func:`~clustersched.batch.batch_metrics` computes them; a test checks that they agree).  The
 vector environment builds no schedule object: call :meth:`BatchPickVectorEnv.starts` for an ended
@@ -42,7 +42,7 @@ from .trace import EpisodeTrace
 __all__ = ["INFO_KEYS", "BatchPickVectorEnv", "make_vector"]
 
 #: The per-episode figures ``infos`` holds at a step where an episode ends.
-INFO_KEYS = ("avg_bounded_slowdown", "avg_wait_s", "utilization", "makespan_s")
+INFO_KEYS = ("avg_bounded_slowdown", "avg_wait", "utilization", "makespan")
 
 
 class BatchPickVectorEnv(gym.vector.VectorEnv):
@@ -215,4 +215,3 @@ max_run, illegal_penalty
 def make_vector(num_envs: int, **options: Any) -> BatchPickVectorEnv:
     """``gymnasium.make_vec``'s entry point: :class:`BatchPickVectorEnv` (``vectorization_mode="vector_entry_point"``)."""
     return BatchPickVectorEnv(num_envs, **options)
-
