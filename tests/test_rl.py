@@ -18,6 +18,7 @@ import clustersched as cs  # noqa: E402
 from clustersched import rl  # noqa: E402
 from clustersched.batch import batch_metrics, estimates_of  # noqa: E402
 from clustersched.errors import InvalidWorkloadError  # noqa: E402
+
 from reference.rl import ReferenceEpisode  # noqa: E402
 from support import swf_path  # noqa: E402
 

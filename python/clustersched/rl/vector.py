@@ -213,5 +213,6 @@ max_run, illegal_penalty
 
 
 def make_vector(num_envs: int, **options: Any) -> BatchPickVectorEnv:
-    """``gymnasium.make_vec``'s entry point: :class:`BatchPickVectorEnv` (``vectorization_mode="vector_entry_point"``)."""
+    """``gymnasium.make_vec``'s entry point (``vectorization_mode="vector_entry_point"``): a
+    :class:`BatchPickVectorEnv`."""
     return BatchPickVectorEnv(num_envs, **options)
