@@ -104,11 +104,18 @@ fn config(
     Ok(Config {
         window: index("window", window)?,
         slots: index("slots", slots)?,
-        backfill: choice("backfill", backfill, &[("none", Backfill::None), ("easy", Backfill::Easy)])?,
+        backfill: choice(
+            "backfill",
+            backfill,
+            &[("none", Backfill::None), ("easy", Backfill::Easy)],
+        )?,
         layout: choice(
             "layout",
             layout,
-            &[("clustersched", Layout::Clustersched), ("rlscheduler", Layout::RlScheduler)],
+            &[
+                ("clustersched", Layout::Clustersched),
+                ("rlscheduler", Layout::RlScheduler),
+            ],
         )?,
         cost: choice(
             "cost",

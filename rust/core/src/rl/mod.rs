@@ -114,7 +114,11 @@ pub struct Config {
 
 impl Config {
     fn check(&self) -> Result<()> {
-        let positive = [("max_wait", self.max_wait), ("max_run", self.max_run), ("tau", self.tau)];
+        let positive = [
+            ("max_wait", self.max_wait),
+            ("max_run", self.max_run),
+            ("tau", self.tau),
+        ];
         for (name, x) in positive {
             if !(x.is_finite() && x > 0.0) {
                 return Err(Error::InvalidArgument(format!("{name} == {x}, must be finite and > 0")));
@@ -306,7 +310,7 @@ impl Episode {
         self.done = false;
         self.decisions = 0;
         self.illegal = 0;
-        self.to_next_decision();
+        self.advance_to_decision();
         Ok(())
     }
 
@@ -331,7 +335,7 @@ impl Episode {
         self.decisions += 1;
         let before = self.cost_sum();
         self.start_when_it_fits(self.visible[slot]);
-        self.to_next_decision();
+        self.advance_to_decision();
         let n = self.config.window as f64;
         let reward = if self.config.dense {
             -(self.cost_sum() - before) / n
@@ -437,7 +441,7 @@ impl Episode {
     }
 
     /// Moves to the next time stamp where a job waits (or to the end).
-    fn to_next_decision(&mut self) {
+    fn advance_to_decision(&mut self) {
         while self.sim.queue().is_empty() {
             if self.started == self.config.window || self.sim.advance().is_none() {
                 self.done = true;
@@ -445,8 +449,7 @@ impl Episode {
             }
         }
         self.visible.clear();
-        self.visible
-            .extend(self.sim.queue().iter().take(self.config.slots).map(|w| w.job));
+        self.sim.queue().first_jobs(self.config.slots, &mut self.visible);
     }
 
     /// Writes the observation (`slots x FEATURES`, row-major) and the mask of
@@ -714,7 +717,9 @@ mod tests {
         let jobs = Jobs {
             submit: (0..n).map(|j| (2 * (j / 2)) as f64).collect(),
             runtime: (0..n).map(|j| ((j * 7) % 40 + 1) as f64).collect(),
-            estimate: (0..n).map(|j| ((j * 7) % 40 + 1) as f64 * (1.0 + (j % 3) as f64)).collect(),
+            estimate: (0..n)
+                .map(|j| ((j * 7) % 40 + 1) as f64 * (1.0 + (j % 3) as f64))
+                .collect(),
             width: (0..n).map(|j| (j * 5 % total as usize) as u32 + 1).collect(),
         };
         Arc::new(Trace::new(jobs, total, Vec::new()).unwrap())
