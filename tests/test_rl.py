@@ -337,3 +337,16 @@ def test_bad_input_gets_a_typed_error_naming_it():
         env.step(0)
     with pytest.raises(ValueError, match="policy == 'lifo'"):
         rl.evaluate("lifo", env)
+
+
+def test_the_maskable_ppo_example_compiles_and_asks_for_its_extra_when_missing():
+    import importlib.util
+    import runpy
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "train_maskable_ppo.py"
+    compile(path.read_text(), str(path), "exec")
+    if importlib.util.find_spec("sb3_contrib") is not None:
+        pytest.skip("sb3-contrib is installed: the example would train")
+    main = runpy.run_path(str(path), run_name="example")["main"]
+    assert main(["--steps", "1"]) == 2
