@@ -17,14 +17,19 @@ episodes' results too, so ``--benchmark-disable`` runs stay meaningful.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
-from conftest import trace
+from clustersched import read_swf
 
 rl = pytest.importorskip("clustersched.rl")
 
-RLSCHEDULER_TRACE = "small/rlscheduler__lublin_256.swf"
+#: RLScheduler's own trace, in ../shared beside the checkout.
+RLSCHEDULER_TRACE = (
+    Path(__file__).resolve().parents[2] / "shared" / "data" / "swf" / "small" / "rlscheduler__lublin_256.swf"
+)
 #: RLScheduler's HPCEnv, random legal actions (the issue's anchor), steps per second.
 ANCHOR_STEPS_PER_SECOND = 3_900
 WINDOW = 256
@@ -32,7 +37,9 @@ WINDOW = 256
 
 @pytest.fixture(scope="module")
 def lublin_256():
-    return trace(RLSCHEDULER_TRACE)
+    if not RLSCHEDULER_TRACE.exists():
+        pytest.skip(f"{RLSCHEDULER_TRACE} not found (benches read the shared traces from ../shared)")
+    return read_swf(RLSCHEDULER_TRACE)
 
 
 def _play_single(env: "rl.BatchPickEnv", steps: int, seed: int) -> tuple[int, list[float]]:
