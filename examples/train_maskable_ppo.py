@@ -4,7 +4,8 @@ Needs the ``rl-train`` extra, which pulls torch (several GB): ``pip install "clu
 Not run by the test suite (only compiled); the numpy-only version is ``08_learned_scheduler.ipynb``.
 
 The masks come from the environment as they are: MaskablePPO asks ``env.action_masks()``, which
-:class:`clustersched.rl.BatchPickEnv` defines, through gymnasium's wrappers.  ``--trace`` trains on an SWF file
+:class:`clustersched.rl.BatchPickEnv` defines (the environment is used as it is, without the wrappers of
+``gymnasium.make``, so that no wrapper stands between the method and MaskablePPO).  ``--trace`` trains on an SWF file
 (RLScheduler's own is ``../shared/data/swf/small/rlscheduler__lublin_256.swf``); the default is the
 environment's default trace.
 
@@ -29,18 +30,16 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         from sb3_contrib import MaskablePPO
-        from sb3_contrib.common.maskable.utils import get_action_masks
     except ImportError:
         print('MaskablePPO needs the rl-train extra: pip install "clustersched[rl-train]"', file=sys.stderr)
         return 2
 
-    import gymnasium as gym
     import numpy as np
 
     from clustersched import rl
 
     options = {"backfill": args.backfill, "jobs": args.trace}
-    env = gym.make("clustersched/BatchPick-v0", split="train", **options)
+    env = rl.BatchPickEnv(split="train", **options)
     model = MaskablePPO("MlpPolicy", env, seed=args.seed, verbose=1)
     began = time.perf_counter()
     model.learn(total_timesteps=args.steps)
@@ -52,7 +51,6 @@ def main(argv: list[str] | None = None) -> int:
         action, _ = model.predict(obs, action_masks=mask, deterministic=True)
         return int(action)
 
-    assert get_action_masks is not None  # the helper MaskablePPO's own loops use; the env answers it
     for row in rl.compare(test, {"MaskablePPO": agent}):
         print(
             f"{row['policy']:>12}  backfill={row['backfill']:<4}  bounded slowdown {row['avg_bounded_slowdown']:10.2f}"
