@@ -350,3 +350,35 @@ def test_the_maskable_ppo_example_compiles_and_asks_for_its_extra_when_missing()
         pytest.skip("sb3-contrib is installed: the example would train")
     main = runpy.run_path(str(path), run_name="example")["main"]
     assert main(["--steps", "1"]) == 2
+
+
+def test_info_holds_no_wall_clock_value():
+    env = rl.BatchPickEnv(window=32)
+    _, info = env.reset(seed=0)
+    infos = [info]
+    done = False
+    while not done:
+        _, _, done, _, info = env.step(0)
+        infos.append(info)
+    keys = {k for i in infos for k in i} | set(infos[-1]["metrics"])
+    assert not {k for k in keys if any(w in k for w in ("second", "wall", "time", "clock"))}, keys
+    assert "seconds" not in infos[-1]["schedule"].options
+
+
+def test_the_kernel_refuses_bad_arrays_with_a_value_error():
+    from clustersched import _core
+
+    f, i = np.zeros(3), np.ones(3, dtype=np.int64)
+    with pytest.raises(ValueError, match="static_features has 2 values, must be 4 per job"):
+        _core.RlTrace(f, f, f, i, 4, np.zeros(2, dtype=np.float32))
+    trace = _core.RlTrace(f, f, f, i, 4, np.zeros(0, dtype=np.float32))
+    config = (3, 2, "none", "clustersched", "wait", False, 1.0, 1.0, 10.0, 0.0)
+    with pytest.raises(ValueError, match="first == 1, must be between 0 and 0"):
+        _core.RlEpisode(trace, 1, *config)
+    with pytest.raises(ValueError, match="backfill == 'fcfs', must be one of 'none', 'easy'"):
+        _core.RlEpisode(trace, 0, 3, 2, "fcfs", *config[3:])
+    episode = _core.RlEpisode(trace, 0, *config)
+    with pytest.raises(ValueError, match="observation buffers of 8 and 2 values, must be 16 and 2"):
+        episode.observe(np.zeros((1, 8), dtype=np.float32), np.zeros(2, dtype=bool))
+    with pytest.raises(ValueError, match="score == 'lifo'"):
+        episode.pick("lifo")
