@@ -755,6 +755,18 @@ mod tests {
     }
 
     #[test]
+    fn the_visible_slots_are_the_first_waiting_jobs() {
+        // first_jobs walks the queue's leaves; it must agree with the queue's own order
+        let mut e = Episode::new(trace(200, 8), config(Backfill::Easy), 40).unwrap();
+        while !e.done() {
+            let expected: Vec<u32> = e.sim().queue().iter().take(8).map(|w| w.job).collect();
+            assert_eq!(e.visible, expected);
+            let last = e.visible() as i64 - 1;
+            e.step(last).unwrap();
+        }
+    }
+
+    #[test]
     fn an_illegal_action_changes_nothing() {
         let mut e = Episode::new(trace(100, 8), config(Backfill::Easy), 0).unwrap();
         let (now, visible) = (e.sim().now(), e.visible());
