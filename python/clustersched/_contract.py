@@ -81,7 +81,7 @@ LAYERS = (
     ("_core", "_checks", "_contract", "_lazy", "_output", "_pandas", "_timeseries", "_figure", "errors", "platform"),
     ("workload", "slurm"),
     PROBLEMS,
-    ("validate", "plot", "campaign"),
+    ("validate", "plot", "campaign", "rl"),
     ("reproduce", "_cli", "cli", ""),
 )
 

@@ -12,6 +12,11 @@ __all__ = [
     "MultiClusterPtg",
     "LanGrid",
     "PtgSet",
+    "RL_FEATURES",
+    "RL_STATIC_FEATURES",
+    "RlEpisode",
+    "RlEpisodes",
+    "RlTrace",
     "SCRAP_MAX_POWER",
     "SCRAP_MAX_PROCS",
     "SCRAP_MAX_REF_PROCS",
@@ -510,3 +515,97 @@ def scan_sacct(
 ) -> tuple[npt.NDArray[np.uint64], list[tuple[int, int, int, int]], list[tuple[Any, ...]]]: ...
 def scan_swf(raw: bytes) -> _SwfScan: ...
 def scan_swf_gz(raw: bytes) -> tuple[npt.NDArray[np.uint8], _SwfScan] | None: ...
+
+# -- rl: the stepping kernel behind clustersched.rl ---------------------------
+
+RL_FEATURES: int
+RL_STATIC_FEATURES: int
+
+@final
+class RlTrace:
+    def __new__(
+        cls,
+        submit: npt.NDArray[np.float64],
+        runtime: npt.NDArray[np.float64],
+        estimate: npt.NDArray[np.float64],
+        width: npt.NDArray[np.int64],
+        procs: int,
+        static_features: npt.NDArray[np.float32],
+    ) -> RlTrace: ...
+    def __len__(self) -> int: ...
+
+@final
+class RlEpisode:
+    def __new__(
+        cls,
+        trace: RlTrace,
+        first: int,
+        window: int,
+        slots: int,
+        backfill: str,
+        layout: str,
+        cost: str,
+        dense: bool,
+        max_wait: float,
+        max_run: float,
+        tau: float,
+        illegal_penalty: float,
+    ) -> RlEpisode: ...
+    def reset(self, first: int) -> None: ...
+    def step(
+        self, action: int, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_]
+    ) -> tuple[float, bool, bool]: ...
+    def observe(self, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_]) -> None: ...
+    def pick(self, score: str) -> int: ...
+    def play(self, score: str) -> float: ...
+    def metrics(self) -> tuple[float, float, float, float]: ...
+    def cost(self) -> float: ...
+    def starts(self) -> npt.NDArray[np.float64]: ...
+    def reservations(self) -> npt.NDArray[np.float64]: ...
+    def assignment(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...
+    @property
+    def now(self) -> float: ...
+    @property
+    def free(self) -> int: ...
+    @property
+    def first(self) -> int: ...
+    @property
+    def visible(self) -> int: ...
+    def visible_jobs(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def done(self) -> bool: ...
+    def counts(self) -> tuple[int, int]: ...
+
+@final
+class RlEpisodes:
+    def __new__(
+        cls,
+        trace: RlTrace,
+        firsts: npt.NDArray[np.int64],
+        window: int,
+        slots: int,
+        backfill: str,
+        layout: str,
+        cost: str,
+        dense: bool,
+        max_wait: float,
+        max_run: float,
+        tau: float,
+        illegal_penalty: float,
+    ) -> RlEpisodes: ...
+    def reset_one(self, i: int, first: int) -> None: ...
+    def observe(self, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.bool_]) -> None: ...
+    def step(
+        self,
+        actions: npt.NDArray[np.int64],
+        next_first: npt.NDArray[np.int64],
+        obs: npt.NDArray[np.float32],
+        mask: npt.NDArray[np.bool_],
+        reward: npt.NDArray[np.float64],
+        terminated: npt.NDArray[np.bool_],
+        reset: npt.NDArray[np.bool_],
+        metrics: npt.NDArray[np.float64],
+    ) -> None: ...
+    def starts(self, i: int) -> npt.NDArray[np.float64]: ...
+    def firsts(self) -> npt.NDArray[np.int64]: ...
+    def __len__(self) -> int: ...

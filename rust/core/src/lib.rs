@@ -14,6 +14,7 @@ pub mod error;
 pub mod grid;
 pub mod memory;
 pub mod ptg;
+pub mod rl;
 pub mod scrap;
 pub mod time;
 pub mod workload;

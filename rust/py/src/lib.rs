@@ -14,6 +14,7 @@ mod dfrs_bound;
 mod errors;
 mod grid;
 mod ptg;
+mod rl;
 mod scrap;
 mod workload;
 
@@ -66,6 +67,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     dfrs_bound::register(m)?;
     grid::register(m)?;
     workload::register(m)?;
+    rl::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

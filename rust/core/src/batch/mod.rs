@@ -34,6 +34,8 @@ pub use conservative::Conservative;
 pub use dpsa::{Candidate, DpsaConfig, DpsaVariant, Selection};
 pub use machine::Machine;
 pub use nodes::{Free, NodeMachine, Nodes, Placement, Request, Shadow, Share, WHOLE_NODE_MEMORY};
+/// EASY's backfilling around any waiting job's reservation, for `crate::rl`'s agent-picked jobs.
+pub(crate) use policy::easy_backfill_around;
 pub use policy::{Builtin, Runner};
 pub use profile::{occupied_until, Profile, Room};
 pub use queue::{Priority, WaitQueue, Waiting};

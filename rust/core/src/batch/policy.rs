@@ -256,15 +256,33 @@ enum Backfill {
 }
 
 fn backfill_easy(sim: &mut BatchSim, which: Backfill) {
-    let Some((head, shadow, mut extra)) = reserve_head(sim) else {
+    let Some(head) = sim.queue().head() else {
         return;
     };
-    let now = sim.now();
-    let mut free = sim.machine().free();
-    let mut from = match which {
+    let from = match which {
         Backfill::Waiting => sim.backfill_scan_start(head.rank as usize),
         Backfill::Arrivals => sim.arrivals_scan_start(head.rank as usize),
     };
+    easy_backfill_around(sim, head, from, |_| {});
+}
+
+/// EASY's backfilling around a reservation for `reserved`, a waiting job that
+/// does not fit now (the queue head for [`Builtin::Easy`]; the job an agent
+/// picked in `crate::rl`): its shadow time and extra processors, then, in
+/// queue order from rank `from`, every job that fits now and either ends by
+/// its estimate no later than the shadow time or needs no more than the extra
+/// processors (which shrink by the width of each such job started).
+/// `launched` hears of each job started, in start order. `reserved` itself is
+/// never started here: it needs more than the free processors.
+pub(crate) fn easy_backfill_around(sim: &mut BatchSim, reserved: Waiting, from: usize, mut launched: impl FnMut(u32)) {
+    let Some((shadow, mut extra)) = sim.machine().shadow(Time(sim.now()), reserved.width) else {
+        return;
+    };
+    let shadow = shadow.0;
+    sim.reserve(reserved.job, shadow);
+    let now = sim.now();
+    let mut free = sim.machine().free();
+    let mut from = from;
     while free > 0 {
         // The first job in queue order that EASY may start now.
         let may_start = |w: u32, estimate: f64| w <= free && (now + estimate <= shadow || w <= extra);
@@ -282,6 +300,7 @@ fn backfill_easy(sim: &mut BatchSim, which: Backfill) {
         }
         sim.queue_mut().remove(job);
         sim.launch(job);
+        launched(job);
         free -= w;
         from = rank as usize + 1;
     }
