@@ -3,7 +3,7 @@
 //! ([`Nodes::place`](super::nodes::Nodes::place)) and reservations held node
 //! by node, in every resource.
 
-use super::nodes::{Free, Least, Placement, Shadow};
+use super::nodes::{Free, FreeIndex, Placement, Shadow};
 use super::profile::occupied_until;
 use super::sim::BatchSim;
 use crate::time::Time;
@@ -50,16 +50,16 @@ pub(crate) fn start_whatever_fits_in_order(sim: &mut BatchSim) {
 /// The shadow time is kept in `cache` with the head and the nodes' version it
 /// was computed for: it is the same while no job starts or ends (the running
 /// jobs, hence the releases it walks, are unchanged).
-pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool, cache: &mut Option<(u32, u64, Shadow)>) {
+pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool, cache: &mut EasyCache) {
     let Some(head) = sim.queue().head() else {
         return;
     };
     let now = sim.now();
     let version = nodes_of(sim).version();
-    let shadow = match cache.take() {
-        Some((job, v, shadow)) if job == head.job && v == version => shadow,
-        _ => match nodes_of(sim).shadow(Time(now), head.job as usize) {
-            Some(shadow) => shadow,
+    let (shadow, mut extra_index) = match cache.0.take() {
+        Some((job, v, shadow, index)) if job == head.job && v == version => (shadow, index),
+        _ => match nodes_of(sim).shadow_indexed(Time(now), head.job as usize) {
+            Some(found) => found,
             None => return,
         },
     };
@@ -77,10 +77,7 @@ pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool, cache: &mut
             break;
         }
         // cores free now and beyond the head's placement: a long job needs at least its width of them
-        let machine = nodes_of(sim);
-        let beyond: u64 = (0..machine.nodes().len())
-            .map(|n| u64::from(machine.free().cores[n].min(extra.cores[n])))
-            .sum();
+        let beyond = nodes_of(sim).cores_within(&extra, &extra_index);
         let shadow_time = shadow.time.0;
         let may_fit = |width: u32, estimate: f64| {
             u64::from(width) <= free && (now + estimate <= shadow_time || u64::from(width) <= beyond)
@@ -94,29 +91,35 @@ pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool, cache: &mut
         let placement = if short {
             machine.place_now(w.job as usize)
         } else {
-            let room = Least(machine.free(), &extra);
-            machine.nodes().place(&room, machine.request(w.job as usize))
+            machine.place_within(w.job as usize, &extra, &extra_index)
         };
         let Some(placement) = placement else {
             continue;
         };
         if !short {
             extra.take(kinds, &placement.shares, &placement.gres);
+            extra_index.update_shares(&extra, &placement.shares);
         }
         sim.queue_mut().remove(w.job);
         sim.launch_on(w.job, &placement);
     }
     if nodes_of(sim).version() == version {
-        *cache = Some((
+        cache.0 = Some((
             head.job,
             version,
             Shadow {
                 time: shadow.time,
                 extra,
             },
+            extra_index,
         ));
     }
 }
+
+/// EASY's shadow on nodes kept between passes: the head, the nodes' version
+/// it was computed for, the shadow and the index of its extra.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct EasyCache(Option<(u32, u64, Shadow, FreeIndex)>);
 
 /// Conservative backfilling on nodes: every waiting job holds a reservation,
 /// a start time and the shares of its nodes, and never loses it to another

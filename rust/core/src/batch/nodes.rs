@@ -229,6 +229,66 @@ pub struct Placement {
     pub gres: Vec<u32>,
 }
 
+/// The nodes with a free core in some state, one bit each: placement looks
+/// at these only, since a node without a free core hosts no task (a loaded
+/// machine has few of them, and its placements then cost little).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct FreeIndex {
+    words: Vec<u64>,
+}
+
+impl FreeIndex {
+    /// The index of `free`.
+    pub(crate) fn of(nodes: &Nodes, free: &impl FreeView) -> Self {
+        let mut index = FreeIndex {
+            words: vec![0; nodes.len().div_ceil(64)],
+        };
+        for n in 0..nodes.len() {
+            index.update(free, n);
+        }
+        index
+    }
+
+    /// Brings node `n`'s bit up to date with `free`.
+    pub(crate) fn update(&mut self, free: &impl FreeView, n: usize) {
+        let bit = 1u64 << (n % 64);
+        if free.cores(n) > 0 {
+            self.words[n / 64] |= bit;
+        } else {
+            self.words[n / 64] &= !bit;
+        }
+    }
+
+    /// Brings the nodes of `shares` up to date with `free`.
+    pub(crate) fn update_shares(&mut self, free: &impl FreeView, shares: &[Share]) {
+        for s in shares {
+            self.update(free, s.node as usize);
+        }
+    }
+
+    /// The nodes with a free core in both states (the index of their [`Least`]).
+    pub(crate) fn meet(&self, other: &FreeIndex) -> FreeIndex {
+        FreeIndex {
+            words: self.words.iter().zip(&other.words).map(|(a, b)| a & b).collect(),
+        }
+    }
+
+    /// The nodes, ascending.
+    pub(crate) fn nodes(&self) -> impl Iterator<Item = usize> + Clone + '_ {
+        self.words.iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                if bits == 0 {
+                    return None;
+                }
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                Some(w * 64 + b)
+            })
+        })
+    }
+}
+
 impl Nodes {
     /// Checks the nodes, and each request against them: counts in range,
     /// and a job that can run on its partition's nodes when they are all idle.
@@ -241,6 +301,25 @@ impl Nodes {
     pub fn check_requests(&self, requests: &[Request]) -> Result<()> {
         self.check()?;
         let idle = Free::idle(self);
+        // Whether a request fits the idle nodes depends on each node's resources only, so one node of
+        // each kind (same cores, memory, generic resources, features and partitions) stands for them all.
+        let mut kinds: Vec<(usize, u64)> = Vec::new();
+        let mut seen = std::collections::HashMap::new();
+        let k = self.kinds;
+        for n in 0..self.len() {
+            let key = (
+                self.cores[n],
+                self.memory[n],
+                self.features[n],
+                self.partitions[n],
+                &self.gres[n * k..(n + 1) * k],
+            );
+            let at = *seen.entry(key).or_insert(kinds.len());
+            if at == kinds.len() {
+                kinds.push((n, 0));
+            }
+            kinds[at].1 += 1;
+        }
         for (j, r) in requests.iter().enumerate() {
             let job = Item::Job(j);
             if r.nodes == 0 {
@@ -270,7 +349,16 @@ impl Nodes {
                     Rule::Between(0i64.into(), 63i64.into()),
                 ));
             }
-            if self.place(&idle, r).is_none() {
+            // the placement rule finds nodes iff they have room for every task on enough nodes
+            let (mut room, mut hosts) = (0u64, 0u64);
+            for &(n, count) in &kinds {
+                let cap = self.capacity(&idle, r, n);
+                if cap > 0 {
+                    room += u64::from(cap) * count;
+                    hosts += count;
+                }
+            }
+            if room < u64::from(r.tasks) || hosts < u64::from(r.nodes) {
                 let why = self.shortfall(r);
                 return Err(Error::invalid(job, why.0, why.1, Rule::Other(why.2)));
             }
@@ -356,11 +444,16 @@ impl Nodes {
 
     /// Tasks of `r` node `n` can host with the resources `free` leaves it.
     pub fn capacity(&self, free: &impl FreeView, r: &Request, n: usize) -> u32 {
-        if self.partitions[n] >> r.partition & 1 == 0 || self.features[n] & r.features != r.features {
+        let cores = free.cores(n);
+        // a node without a task's cores hosts nothing: on a loaded machine the common answer, found first
+        if cores < r.cpus_per_task
+            || self.partitions[n] >> r.partition & 1 == 0
+            || self.features[n] & r.features != r.features
+        {
             return 0;
         }
         let k = self.kinds;
-        let (cores, memory) = (free.cores(n), free.memory(n));
+        let memory = free.memory(n);
         if r.exclusive
             && (cores != self.cores[n]
                 || memory != self.memory[n]
@@ -368,7 +461,12 @@ impl Nodes {
         {
             return 0;
         }
-        let mut tasks = cores / r.cpus_per_task;
+        // one core a task (the common request) needs no division
+        let mut tasks = if r.cpus_per_task == 1 {
+            cores
+        } else {
+            cores / r.cpus_per_task
+        };
         if r.mem_per_node == WHOLE_NODE_MEMORY {
             if memory < self.memory[n] {
                 return 0;
@@ -378,7 +476,10 @@ impl Nodes {
         }
         if r.mem_per_cpu > 0 {
             let per_task = r.mem_per_cpu.saturating_mul(u64::from(r.cpus_per_task));
-            tasks = tasks.min(u32::try_from(memory / per_task).unwrap_or(u32::MAX));
+            // divide only when memory, not cores, bounds the tasks
+            if per_task.saturating_mul(u64::from(tasks)) > memory {
+                tasks = u32::try_from(memory / per_task).unwrap_or(u32::MAX);
+            }
         }
         if r.gres_per_node > 0 {
             let units: u64 = (0..k)
@@ -417,15 +518,26 @@ impl Nodes {
     /// of the node's memory for [`WHOLE_NODE_MEMORY`]), and `gres_per_node`
     /// units taken from the allowed kinds in column order.
     pub fn place(&self, free: &impl FreeView, r: &Request) -> Option<Placement> {
-        let mut hosts: Vec<(u32, u32)> = Vec::new();
-        let (mut room, mut single) = (0u64, None::<(u32, u32, u32)>);
-        for n in 0..self.len() {
+        self.place_among(free, 0..self.len(), r)
+    }
+
+    /// [`Nodes::place`] looking only at `candidates` (ascending node indices),
+    /// which must hold every node with a task's cores free: the others host
+    /// nothing, so the placement is the same.
+    fn place_among(
+        &self,
+        free: &impl FreeView,
+        candidates: impl Iterator<Item = usize> + Clone,
+        r: &Request,
+    ) -> Option<Placement> {
+        let (mut room, mut hosts, mut single) = (0u64, 0usize, None::<(u32, u32, u32)>);
+        for n in candidates.clone() {
             let cap = self.capacity(free, r, n);
             if cap == 0 {
                 continue;
             }
             room += u64::from(cap);
-            hosts.push((n as u32, cap));
+            hosts += 1;
             if r.nodes == 1 && cap >= r.tasks {
                 let left = free.cores(n) - r.tasks * r.cpus_per_task;
                 let key = (self.weight[n], left, n as u32);
@@ -437,10 +549,19 @@ impl Nodes {
         if let Some((_, _, n)) = single {
             return Some(self.shares(free, r, &[(n, r.tasks)]));
         }
-        if room < u64::from(r.tasks) || hosts.len() < r.nodes as usize {
+        if room < u64::from(r.tasks) || hosts < r.nodes as usize {
             return None;
         }
-        hosts.sort_by_key(|&(n, cap)| (self.weight[n as usize], std::cmp::Reverse(cap), n));
+        // the hosts again (capacities are cheap; most calls end above, without this allocation)
+        let mut hosts: Vec<(u32, u32)> = Vec::with_capacity(hosts);
+        for n in candidates {
+            let cap = self.capacity(free, r, n);
+            if cap > 0 {
+                hosts.push((n as u32, cap));
+            }
+        }
+        // node indices are distinct, so an unstable sort gives the one order
+        hosts.sort_unstable_by_key(|&(n, cap)| (self.weight[n as usize], std::cmp::Reverse(cap), n));
         let (mut count, mut held) = (0usize, 0u64);
         while count < r.nodes as usize || held < u64::from(r.tasks) {
             held += u64::from(hosts[count].1);
@@ -504,6 +625,8 @@ pub struct NodeMachine {
     nodes: Nodes,
     requests: Vec<Request>,
     free: Free,
+    /// The nodes with a free core now.
+    index: FreeIndex,
     free_cores: u64,
     /// Running jobs `(estimated end, job)`, sorted.
     running: Vec<(Time, u32)>,
@@ -533,8 +656,10 @@ impl NodeMachine {
     pub fn new(nodes: Nodes, requests: Vec<Request>) -> Result<Self> {
         nodes.check_requests(&requests)?;
         let n = requests.len();
+        let free = Free::idle(&nodes);
         Ok(NodeMachine {
-            free: Free::idle(&nodes),
+            index: FreeIndex::of(&nodes, &free),
+            free,
             free_cores: nodes.total_cores(),
             nodes,
             requests,
@@ -579,7 +704,26 @@ impl NodeMachine {
 
     /// Where `job` would go now, if it fits.
     pub fn place_now(&self, job: usize) -> Option<Placement> {
-        self.nodes.place(&self.free, &self.requests[job])
+        self.nodes
+            .place_among(&self.free, self.index.nodes(), &self.requests[job])
+    }
+
+    /// Where `job` would go now on what is free both now and in `extra`
+    /// (whose index is `extra_index`), if it fits: [`Nodes::place`] on
+    /// [`Least`]`(free now, extra)`.
+    pub(crate) fn place_within(&self, job: usize, extra: &Free, extra_index: &FreeIndex) -> Option<Placement> {
+        let both = self.index.meet(extra_index);
+        self.nodes
+            .place_among(&Least(&self.free, extra), both.nodes(), &self.requests[job])
+    }
+
+    /// Cores free both now and in `extra` (whose index is `extra_index`), on all nodes together.
+    pub(crate) fn cores_within(&self, extra: &Free, extra_index: &FreeIndex) -> u64 {
+        self.index
+            .meet(extra_index)
+            .nodes()
+            .map(|n| u64::from(self.free.cores[n].min(extra.cores[n])))
+            .sum()
     }
 
     /// Gives `job` the resources of `placement` (which must fit now) until `estimated_end`.
@@ -587,6 +731,7 @@ impl NodeMachine {
         let k = self.nodes.kinds;
         self.version += 1;
         self.free.take(k, &placement.shares, &placement.gres);
+        self.index.update_shares(&self.free, &placement.shares);
         self.free_cores -= placement.shares.iter().map(|s| u64::from(s.cores)).sum::<u64>();
         self.offset[job as usize] = self.shares.len();
         self.count[job as usize] = placement.shares.len() as u32;
@@ -602,11 +747,15 @@ impl NodeMachine {
         if let Ok(at) = self.running.binary_search(&(estimated_end, job)) {
             self.running.remove(at);
         }
-        let (shares, gres) = self.held(job as usize);
-        let cores: u64 = shares.iter().map(|s| u64::from(s.cores)).sum();
-        let (shares, gres) = (shares.to_vec(), gres.to_vec());
-        self.free.give(self.nodes.kinds, &shares, &gres);
-        self.free_cores += cores;
+        let j = job as usize;
+        if self.offset[j] == usize::MAX {
+            return;
+        }
+        let (o, c, k) = (self.offset[j], self.count[j] as usize, self.nodes.kinds);
+        let (shares, gres) = (&self.shares[o..o + c], &self.share_gres[o * k..(o + c) * k]);
+        self.free.give(k, shares, gres);
+        self.index.update_shares(&self.free, shares);
+        self.free_cores += shares.iter().map(|s| u64::from(s.cores)).sum::<u64>();
     }
 
     /// The shares job `j` holds (or held) and their generic resource units.
@@ -624,14 +773,19 @@ impl NodeMachine {
     /// placement. `None` if it fits on no state the running jobs leave,
     /// which [`Nodes::check_requests`] rules out.
     pub fn shadow(&self, now: Time, job: usize) -> Option<Shadow> {
+        self.shadow_indexed(now, job).map(|(shadow, _)| shadow)
+    }
+
+    /// [`NodeMachine::shadow`] and the index of its `extra`.
+    pub(crate) fn shadow_indexed(&self, now: Time, job: usize) -> Option<(Shadow, FreeIndex)> {
         let r = &self.requests[job];
         let k = self.nodes.kinds;
-        let (mut free, mut at, mut i) = (self.free.clone(), now, 0);
+        let (mut free, mut index, mut at, mut i) = (self.free.clone(), self.index.clone(), now, 0);
         let mut cores = self.free_cores;
         let placement = loop {
             // the placement rule is tried only once enough cores are free in all
             if cores >= r.width() {
-                if let Some(p) = self.nodes.place(&free, r) {
+                if let Some(p) = self.nodes.place_among(&free, index.nodes(), r) {
                     break p;
                 }
             }
@@ -641,11 +795,13 @@ impl NodeMachine {
                 let (s, g) = self.held(self.running[i].1 as usize);
                 cores += s.iter().map(|s| u64::from(s.cores)).sum::<u64>();
                 free.give(k, s, g);
+                index.update_shares(&free, s);
                 i += 1;
             }
         };
         free.take(k, &placement.shares, &placement.gres);
-        Some(Shadow { time: at, extra: free })
+        index.update_shares(&free, &placement.shares);
+        Some((Shadow { time: at, extra: free }, index))
     }
 
     /// Every share of every job in start order, as compressed sparse rows:
