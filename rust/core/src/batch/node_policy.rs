@@ -98,7 +98,7 @@ pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool, cache: &mut
         };
         if !short {
             extra.take(kinds, &placement.shares, &placement.gres);
-            extra_index.update_shares(&extra, &placement.shares);
+            extra_index.update_shares(nodes_of(sim).nodes(), &extra, &placement.shares);
         }
         sim.queue_mut().remove(w.job);
         sim.launch_on(w.job, &placement);

@@ -229,63 +229,150 @@ pub struct Placement {
     pub gres: Vec<u32>,
 }
 
-/// The nodes with a free core in some state, one bit each: placement looks
-/// at these only, since a node without a free core hosts no task (a loaded
-/// machine has few of them, and its placements then cost little).
+/// Which nodes have a free core, and which are idle (every resource free),
+/// in some state, one bit per node. Placement looks at these only, since a
+/// node without a free core hosts no task, and idle nodes of one kind
+/// ([`Groups`]) are placed alike: a loaded machine has few partly free nodes,
+/// and its placements then cost little.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct FreeIndex {
-    words: Vec<u64>,
+    free: Vec<u64>,
+    idle: Vec<u64>,
 }
 
 impl FreeIndex {
     /// The index of `free`.
     pub(crate) fn of(nodes: &Nodes, free: &impl FreeView) -> Self {
+        let words = nodes.len().div_ceil(64);
         let mut index = FreeIndex {
-            words: vec![0; nodes.len().div_ceil(64)],
+            free: vec![0; words],
+            idle: vec![0; words],
         };
         for n in 0..nodes.len() {
-            index.update(free, n);
+            index.update(nodes, free, n);
         }
         index
     }
 
-    /// Brings node `n`'s bit up to date with `free`.
-    pub(crate) fn update(&mut self, free: &impl FreeView, n: usize) {
-        let bit = 1u64 << (n % 64);
-        if free.cores(n) > 0 {
-            self.words[n / 64] |= bit;
+    /// Brings node `n`'s bits up to date with `free`.
+    pub(crate) fn update(&mut self, nodes: &Nodes, free: &impl FreeView, n: usize) {
+        let (w, bit) = (n / 64, 1u64 << (n % 64));
+        let k = nodes.kinds;
+        let cores = free.cores(n);
+        let idle = cores == nodes.cores[n]
+            && free.memory(n) == nodes.memory[n]
+            && (0..k).all(|g| free.gres(n * k + g) == nodes.gres[n * k + g]);
+        self.free[w] = if cores > 0 {
+            self.free[w] | bit
         } else {
-            self.words[n / 64] &= !bit;
-        }
+            self.free[w] & !bit
+        };
+        self.idle[w] = if idle { self.idle[w] | bit } else { self.idle[w] & !bit };
     }
 
     /// Brings the nodes of `shares` up to date with `free`.
-    pub(crate) fn update_shares(&mut self, free: &impl FreeView, shares: &[Share]) {
+    pub(crate) fn update_shares(&mut self, nodes: &Nodes, free: &impl FreeView, shares: &[Share]) {
         for s in shares {
-            self.update(free, s.node as usize);
+            self.update(nodes, free, s.node as usize);
         }
     }
 
-    /// The nodes with a free core in both states (the index of their [`Least`]).
+    /// The index of the [`Least`] of the two states: a node is idle in it
+    /// when idle in both, has a free core when it has one in both.
     pub(crate) fn meet(&self, other: &FreeIndex) -> FreeIndex {
+        let and = |a: &[u64], b: &[u64]| a.iter().zip(b).map(|(x, y)| x & y).collect();
         FreeIndex {
-            words: self.words.iter().zip(&other.words).map(|(a, b)| a & b).collect(),
+            free: and(&self.free, &other.free),
+            idle: and(&self.idle, &other.idle),
         }
     }
 
-    /// The nodes, ascending.
+    /// The nodes with a free core, ascending.
     pub(crate) fn nodes(&self) -> impl Iterator<Item = usize> + Clone + '_ {
-        self.words.iter().enumerate().flat_map(|(w, &word)| {
-            let mut bits = word;
-            std::iter::from_fn(move || {
-                if bits == 0 {
-                    return None;
-                }
-                let b = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                Some(w * 64 + b)
-            })
+        ones(self.free.iter().copied())
+    }
+
+    /// The nodes with a free core that are not idle, ascending.
+    fn partly_free(&self) -> impl Iterator<Item = usize> + Clone + '_ {
+        ones(self.free.iter().zip(&self.idle).map(|(f, i)| f & !i))
+    }
+}
+
+/// The positions of the set bits of `words`, ascending.
+fn ones(words: impl Iterator<Item = u64> + Clone) -> impl Iterator<Item = usize> + Clone {
+    words.enumerate().flat_map(|(w, word)| {
+        let mut bits = word;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            Some(w * 64 + b)
         })
+    })
+}
+
+/// The nodes of a cluster grouped by kind: the same cores, memory, generic
+/// resources, features, partitions and weight. Idle nodes of one kind host
+/// the same tasks of any request and come in index order in every choice
+/// of the placement rule, so one capacity and one bit mask stand for them.
+#[derive(Debug, Clone)]
+pub(crate) struct Groups {
+    /// The first node of each group.
+    first: Vec<usize>,
+    /// The members of each group, `words` bits per group.
+    members: Vec<u64>,
+    words: usize,
+    /// Every node idle: where a group's capacity is read.
+    idle: Free,
+}
+
+impl Groups {
+    /// More groups than this and placement looks at every free node instead
+    /// (each group costs a pass over its bit mask).
+    const MAX: usize = 16;
+
+    /// The groups of `nodes`, or `None` when they are more than [`Groups::MAX`].
+    pub(crate) fn of(nodes: &Nodes) -> Option<Groups> {
+        let (k, words) = (nodes.kinds, nodes.len().div_ceil(64));
+        let mut groups = Groups {
+            first: Vec::new(),
+            members: Vec::new(),
+            words,
+            idle: Free::idle(nodes),
+        };
+        for n in 0..nodes.len() {
+            let alike = |m: usize| {
+                nodes.cores[m] == nodes.cores[n]
+                    && nodes.memory[m] == nodes.memory[n]
+                    && nodes.features[m] == nodes.features[n]
+                    && nodes.partitions[m] == nodes.partitions[n]
+                    && nodes.weight[m] == nodes.weight[n]
+                    && nodes.gres[m * k..(m + 1) * k] == nodes.gres[n * k..(n + 1) * k]
+            };
+            let g = match groups.first.iter().position(|&m| alike(m)) {
+                Some(g) => g,
+                None if groups.first.len() == Self::MAX => return None,
+                None => {
+                    groups.first.push(n);
+                    groups.members.resize(groups.members.len() + words, 0);
+                    groups.first.len() - 1
+                }
+            };
+            groups.members[g * words + n / 64] |= 1 << (n % 64);
+        }
+        Some(groups)
+    }
+
+    fn len(&self) -> usize {
+        self.first.len()
+    }
+
+    /// Group `g`'s idle nodes in `index`, word by word.
+    fn idle<'a>(&'a self, index: &'a FreeIndex, g: usize) -> impl Iterator<Item = u64> + Clone + 'a {
+        let members = &self.members[g * self.words..(g + 1) * self.words];
+        members.iter().zip(&index.idle).map(|(m, i)| m & i)
     }
 }
 
@@ -567,9 +654,109 @@ impl Nodes {
             held += u64::from(hosts[count].1);
             count += 1;
         }
-        // one task each, then fill in order
-        let chosen = &hosts[..count];
-        let mut left = r.tasks - count as u32;
+        Some(self.block(free, r, &hosts[..count]))
+    }
+
+    /// [`Nodes::place`] on a state whose index is `index`, idle nodes taken
+    /// by group: the same placement, from a capacity per group and per
+    /// partly free node instead of per node.
+    pub(crate) fn place_grouped(
+        &self,
+        groups: &Groups,
+        free: &impl FreeView,
+        index: &FreeIndex,
+        r: &Request,
+    ) -> Option<Placement> {
+        let mut caps = [(0u32, 0u64); Groups::MAX]; // per group: capacity of an idle node, idle nodes
+        let (mut room, mut hosts, mut single) = (0u64, 0u64, None::<(u32, u32, u32)>);
+        for (g, slot) in caps.iter_mut().enumerate().take(groups.len()) {
+            let count: u64 = groups.idle(index, g).map(|w| u64::from(w.count_ones())).sum();
+            if count == 0 {
+                continue;
+            }
+            let cap = self.capacity(&groups.idle, r, groups.first[g]);
+            if cap == 0 {
+                continue;
+            }
+            *slot = (cap, count);
+            room += u64::from(cap) * count;
+            hosts += count;
+            if r.nodes == 1 && cap >= r.tasks {
+                let n = ones(groups.idle(index, g)).next().expect("counted above");
+                let key = (self.weight[n], self.cores[n] - r.tasks * r.cpus_per_task, n as u32);
+                if single.is_none_or(|best| key < best) {
+                    single = Some(key);
+                }
+            }
+        }
+        for n in index.partly_free() {
+            let cap = self.capacity(free, r, n);
+            if cap == 0 {
+                continue;
+            }
+            room += u64::from(cap);
+            hosts += 1;
+            if r.nodes == 1 && cap >= r.tasks {
+                let key = (self.weight[n], free.cores(n) - r.tasks * r.cpus_per_task, n as u32);
+                if single.is_none_or(|best| key < best) {
+                    single = Some(key);
+                }
+            }
+        }
+        if let Some((_, _, n)) = single {
+            return Some(self.shares(free, r, &[(n, r.tasks)]));
+        }
+        if room < u64::from(r.tasks) || hosts < u64::from(r.nodes) {
+            return None;
+        }
+        // The rule's order (lowest weight, most tasks, lowest index), level by
+        // level of (weight, tasks): within a level, its idle nodes of every group and
+        // its partly free nodes, by index.
+        let partly: Vec<(u32, u32)> = index
+            .partly_free()
+            .map(|n| (n as u32, self.capacity(free, r, n)))
+            .filter(|&(_, c)| c > 0)
+            .collect();
+        let mut levels: Vec<(u32, std::cmp::Reverse<u32>)> = partly
+            .iter()
+            .map(|&(n, cap)| (self.weight[n as usize], std::cmp::Reverse(cap)))
+            .chain(
+                (0..groups.len())
+                    .filter(|&g| caps[g].0 > 0)
+                    .map(|g| (self.weight[groups.first[g]], std::cmp::Reverse(caps[g].0))),
+            )
+            .collect();
+        levels.sort_unstable();
+        levels.dedup();
+        let (mut chosen, mut held) = (Vec::new(), 0u64);
+        let mut bits = vec![0u64; groups.words];
+        'levels: for (weight, std::cmp::Reverse(cap)) in levels {
+            bits.fill(0);
+            for g in (0..groups.len()).filter(|&g| caps[g].0 == cap && self.weight[groups.first[g]] == weight) {
+                for (b, w) in bits.iter_mut().zip(groups.idle(index, g)) {
+                    *b |= w;
+                }
+            }
+            for &(n, c) in &partly {
+                if c == cap && self.weight[n as usize] == weight {
+                    bits[n as usize / 64] |= 1 << (n % 64);
+                }
+            }
+            for n in ones(bits.iter().copied()) {
+                chosen.push((n as u32, cap));
+                held += u64::from(cap);
+                if chosen.len() >= r.nodes as usize && held >= u64::from(r.tasks) {
+                    break 'levels;
+                }
+            }
+        }
+        Some(self.block(free, r, &chosen))
+    }
+
+    /// The placement on `chosen` (nodes and the tasks each can host, in the
+    /// rule's order): one task each, then fill in order (block distribution).
+    fn block(&self, free: &impl FreeView, r: &Request, chosen: &[(u32, u32)]) -> Placement {
+        let mut left = r.tasks - chosen.len() as u32;
         let tasks: Vec<(u32, u32)> = chosen
             .iter()
             .map(|&(n, cap)| {
@@ -578,7 +765,7 @@ impl Nodes {
                 (n, 1 + more)
             })
             .collect();
-        Some(self.shares(free, r, &tasks))
+        self.shares(free, r, &tasks)
     }
 
     fn shares(&self, free: &impl FreeView, r: &Request, tasks: &[(u32, u32)]) -> Placement {
@@ -625,8 +812,10 @@ pub struct NodeMachine {
     nodes: Nodes,
     requests: Vec<Request>,
     free: Free,
-    /// The nodes with a free core now.
+    /// The nodes with a free core, and the idle nodes, now.
     index: FreeIndex,
+    /// The nodes by kind, when they are few kinds.
+    groups: Option<Groups>,
     free_cores: u64,
     /// Running jobs `(estimated end, job)`, sorted.
     running: Vec<(Time, u32)>,
@@ -659,6 +848,7 @@ impl NodeMachine {
         let free = Free::idle(&nodes);
         Ok(NodeMachine {
             index: FreeIndex::of(&nodes, &free),
+            groups: Groups::of(&nodes),
             free,
             free_cores: nodes.total_cores(),
             nodes,
@@ -704,17 +894,23 @@ impl NodeMachine {
 
     /// Where `job` would go now, if it fits.
     pub fn place_now(&self, job: usize) -> Option<Placement> {
-        self.nodes
-            .place_among(&self.free, self.index.nodes(), &self.requests[job])
+        self.place_indexed(&self.free, &self.index, job)
+    }
+
+    /// Where `job` would go on `free`, whose index is `index`.
+    fn place_indexed(&self, free: &impl FreeView, index: &FreeIndex, job: usize) -> Option<Placement> {
+        let r = &self.requests[job];
+        match &self.groups {
+            Some(groups) => self.nodes.place_grouped(groups, free, index, r),
+            None => self.nodes.place_among(free, index.nodes(), r),
+        }
     }
 
     /// Where `job` would go now on what is free both now and in `extra`
     /// (whose index is `extra_index`), if it fits: [`Nodes::place`] on
     /// [`Least`]`(free now, extra)`.
     pub(crate) fn place_within(&self, job: usize, extra: &Free, extra_index: &FreeIndex) -> Option<Placement> {
-        let both = self.index.meet(extra_index);
-        self.nodes
-            .place_among(&Least(&self.free, extra), both.nodes(), &self.requests[job])
+        self.place_indexed(&Least(&self.free, extra), &self.index.meet(extra_index), job)
     }
 
     /// Cores free both now and in `extra` (whose index is `extra_index`), on all nodes together.
@@ -731,7 +927,7 @@ impl NodeMachine {
         let k = self.nodes.kinds;
         self.version += 1;
         self.free.take(k, &placement.shares, &placement.gres);
-        self.index.update_shares(&self.free, &placement.shares);
+        self.index.update_shares(&self.nodes, &self.free, &placement.shares);
         self.free_cores -= placement.shares.iter().map(|s| u64::from(s.cores)).sum::<u64>();
         self.offset[job as usize] = self.shares.len();
         self.count[job as usize] = placement.shares.len() as u32;
@@ -754,7 +950,7 @@ impl NodeMachine {
         let (o, c, k) = (self.offset[j], self.count[j] as usize, self.nodes.kinds);
         let (shares, gres) = (&self.shares[o..o + c], &self.share_gres[o * k..(o + c) * k]);
         self.free.give(k, shares, gres);
-        self.index.update_shares(&self.free, shares);
+        self.index.update_shares(&self.nodes, &self.free, shares);
         self.free_cores += shares.iter().map(|s| u64::from(s.cores)).sum::<u64>();
     }
 
@@ -785,7 +981,7 @@ impl NodeMachine {
         let placement = loop {
             // the placement rule is tried only once enough cores are free in all
             if cores >= r.width() {
-                if let Some(p) = self.nodes.place_among(&free, index.nodes(), r) {
+                if let Some(p) = self.place_indexed(&free, &index, job) {
                     break p;
                 }
             }
@@ -795,12 +991,12 @@ impl NodeMachine {
                 let (s, g) = self.held(self.running[i].1 as usize);
                 cores += s.iter().map(|s| u64::from(s.cores)).sum::<u64>();
                 free.give(k, s, g);
-                index.update_shares(&free, s);
+                index.update_shares(&self.nodes, &free, s);
                 i += 1;
             }
         };
         free.take(k, &placement.shares, &placement.gres);
-        index.update_shares(&free, &placement.shares);
+        index.update_shares(&self.nodes, &free, &placement.shares);
         Some((Shadow { time: at, extra: free }, index))
     }
 
