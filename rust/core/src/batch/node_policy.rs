@@ -3,7 +3,7 @@
 //! ([`Nodes::place`](super::nodes::Nodes::place)) and reservations held node
 //! by node, in every resource.
 
-use super::nodes::{Free, FreeIndex, Placement, Shadow};
+use super::nodes::{Free, FreeIndex, Placement};
 use super::profile::occupied_until;
 use super::sim::BatchSim;
 use crate::time::Time;
@@ -56,16 +56,16 @@ pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool, cache: &mut
     };
     let now = sim.now();
     let version = nodes_of(sim).version();
-    let (shadow, mut extra_index) = match cache.0.take() {
-        Some((job, v, shadow, index)) if job == head.job && v == version => (shadow, index),
-        _ => match nodes_of(sim).shadow_indexed(Time(now), head.job as usize) {
-            Some(found) => found,
+    let shadow_time = match cache.valid.take() {
+        Some((job, v, time)) if job == head.job && v == version => time,
+        _ => match nodes_of(sim).shadow_into(Time(now), head.job as usize, &mut cache.extra, &mut cache.index) {
+            Some(time) => time.0,
             None => return,
         },
     };
-    sim.reserve(head.job, shadow.time.0);
+    sim.reserve(head.job, shadow_time);
     let kinds = nodes_of(sim).nodes().kinds;
-    let mut extra = shadow.extra;
+    let (extra, extra_index) = (&mut cache.extra, &mut cache.index);
     let mut from = if arrivals_only {
         sim.arrivals_scan_start(head.rank as usize)
     } else {
@@ -77,8 +77,7 @@ pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool, cache: &mut
             break;
         }
         // cores free now and beyond the head's placement: a long job needs at least its width of them
-        let beyond = nodes_of(sim).cores_within(&extra, &extra_index);
-        let shadow_time = shadow.time.0;
+        let beyond = nodes_of(sim).cores_within(extra, extra_index);
         let may_fit = |width: u32, estimate: f64| {
             u64::from(width) <= free && (now + estimate <= shadow_time || u64::from(width) <= beyond)
         };
@@ -87,39 +86,38 @@ pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool, cache: &mut
         };
         from = w.rank as usize + 1;
         let machine = nodes_of(sim);
-        let short = now + w.estimate <= shadow.time.0;
+        let short = now + w.estimate <= shadow_time;
         let placement = if short {
             machine.place_now(w.job as usize)
         } else {
-            machine.place_within(w.job as usize, &extra, &extra_index)
+            machine.place_within(w.job as usize, extra, extra_index)
         };
         let Some(placement) = placement else {
             continue;
         };
         if !short {
             extra.take(kinds, &placement.shares, &placement.gres);
-            extra_index.update_shares(nodes_of(sim).nodes(), &extra, &placement.shares);
+            extra_index.update_shares(machine.nodes(), &*extra, &placement.shares);
         }
         sim.queue_mut().remove(w.job);
         sim.launch_on(w.job, &placement);
     }
+    // no job started: the shadow and its extra hold until one starts or ends
     if nodes_of(sim).version() == version {
-        cache.0 = Some((
-            head.job,
-            version,
-            Shadow {
-                time: shadow.time,
-                extra,
-            },
-            extra_index,
-        ));
+        cache.valid = Some((head.job, version, shadow_time));
     }
 }
 
-/// EASY's shadow on nodes kept between passes: the head, the nodes' version
-/// it was computed for, the shadow and the index of its extra.
+/// EASY's shadow on nodes, kept between passes while it holds: its time and
+/// extra ([`NodeMachine::shadow`](super::nodes::NodeMachine::shadow)), the
+/// extra's index, and the head and nodes' version it was computed for
+/// (`valid`); the buffers are reused by the next computation.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct EasyCache(Option<(u32, u64, Shadow, FreeIndex)>);
+pub(crate) struct EasyCache {
+    valid: Option<(u32, u64, f64)>,
+    extra: Free,
+    index: FreeIndex,
+}
 
 /// Conservative backfilling on nodes: every waiting job holds a reservation,
 /// a start time and the shares of its nodes, and never loses it to another

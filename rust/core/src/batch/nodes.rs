@@ -124,7 +124,7 @@ pub struct Share {
 }
 
 /// Free resources of every node: what placement reads and updates.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Free {
     /// Free cores of each node.
     pub cores: Vec<u32>,
@@ -234,7 +234,7 @@ pub struct Placement {
 /// node without a free core hosts no task, and idle nodes of one kind
 /// ([`Groups`]) are placed alike: a loaded machine has few partly free nodes,
 /// and its placements then cost little.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct FreeIndex {
     free: Vec<u64>,
     idle: Vec<u64>,
@@ -276,25 +276,55 @@ impl FreeIndex {
             self.update(nodes, free, s.node as usize);
         }
     }
+}
 
-    /// The index of the [`Least`] of the two states: a node is idle in it
-    /// when idle in both, has a free core when it has one in both.
-    pub(crate) fn meet(&self, other: &FreeIndex) -> FreeIndex {
-        let and = |a: &[u64], b: &[u64]| a.iter().zip(b).map(|(x, y)| x & y).collect();
-        FreeIndex {
-            free: and(&self.free, &other.free),
-            idle: and(&self.idle, &other.idle),
-        }
-    }
+/// What placement reads of an index: a [`FreeIndex`], or the index of the
+/// [`Least`] of two states ([`Both`]) without building it.
+pub(crate) trait Bits {
+    /// Words of bits (64 nodes each).
+    fn words(&self) -> usize;
+    /// Nodes `64 w ..` with a free core.
+    fn free_word(&self, w: usize) -> u64;
+    /// Nodes `64 w ..` idle.
+    fn idle_word(&self, w: usize) -> u64;
 
     /// The nodes with a free core, ascending.
-    pub(crate) fn nodes(&self) -> impl Iterator<Item = usize> + Clone + '_ {
-        ones(self.free.iter().copied())
+    fn nodes(&self) -> impl Iterator<Item = usize> + Clone {
+        ones((0..self.words()).map(|w| self.free_word(w)))
     }
 
     /// The nodes with a free core that are not idle, ascending.
-    fn partly_free(&self) -> impl Iterator<Item = usize> + Clone + '_ {
-        ones(self.free.iter().zip(&self.idle).map(|(f, i)| f & !i))
+    fn partly_free(&self) -> impl Iterator<Item = usize> + Clone {
+        ones((0..self.words()).map(|w| self.free_word(w) & !self.idle_word(w)))
+    }
+}
+
+impl Bits for FreeIndex {
+    fn words(&self) -> usize {
+        self.free.len()
+    }
+    fn free_word(&self, w: usize) -> u64 {
+        self.free[w]
+    }
+    fn idle_word(&self, w: usize) -> u64 {
+        self.idle[w]
+    }
+}
+
+/// The index of the [`Least`] of two states: a node is idle in it when idle
+/// in both, and has a free core when it has one in both.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Both<'a>(pub &'a FreeIndex, pub &'a FreeIndex);
+
+impl Bits for Both<'_> {
+    fn words(&self) -> usize {
+        self.0.free.len()
+    }
+    fn free_word(&self, w: usize) -> u64 {
+        self.0.free[w] & self.1.free[w]
+    }
+    fn idle_word(&self, w: usize) -> u64 {
+        self.0.idle[w] & self.1.idle[w]
     }
 }
 
@@ -370,9 +400,9 @@ impl Groups {
     }
 
     /// Group `g`'s idle nodes in `index`, word by word.
-    fn idle<'a>(&'a self, index: &'a FreeIndex, g: usize) -> impl Iterator<Item = u64> + Clone + 'a {
+    fn idle<'a>(&'a self, index: &'a impl Bits, g: usize) -> impl Iterator<Item = u64> + Clone + 'a {
         let members = &self.members[g * self.words..(g + 1) * self.words];
-        members.iter().zip(&index.idle).map(|(m, i)| m & i)
+        members.iter().enumerate().map(|(w, m)| m & index.idle_word(w))
     }
 }
 
@@ -634,7 +664,7 @@ impl Nodes {
             }
         }
         if let Some((_, _, n)) = single {
-            return Some(self.shares(free, r, &[(n, r.tasks)]));
+            return Some(self.shares(free, r, 1, std::iter::once((n, r.tasks))));
         }
         if room < u64::from(r.tasks) || hosts < r.nodes as usize {
             return None;
@@ -664,7 +694,7 @@ impl Nodes {
         &self,
         groups: &Groups,
         free: &impl FreeView,
-        index: &FreeIndex,
+        index: &impl Bits,
         r: &Request,
     ) -> Option<Placement> {
         let mut caps = [(0u32, 0u64); Groups::MAX]; // per group: capacity of an idle node, idle nodes
@@ -704,7 +734,7 @@ impl Nodes {
             }
         }
         if let Some((_, _, n)) = single {
-            return Some(self.shares(free, r, &[(n, r.tasks)]));
+            return Some(self.shares(free, r, 1, std::iter::once((n, r.tasks))));
         }
         if room < u64::from(r.tasks) || hosts < u64::from(r.nodes) {
             return None;
@@ -757,24 +787,28 @@ impl Nodes {
     /// rule's order): one task each, then fill in order (block distribution).
     fn block(&self, free: &impl FreeView, r: &Request, chosen: &[(u32, u32)]) -> Placement {
         let mut left = r.tasks - chosen.len() as u32;
-        let tasks: Vec<(u32, u32)> = chosen
-            .iter()
-            .map(|&(n, cap)| {
-                let more = left.min(cap - 1);
-                left -= more;
-                (n, 1 + more)
-            })
-            .collect();
-        self.shares(free, r, &tasks)
+        let tasks = chosen.iter().map(|&(n, cap)| {
+            let more = left.min(cap - 1);
+            left -= more;
+            (n, 1 + more)
+        });
+        self.shares(free, r, chosen.len(), tasks)
     }
 
-    fn shares(&self, free: &impl FreeView, r: &Request, tasks: &[(u32, u32)]) -> Placement {
+    /// The placement of `tasks` (`count` of them: node, tasks on it).
+    fn shares(
+        &self,
+        free: &impl FreeView,
+        r: &Request,
+        count: usize,
+        tasks: impl Iterator<Item = (u32, u32)>,
+    ) -> Placement {
         let k = self.kinds;
         let mut placement = Placement {
-            shares: Vec::with_capacity(tasks.len()),
-            gres: vec![0; tasks.len() * k],
+            shares: Vec::with_capacity(count),
+            gres: vec![0; count * k],
         };
-        for (i, &(node, t)) in tasks.iter().enumerate() {
+        for (i, (node, t)) in tasks.enumerate() {
             let n = node as usize;
             let cores = if r.exclusive {
                 self.cores[n]
@@ -898,7 +932,7 @@ impl NodeMachine {
     }
 
     /// Where `job` would go on `free`, whose index is `index`.
-    fn place_indexed(&self, free: &impl FreeView, index: &FreeIndex, job: usize) -> Option<Placement> {
+    fn place_indexed(&self, free: &impl FreeView, index: &impl Bits, job: usize) -> Option<Placement> {
         let r = &self.requests[job];
         match &self.groups {
             Some(groups) => self.nodes.place_grouped(groups, free, index, r),
@@ -910,13 +944,12 @@ impl NodeMachine {
     /// (whose index is `extra_index`), if it fits: [`Nodes::place`] on
     /// [`Least`]`(free now, extra)`.
     pub(crate) fn place_within(&self, job: usize, extra: &Free, extra_index: &FreeIndex) -> Option<Placement> {
-        self.place_indexed(&Least(&self.free, extra), &self.index.meet(extra_index), job)
+        self.place_indexed(&Least(&self.free, extra), &Both(&self.index, extra_index), job)
     }
 
     /// Cores free both now and in `extra` (whose index is `extra_index`), on all nodes together.
     pub(crate) fn cores_within(&self, extra: &Free, extra_index: &FreeIndex) -> u64 {
-        self.index
-            .meet(extra_index)
+        Both(&self.index, extra_index)
             .nodes()
             .map(|n| u64::from(self.free.cores[n].min(extra.cores[n])))
             .sum()
@@ -969,19 +1002,29 @@ impl NodeMachine {
     /// placement. `None` if it fits on no state the running jobs leave,
     /// which [`Nodes::check_requests`] rules out.
     pub fn shadow(&self, now: Time, job: usize) -> Option<Shadow> {
-        self.shadow_indexed(now, job).map(|(shadow, _)| shadow)
+        let (mut extra, mut index) = (self.free.clone(), self.index.clone());
+        let time = self.shadow_into(now, job, &mut extra, &mut index)?;
+        Some(Shadow { time, extra })
     }
 
-    /// [`NodeMachine::shadow`] and the index of its `extra`.
-    pub(crate) fn shadow_indexed(&self, now: Time, job: usize) -> Option<(Shadow, FreeIndex)> {
+    /// [`NodeMachine::shadow`] written into `extra` and its index `index`
+    /// (whatever they held before: their buffers are reused), returning the
+    /// shadow time.
+    pub(crate) fn shadow_into(&self, now: Time, job: usize, extra: &mut Free, index: &mut FreeIndex) -> Option<Time> {
         let r = &self.requests[job];
         let k = self.nodes.kinds;
-        let (mut free, mut index, mut at, mut i) = (self.free.clone(), self.index.clone(), now, 0);
+        let free = extra;
+        free.cores.clone_from(&self.free.cores);
+        free.memory.clone_from(&self.free.memory);
+        free.gres.clone_from(&self.free.gres);
+        index.free.clone_from(&self.index.free);
+        index.idle.clone_from(&self.index.idle);
+        let (mut at, mut i) = (now, 0);
         let mut cores = self.free_cores;
         let placement = loop {
             // the placement rule is tried only once enough cores are free in all
             if cores >= r.width() {
-                if let Some(p) = self.place_indexed(&free, &index, job) {
+                if let Some(p) = self.place_indexed(&*free, &*index, job) {
                     break p;
                 }
             }
@@ -991,13 +1034,13 @@ impl NodeMachine {
                 let (s, g) = self.held(self.running[i].1 as usize);
                 cores += s.iter().map(|s| u64::from(s.cores)).sum::<u64>();
                 free.give(k, s, g);
-                index.update_shares(&self.nodes, &free, s);
+                index.update_shares(&self.nodes, &*free, s);
                 i += 1;
             }
         };
         free.take(k, &placement.shares, &placement.gres);
-        index.update_shares(&self.nodes, &free, &placement.shares);
-        Some((Shadow { time: at, extra: free }, index))
+        index.update_shares(&self.nodes, &*free, &placement.shares);
+        Some(at)
     }
 
     /// Every share of every job in start order, as compressed sparse rows:
@@ -1006,9 +1049,15 @@ impl NodeMachine {
     #[allow(clippy::type_complexity)]
     pub fn assignment(&self) -> (Vec<i64>, Vec<i64>, Vec<i64>, Vec<i64>, Vec<u64>, Vec<i64>) {
         let n = self.requests.len();
+        let (m, k) = (self.shares.len(), self.nodes.kinds);
         let mut offsets = Vec::with_capacity(n + 1);
-        let (mut node, mut tasks, mut cores, mut memory, mut gres) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut node, mut tasks, mut cores, mut memory, mut gres) = (
+            Vec::with_capacity(m),
+            Vec::with_capacity(m),
+            Vec::with_capacity(m),
+            Vec::with_capacity(m),
+            Vec::with_capacity(m * k),
+        );
         offsets.push(0);
         for j in 0..n {
             let (shares, units) = self.held(j);
