@@ -55,6 +55,19 @@ pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool, cache: &mut
         return;
     };
     let now = sim.now();
+    let mut from = if arrivals_only {
+        sim.arrivals_scan_start(head.rank as usize)
+    } else {
+        sim.backfill_scan_start(head.rank as usize)
+    };
+    // With the head's reservation recorded, the shadow only matters to a job that could start now; when
+    // none has the cores (a full machine, the common case under load), it is not computed.
+    if !sim.reservations()[head.job as usize].is_nan() {
+        let free = sim.free_cores();
+        if free == 0 || sim.queue().first_from(from, |w, _| u64::from(w) <= free).is_none() {
+            return;
+        }
+    }
     let version = nodes_of(sim).version();
     let shadow_time = match cache.valid.take() {
         Some((job, v, time)) if job == head.job && v == version => time,
@@ -66,11 +79,6 @@ pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool, cache: &mut
     sim.reserve(head.job, shadow_time);
     let kinds = nodes_of(sim).nodes().kinds;
     let (extra, extra_index) = (&mut cache.extra, &mut cache.index);
-    let mut from = if arrivals_only {
-        sim.arrivals_scan_start(head.rank as usize)
-    } else {
-        sim.backfill_scan_start(head.rank as usize)
-    };
     loop {
         let free = sim.free_cores();
         if free == 0 {

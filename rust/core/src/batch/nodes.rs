@@ -928,6 +928,9 @@ impl NodeMachine {
 
     /// Where `job` would go now, if it fits.
     pub fn place_now(&self, job: usize) -> Option<Placement> {
+        if self.requests[job].width() > self.free_cores {
+            return None; // fewer cores free in all than it holds
+        }
         self.place_indexed(&self.free, &self.index, job)
     }
 
