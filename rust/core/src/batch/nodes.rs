@@ -406,6 +406,15 @@ impl Groups {
     }
 }
 
+impl Placement {
+    fn with_capacity(shares: usize, kinds: usize) -> Self {
+        Placement {
+            shares: Vec::with_capacity(shares),
+            gres: Vec::with_capacity(shares * kinds),
+        }
+    }
+}
+
 impl Nodes {
     /// Checks the nodes, and each request against them: counts in range,
     /// and a job that can run on its partition's nodes when they are all idle.
@@ -664,7 +673,7 @@ impl Nodes {
             }
         }
         if let Some((_, _, n)) = single {
-            return Some(self.shares(free, r, 1, std::iter::once((n, r.tasks))));
+            return Some(self.block(free, r, &[(n, r.tasks)]));
         }
         if room < u64::from(r.tasks) || hosts < r.nodes as usize {
             return None;
@@ -734,108 +743,130 @@ impl Nodes {
             }
         }
         if let Some((_, _, n)) = single {
-            return Some(self.shares(free, r, 1, std::iter::once((n, r.tasks))));
+            return Some(self.block(free, r, &[(n, r.tasks)]));
         }
         if room < u64::from(r.tasks) || hosts < u64::from(r.nodes) {
             return None;
         }
-        // The rule's order (lowest weight, most tasks, lowest index), level by
-        // level of (weight, tasks): within a level, its idle nodes of every group and
-        // its partly free nodes, by index.
-        let partly: Vec<(u32, u32)> = index
-            .partly_free()
-            .map(|n| (n as u32, self.capacity(free, r, n)))
-            .filter(|&(_, c)| c > 0)
-            .collect();
-        let mut levels: Vec<(u32, std::cmp::Reverse<u32>)> = partly
-            .iter()
-            .map(|&(n, cap)| (self.weight[n as usize], std::cmp::Reverse(cap)))
-            .chain(
-                (0..groups.len())
-                    .filter(|&g| caps[g].0 > 0)
-                    .map(|g| (self.weight[groups.first[g]], std::cmp::Reverse(caps[g].0))),
-            )
-            .collect();
-        levels.sort_unstable();
-        levels.dedup();
-        let (mut chosen, mut held) = (Vec::new(), 0u64);
-        let mut bits = vec![0u64; groups.words];
-        'levels: for (weight, std::cmp::Reverse(cap)) in levels {
-            bits.fill(0);
-            for g in (0..groups.len()).filter(|&g| caps[g].0 == cap && self.weight[groups.first[g]] == weight) {
-                for (b, w) in bits.iter_mut().zip(groups.idle(index, g)) {
-                    *b |= w;
+        // the nodes taken: the rule's order until the job has its nodes and room for its tasks
+        let (mut count, mut held) = (0usize, 0u64);
+        self.visit_grouped(groups, &caps, free, index, r, |_, cap| {
+            count += 1;
+            held += u64::from(cap);
+            count < r.nodes as usize || held < u64::from(r.tasks)
+        });
+        // one task each, then fill in order (block distribution)
+        let (mut placement, mut left) = (Placement::with_capacity(count, self.kinds), r.tasks - count as u32);
+        self.visit_grouped(groups, &caps, free, index, r, |n, cap| {
+            let more = left.min(cap - 1);
+            left -= more;
+            self.push_share(&mut placement, free, r, n, 1 + more);
+            placement.shares.len() < count
+        });
+        Some(placement)
+    }
+
+    /// Visits the nodes that can host tasks of `r` (and how many each) in
+    /// the rule's order (lowest weight, most tasks, lowest index) until
+    /// `visit` returns false: level by level of (weight, tasks), and within
+    /// a level its idle nodes of every group and its partly free nodes, by
+    /// index. `caps` holds each group's (capacity of an idle node, idle nodes).
+    /// Nothing is allocated: it is walked twice per placement.
+    fn visit_grouped(
+        &self,
+        groups: &Groups,
+        caps: &[(u32, u64)],
+        free: &impl FreeView,
+        index: &impl Bits,
+        r: &Request,
+        mut visit: impl FnMut(u32, u32) -> bool,
+    ) {
+        use std::cmp::Reverse;
+        let mut level: Option<(u32, Reverse<u32>)> = None;
+        loop {
+            // the next level: the least (weight, Reverse(tasks)) after this one
+            let mut next: Option<(u32, Reverse<u32>)> = None;
+            let mut consider = |key| {
+                if level.is_none_or(|l| key > l) && next.is_none_or(|b| key < b) {
+                    next = Some(key);
+                }
+            };
+            for g in (0..groups.len()).filter(|&g| caps[g].0 > 0) {
+                consider((self.weight[groups.first[g]], Reverse(caps[g].0)));
+            }
+            for n in index.partly_free() {
+                let cap = self.capacity(free, r, n);
+                if cap > 0 {
+                    consider((self.weight[n], Reverse(cap)));
                 }
             }
-            for &(n, c) in &partly {
-                if c == cap && self.weight[n as usize] == weight {
-                    bits[n as usize / 64] |= 1 << (n % 64);
+            let Some(key @ (weight, Reverse(cap))) = next else {
+                return;
+            };
+            level = Some(key);
+            for w in 0..index.words() {
+                let mut bits = 0u64;
+                for g in (0..groups.len()).filter(|&g| caps[g].0 == cap && self.weight[groups.first[g]] == weight) {
+                    bits |= groups.members[g * groups.words + w] & index.idle_word(w);
                 }
-            }
-            for n in ones(bits.iter().copied()) {
-                chosen.push((n as u32, cap));
-                held += u64::from(cap);
-                if chosen.len() >= r.nodes as usize && held >= u64::from(r.tasks) {
-                    break 'levels;
+                for n in ones(std::iter::once(index.free_word(w) & !index.idle_word(w))) {
+                    let n = w * 64 + n;
+                    if self.weight[n] == weight && self.capacity(free, r, n) == cap {
+                        bits |= 1 << (n % 64);
+                    }
+                }
+                for n in ones(std::iter::once(bits)) {
+                    if !visit((w * 64 + n) as u32, cap) {
+                        return;
+                    }
                 }
             }
         }
-        Some(self.block(free, r, &chosen))
     }
 
     /// The placement on `chosen` (nodes and the tasks each can host, in the
     /// rule's order): one task each, then fill in order (block distribution).
     fn block(&self, free: &impl FreeView, r: &Request, chosen: &[(u32, u32)]) -> Placement {
-        let mut left = r.tasks - chosen.len() as u32;
-        let tasks = chosen.iter().map(|&(n, cap)| {
+        let (mut placement, mut left) = (
+            Placement::with_capacity(chosen.len(), self.kinds),
+            r.tasks - chosen.len() as u32,
+        );
+        for &(n, cap) in chosen {
             let more = left.min(cap - 1);
             left -= more;
-            (n, 1 + more)
-        });
-        self.shares(free, r, chosen.len(), tasks)
-    }
-
-    /// The placement of `tasks` (`count` of them: node, tasks on it).
-    fn shares(
-        &self,
-        free: &impl FreeView,
-        r: &Request,
-        count: usize,
-        tasks: impl Iterator<Item = (u32, u32)>,
-    ) -> Placement {
-        let k = self.kinds;
-        let mut placement = Placement {
-            shares: Vec::with_capacity(count),
-            gres: vec![0; count * k],
-        };
-        for (i, (node, t)) in tasks.enumerate() {
-            let n = node as usize;
-            let cores = if r.exclusive {
-                self.cores[n]
-            } else {
-                t * r.cpus_per_task
-            };
-            let memory = if r.mem_per_node == WHOLE_NODE_MEMORY {
-                self.memory[n]
-            } else if r.mem_per_node > 0 {
-                r.mem_per_node
-            } else {
-                r.mem_per_cpu * u64::from(t * r.cpus_per_task)
-            };
-            let mut need = r.gres_per_node;
-            for g in (0..k).filter(|&g| r.gres_kinds >> g & 1 == 1) {
-                let take = need.min(free.gres(n * k + g));
-                placement.gres[i * k + g] = take;
-                need -= take;
-            }
-            placement.shares.push(Share {
-                node,
-                tasks: t,
-                cores,
-                memory,
-            });
+            self.push_share(&mut placement, free, r, n, 1 + more);
         }
         placement
+    }
+
+    /// Adds to `placement` the share of `tasks` tasks of `r` on `node`.
+    fn push_share(&self, placement: &mut Placement, free: &impl FreeView, r: &Request, node: u32, tasks: u32) {
+        let (n, k, i) = (node as usize, self.kinds, placement.shares.len());
+        let cores = if r.exclusive {
+            self.cores[n]
+        } else {
+            tasks * r.cpus_per_task
+        };
+        let memory = if r.mem_per_node == WHOLE_NODE_MEMORY {
+            self.memory[n]
+        } else if r.mem_per_node > 0 {
+            r.mem_per_node
+        } else {
+            r.mem_per_cpu * u64::from(tasks * r.cpus_per_task)
+        };
+        placement.gres.resize((i + 1) * k, 0);
+        let mut need = r.gres_per_node;
+        for g in (0..k).filter(|&g| r.gres_kinds >> g & 1 == 1) {
+            let take = need.min(free.gres(n * k + g));
+            placement.gres[i * k + g] = take;
+            need -= take;
+        }
+        placement.shares.push(Share {
+            node,
+            tasks,
+            cores,
+            memory,
+        });
     }
 }
 
