@@ -145,8 +145,8 @@ impl BatchSim {
                 .get_item(key)?
                 .ok_or_else(|| PyValueError::new_err(format!("missing array '{key}'")))
         };
-        let i64s = |key: &str| -> PyResult<PyReadonlyArray1<'_, i64>> { Ok(array(key)?.extract()?) };
-        let u64s = |key: &str| -> PyResult<PyReadonlyArray1<'_, u64>> { Ok(array(key)?.extract()?) };
+        let i64s = |key: &str| -> PyResult<PyReadonlyArray1<'_, i64>> { array(key)?.extract() };
+        let u64s = |key: &str| -> PyResult<PyReadonlyArray1<'_, u64>> { array(key)?.extract() };
         let (n, tasks, cpt, gres_n, partition) = (
             i64s("nodes")?,
             i64s("tasks")?,
