@@ -498,8 +498,11 @@ class _Reader:
             (cancelled_before & ~bad_rows, "cancelled before start"),
             (not_ended & ~bad_rows, "not ended"),
         ):
-            for row in np.flatnonzero(mask).tolist():
-                records.append((int(self.lines[row]), self._dropped(reason, label_values[label_codes[row]], row)))
+            # tens of thousands of lines in a big dump: their numbers and labels taken as lists at once
+            skipped = np.flatnonzero(mask)
+            for line, label in zip(self.lines[skipped].tolist(), [label_values[r] for r in skipped.tolist()]):
+                job = int(label) if label.isdigit() else None
+                records.append((line, Dropped(reason, job_id=job, line=line, label=None if job is not None else label)))
         records.sort(key=lambda x: x[0])
         idx = np.flatnonzero(kept & ~bad_rows)
         if len(idx) == 0:
@@ -694,11 +697,16 @@ def _counts(values: np.ndarray) -> np.ndarray:
 def _dense(codes: np.ndarray, values: list[str], idx: np.ndarray) -> tuple[np.ndarray, list[str]]:
     """The codes of rows ``idx`` renumbered 0.. in order of first appearance among them, and their values."""
     sub = codes[idx]
-    present, first = np.unique(sub, return_index=True)
-    order = np.argsort(first, kind="stable")
+    present = np.flatnonzero(np.bincount(sub, minlength=len(values)))
+    if len(present) <= 64:
+        # A few names (users, partitions): each one's first row found by a scan, not by sorting every row.
+        first = np.array([np.argmax(sub == k) for k in present.tolist()], dtype=np.int64)
+    else:
+        present, first = np.unique(sub, return_index=True)
+    order = present[np.argsort(first, kind="stable")]
     rank = np.full(len(values), -1, dtype=np.int64)
-    rank[present[order]] = np.arange(len(order))
-    return rank[sub], [values[k] for k in present[order].tolist()]
+    rank[order] = np.arange(len(order))
+    return rank[sub], [values[k] for k in order.tolist()]
 
 
 def _count(text: str) -> int:
