@@ -159,6 +159,13 @@ MUTATIONS = [
         "step without its job",
     ),  # noqa: E501
     (
+        "Eligible before Submit",
+        _mutate("Eligible", "2021-02-11T21:59:59"),
+        "Eligible 2021-02-11T21:59:59 is before Submit 2021-02-11T22:00:00",
+        "Eligible before Submit",
+    ),
+    ("bad Eligible", _mutate("Eligible", "soon"), "Eligible == 'soon' is not a date", "bad Eligible"),
+    (
         "bad JobIDRaw",
         _mutate("JobIDRaw", "x"),
         "JobIDRaw == 'x' is not a whole number",
@@ -239,6 +246,31 @@ def test_requests_follow_select_and_pandas(tmp_path):
     assert df["req_label"].tolist() == ["10", "11_3"] and df["req_time_limit_s"].tolist() == [600.0, 86400.0]
     back = type(t).from_pandas(df, metadata=t.metadata)
     assert back.equals(t) and back.requests.equals(t.requests)
+
+
+def test_eligible_priority_and_job_name_are_kept(tmp_path):
+    # Eligible on the clock of submit (s from the earliest kept submit), -1 where Unknown; Priority a whole
+    # number, -1 where blank; JobName as written. Without the columns they are not given (-1, -1, '').
+    header = HEADER + "|Priority|JobName"
+    lines = [GOOD[0] + "|4294|train net", GOOD[1] + "||batch", GOOD[2] + "||"]
+    lines[2] = lines[2].replace("2021-02-11T22:01:00|2021-02-11T22:01:00", "2021-02-11T22:01:00|2021-02-11T22:01:30")
+    t = read_sacct(_dump(tmp_path, lines, header))
+    r = t.requests
+    assert r.eligible.tolist() == [0.0, 90.0] and t.submit.tolist() == [0.0, 60.0]
+    assert r.priority.tolist() == [4294, -1] and r.job_name.tolist() == ["train net", ""]
+    t = read_sacct(_dump(tmp_path, [line.replace("|2021-02-11T22:01:30|", "|Unknown|") for line in lines], header))
+    assert t.requests.eligible.tolist() == [0.0, -1.0]
+    names = HEADER.split("|")
+    keep = [k for k, name in enumerate(names) if name != "Eligible"]
+    short = ["|".join(np.array(line.split("|"))[keep]) for line in GOOD]
+    r = read_sacct(_dump(tmp_path, short, "|".join(np.array(names)[keep]), name="short.txt")).requests
+    assert r.eligible.tolist() == [-1.0, -1.0] and r.priority.tolist() == [-1, -1] and r.job_name.tolist() == ["", ""]
+    with pytest.raises(InvalidWorkloadError, match="Priority == 'high' is not a whole number"):
+        read_sacct(_dump(tmp_path, [GOOD[0] + "|high|x"], header))
+    pytest.importorskip("pandas")
+    df = t.to_pandas()
+    assert df["req_eligible_s"].tolist() == [0.0, -1.0] and df["req_job_name"].tolist() == ["train net", ""]
+    assert type(t).from_pandas(df, metadata=t.metadata).equals(t)
 
 
 def test_micro_cluster_real_run():

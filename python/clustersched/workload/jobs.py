@@ -229,12 +229,12 @@ class JobTable:
         header values (``{"MaxProcs": "240"}``).
         """
         from .._pandas import with_units
-        from .requests import REQUEST_NAMES, Requests
+        from .requests import _UNIT_NAMES, REQUEST_NAMES, Requests
 
         names = {with_units(name): name for name in FIELD_NAMES}
         names.update({name: name for name in FIELD_NAMES})
         request_names = {REQUEST_PREFIX + n: n for n in REQUEST_NAMES}
-        request_names[REQUEST_PREFIX + "time_limit_s"] = "time_limit"
+        request_names.update({REQUEST_PREFIX + unit: name for name, unit in _UNIT_NAMES.items()})
         request_cols = {request_names[c]: df[c].to_numpy() for c in df.columns if c in request_names}
         unknown = [c for c in df.columns if c not in names and c not in request_names]
         if unknown:
