@@ -1275,4 +1275,120 @@ mod tests {
         assert_eq!(s.time, Time(10.0));
         let _ = n;
     }
+
+    use proptest::prelude::*;
+
+    /// Nodes of three kinds (one with GPUs and a feature, one of another
+    /// weight), `n` of them, kinds cycling or in runs.
+    fn mixed(n: usize, runs: bool) -> Nodes {
+        let kind = |i: usize| if runs { i * 3 / n } else { i % 3 };
+        Nodes {
+            cores: (0..n).map(|i| [4, 4, 8][kind(i)]).collect(),
+            memory: (0..n).map(|i| [8_000, 8_000, 16_000][kind(i)]).collect(),
+            gres: (0..n).map(|i| [0, 2, 0][kind(i)]).collect(),
+            kinds: 1,
+            features: (0..n).map(|i| [1, 3, 1][kind(i)]).collect(),
+            weight: (0..n).map(|i| [1, 1, 2][kind(i)]).collect(),
+            partitions: (0..n).map(|i| [1, 1, 3][kind(i)]).collect(),
+        }
+    }
+
+    fn any_request() -> impl Strategy<Value = Request> {
+        (1u32..4, 0u32..12, 1u32..3, 0u64..3, 0u32..3, 0u32..6)
+            .prop_map(|(nodes, more, cpt, mem, gpus, flags)| Request {
+                nodes,
+                tasks: nodes + more,
+                cpus_per_task: cpt,
+                mem_per_cpu: [0, 900, 2_500][mem as usize],
+                mem_per_node: if flags == 5 { WHOLE_NODE_MEMORY } else { 0 },
+                gres_per_node: gpus * u32::from(flags % 2 == 0),
+                gres_kinds: 1,
+                features: u64::from(flags == 1) * 2,
+                partition: u32::from(flags == 3),
+                exclusive: flags == 4,
+            })
+            // only requests an idle cluster can hold
+            .prop_filter("fits the idle nodes", |r| {
+                mixed(70, false).place(&Free::idle(&mixed(70, false)), r).is_some()
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// The machine's placements (free nodes only, idle nodes by kind), its
+        /// placements within an extra and its shadow are the rule's own on
+        /// every node, at every step of a run of starts and ends; more than
+        /// 64 nodes, so that the bit masks span words.
+        #[test]
+        fn indexed_placement_is_the_rule(
+            requests in prop::collection::vec(any_request(), 1..12),
+            steps in prop::collection::vec((0usize..12, any::<bool>()), 1..60),
+            runs in any::<bool>(),
+            many_kinds in any::<bool>(),
+        ) {
+            let mut nodes = mixed(70, runs);
+            if many_kinds {
+                // more kinds than Groups::MAX: every free node is looked at
+                nodes.weight = (0..70).map(|i| i % 20).collect();
+            }
+            let mut m = NodeMachine::new(nodes.clone(), requests.clone()).unwrap();
+            let mut running: Vec<u32> = Vec::new();
+            for (t, &(pick, finish)) in steps.iter().enumerate() {
+                let t = Time(t as f64);
+                for j in 0..requests.len() {
+                    let want = nodes.place(m.free(), &requests[j]);
+                    prop_assert_eq!(m.place_now(j), want, "job {} at step {:?}", j, t);
+                    if let Some(shadow) = m.shadow(t, j) {
+                        // what is free at the shadow beyond the head: what the rule places within
+                        let index = FreeIndex::of(&nodes, &shadow.extra);
+                        for (k, r) in requests.iter().enumerate() {
+                            let want = nodes.place(&Least(m.free(), &shadow.extra), r);
+                            prop_assert_eq!(m.place_within(k, &shadow.extra, &index), want);
+                        }
+                        let cores: u64 = (0..nodes.len())
+                            .map(|n| u64::from(m.free().cores[n].min(shadow.extra.cores[n])))
+                            .sum();
+                        prop_assert_eq!(m.cores_within(&shadow.extra, &index), cores);
+                    }
+                }
+                prop_assert_eq!(&m.index, &FreeIndex::of(&nodes, m.free()));
+                if finish && !running.is_empty() {
+                    let job = running.remove(pick % running.len());
+                    m.release(job, Time(1e9 + f64::from(job)));
+                } else {
+                    let job = (pick % requests.len()) as u32;
+                    if !running.contains(&job) {
+                        if let Some(p) = m.place_now(job as usize) {
+                            m.allocate(job, &p, Time(1e9 + f64::from(job)));
+                            running.push(job);
+                        }
+                    }
+                }
+            }
+        }
+
+        /// check_requests accepts exactly the requests the rule places on idle nodes.
+        #[test]
+        fn requests_are_checked_as_the_rule_places_them(
+            r in (1u32..4, 0u32..40, 1u32..10, 0u64..5_000, 0u32..4, 0u32..4).prop_map(
+                |(nodes, more, cpt, mem, gpus, part)| Request {
+                    nodes,
+                    tasks: nodes + more,
+                    cpus_per_task: cpt,
+                    mem_per_cpu: mem,
+                    mem_per_node: 0,
+                    gres_per_node: gpus,
+                    gres_kinds: 1,
+                    features: 0,
+                    partition: part,
+                    exclusive: false,
+                }
+            ),
+            runs in any::<bool>(),
+        ) {
+            let nodes = mixed(70, runs);
+            let fits = nodes.place(&Free::idle(&nodes), &r).is_some();
+            prop_assert_eq!(nodes.check_requests(&[r]).is_ok(), fits);
+        }
+    }
 }
