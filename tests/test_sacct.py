@@ -292,3 +292,31 @@ def test_micro_cluster_real_run():
     assert (r.gpus_per_node == 2).sum() == 31 and (r.gpus_per_node == 1).sum() == 22
     assert (t.wait >= 0).all() and (t.submit >= 0).all() and (np.diff(t.submit) >= 0).all()
     assert set(r.partition.tolist()) == {"normal"} and t.metadata["Users"].count(":") == 5
+
+
+def test_convert_writes_the_dump_as_swf(tmp_path, capsys):
+    from clustersched import read_swf
+    from clustersched.cli import main
+
+    pending = (
+        "12_[1-3]|12|normal|acc1|alice|2021-02-11T22:03:00|Unknown|Unknown|Unknown|00:00:00|PENDING|1|1|1|2800Mc||"
+        "01:00:00|normal|None assigned"
+    )
+    dump = _dump(tmp_path, [*GOOD, pending])
+    out = tmp_path / "out.swf"
+    assert main(["convert", str(dump), str(out)]) == 0
+    streams = capsys.readouterr()
+    assert f"wrote {out}: 2 jobs" in streams.out and "1 of 3 jobs dropped: pending array" in streams.err
+    swf, table = read_swf(out), read_sacct(dump)
+    for name in ("job_id", "submit", "wait", "runtime", "procs", "procs_requested", "time_requested", "status"):
+        assert np.array_equal(getattr(swf, name), getattr(table, name)), name
+    assert np.allclose(swf.mem_requested, table.mem_requested) and swf.metadata["Users"] == "1: alice, 2: bob"
+    assert swf.cpu_time.tolist() == [-1.0, -1.0] and swf.queue.tolist() == [1, 2]
+    # a malformed line: an error naming it, or (--on-invalid skip) left out and counted
+    bad = _dump(tmp_path, [GOOD[0], _mutate("State", "NOPE", GOOD[2])], name="bad.txt")
+    assert main(["convert", str(bad), str(out)]) == 2
+    assert "unknown" not in capsys.readouterr().out
+    assert main(["convert", str(bad), str(out), "--on-invalid", "skip", "--to", "swf"]) == 0
+    assert len(read_swf(out)) == 1 and "1 of 2 jobs dropped: unknown state" in capsys.readouterr().err
+    assert main(["convert", str(tmp_path / "none.txt"), str(out)]) == 2
+    assert "SACCT_DUMP" in capsys.readouterr().err
