@@ -118,6 +118,9 @@ def test_read_sacct_million_rows(benchmark, dump):
     assert summary == {k: v for k, v in expect.items() if k not in ("jobs", "steps") and v}
     assert table.submit.min() == 0 and (table.wait >= 0).all() and (table.runtime >= 1).all()
     assert len(table.requests) == len(table)
+    # Eligible (here the submit time) and JobName are kept with the requests
+    assert np.array_equal(table.requests.eligible, table.submit)
+    assert table.requests.job_name[0].startswith("jobid_") and (table.requests.priority == -1).all()
     if not benchmark.disabled:
         median = benchmark.stats.stats.median
         benchmark.extra_info["rows_per_second"] = ROWS / median

@@ -159,6 +159,13 @@ MUTATIONS = [
         "step without its job",
     ),  # noqa: E501
     (
+        "Eligible before Submit",
+        _mutate("Eligible", "2021-02-11T21:59:59"),
+        "Eligible 2021-02-11T21:59:59 is before Submit 2021-02-11T22:00:00",
+        "Eligible before Submit",
+    ),
+    ("bad Eligible", _mutate("Eligible", "soon"), "Eligible == 'soon' is not a date", "bad Eligible"),
+    (
         "bad JobIDRaw",
         _mutate("JobIDRaw", "x"),
         "JobIDRaw == 'x' is not a whole number",
@@ -241,6 +248,31 @@ def test_requests_follow_select_and_pandas(tmp_path):
     assert back.equals(t) and back.requests.equals(t.requests)
 
 
+def test_eligible_priority_and_job_name_are_kept(tmp_path):
+    # Eligible on the clock of submit (s from the earliest kept submit), -1 where Unknown; Priority a whole
+    # number, -1 where blank; JobName as written. Without the columns they are not given (-1, -1, '').
+    header = HEADER + "|Priority|JobName"
+    lines = [GOOD[0] + "|4294|train net", GOOD[1] + "||batch", GOOD[2] + "||"]
+    lines[2] = lines[2].replace("2021-02-11T22:01:00|2021-02-11T22:01:00", "2021-02-11T22:01:00|2021-02-11T22:01:30")
+    t = read_sacct(_dump(tmp_path, lines, header))
+    r = t.requests
+    assert r.eligible.tolist() == [0.0, 90.0] and t.submit.tolist() == [0.0, 60.0]
+    assert r.priority.tolist() == [4294, -1] and r.job_name.tolist() == ["train net", ""]
+    t = read_sacct(_dump(tmp_path, [line.replace("|2021-02-11T22:01:30|", "|Unknown|") for line in lines], header))
+    assert t.requests.eligible.tolist() == [0.0, -1.0]
+    names = HEADER.split("|")
+    keep = [k for k, name in enumerate(names) if name != "Eligible"]
+    short = ["|".join(np.array(line.split("|"))[keep]) for line in GOOD]
+    r = read_sacct(_dump(tmp_path, short, "|".join(np.array(names)[keep]), name="short.txt")).requests
+    assert r.eligible.tolist() == [-1.0, -1.0] and r.priority.tolist() == [-1, -1] and r.job_name.tolist() == ["", ""]
+    with pytest.raises(InvalidWorkloadError, match="Priority == 'high' is not a whole number"):
+        read_sacct(_dump(tmp_path, [GOOD[0] + "|high|x"], header))
+    pytest.importorskip("pandas")
+    df = t.to_pandas()
+    assert df["req_eligible_s"].tolist() == [0.0, -1.0] and df["req_job_name"].tolist() == ["train net", ""]
+    assert type(t).from_pandas(df, metadata=t.metadata).equals(t)
+
+
 def test_micro_cluster_real_run():
     t = read_sacct(slurm_path("micro/slurm_acct.out"))
     assert len(t) == 500 and t.dropped == () and t.metadata["Computer"] == "micro"
@@ -260,3 +292,31 @@ def test_micro_cluster_real_run():
     assert (r.gpus_per_node == 2).sum() == 31 and (r.gpus_per_node == 1).sum() == 22
     assert (t.wait >= 0).all() and (t.submit >= 0).all() and (np.diff(t.submit) >= 0).all()
     assert set(r.partition.tolist()) == {"normal"} and t.metadata["Users"].count(":") == 5
+
+
+def test_convert_writes_the_dump_as_swf(tmp_path, capsys):
+    from clustersched import read_swf
+    from clustersched.cli import main
+
+    pending = (
+        "12_[1-3]|12|normal|acc1|alice|2021-02-11T22:03:00|Unknown|Unknown|Unknown|00:00:00|PENDING|1|1|1|2800Mc||"
+        "01:00:00|normal|None assigned"
+    )
+    dump = _dump(tmp_path, [*GOOD, pending])
+    out = tmp_path / "out.swf"
+    assert main(["convert", str(dump), str(out)]) == 0
+    streams = capsys.readouterr()
+    assert f"wrote {out}: 2 jobs" in streams.out and "1 of 3 jobs dropped: pending array" in streams.err
+    swf, table = read_swf(out), read_sacct(dump)
+    for name in ("job_id", "submit", "wait", "runtime", "procs", "procs_requested", "time_requested", "status"):
+        assert np.array_equal(getattr(swf, name), getattr(table, name)), name
+    assert np.allclose(swf.mem_requested, table.mem_requested) and swf.metadata["Users"] == "1: alice, 2: bob"
+    assert swf.cpu_time.tolist() == [-1.0, -1.0] and swf.queue.tolist() == [1, 2]
+    # a malformed line: an error naming it, or (--on-invalid skip) left out and counted
+    bad = _dump(tmp_path, [GOOD[0], _mutate("State", "NOPE", GOOD[2])], name="bad.txt")
+    assert main(["convert", str(bad), str(out)]) == 2
+    assert "unknown" not in capsys.readouterr().out
+    assert main(["convert", str(bad), str(out), "--on-invalid", "skip", "--to", "swf"]) == 0
+    assert len(read_swf(out)) == 1 and "1 of 2 jobs dropped: unknown state" in capsys.readouterr().err
+    assert main(["convert", str(tmp_path / "none.txt"), str(out)]) == 2
+    assert "SACCT_DUMP" in capsys.readouterr().err

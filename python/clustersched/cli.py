@@ -7,12 +7,12 @@ and a Gantt chart; ``clustersched cut`` writes a time window of a trace as
 a trace of its own; ``clustersched lublin`` writes a synthetic SWF workload;
 ``clustersched ptg`` schedules several parallel task graphs with one of the
 multi-PTG algorithms; ``clustersched qlse`` maps a task interaction graph onto
-a grid of LANs with QLSE or the greedy baseline; ``clustersched reproduce PAPER`` reruns a paper's
-experiment.
+a grid of LANs with QLSE or the greedy baseline; ``clustersched convert`` writes a Slurm
+accounting dump as an SWF trace; ``clustersched reproduce PAPER`` reruns a paper's experiment.
 
 Each problem folder defines its own sub-commands in its ``cli.py``
 (:mod:`clustersched.batch.cli`, :mod:`clustersched.ptg.cli`,
-:mod:`clustersched.reproduce.cli`); this module only assembles them and turns
+:mod:`clustersched.slurm.cli`, :mod:`clustersched.reproduce.cli`); this module only assembles them and turns
 errors into one line on stderr and a non-zero exit status.  Building the
 parser imports no library code (see :mod:`clustersched._cli`).
 """
@@ -211,6 +211,7 @@ def _parser() -> argparse.ArgumentParser:
     from .ptg.cli import add_parser as add_ptg
     from .reproduce.cli import add_parser as add_reproduce
     from .scrap.cli import add_parser as add_scrap
+    from .slurm.cli import add_parser as add_slurm
 
     parser = _Parser(
         prog="clustersched",
@@ -227,6 +228,7 @@ def _parser() -> argparse.ArgumentParser:
     add_scrap(sub)
     add_grid(sub)
     add_dfrs(sub)
+    add_slurm(sub)
     add_reproduce(sub)
     return parser
 

@@ -17,7 +17,8 @@ Required: ``JobID``, ``Submit``, ``Start``, ``End``, ``State``, and ``NCPUS``
 (else ``End - Start``), ``Timelimit``, ``NNodes``, ``ReqNodes``, ``ReqCPUS``,
 ``ReqMem``, ``ReqGRES``, ``ReqTRES``, ``AllocTRES``, ``NTasks``,
 ``Partition``, ``Account``, ``User``, ``Group``, ``QOS``, ``Cluster``,
-``Constraints``.  A missing required column is an error naming it.
+``Constraints``, ``Eligible``, ``Priority``, ``JobName``.  A missing required
+column is an error naming it.
 
 Rows
 ----
@@ -67,8 +68,8 @@ Values
   **UTC**, never in the machine's time zone, so a dump gives the same table on
   every machine (sacct wrote them in the cluster's local time, which the dump
   does not say; a time zone shifts every date alike and changes no interval).
-  ``Unknown``, ``None`` or empty is "unknown".  End before Start, or Start
-  before Submit, is an error (or a drop).
+  ``Unknown``, ``None`` or empty is "unknown".  End before Start, Start
+  before Submit, or Eligible before Submit, is an error (or a drop).
 * ``Elapsed`` and ``Timelimit`` use Slurm's time formats
   (:func:`~clustersched.slurm.conf.parse_slurm_time`); a Timelimit of
   ``UNLIMITED`` is ``inf`` in the request and -1 (unknown) in SWF's requested
@@ -103,7 +104,10 @@ out: the dump does not say the machine's size (the platform, from its
 (:class:`~clustersched.workload.requests.Requests`): nodes (ReqNodes, else
 NNodes), tasks (NTasks when given, else ReqCPUS or NCPUS, of one CPU each),
 memory, GPUs, partition, account, user, QOS, time limit, constraints and the
-JobID as written.
+JobID as written, and, when the dump has them, ``eligible`` (Eligible, in
+seconds on the clock of ``submit``: from the earliest kept submit; -1 where
+Unknown), ``priority`` (Priority, a whole number; -1 where blank) and
+``job_name`` (JobName).
 """
 
 from __future__ import annotations
@@ -142,7 +146,7 @@ _NOT_ENDED = ("PENDING", "RUNNING", "SUSPENDED", "REQUEUED", "RESIZING", "REVOKE
 _ALIASES = {"alloccpus": "NCPUS"}
 _KNOWN = (
     "JobID JobIDRaw Submit Eligible Start End Elapsed Timelimit State NNodes ReqNodes NCPUS ReqCPUS ReqMem ReqGRES "
-    "ReqTRES AllocTRES NTasks Partition Account User Group QOS Cluster Constraints NodeList"
+    "ReqTRES AllocTRES NTasks Partition Account User Group QOS Cluster Constraints NodeList Priority JobName"
 ).split()
 _CANON = {name.lower(): name for name in _KNOWN}
 _UNKNOWN_DATES = (b"", b"Unknown", b"None")
@@ -223,6 +227,7 @@ _TEXT, _DATE, _DURATION, _WHOLE, _JOBID, _SPAN = range(6)
 _KINDS = {
     "JobIDRaw": _WHOLE,
     "Submit": _DATE,
+    "Eligible": _DATE,
     "Start": _DATE,
     "End": _DATE,
     "Elapsed": _DURATION,
@@ -245,6 +250,10 @@ _KINDS = {
     "Cluster": _TEXT,
     "Constraints": _TEXT,
     "NodeList": _TEXT,
+    "Priority": _WHOLE,
+    # Often one name per job: taken as written, row by row, rather than as codes of a million distinct values
+    # (hashing them cost more than the strings).
+    "JobName": _SPAN,
 }
 
 
@@ -448,6 +457,20 @@ class _Reader:
                     self.field("Start", r),
                 ),
             )
+        eligible = np.full(n, np.nan)
+        if self.has("Eligible"):
+            eligible = self.numbers("Eligible", date_rule)
+            with np.errstate(invalid="ignore"):
+                self.problem(
+                    rows[kept & (eligible < submit)],
+                    lambda r: _Problem(
+                        f"Eligible {self.field('Eligible', r)} is before Submit {self.field('Submit', r)}",
+                        "Eligible before Submit",
+                        "Eligible",
+                        self.field("Eligible", r),
+                    ),
+                )
+        priority = _counts(self.numbers("Priority", "is not a whole number")) if self.has("Priority") else None
         if self.has("Elapsed"):
             elapsed = self.numbers("Elapsed", "is not a Slurm time ([D-]HH:MM:SS)").copy()
             blank = np.isnan(elapsed)
@@ -498,8 +521,11 @@ class _Reader:
             (cancelled_before & ~bad_rows, "cancelled before start"),
             (not_ended & ~bad_rows, "not ended"),
         ):
-            for row in np.flatnonzero(mask).tolist():
-                records.append((int(self.lines[row]), self._dropped(reason, label_values[label_codes[row]], row)))
+            # tens of thousands of lines in a big dump: their numbers and labels taken as lists at once
+            skipped = np.flatnonzero(mask)
+            for line, label in zip(self.lines[skipped].tolist(), [label_values[r] for r in skipped.tolist()]):
+                job = int(label) if label.isdigit() else None
+                records.append((line, Dropped(reason, job_id=job, line=line, label=None if job is not None else label)))
         records.sort(key=lambda x: x[0])
         idx = np.flatnonzero(kept & ~bad_rows)
         if len(idx) == 0:
@@ -575,7 +601,12 @@ class _Reader:
             "gpu_type": gpu_type[idx],
             "time_limit": np.where(limit > 0, limit, -1.0),
             "label": labels,
+            "eligible": np.where(np.isnan(eligible[idx]), -1.0, eligible[idx] - origin),
         }
+        if priority is not None:
+            requests["priority"] = priority[idx]
+        if self.has("JobName"):
+            requests["job_name"] = np.array(self.cols[("JobName", _SPAN)][1], dtype=object)[idx]
         for name, column in (
             ("Partition", "partition"),
             ("Account", "account"),
@@ -694,11 +725,16 @@ def _counts(values: np.ndarray) -> np.ndarray:
 def _dense(codes: np.ndarray, values: list[str], idx: np.ndarray) -> tuple[np.ndarray, list[str]]:
     """The codes of rows ``idx`` renumbered 0.. in order of first appearance among them, and their values."""
     sub = codes[idx]
-    present, first = np.unique(sub, return_index=True)
-    order = np.argsort(first, kind="stable")
+    present = np.flatnonzero(np.bincount(sub, minlength=len(values)))
+    if len(present) <= 64:
+        # A few names (users, partitions): each one's first row found by a scan, not by sorting every row.
+        first = np.array([np.argmax(sub == k) for k in present.tolist()], dtype=np.int64)
+    else:
+        present, first = np.unique(sub, return_index=True)
+    order = present[np.argsort(first, kind="stable")]
     rank = np.full(len(values), -1, dtype=np.int64)
-    rank[present[order]] = np.arange(len(order))
-    return rank[sub], [values[k] for k in present[order].tolist()]
+    rank[order] = np.arange(len(order))
+    return rank[sub], [values[k] for k in order.tolist()]
 
 
 def _count(text: str) -> int:

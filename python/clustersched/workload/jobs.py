@@ -234,7 +234,8 @@ class JobTable:
         names = {with_units(name): name for name in FIELD_NAMES}
         names.update({name: name for name in FIELD_NAMES})
         request_names = {REQUEST_PREFIX + n: n for n in REQUEST_NAMES}
-        request_names[REQUEST_PREFIX + "time_limit_s"] = "time_limit"
+        # and the names with units to_pandas writes (req_time_limit_s, req_eligible_s)
+        request_names.update(zip(Requests(n=0).frame_columns(REQUEST_PREFIX), REQUEST_NAMES))
         request_cols = {request_names[c]: df[c].to_numpy() for c in df.columns if c in request_names}
         unknown = [c for c in df.columns if c not in names and c not in request_names]
         if unknown:

@@ -50,12 +50,20 @@ REQUEST_FIELDS: tuple[tuple[str, Any, Any, str], ...] = (
     ("time_limit", np.float64, -1.0, "time limit, s (-t); -1 = not given, inf = unlimited"),
     ("exclusive", np.bool_, False, "whole nodes (--exclusive)"),
     ("label", object, "", "the job's id as its source wrote it (sacct's 1234_7)"),
+    (
+        "eligible",
+        np.float64,
+        -1.0,
+        "when the job became eligible to start, s on the table's submit clock (sacct's Eligible); -1 = not given",
+    ),
+    ("priority", np.int64, -1, "the job's priority as its source gave it (sacct's Priority), >= 0; -1 = not given"),
+    ("job_name", object, "", "the job's name (sbatch -J, sacct's JobName); '' = not given"),
 )
 REQUEST_NAMES: tuple[str, ...] = tuple(name for name, _, _, _ in REQUEST_FIELDS)
 _DTYPES = {name: dtype for name, dtype, _, _ in REQUEST_FIELDS}
 _DEFAULTS = {name: default for name, _, default, _ in REQUEST_FIELDS}
 # The names to_pandas gives the columns that have a unit.
-_UNIT_NAMES = {"time_limit": "time_limit_s"}
+_UNIT_NAMES = {"time_limit": "time_limit_s", "eligible": "eligible_s"}
 
 
 class Requests:
@@ -129,6 +137,12 @@ class Requests:
                 np.isnan(self.time_limit) | ((self.time_limit <= 0) & (self.time_limit != -1)),
                 "must be > 0 (inf: unlimited), or -1 (not given)",
             ),
+            (
+                "eligible",
+                ~np.isfinite(self.eligible) | ((self.eligible < 0) & (self.eligible != -1)),
+                "must be finite and >= 0, or -1 (not given)",
+            ),
+            ("priority", self.priority < -1, "must be >= 0, or -1 (not given)"),
         )
         for name, bad, rule in rules:
             if bad.any():
@@ -164,7 +178,8 @@ class Requests:
         )
 
     def frame_columns(self, prefix: str = "") -> dict[str, np.ndarray]:
-        """The columns named as in a DataFrame: ``prefix`` + name, ``time_limit`` as ``time_limit_s``."""
+        """The columns named as in a DataFrame: ``prefix`` + name, ``time_limit`` as ``time_limit_s`` and
+        ``eligible`` as ``eligible_s``."""
         return {prefix + _UNIT_NAMES.get(name, name): getattr(self, name) for name in REQUEST_NAMES}
 
     def to_pandas(self) -> "pandas.DataFrame":

@@ -137,19 +137,45 @@ impl BatchSim {
             partitions: wide(nodes, "partitions")?,
             cores,
         };
-        let (n, tasks, cpt) = (
-            ints(requests, "nodes")?,
-            ints(requests, "tasks")?,
-            ints(requests, "cpus_per_task")?,
+        // The requests are read straight from numpy's buffers into the core's
+        // `Request`s: ten intermediate columns of a million-job table would
+        // cost more in fresh pages than the copying itself.
+        let array = |key: &str| -> PyResult<Bound<'_, PyAny>> {
+            requests
+                .get_item(key)?
+                .ok_or_else(|| PyValueError::new_err(format!("missing array '{key}'")))
+        };
+        let i64s = |key: &str| -> PyResult<PyReadonlyArray1<'_, i64>> { array(key)?.extract() };
+        let u64s = |key: &str| -> PyResult<PyReadonlyArray1<'_, u64>> { array(key)?.extract() };
+        let (n, tasks, cpt, gres_n, partition) = (
+            i64s("nodes")?,
+            i64s("tasks")?,
+            i64s("cpus_per_task")?,
+            i64s("gres_per_node")?,
+            i64s("partition")?,
         );
-        let (mem_cpu, mem_node) = (wide(requests, "mem_per_cpu")?, wide(requests, "mem_per_node")?);
-        let (gres_n, gres_k) = (ints(requests, "gres_per_node")?, wide(requests, "gres_kinds")?);
-        let (features, partition) = (wide(requests, "features")?, ints(requests, "partition")?);
-        let exclusive: PyReadonlyArray1<'_, bool> = requests
-            .get_item("exclusive")?
-            .ok_or_else(|| PyValueError::new_err("missing array 'exclusive'"))?
-            .extract()?;
-        let exclusive = owned("exclusive", &exclusive)?;
+        let (mem_cpu, mem_node, gres_k, features) = (
+            u64s("mem_per_cpu")?,
+            u64s("mem_per_node")?,
+            u64s("gres_kinds")?,
+            u64s("features")?,
+        );
+        let exclusive: PyReadonlyArray1<'_, bool> = array("exclusive")?.extract()?;
+        let contiguous = |name: &str| PyValueError::new_err(format!("{name} must be a contiguous 1-D array"));
+        let (n, tasks, cpt, gres_n, partition) = (
+            n.as_slice().map_err(|_| contiguous("nodes"))?,
+            tasks.as_slice().map_err(|_| contiguous("tasks"))?,
+            cpt.as_slice().map_err(|_| contiguous("cpus_per_task"))?,
+            gres_n.as_slice().map_err(|_| contiguous("gres_per_node"))?,
+            partition.as_slice().map_err(|_| contiguous("partition"))?,
+        );
+        let (mem_cpu, mem_node, gres_k, features, exclusive) = (
+            mem_cpu.as_slice().map_err(|_| contiguous("mem_per_cpu"))?,
+            mem_node.as_slice().map_err(|_| contiguous("mem_per_node"))?,
+            gres_k.as_slice().map_err(|_| contiguous("gres_kinds"))?,
+            features.as_slice().map_err(|_| contiguous("features"))?,
+            exclusive.as_slice().map_err(|_| contiguous("exclusive"))?,
+        );
         let count = n.len();
         let lengths = [
             tasks.len(),
@@ -165,20 +191,26 @@ impl BatchSim {
         if lengths.iter().any(|&l| l != count) {
             return Err(PyValueError::new_err("request arrays differ in length"));
         }
-        let reqs: Vec<Request> = (0..count)
-            .map(|j| Request {
-                nodes: n[j],
-                tasks: tasks[j],
-                cpus_per_task: cpt[j],
-                mem_per_cpu: mem_cpu[j],
-                mem_per_node: mem_node[j],
-                gres_per_node: gres_n[j],
-                gres_kinds: gres_k[j],
-                features: features[j],
-                partition: partition[j],
-                exclusive: exclusive[j],
+        let small = |name: &str, k: usize, x: i64| {
+            u32::try_from(x)
+                .map_err(|_| PyValueError::new_err(format!("{name}[{k}] == {x}, must be between 0 and {}", u32::MAX)))
+        };
+        let reqs = (0..count)
+            .map(|j| {
+                Ok(Request {
+                    nodes: small("nodes", j, n[j])?,
+                    tasks: small("tasks", j, tasks[j])?,
+                    cpus_per_task: small("cpus_per_task", j, cpt[j])?,
+                    mem_per_cpu: mem_cpu[j],
+                    mem_per_node: mem_node[j],
+                    gres_per_node: small("gres_per_node", j, gres_n[j])?,
+                    gres_kinds: gres_k[j],
+                    features: features[j],
+                    partition: small("partition", j, partition[j])?,
+                    exclusive: exclusive[j],
+                })
             })
-            .collect();
+            .collect::<PyResult<Vec<Request>>>()?;
         let width = reqs
             .iter()
             .map(|r| u32::try_from(r.width()).unwrap_or(u32::MAX))

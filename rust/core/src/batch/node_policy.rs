@@ -3,7 +3,7 @@
 //! ([`Nodes::place`](super::nodes::Nodes::place)) and reservations held node
 //! by node, in every resource.
 
-use super::nodes::{Free, Least, Placement, Shadow};
+use super::nodes::{Free, FreeIndex, Placement};
 use super::profile::occupied_until;
 use super::sim::BatchSim;
 use crate::time::Time;
@@ -50,38 +50,42 @@ pub(crate) fn start_whatever_fits_in_order(sim: &mut BatchSim) {
 /// The shadow time is kept in `cache` with the head and the nodes' version it
 /// was computed for: it is the same while no job starts or ends (the running
 /// jobs, hence the releases it walks, are unchanged).
-pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool, cache: &mut Option<(u32, u64, Shadow)>) {
+pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool, cache: &mut EasyCache) {
     let Some(head) = sim.queue().head() else {
         return;
     };
     let now = sim.now();
-    let version = nodes_of(sim).version();
-    let shadow = match cache.take() {
-        Some((job, v, shadow)) if job == head.job && v == version => shadow,
-        _ => match nodes_of(sim).shadow(Time(now), head.job as usize) {
-            Some(shadow) => shadow,
-            None => return,
-        },
-    };
-    sim.reserve(head.job, shadow.time.0);
-    let kinds = nodes_of(sim).nodes().kinds;
-    let mut extra = shadow.extra;
     let mut from = if arrivals_only {
         sim.arrivals_scan_start(head.rank as usize)
     } else {
         sim.backfill_scan_start(head.rank as usize)
     };
+    // With the head's reservation recorded, the shadow only matters to a job that could start now; when
+    // none has the cores (a full machine, the common case under load), it is not computed.
+    if !sim.reservations()[head.job as usize].is_nan() {
+        let free = sim.free_cores();
+        if free == 0 || sim.queue().first_from(from, |w, _| u64::from(w) <= free).is_none() {
+            return;
+        }
+    }
+    let version = nodes_of(sim).version();
+    let shadow_time = match cache.valid.take() {
+        Some((job, v, time)) if job == head.job && v == version => time,
+        _ => match nodes_of(sim).shadow_into(Time(now), head.job as usize, &mut cache.extra, &mut cache.index) {
+            Some(time) => time.0,
+            None => return,
+        },
+    };
+    sim.reserve(head.job, shadow_time);
+    let kinds = nodes_of(sim).nodes().kinds;
+    let (extra, extra_index) = (&mut cache.extra, &mut cache.index);
     loop {
         let free = sim.free_cores();
         if free == 0 {
             break;
         }
         // cores free now and beyond the head's placement: a long job needs at least its width of them
-        let machine = nodes_of(sim);
-        let beyond: u64 = (0..machine.nodes().len())
-            .map(|n| u64::from(machine.free().cores[n].min(extra.cores[n])))
-            .sum();
-        let shadow_time = shadow.time.0;
+        let beyond = nodes_of(sim).cores_within(extra, extra_index);
         let may_fit = |width: u32, estimate: f64| {
             u64::from(width) <= free && (now + estimate <= shadow_time || u64::from(width) <= beyond)
         };
@@ -90,32 +94,37 @@ pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool, cache: &mut
         };
         from = w.rank as usize + 1;
         let machine = nodes_of(sim);
-        let short = now + w.estimate <= shadow.time.0;
+        let short = now + w.estimate <= shadow_time;
         let placement = if short {
             machine.place_now(w.job as usize)
         } else {
-            let room = Least(machine.free(), &extra);
-            machine.nodes().place(&room, machine.request(w.job as usize))
+            machine.place_within(w.job as usize, extra, extra_index)
         };
         let Some(placement) = placement else {
             continue;
         };
         if !short {
             extra.take(kinds, &placement.shares, &placement.gres);
+            extra_index.update_shares(machine.nodes(), &*extra, &placement.shares);
         }
         sim.queue_mut().remove(w.job);
         sim.launch_on(w.job, &placement);
     }
+    // no job started: the shadow and its extra hold until one starts or ends
     if nodes_of(sim).version() == version {
-        *cache = Some((
-            head.job,
-            version,
-            Shadow {
-                time: shadow.time,
-                extra,
-            },
-        ));
+        cache.valid = Some((head.job, version, shadow_time));
     }
+}
+
+/// EASY's shadow on nodes, kept between passes while it holds: its time and
+/// extra ([`NodeMachine::shadow`](super::nodes::NodeMachine::shadow)), the
+/// extra's index, and the head and nodes' version it was computed for
+/// (`valid`); the buffers are reused by the next computation.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct EasyCache {
+    valid: Option<(u32, u64, f64)>,
+    extra: Free,
+    index: FreeIndex,
 }
 
 /// Conservative backfilling on nodes: every waiting job holds a reservation,

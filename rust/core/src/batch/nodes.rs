@@ -124,7 +124,7 @@ pub struct Share {
 }
 
 /// Free resources of every node: what placement reads and updates.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Free {
     /// Free cores of each node.
     pub cores: Vec<u32>,
@@ -229,6 +229,192 @@ pub struct Placement {
     pub gres: Vec<u32>,
 }
 
+/// Which nodes have a free core, and which are idle (every resource free),
+/// in some state, one bit per node. Placement looks at these only, since a
+/// node without a free core hosts no task, and idle nodes of one kind
+/// ([`Groups`]) are placed alike: a loaded machine has few partly free nodes,
+/// and its placements then cost little.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct FreeIndex {
+    free: Vec<u64>,
+    idle: Vec<u64>,
+}
+
+impl FreeIndex {
+    /// The index of `free`.
+    pub(crate) fn of(nodes: &Nodes, free: &impl FreeView) -> Self {
+        let words = nodes.len().div_ceil(64);
+        let mut index = FreeIndex {
+            free: vec![0; words],
+            idle: vec![0; words],
+        };
+        for n in 0..nodes.len() {
+            index.update(nodes, free, n);
+        }
+        index
+    }
+
+    /// Brings node `n`'s bits up to date with `free`.
+    pub(crate) fn update(&mut self, nodes: &Nodes, free: &impl FreeView, n: usize) {
+        let (w, bit) = (n / 64, 1u64 << (n % 64));
+        let k = nodes.kinds;
+        let cores = free.cores(n);
+        let idle = cores == nodes.cores[n]
+            && free.memory(n) == nodes.memory[n]
+            && (0..k).all(|g| free.gres(n * k + g) == nodes.gres[n * k + g]);
+        self.free[w] = if cores > 0 {
+            self.free[w] | bit
+        } else {
+            self.free[w] & !bit
+        };
+        self.idle[w] = if idle { self.idle[w] | bit } else { self.idle[w] & !bit };
+    }
+
+    /// Brings the nodes of `shares` up to date with `free`.
+    pub(crate) fn update_shares(&mut self, nodes: &Nodes, free: &impl FreeView, shares: &[Share]) {
+        for s in shares {
+            self.update(nodes, free, s.node as usize);
+        }
+    }
+}
+
+/// What placement reads of an index: a [`FreeIndex`], or the index of the
+/// [`Least`] of two states ([`Both`]) without building it.
+pub(crate) trait Bits {
+    /// Words of bits (64 nodes each).
+    fn words(&self) -> usize;
+    /// Nodes `64 w ..` with a free core.
+    fn free_word(&self, w: usize) -> u64;
+    /// Nodes `64 w ..` idle.
+    fn idle_word(&self, w: usize) -> u64;
+
+    /// The nodes with a free core, ascending.
+    fn nodes(&self) -> impl Iterator<Item = usize> + Clone {
+        ones((0..self.words()).map(|w| self.free_word(w)))
+    }
+
+    /// The nodes with a free core that are not idle, ascending.
+    fn partly_free(&self) -> impl Iterator<Item = usize> + Clone {
+        ones((0..self.words()).map(|w| self.free_word(w) & !self.idle_word(w)))
+    }
+}
+
+impl Bits for FreeIndex {
+    fn words(&self) -> usize {
+        self.free.len()
+    }
+    fn free_word(&self, w: usize) -> u64 {
+        self.free[w]
+    }
+    fn idle_word(&self, w: usize) -> u64 {
+        self.idle[w]
+    }
+}
+
+/// The index of the [`Least`] of two states: a node is idle in it when idle
+/// in both, and has a free core when it has one in both.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Both<'a>(pub &'a FreeIndex, pub &'a FreeIndex);
+
+impl Bits for Both<'_> {
+    fn words(&self) -> usize {
+        self.0.free.len()
+    }
+    fn free_word(&self, w: usize) -> u64 {
+        self.0.free[w] & self.1.free[w]
+    }
+    fn idle_word(&self, w: usize) -> u64 {
+        self.0.idle[w] & self.1.idle[w]
+    }
+}
+
+/// The positions of the set bits of `words`, ascending.
+fn ones(words: impl Iterator<Item = u64> + Clone) -> impl Iterator<Item = usize> + Clone {
+    words.enumerate().flat_map(|(w, word)| {
+        let mut bits = word;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            Some(w * 64 + b)
+        })
+    })
+}
+
+/// The nodes of a cluster grouped by kind: the same cores, memory, generic
+/// resources, features, partitions and weight. Idle nodes of one kind host
+/// the same tasks of any request and come in index order in every choice
+/// of the placement rule, so one capacity and one bit mask stand for them.
+#[derive(Debug, Clone)]
+pub(crate) struct Groups {
+    /// The first node of each group.
+    first: Vec<usize>,
+    /// The members of each group, `words` bits per group.
+    members: Vec<u64>,
+    words: usize,
+    /// Every node idle: where a group's capacity is read.
+    idle: Free,
+}
+
+impl Groups {
+    /// More groups than this and placement looks at every free node instead
+    /// (each group costs a pass over its bit mask).
+    const MAX: usize = 16;
+
+    /// The groups of `nodes`, or `None` when they are more than [`Groups::MAX`].
+    pub(crate) fn of(nodes: &Nodes) -> Option<Groups> {
+        let (k, words) = (nodes.kinds, nodes.len().div_ceil(64));
+        let mut groups = Groups {
+            first: Vec::new(),
+            members: Vec::new(),
+            words,
+            idle: Free::idle(nodes),
+        };
+        for n in 0..nodes.len() {
+            let alike = |m: usize| {
+                nodes.cores[m] == nodes.cores[n]
+                    && nodes.memory[m] == nodes.memory[n]
+                    && nodes.features[m] == nodes.features[n]
+                    && nodes.partitions[m] == nodes.partitions[n]
+                    && nodes.weight[m] == nodes.weight[n]
+                    && nodes.gres[m * k..(m + 1) * k] == nodes.gres[n * k..(n + 1) * k]
+            };
+            let g = match groups.first.iter().position(|&m| alike(m)) {
+                Some(g) => g,
+                None if groups.first.len() == Self::MAX => return None,
+                None => {
+                    groups.first.push(n);
+                    groups.members.resize(groups.members.len() + words, 0);
+                    groups.first.len() - 1
+                }
+            };
+            groups.members[g * words + n / 64] |= 1 << (n % 64);
+        }
+        Some(groups)
+    }
+
+    fn len(&self) -> usize {
+        self.first.len()
+    }
+
+    /// Group `g`'s idle nodes in `index`, word by word.
+    fn idle<'a>(&'a self, index: &'a impl Bits, g: usize) -> impl Iterator<Item = u64> + Clone + 'a {
+        let members = &self.members[g * self.words..(g + 1) * self.words];
+        members.iter().enumerate().map(|(w, m)| m & index.idle_word(w))
+    }
+}
+
+impl Placement {
+    fn with_capacity(shares: usize, kinds: usize) -> Self {
+        Placement {
+            shares: Vec::with_capacity(shares),
+            gres: Vec::with_capacity(shares * kinds),
+        }
+    }
+}
+
 impl Nodes {
     /// Checks the nodes, and each request against them: counts in range,
     /// and a job that can run on its partition's nodes when they are all idle.
@@ -241,6 +427,25 @@ impl Nodes {
     pub fn check_requests(&self, requests: &[Request]) -> Result<()> {
         self.check()?;
         let idle = Free::idle(self);
+        // Whether a request fits the idle nodes depends on each node's resources only, so one node of
+        // each kind (same cores, memory, generic resources, features and partitions) stands for them all.
+        let mut kinds: Vec<(usize, u64)> = Vec::new();
+        let mut seen = std::collections::HashMap::new();
+        let k = self.kinds;
+        for n in 0..self.len() {
+            let key = (
+                self.cores[n],
+                self.memory[n],
+                self.features[n],
+                self.partitions[n],
+                &self.gres[n * k..(n + 1) * k],
+            );
+            let at = *seen.entry(key).or_insert(kinds.len());
+            if at == kinds.len() {
+                kinds.push((n, 0));
+            }
+            kinds[at].1 += 1;
+        }
         for (j, r) in requests.iter().enumerate() {
             let job = Item::Job(j);
             if r.nodes == 0 {
@@ -270,7 +475,16 @@ impl Nodes {
                     Rule::Between(0i64.into(), 63i64.into()),
                 ));
             }
-            if self.place(&idle, r).is_none() {
+            // the placement rule finds nodes iff they have room for every task on enough nodes
+            let (mut room, mut hosts) = (0u64, 0u64);
+            for &(n, count) in &kinds {
+                let cap = self.capacity(&idle, r, n);
+                if cap > 0 {
+                    room += u64::from(cap) * count;
+                    hosts += count;
+                }
+            }
+            if room < u64::from(r.tasks) || hosts < u64::from(r.nodes) {
                 let why = self.shortfall(r);
                 return Err(Error::invalid(job, why.0, why.1, Rule::Other(why.2)));
             }
@@ -356,11 +570,16 @@ impl Nodes {
 
     /// Tasks of `r` node `n` can host with the resources `free` leaves it.
     pub fn capacity(&self, free: &impl FreeView, r: &Request, n: usize) -> u32 {
-        if self.partitions[n] >> r.partition & 1 == 0 || self.features[n] & r.features != r.features {
+        let cores = free.cores(n);
+        // a node without a task's cores hosts nothing: on a loaded machine the common answer, found first
+        if cores < r.cpus_per_task
+            || self.partitions[n] >> r.partition & 1 == 0
+            || self.features[n] & r.features != r.features
+        {
             return 0;
         }
         let k = self.kinds;
-        let (cores, memory) = (free.cores(n), free.memory(n));
+        let memory = free.memory(n);
         if r.exclusive
             && (cores != self.cores[n]
                 || memory != self.memory[n]
@@ -368,7 +587,12 @@ impl Nodes {
         {
             return 0;
         }
-        let mut tasks = cores / r.cpus_per_task;
+        // one core a task (the common request) needs no division
+        let mut tasks = if r.cpus_per_task == 1 {
+            cores
+        } else {
+            cores / r.cpus_per_task
+        };
         if r.mem_per_node == WHOLE_NODE_MEMORY {
             if memory < self.memory[n] {
                 return 0;
@@ -378,7 +602,10 @@ impl Nodes {
         }
         if r.mem_per_cpu > 0 {
             let per_task = r.mem_per_cpu.saturating_mul(u64::from(r.cpus_per_task));
-            tasks = tasks.min(u32::try_from(memory / per_task).unwrap_or(u32::MAX));
+            // divide only when memory, not cores, bounds the tasks
+            if per_task.saturating_mul(u64::from(tasks)) > memory {
+                tasks = u32::try_from(memory / per_task).unwrap_or(u32::MAX);
+            }
         }
         if r.gres_per_node > 0 {
             let units: u64 = (0..k)
@@ -417,15 +644,26 @@ impl Nodes {
     /// of the node's memory for [`WHOLE_NODE_MEMORY`]), and `gres_per_node`
     /// units taken from the allowed kinds in column order.
     pub fn place(&self, free: &impl FreeView, r: &Request) -> Option<Placement> {
-        let mut hosts: Vec<(u32, u32)> = Vec::new();
-        let (mut room, mut single) = (0u64, None::<(u32, u32, u32)>);
-        for n in 0..self.len() {
+        self.place_among(free, 0..self.len(), r)
+    }
+
+    /// [`Nodes::place`] looking only at `candidates` (ascending node indices),
+    /// which must hold every node with a task's cores free: the others host
+    /// nothing, so the placement is the same.
+    fn place_among(
+        &self,
+        free: &impl FreeView,
+        candidates: impl Iterator<Item = usize> + Clone,
+        r: &Request,
+    ) -> Option<Placement> {
+        let (mut room, mut hosts, mut single) = (0u64, 0usize, None::<(u32, u32, u32)>);
+        for n in candidates.clone() {
             let cap = self.capacity(free, r, n);
             if cap == 0 {
                 continue;
             }
             room += u64::from(cap);
-            hosts.push((n as u32, cap));
+            hosts += 1;
             if r.nodes == 1 && cap >= r.tasks {
                 let left = free.cores(n) - r.tasks * r.cpus_per_task;
                 let key = (self.weight[n], left, n as u32);
@@ -435,65 +673,200 @@ impl Nodes {
             }
         }
         if let Some((_, _, n)) = single {
-            return Some(self.shares(free, r, &[(n, r.tasks)]));
+            return Some(self.block(free, r, &[(n, r.tasks)]));
         }
-        if room < u64::from(r.tasks) || hosts.len() < r.nodes as usize {
+        if room < u64::from(r.tasks) || hosts < r.nodes as usize {
             return None;
         }
-        hosts.sort_by_key(|&(n, cap)| (self.weight[n as usize], std::cmp::Reverse(cap), n));
+        // the hosts again (capacities are cheap; most calls end above, without this allocation)
+        let mut hosts: Vec<(u32, u32)> = Vec::with_capacity(hosts);
+        for n in candidates {
+            let cap = self.capacity(free, r, n);
+            if cap > 0 {
+                hosts.push((n as u32, cap));
+            }
+        }
+        // node indices are distinct, so an unstable sort gives the one order
+        hosts.sort_unstable_by_key(|&(n, cap)| (self.weight[n as usize], std::cmp::Reverse(cap), n));
         let (mut count, mut held) = (0usize, 0u64);
         while count < r.nodes as usize || held < u64::from(r.tasks) {
             held += u64::from(hosts[count].1);
             count += 1;
         }
-        // one task each, then fill in order
-        let chosen = &hosts[..count];
-        let mut left = r.tasks - count as u32;
-        let tasks: Vec<(u32, u32)> = chosen
-            .iter()
-            .map(|&(n, cap)| {
-                let more = left.min(cap - 1);
-                left -= more;
-                (n, 1 + more)
-            })
-            .collect();
-        Some(self.shares(free, r, &tasks))
+        Some(self.block(free, r, &hosts[..count]))
     }
 
-    fn shares(&self, free: &impl FreeView, r: &Request, tasks: &[(u32, u32)]) -> Placement {
-        let k = self.kinds;
-        let mut placement = Placement {
-            shares: Vec::with_capacity(tasks.len()),
-            gres: vec![0; tasks.len() * k],
-        };
-        for (i, &(node, t)) in tasks.iter().enumerate() {
-            let n = node as usize;
-            let cores = if r.exclusive {
-                self.cores[n]
-            } else {
-                t * r.cpus_per_task
-            };
-            let memory = if r.mem_per_node == WHOLE_NODE_MEMORY {
-                self.memory[n]
-            } else if r.mem_per_node > 0 {
-                r.mem_per_node
-            } else {
-                r.mem_per_cpu * u64::from(t * r.cpus_per_task)
-            };
-            let mut need = r.gres_per_node;
-            for g in (0..k).filter(|&g| r.gres_kinds >> g & 1 == 1) {
-                let take = need.min(free.gres(n * k + g));
-                placement.gres[i * k + g] = take;
-                need -= take;
+    /// [`Nodes::place`] on a state whose index is `index`, idle nodes taken
+    /// by group: the same placement, from a capacity per group and per
+    /// partly free node instead of per node.
+    pub(crate) fn place_grouped(
+        &self,
+        groups: &Groups,
+        free: &impl FreeView,
+        index: &impl Bits,
+        r: &Request,
+    ) -> Option<Placement> {
+        let mut caps = [(0u32, 0u64); Groups::MAX]; // per group: capacity of an idle node, idle nodes
+        let (mut room, mut hosts, mut single) = (0u64, 0u64, None::<(u32, u32, u32)>);
+        for (g, slot) in caps.iter_mut().enumerate().take(groups.len()) {
+            let count: u64 = groups.idle(index, g).map(|w| u64::from(w.count_ones())).sum();
+            if count == 0 {
+                continue;
             }
-            placement.shares.push(Share {
-                node,
-                tasks: t,
-                cores,
-                memory,
-            });
+            let cap = self.capacity(&groups.idle, r, groups.first[g]);
+            if cap == 0 {
+                continue;
+            }
+            *slot = (cap, count);
+            room += u64::from(cap) * count;
+            hosts += count;
+            if r.nodes == 1 && cap >= r.tasks {
+                let n = ones(groups.idle(index, g)).next().expect("counted above");
+                let key = (self.weight[n], self.cores[n] - r.tasks * r.cpus_per_task, n as u32);
+                if single.is_none_or(|best| key < best) {
+                    single = Some(key);
+                }
+            }
+        }
+        for n in index.partly_free() {
+            let cap = self.capacity(free, r, n);
+            if cap == 0 {
+                continue;
+            }
+            room += u64::from(cap);
+            hosts += 1;
+            if r.nodes == 1 && cap >= r.tasks {
+                let key = (self.weight[n], free.cores(n) - r.tasks * r.cpus_per_task, n as u32);
+                if single.is_none_or(|best| key < best) {
+                    single = Some(key);
+                }
+            }
+        }
+        if let Some((_, _, n)) = single {
+            return Some(self.block(free, r, &[(n, r.tasks)]));
+        }
+        if room < u64::from(r.tasks) || hosts < u64::from(r.nodes) {
+            return None;
+        }
+        // the nodes taken: the rule's order until the job has its nodes and room for its tasks
+        let (mut count, mut held) = (0usize, 0u64);
+        self.visit_grouped(groups, &caps, free, index, r, |_, cap| {
+            count += 1;
+            held += u64::from(cap);
+            count < r.nodes as usize || held < u64::from(r.tasks)
+        });
+        // one task each, then fill in order (block distribution)
+        let (mut placement, mut left) = (Placement::with_capacity(count, self.kinds), r.tasks - count as u32);
+        self.visit_grouped(groups, &caps, free, index, r, |n, cap| {
+            let more = left.min(cap - 1);
+            left -= more;
+            self.push_share(&mut placement, free, r, n, 1 + more);
+            placement.shares.len() < count
+        });
+        Some(placement)
+    }
+
+    /// Visits the nodes that can host tasks of `r` (and how many each) in
+    /// the rule's order (lowest weight, most tasks, lowest index) until
+    /// `visit` returns false: level by level of (weight, tasks), and within
+    /// a level its idle nodes of every group and its partly free nodes, by
+    /// index. `caps` holds each group's (capacity of an idle node, idle nodes).
+    /// Nothing is allocated: it is walked twice per placement.
+    fn visit_grouped(
+        &self,
+        groups: &Groups,
+        caps: &[(u32, u64)],
+        free: &impl FreeView,
+        index: &impl Bits,
+        r: &Request,
+        mut visit: impl FnMut(u32, u32) -> bool,
+    ) {
+        use std::cmp::Reverse;
+        let mut level: Option<(u32, Reverse<u32>)> = None;
+        loop {
+            // the next level: the least (weight, Reverse(tasks)) after this one
+            let mut next: Option<(u32, Reverse<u32>)> = None;
+            let mut consider = |key| {
+                if level.is_none_or(|l| key > l) && next.is_none_or(|b| key < b) {
+                    next = Some(key);
+                }
+            };
+            for g in (0..groups.len()).filter(|&g| caps[g].0 > 0) {
+                consider((self.weight[groups.first[g]], Reverse(caps[g].0)));
+            }
+            for n in index.partly_free() {
+                let cap = self.capacity(free, r, n);
+                if cap > 0 {
+                    consider((self.weight[n], Reverse(cap)));
+                }
+            }
+            let Some(key @ (weight, Reverse(cap))) = next else {
+                return;
+            };
+            level = Some(key);
+            for w in 0..index.words() {
+                let mut bits = 0u64;
+                for g in (0..groups.len()).filter(|&g| caps[g].0 == cap && self.weight[groups.first[g]] == weight) {
+                    bits |= groups.members[g * groups.words + w] & index.idle_word(w);
+                }
+                for n in ones(std::iter::once(index.free_word(w) & !index.idle_word(w))) {
+                    let n = w * 64 + n;
+                    if self.weight[n] == weight && self.capacity(free, r, n) == cap {
+                        bits |= 1 << (n % 64);
+                    }
+                }
+                for n in ones(std::iter::once(bits)) {
+                    if !visit((w * 64 + n) as u32, cap) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The placement on `chosen` (nodes and the tasks each can host, in the
+    /// rule's order): one task each, then fill in order (block distribution).
+    fn block(&self, free: &impl FreeView, r: &Request, chosen: &[(u32, u32)]) -> Placement {
+        let (mut placement, mut left) = (
+            Placement::with_capacity(chosen.len(), self.kinds),
+            r.tasks - chosen.len() as u32,
+        );
+        for &(n, cap) in chosen {
+            let more = left.min(cap - 1);
+            left -= more;
+            self.push_share(&mut placement, free, r, n, 1 + more);
         }
         placement
+    }
+
+    /// Adds to `placement` the share of `tasks` tasks of `r` on `node`.
+    fn push_share(&self, placement: &mut Placement, free: &impl FreeView, r: &Request, node: u32, tasks: u32) {
+        let (n, k, i) = (node as usize, self.kinds, placement.shares.len());
+        let cores = if r.exclusive {
+            self.cores[n]
+        } else {
+            tasks * r.cpus_per_task
+        };
+        let memory = if r.mem_per_node == WHOLE_NODE_MEMORY {
+            self.memory[n]
+        } else if r.mem_per_node > 0 {
+            r.mem_per_node
+        } else {
+            r.mem_per_cpu * u64::from(tasks * r.cpus_per_task)
+        };
+        placement.gres.resize((i + 1) * k, 0);
+        let mut need = r.gres_per_node;
+        for g in (0..k).filter(|&g| r.gres_kinds >> g & 1 == 1) {
+            let take = need.min(free.gres(n * k + g));
+            placement.gres[i * k + g] = take;
+            need -= take;
+        }
+        placement.shares.push(Share {
+            node,
+            tasks,
+            cores,
+            memory,
+        });
     }
 }
 
@@ -504,6 +877,10 @@ pub struct NodeMachine {
     nodes: Nodes,
     requests: Vec<Request>,
     free: Free,
+    /// The nodes with a free core, and the idle nodes, now.
+    index: FreeIndex,
+    /// The nodes by kind, when they are few kinds.
+    groups: Option<Groups>,
     free_cores: u64,
     /// Running jobs `(estimated end, job)`, sorted.
     running: Vec<(Time, u32)>,
@@ -533,8 +910,11 @@ impl NodeMachine {
     pub fn new(nodes: Nodes, requests: Vec<Request>) -> Result<Self> {
         nodes.check_requests(&requests)?;
         let n = requests.len();
+        let free = Free::idle(&nodes);
         Ok(NodeMachine {
-            free: Free::idle(&nodes),
+            index: FreeIndex::of(&nodes, &free),
+            groups: Groups::of(&nodes),
+            free,
             free_cores: nodes.total_cores(),
             nodes,
             requests,
@@ -579,7 +959,34 @@ impl NodeMachine {
 
     /// Where `job` would go now, if it fits.
     pub fn place_now(&self, job: usize) -> Option<Placement> {
-        self.nodes.place(&self.free, &self.requests[job])
+        if self.requests[job].width() > self.free_cores {
+            return None; // fewer cores free in all than it holds
+        }
+        self.place_indexed(&self.free, &self.index, job)
+    }
+
+    /// Where `job` would go on `free`, whose index is `index`.
+    fn place_indexed(&self, free: &impl FreeView, index: &impl Bits, job: usize) -> Option<Placement> {
+        let r = &self.requests[job];
+        match &self.groups {
+            Some(groups) => self.nodes.place_grouped(groups, free, index, r),
+            None => self.nodes.place_among(free, index.nodes(), r),
+        }
+    }
+
+    /// Where `job` would go now on what is free both now and in `extra`
+    /// (whose index is `extra_index`), if it fits: [`Nodes::place`] on
+    /// [`Least`]`(free now, extra)`.
+    pub(crate) fn place_within(&self, job: usize, extra: &Free, extra_index: &FreeIndex) -> Option<Placement> {
+        self.place_indexed(&Least(&self.free, extra), &Both(&self.index, extra_index), job)
+    }
+
+    /// Cores free both now and in `extra` (whose index is `extra_index`), on all nodes together.
+    pub(crate) fn cores_within(&self, extra: &Free, extra_index: &FreeIndex) -> u64 {
+        Both(&self.index, extra_index)
+            .nodes()
+            .map(|n| u64::from(self.free.cores[n].min(extra.cores[n])))
+            .sum()
     }
 
     /// Gives `job` the resources of `placement` (which must fit now) until `estimated_end`.
@@ -587,6 +994,7 @@ impl NodeMachine {
         let k = self.nodes.kinds;
         self.version += 1;
         self.free.take(k, &placement.shares, &placement.gres);
+        self.index.update_shares(&self.nodes, &self.free, &placement.shares);
         self.free_cores -= placement.shares.iter().map(|s| u64::from(s.cores)).sum::<u64>();
         self.offset[job as usize] = self.shares.len();
         self.count[job as usize] = placement.shares.len() as u32;
@@ -602,11 +1010,15 @@ impl NodeMachine {
         if let Ok(at) = self.running.binary_search(&(estimated_end, job)) {
             self.running.remove(at);
         }
-        let (shares, gres) = self.held(job as usize);
-        let cores: u64 = shares.iter().map(|s| u64::from(s.cores)).sum();
-        let (shares, gres) = (shares.to_vec(), gres.to_vec());
-        self.free.give(self.nodes.kinds, &shares, &gres);
-        self.free_cores += cores;
+        let j = job as usize;
+        if self.offset[j] == usize::MAX {
+            return;
+        }
+        let (o, c, k) = (self.offset[j], self.count[j] as usize, self.nodes.kinds);
+        let (shares, gres) = (&self.shares[o..o + c], &self.share_gres[o * k..(o + c) * k]);
+        self.free.give(k, shares, gres);
+        self.index.update_shares(&self.nodes, &self.free, shares);
+        self.free_cores += shares.iter().map(|s| u64::from(s.cores)).sum::<u64>();
     }
 
     /// The shares job `j` holds (or held) and their generic resource units.
@@ -624,14 +1036,29 @@ impl NodeMachine {
     /// placement. `None` if it fits on no state the running jobs leave,
     /// which [`Nodes::check_requests`] rules out.
     pub fn shadow(&self, now: Time, job: usize) -> Option<Shadow> {
+        let (mut extra, mut index) = (self.free.clone(), self.index.clone());
+        let time = self.shadow_into(now, job, &mut extra, &mut index)?;
+        Some(Shadow { time, extra })
+    }
+
+    /// [`NodeMachine::shadow`] written into `extra` and its index `index`
+    /// (whatever they held before: their buffers are reused), returning the
+    /// shadow time.
+    pub(crate) fn shadow_into(&self, now: Time, job: usize, extra: &mut Free, index: &mut FreeIndex) -> Option<Time> {
         let r = &self.requests[job];
         let k = self.nodes.kinds;
-        let (mut free, mut at, mut i) = (self.free.clone(), now, 0);
+        let free = extra;
+        free.cores.clone_from(&self.free.cores);
+        free.memory.clone_from(&self.free.memory);
+        free.gres.clone_from(&self.free.gres);
+        index.free.clone_from(&self.index.free);
+        index.idle.clone_from(&self.index.idle);
+        let (mut at, mut i) = (now, 0);
         let mut cores = self.free_cores;
         let placement = loop {
             // the placement rule is tried only once enough cores are free in all
             if cores >= r.width() {
-                if let Some(p) = self.nodes.place(&free, r) {
+                if let Some(p) = self.place_indexed(&*free, &*index, job) {
                     break p;
                 }
             }
@@ -641,11 +1068,13 @@ impl NodeMachine {
                 let (s, g) = self.held(self.running[i].1 as usize);
                 cores += s.iter().map(|s| u64::from(s.cores)).sum::<u64>();
                 free.give(k, s, g);
+                index.update_shares(&self.nodes, &*free, s);
                 i += 1;
             }
         };
         free.take(k, &placement.shares, &placement.gres);
-        Some(Shadow { time: at, extra: free })
+        index.update_shares(&self.nodes, &*free, &placement.shares);
+        Some(at)
     }
 
     /// Every share of every job in start order, as compressed sparse rows:
@@ -654,9 +1083,15 @@ impl NodeMachine {
     #[allow(clippy::type_complexity)]
     pub fn assignment(&self) -> (Vec<i64>, Vec<i64>, Vec<i64>, Vec<i64>, Vec<u64>, Vec<i64>) {
         let n = self.requests.len();
+        let (m, k) = (self.shares.len(), self.nodes.kinds);
         let mut offsets = Vec::with_capacity(n + 1);
-        let (mut node, mut tasks, mut cores, mut memory, mut gres) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut node, mut tasks, mut cores, mut memory, mut gres) = (
+            Vec::with_capacity(m),
+            Vec::with_capacity(m),
+            Vec::with_capacity(m),
+            Vec::with_capacity(m),
+            Vec::with_capacity(m * k),
+        );
         offsets.push(0);
         for j in 0..n {
             let (shares, units) = self.held(j);
@@ -839,5 +1274,121 @@ mod tests {
         let s = m.shadow(Time(0.0), 3).unwrap();
         assert_eq!(s.time, Time(10.0));
         let _ = n;
+    }
+
+    use proptest::prelude::*;
+
+    /// Nodes of three kinds (one with GPUs and a feature, one of another
+    /// weight), `n` of them, kinds cycling or in runs.
+    fn mixed(n: usize, runs: bool) -> Nodes {
+        let kind = |i: usize| if runs { i * 3 / n } else { i % 3 };
+        Nodes {
+            cores: (0..n).map(|i| [4, 4, 8][kind(i)]).collect(),
+            memory: (0..n).map(|i| [8_000, 8_000, 16_000][kind(i)]).collect(),
+            gres: (0..n).map(|i| [0, 2, 0][kind(i)]).collect(),
+            kinds: 1,
+            features: (0..n).map(|i| [1, 3, 1][kind(i)]).collect(),
+            weight: (0..n).map(|i| [1, 1, 2][kind(i)]).collect(),
+            partitions: (0..n).map(|i| [1, 1, 3][kind(i)]).collect(),
+        }
+    }
+
+    fn any_request() -> impl Strategy<Value = Request> {
+        (1u32..4, 0u32..12, 1u32..3, 0u64..3, 0u32..3, 0u32..6)
+            .prop_map(|(nodes, more, cpt, mem, gpus, flags)| Request {
+                nodes,
+                tasks: nodes + more,
+                cpus_per_task: cpt,
+                mem_per_cpu: [0, 900, 2_500][mem as usize],
+                mem_per_node: if flags == 5 { WHOLE_NODE_MEMORY } else { 0 },
+                gres_per_node: gpus * u32::from(flags % 2 == 0),
+                gres_kinds: 1,
+                features: u64::from(flags == 1) * 2,
+                partition: u32::from(flags == 3),
+                exclusive: flags == 4,
+            })
+            // only requests an idle cluster can hold
+            .prop_filter("fits the idle nodes", |r| {
+                mixed(70, false).place(&Free::idle(&mixed(70, false)), r).is_some()
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// The machine's placements (free nodes only, idle nodes by kind), its
+        /// placements within an extra and its shadow are the rule's own on
+        /// every node, at every step of a run of starts and ends; more than
+        /// 64 nodes, so that the bit masks span words.
+        #[test]
+        fn indexed_placement_is_the_rule(
+            requests in prop::collection::vec(any_request(), 1..12),
+            steps in prop::collection::vec((0usize..12, any::<bool>()), 1..60),
+            runs in any::<bool>(),
+            many_kinds in any::<bool>(),
+        ) {
+            let mut nodes = mixed(70, runs);
+            if many_kinds {
+                // more kinds than Groups::MAX: every free node is looked at
+                nodes.weight = (0..70).map(|i| i % 20).collect();
+            }
+            let mut m = NodeMachine::new(nodes.clone(), requests.clone()).unwrap();
+            let mut running: Vec<u32> = Vec::new();
+            for (t, &(pick, finish)) in steps.iter().enumerate() {
+                let t = Time(t as f64);
+                for j in 0..requests.len() {
+                    let want = nodes.place(m.free(), &requests[j]);
+                    prop_assert_eq!(m.place_now(j), want, "job {} at step {:?}", j, t);
+                    if let Some(shadow) = m.shadow(t, j) {
+                        // what is free at the shadow beyond the head: what the rule places within
+                        let index = FreeIndex::of(&nodes, &shadow.extra);
+                        for (k, r) in requests.iter().enumerate() {
+                            let want = nodes.place(&Least(m.free(), &shadow.extra), r);
+                            prop_assert_eq!(m.place_within(k, &shadow.extra, &index), want);
+                        }
+                        let cores: u64 = (0..nodes.len())
+                            .map(|n| u64::from(m.free().cores[n].min(shadow.extra.cores[n])))
+                            .sum();
+                        prop_assert_eq!(m.cores_within(&shadow.extra, &index), cores);
+                    }
+                }
+                prop_assert_eq!(&m.index, &FreeIndex::of(&nodes, m.free()));
+                if finish && !running.is_empty() {
+                    let job = running.remove(pick % running.len());
+                    m.release(job, Time(1e9 + f64::from(job)));
+                } else {
+                    let job = (pick % requests.len()) as u32;
+                    if !running.contains(&job) {
+                        if let Some(p) = m.place_now(job as usize) {
+                            m.allocate(job, &p, Time(1e9 + f64::from(job)));
+                            running.push(job);
+                        }
+                    }
+                }
+            }
+        }
+
+        /// check_requests accepts exactly the requests the rule places on idle nodes.
+        #[test]
+        fn requests_are_checked_as_the_rule_places_them(
+            r in (1u32..4, 0u32..40, 1u32..10, 0u64..5_000, 0u32..4, 0u32..4).prop_map(
+                |(nodes, more, cpt, mem, gpus, part)| Request {
+                    nodes,
+                    tasks: nodes + more,
+                    cpus_per_task: cpt,
+                    mem_per_cpu: mem,
+                    mem_per_node: 0,
+                    gres_per_node: gpus,
+                    gres_kinds: 1,
+                    features: 0,
+                    partition: part,
+                    exclusive: false,
+                }
+            ),
+            runs in any::<bool>(),
+        ) {
+            let nodes = mixed(70, runs);
+            let fits = nodes.place(&Free::idle(&nodes), &r).is_some();
+            prop_assert_eq!(nodes.check_requests(&[r]).is_ok(), fits);
+        }
     }
 }

@@ -107,7 +107,7 @@ pub struct Runner {
     conservative: Option<Conservative>,
     node_conservative: Option<NodeConservative>,
     /// EASY on nodes: the head's shadow time and the nodes' version it holds for.
-    node_shadow: Option<(u32, u64, super::nodes::Shadow)>,
+    node_shadow: node_policy::EasyCache,
 }
 
 impl Runner {
@@ -117,7 +117,7 @@ impl Runner {
             policy,
             conservative: None,
             node_conservative: None,
-            node_shadow: None,
+            node_shadow: node_policy::EasyCache::default(),
         }
     }
 

@@ -151,15 +151,54 @@ enum Builder<'a> {
     Span(Vec<(usize, usize)>),
     JobId {
         ids: JobIds,
-        seen: FxMap<(i64, i64), i64>,
+        seen: Seen,
     },
+}
+
+/// The row of each job id seen so far. sacct lists jobs by id, so the ids
+/// mostly come in increasing order: those are kept in a vector, in that
+/// order, where a new id is recognised as new by one comparison with the
+/// last; only an id that comes out of order goes to a hash map. (Hashing a
+/// million ids into a map of a million entries took most of the JobID
+/// column's time, a cache miss each.)
+#[derive(Default)]
+struct Seen {
+    ordered: Vec<((i64, i64), i64)>,
+    others: FxMap<(i64, i64), i64>,
+}
+
+impl Seen {
+    fn get(&self, key: (i64, i64)) -> Option<i64> {
+        match self.ordered.last() {
+            Some(&(last, row)) if last == key => return Some(row),
+            Some(&(last, _)) if last > key => {
+                if let Ok(k) = self.ordered.binary_search_by(|e| e.0.cmp(&key)) {
+                    return Some(self.ordered[k].1);
+                }
+            }
+            _ => {}
+        }
+        if self.others.is_empty() {
+            return None;
+        }
+        self.others.get(&key).copied()
+    }
+
+    /// Records `key` at `row`; it must not have been seen.
+    fn insert(&mut self, key: (i64, i64), row: i64) {
+        if self.ordered.last().is_none_or(|&(last, _)| last < key) {
+            self.ordered.push((key, row));
+        } else {
+            self.others.insert(key, row);
+        }
+    }
 }
 
 /// Scans `raw[start..]`, whose first line is line `first_line`: every
 /// non-blank line with `ncols` fields is a row; `columns` are (field index,
 /// kind) pairs.
 pub fn scan(raw: &[u8], start: usize, first_line: usize, ncols: usize, columns: &[(usize, Kind)]) -> Scan {
-    // Room for every line up front: growing a map of a million job ids rehashes it many times.
+    // Room for every line up front: growing the columns of a million rows copies them many times.
     let capacity = memchr::memchr_iter(b'\n', &raw[start.min(raw.len())..]).count() + 1;
     let mut builders: Vec<Builder> = columns
         .iter()
@@ -177,7 +216,10 @@ pub fn scan(raw: &[u8], start: usize, first_line: usize, ncols: usize, columns: 
                     task: Vec::with_capacity(capacity),
                     link: Vec::with_capacity(capacity),
                 },
-                seen: FxMap::with_capacity_and_hasher(capacity, Default::default()),
+                seen: Seen {
+                    ordered: Vec::with_capacity(capacity),
+                    others: FxMap::default(),
+                },
             },
             Kind::Span => Builder::Span(Vec::with_capacity(capacity)),
             k => Builder::Number {
@@ -293,14 +335,14 @@ fn push<'a>(builder: &mut Builder<'a>, raw: &'a [u8], a: usize, b: usize, row: u
         Builder::JobId { ids, seen } => {
             let (kind, base, task) = job_id(field);
             let link = match kind {
-                0 | 1 => match seen.get(&(base, task)) {
-                    Some(&first) => first,
+                0 | 1 => match seen.get((base, task)) {
+                    Some(first) => first,
                     None => {
                         seen.insert((base, task), row as i64);
                         -1
                     }
                 },
-                2 => seen.get(&(base, task)).copied().unwrap_or(-1),
+                2 => seen.get((base, task)).unwrap_or(-1),
                 _ => -1,
             };
             ids.kind.push(kind);
@@ -497,5 +539,15 @@ mod tests {
         };
         assert_eq!(values[0], 1_609_459_200.0);
         assert_eq!(bad, &vec![2]);
+    }
+
+    #[test]
+    fn ids_out_of_order_are_linked_as_in_order() {
+        // in order, then back (3), a duplicate of each, steps of both, a task after its job
+        let raw = b"5\n3\n5\n3.batch\n7\n3\n5.0\n7_1\n7_1.batch\n4\n4.0\n";
+        let s = scan(raw, 0, 1, 1, &[(0, Kind::JobId)]);
+        let Parsed::JobId(ids) = &s.columns[0] else { panic!() };
+        assert_eq!(ids.kind, vec![0, 0, 0, 2, 0, 0, 2, 1, 2, 0, 2]);
+        assert_eq!(ids.link, vec![-1, -1, 0, 1, -1, 1, 0, -1, 7, -1, 9]);
     }
 }
