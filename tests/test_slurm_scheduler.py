@@ -286,3 +286,12 @@ def test_the_micro_cluster_replay_is_closer_to_the_real_run_than_easy_and_fcfs()
         assert slurm["within_10min"] > other["within_10min"]
         assert slurm["kendall_tau"] > other["kendall_tau"]
     assert real_starts(table) is not None and math.isfinite(slurm["kendall_tau"])
+
+
+def test_age_counts_from_the_eligible_time_a_dump_records():
+    table = _table([0, 0], [10, 10], [60, 60], [1, 1], ["u", "u"], ["a", "a"])
+    columns = table.requests.columns()
+    table.requests = Requests({**columns, "eligible": np.asarray([-1.0, 500.0])})  # -1: unknown, the submit time
+    cluster = _cluster()
+    _, arrays, *_ = SlurmScheduler().core_arrays(table, _resolved(table, cluster), cluster)
+    assert arrays["eligible"].tolist() == [0.0, 500.0]

@@ -552,9 +552,11 @@ def _texts(column: Any, n: int) -> list[str]:
 
 
 def _eligible(table: Any) -> np.ndarray:
-    """When each job became eligible: the table's ``eligible`` column where it has one, else its submit time."""
+    """When each job became eligible: its request's ``eligible`` time (a sacct dump's ``Eligible``) where known
+    (>= 0), else its submit time."""
     submit = np.ascontiguousarray(table.submit, dtype=np.float64)
-    if "eligible" in table.columns():
-        eligible = np.asarray(table.columns()["eligible"], dtype=np.float64)
-        return np.ascontiguousarray(np.where(np.isfinite(eligible) & (eligible >= submit), eligible, submit))
-    return submit
+    requests = table.requests
+    if requests is None or "eligible" not in requests.columns():
+        return submit
+    eligible = np.asarray(requests.eligible, dtype=np.float64)
+    return np.ascontiguousarray(np.where(np.isfinite(eligible) & (eligible >= submit), eligible, submit))
