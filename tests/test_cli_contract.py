@@ -67,6 +67,10 @@ def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "empty").mkdir()
     (tmp_path / "notraces").mkdir()
     (tmp_path / "notraces" / "README.md").write_text("no traces here\n")
+    (tmp_path / "s.sacct").write_text(
+        "JobID|Submit|Start|End|State|NCPUS\n"
+        "1|2021-02-11T22:36:19|2021-02-11T22:36:19|2021-02-11T22:36:34|COMPLETED|12\n"
+    )
     return tmp_path
 
 
@@ -362,6 +366,7 @@ CLOSED_STDOUT = [
     ["scrap", "--algorithm", "SCRAP", "--beta", "0.5", "--tasks", "10", "--json"],
     ["dfrs", "--algorithm", "EASY", "--nodes", "64"],
     ["qlse", "--tasks", "8", "--lans", "2", "--hosts", "4"],
+    ["convert", "s.sacct", "c.swf"],
 ]
 
 

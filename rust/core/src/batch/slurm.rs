@@ -845,6 +845,8 @@ struct Plan {
     /// Per node, not a host of the job searched for, or reserved at the instant tried: what placement
     /// may not use.
     mask: Vec<bool>,
+    /// What is free at the instant tried.
+    free: Free,
 }
 
 impl Plan {
@@ -855,6 +857,7 @@ impl Plan {
             before: vec![0; nodes],
             ends: Vec::new(),
             mask: vec![false; nodes],
+            free: Free::default(),
         }
     }
 
@@ -902,7 +905,9 @@ impl Plan {
         let running = machine.running();
         let relevant = |job: u32| machine.held(job as usize).0.iter().any(|s| !off[s.node as usize]);
         let ends = &self.ends;
-        let mut free = machine.free().clone();
+        // the free resources as of now, in the pass's buffer (a search per job: no allocation each)
+        let mut free = std::mem::take(&mut self.free);
+        free.clone_from(machine.free());
         let mut cores: u64 = eligible.iter().map(|&n| u64::from(free.cores[n])).sum();
         let (mut released, mut e) = (0, ends.partition_point(|&(x, _)| x <= from));
         let mut t = from.max(now);
@@ -942,6 +947,7 @@ impl Plan {
                         off: &self.mask,
                     };
                     if let Some(placement) = nodes.place(&view, request) {
+                        self.free = free;
                         return Some((t, placement));
                     }
                 }
@@ -957,6 +963,7 @@ impl Plan {
             let next_end = ends.get(e).map_or(f64::INFINITY, |x| x.0);
             t = next_run.min(next_end);
         }
+        self.free = free;
         None
     }
 }
