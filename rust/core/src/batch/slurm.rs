@@ -318,7 +318,10 @@ pub struct SlurmScheduler {
     sorted_epoch: Option<u64>,
     sorted_upto: usize,
     /// Per request, the nodes that could host it ([`SlurmScheduler::hosts`]).
-    hosts_of: HashMap<Request, (Vec<usize>, Vec<bool>)>,
+    hosts_of: HashMap<Request, u32>,
+    host_sets: Vec<(Vec<usize>, Vec<bool>)>,
+    /// Per job, its request's entry in `host_sets` (`u32::MAX` until first needed).
+    host_set_of: Vec<u32>,
     idle: Option<Free>,
 }
 
@@ -417,6 +420,8 @@ impl SlurmScheduler {
             sorted_epoch: None,
             sorted_upto: 0,
             hosts_of: HashMap::new(),
+            host_sets: Vec::new(),
+            host_set_of: vec![u32::MAX; n],
             idle: None,
             params,
             jobs,
@@ -654,16 +659,24 @@ impl SlurmScheduler {
 
     /// The nodes that could ever host a task of `request` (and, per node, whether it is not one): what
     /// happens on the others (their jobs ending, their reservations) never changes where it fits.
-    fn hosts(&mut self, machine: &NodeMachine, request: Request) -> &(Vec<usize>, Vec<bool>) {
-        let nodes = machine.nodes();
-        let idle = self.idle.get_or_insert_with(|| Free::idle(nodes));
-        self.hosts_of.entry(request).or_insert_with(|| {
-            let off: Vec<bool> = (0..nodes.len())
-                .map(|n| nodes.capacity(idle, &request, n) == 0)
-                .collect();
-            let hosts = (0..nodes.len()).filter(|&n| !off[n]).collect();
-            (hosts, off)
-        })
+    /// Computed once per distinct request, and found by job after its first search (no hashing then).
+    fn hosts(&mut self, machine: &NodeMachine, j: usize) -> &(Vec<usize>, Vec<bool>) {
+        if self.host_set_of[j] == u32::MAX {
+            let nodes = machine.nodes();
+            let request = *machine.request(j);
+            let idle = self.idle.get_or_insert_with(|| Free::idle(nodes));
+            let sets = &mut self.host_sets;
+            let at = *self.hosts_of.entry(request).or_insert_with(|| {
+                let off: Vec<bool> = (0..nodes.len())
+                    .map(|n| nodes.capacity(idle, &request, n) == 0)
+                    .collect();
+                let hosts = (0..nodes.len()).filter(|&n| !off[n]).collect();
+                sets.push((hosts, off));
+                (sets.len() - 1) as u32
+            });
+            self.host_set_of[j] = at;
+        }
+        &self.host_sets[self.host_set_of[j] as usize]
     }
 
     fn state(&self, sim: &BatchSim) -> (u64, usize, u64) {
@@ -810,7 +823,7 @@ impl SlurmScheduler {
             let Some(from) = shorter.into_iter().try_fold(now, |a, &(_, b)| b.map(|b| a.max(b))) else {
                 continue; // as long a run of this request found no start in the window
             };
-            let hosts = self.hosts(nodes_of(sim), request);
+            let hosts = self.hosts(nodes_of(sim), j);
             let found = plan.earliest(nodes_of(sim), hosts, j, now, from, limit, window_end);
             bounds[at].1.push((limit, found.as_ref().map(|f| f.0)));
             let Some((start, placement)) = found else {
@@ -879,6 +892,13 @@ impl Plan {
                 latest.push(max);
             }
         }
+    }
+
+    /// Whether node `n` is reserved at some instant of `[t, end)` (of `t` alone for a job of no length).
+    fn reserved(&self, n: usize, t: f64, end: f64) -> bool {
+        let until = end.max(t + f64::MIN_POSITIVE);
+        let before = self.busy[n].partition_point(|&(s, _)| s < until);
+        before > 0 && self.latest_end[n][before - 1] > t
     }
 
     /// Earliest start of job `j` in `[from, window_end)`, and its placement
@@ -952,14 +972,27 @@ impl Plan {
                     }
                 }
             }
-            // the next instant something comes free on its nodes: a running job's or a reservation's end
-            while e < ends.len() && (ends[e].0 <= t || off[ends[e].1 as usize]) {
+            // the next instant something comes free on its nodes: a running job's end, or a reservation's
+            // end that leaves its node unreserved for as long as the job runs
+            while e < ends.len() && {
+                let (x, n) = (ends[e].0, ends[e].1 as usize);
+                x <= t || off[n] || self.reserved(n, x, x + limit)
+            } {
                 e += 1;
             }
-            while released < running.len() && !relevant(running[released].1) {
-                released += 1;
+            // (a job that frees only nodes reserved over [its end, its end + limit) changes nothing then)
+            let mut r = released;
+            while r < running.len() && {
+                let (x, job) = (running[r].0 .0, running[r].1);
+                x <= t
+                    || !machine.held(job as usize).0.iter().any(|s| {
+                        let n = s.node as usize;
+                        !off[n] && !self.reserved(n, x, x + limit)
+                    })
+            } {
+                r += 1;
             }
-            let next_run = running.get(released).map_or(f64::INFINITY, |x| x.0 .0);
+            let next_run = running.get(r).map_or(f64::INFINITY, |x| x.0 .0);
             let next_end = ends.get(e).map_or(f64::INFINITY, |x| x.0);
             t = next_run.min(next_end);
         }
