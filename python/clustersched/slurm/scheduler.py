@@ -458,7 +458,7 @@ class SlurmScheduler:
         if self.weight_tres:
             fixed = fixed + self._tres(req, resolved, platform, part, cpus, nodes)
         users = _texts(requests.user if requests is not None else None, n)
-        user_names, user_index = np.unique(np.asarray(users, dtype=object).astype(str), return_inverse=True)
+        _, user_index = np.unique(np.asarray(users, dtype=object).astype(str), return_inverse=True)
         charged = _texts(requests.account if requests is not None else None, n)
         charged = [a or accounts.default_account.get(u, "") or "(none)" for a, u in zip(charged, users, strict=True)]
         pairs = sorted(set(zip(charged, users, strict=True)))
@@ -489,7 +489,6 @@ class SlurmScheduler:
             "weight_fairshare": float(self.weight_fairshare),
             "damping": float(self.damping),
         }
-        del user_names
         return params, arrays, parent, shares, notes
 
     def _tres(
