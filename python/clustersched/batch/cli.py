@@ -600,11 +600,12 @@ def _run(jobs: Any, procs: int | None, policy: Any, args: argparse.Namespace) ->
     return row, result
 
 
-def _print_table(rows: list[dict[str, object]], title: str) -> None:
-    cells = [[fmt.format(row[key]) for _, key, fmt in COLUMNS] for row in rows]
-    widths = [max(len(name), *(len(c[i]) for c in cells)) for i, (name, _, _) in enumerate(COLUMNS)]
-    print(f"{title} ({UNITS})")
-    print("  ".join(name.rjust(w) for (name, _, _), w in zip(COLUMNS, widths)))
+def _print_table(rows: list[dict[str, Any]], title: str, columns: list[tuple[str, str, str]] = COLUMNS) -> None:
+    """``title``, then ``rows`` right-aligned under the ``columns`` (header, row key, format)."""
+    cells = [[fmt.format(row[key]) for _, key, fmt in columns] for row in rows]
+    widths = [max(len(name), *(len(c[i]) for c in cells)) for i, (name, _, _) in enumerate(columns)]
+    print(title)
+    print("  ".join(name.rjust(w) for (name, _, _), w in zip(columns, widths)))
     for c in cells:
         print("  ".join(v.rjust(w) for v, w in zip(c, widths)))
 
@@ -633,12 +634,8 @@ def _print_replay(results: list[Any], args: argparse.Namespace) -> None:
     if real_starts(results[0].jobs) is None:
         return
     rows = [compare_starts(r.schedule, r.jobs).summary() for r in results]
-    cells = [[fmt.format(row[key]) for _, key, fmt in REPLAY_COLUMNS] for row in rows]
-    widths = [max(len(name), *(len(c[i]) for c in cells)) for i, (name, _, _) in enumerate(REPLAY_COLUMNS)]
-    print(f"against the real run the trace records ({rows[0]['jobs']} jobs; |dstart|: simulated minus real start)")
-    print("  ".join(name.rjust(w) for (name, _, _), w in zip(REPLAY_COLUMNS, widths)))
-    for c in cells:
-        print("  ".join(v.rjust(w) for v, w in zip(c, widths)))
+    title = f"against the real run the trace records ({rows[0]['jobs']} jobs; |dstart|: simulated minus real start)"
+    _print_table(rows, title, REPLAY_COLUMNS)
 
 
 def simulate_command(args: argparse.Namespace) -> int:
@@ -667,7 +664,7 @@ def simulate_command(args: argparse.Namespace) -> int:
     row, result = _run(jobs, procs, args.policy, args)
     # checked before anything is written, so that a window outside the schedule writes nothing
     window = _gantt_window(result.schedule, window_text, args.gantt_window) if window_text is not None else None
-    _print_table([row], f"{args.trace}: {len(result.jobs)} jobs on {_machine_words(result.schedule)}")
+    _print_table([row], f"{args.trace}: {len(result.jobs)} jobs on {_machine_words(result.schedule)} ({UNITS})")
     _print_replay([result], args)
     if args.out:
         from .formats import write_schedule
@@ -730,7 +727,7 @@ def compare_command(args: argparse.Namespace) -> int:
     if args.json:
         print(_json_rows(records))
     else:
-        _print_table(rows, f"{trace}: {len(jobs)} jobs, estimates={args.estimates}")
+        _print_table(rows, f"{trace}: {len(jobs)} jobs, estimates={args.estimates} ({UNITS})")
         _print_replay([result for _, result in runs], args)
     if args.out is not None:
         text = _json_rows(records) + "\n" if args.out.lower().endswith(".json") else _csv_rows(records)

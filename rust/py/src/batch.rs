@@ -42,6 +42,42 @@ fn priority_of(order: &str) -> PyResult<Priority> {
     }
 }
 
+/// `params[key]` as a `T`, or `default` when the dict has no such key.
+fn item_or<'py, T: pyo3::conversion::FromPyObjectOwned<'py>>(
+    params: &Bound<'py, PyDict>,
+    key: &str,
+    default: T,
+) -> PyResult<T> {
+    match params.get_item(key)? {
+        Some(v) => v.extract().map_err(Into::into),
+        None => Ok(default),
+    }
+}
+
+/// Runs `step` on `sim` without the GIL for at most `max_events` time stamps
+/// (all if None), taking the GIL back every [`SIGNAL_INTERVAL`] of wall clock
+/// to run Python's signal handlers (a raising handler ends the run with its
+/// exception). `step(sim, events left, deadline)` returns whether the
+/// simulation is finished. Returns that, once it is, or once the budget is
+/// spent or a step moved nothing.
+fn run_with_signals<F>(py: Python<'_>, sim: &mut CoreSim, max_events: Option<u64>, mut step: F) -> PyResult<bool>
+where
+    F: FnMut(&mut CoreSim, Option<u64>, Option<Instant>) -> clustersched_core::Result<bool> + Send,
+{
+    let stop = max_events.map(|m| sim.events().saturating_add(m));
+    loop {
+        let before = sim.events();
+        let left = stop.map(|s| s.saturating_sub(before));
+        let until = Instant::now().checked_add(SIGNAL_INTERVAL);
+        let done = py.detach(|| step(sim, left, until)).map_err(to_py)?;
+        py.check_signals()?;
+        let after = sim.events();
+        if done || after == before || stop.is_some_and(|s| after >= s) {
+            return Ok(done);
+        }
+    }
+}
+
 /// Event-driven simulation of rigid jobs on a homogeneous cluster (see
 /// `clustersched.batch`, which is the public interface).
 #[pyclass(module = "clustersched._core", name = "BatchSim")]
@@ -422,18 +458,9 @@ impl BatchSim {
         let policy = Builtin::from_name_with(policy, node_budget, time_limit).map_err(to_py)?;
         self.runner(policy);
         let (inner, runner) = (&mut self.inner, self.runner.as_mut().expect("set above"));
-        let stop = max_events.map(|m| inner.events().saturating_add(m));
-        loop {
-            let before = inner.events();
-            let left = stop.map(|s| s.saturating_sub(before));
-            let until = Instant::now().checked_add(SIGNAL_INTERVAL);
-            let done = py.detach(|| runner.run_until(inner, left, until)).map_err(to_py)?;
-            py.check_signals()?;
-            let after = inner.events();
-            if done || after == before || stop.is_some_and(|s| after >= s) {
-                return Ok(done);
-            }
-        }
+        run_with_signals(py, inner, max_events, |sim, left, until| {
+            runner.run_until(sim, left, until)
+        })
     }
 
     /// Runs Slurm's scheduler (`clustersched_core::batch::SlurmScheduler`) to
@@ -456,34 +483,22 @@ impl BatchSim {
         log: bool,
     ) -> PyResult<Bound<'py, PyDict>> {
         self.on_nodes_only()?;
-        let number = |key: &str, default: f64| -> PyResult<f64> {
-            match params.get_item(key)? {
-                Some(v) => v.extract(),
-                None => Ok(default),
-            }
-        };
-        let count = |key: &str, default: usize| -> PyResult<usize> {
-            match params.get_item(key)? {
-                Some(v) => v.extract(),
-                None => Ok(default),
-            }
-        };
         let d = batch::SlurmParams::default();
         let config = batch::SlurmParams {
-            sched_interval: number("sched_interval", d.sched_interval)?,
-            default_queue_depth: count("default_queue_depth", d.default_queue_depth)?,
-            bf_interval: number("bf_interval", d.bf_interval)?,
-            bf_window: number("bf_window", d.bf_window)?,
-            bf_resolution: number("bf_resolution", d.bf_resolution)?,
-            epoch: number("epoch", d.epoch)?,
-            bf_max_job_test: count("bf_max_job_test", d.bf_max_job_test)?,
-            bf_max_job_user: count("bf_max_job_user", d.bf_max_job_user)?,
-            calc_period: number("calc_period", d.calc_period)?,
-            max_age: number("max_age", d.max_age)?,
-            decay_half_life: number("decay_half_life", d.decay_half_life)?,
-            weight_age: number("weight_age", d.weight_age)?,
-            weight_fairshare: number("weight_fairshare", d.weight_fairshare)?,
-            damping: number("damping", d.damping)?,
+            sched_interval: item_or(params, "sched_interval", d.sched_interval)?,
+            default_queue_depth: item_or(params, "default_queue_depth", d.default_queue_depth)?,
+            bf_interval: item_or(params, "bf_interval", d.bf_interval)?,
+            bf_window: item_or(params, "bf_window", d.bf_window)?,
+            bf_resolution: item_or(params, "bf_resolution", d.bf_resolution)?,
+            epoch: item_or(params, "epoch", d.epoch)?,
+            bf_max_job_test: item_or(params, "bf_max_job_test", d.bf_max_job_test)?,
+            bf_max_job_user: item_or(params, "bf_max_job_user", d.bf_max_job_user)?,
+            calc_period: item_or(params, "calc_period", d.calc_period)?,
+            max_age: item_or(params, "max_age", d.max_age)?,
+            decay_half_life: item_or(params, "decay_half_life", d.decay_half_life)?,
+            weight_age: item_or(params, "weight_age", d.weight_age)?,
+            weight_fairshare: item_or(params, "weight_fairshare", d.weight_fairshare)?,
+            damping: item_or(params, "damping", d.damping)?,
         };
         let array = |key: &str| -> PyResult<Bound<'py, PyAny>> {
             jobs.get_item(key)?
@@ -510,16 +525,9 @@ impl BatchSim {
             shares: owned("shares", &shares)?,
         };
         let mut scheduler = batch::SlurmScheduler::new(config, slurm_jobs, &tree, log).map_err(to_py)?;
-        let inner = &mut self.inner;
-        loop {
-            let before = inner.events();
-            let until = Instant::now().checked_add(SIGNAL_INTERVAL);
-            let done = py.detach(|| scheduler.run(inner, None, until)).map_err(to_py)?;
-            py.check_signals()?;
-            if done || inner.events() == before {
-                break;
-            }
-        }
+        run_with_signals(py, &mut self.inner, None, |sim, left, until| {
+            scheduler.run(sim, left, until)
+        })?;
         let out = PyDict::new(py);
         let at_start = scheduler.factors_at_start();
         let field = |f: &dyn Fn(&batch::Factors) -> f64| -> Vec<f64> {
@@ -536,32 +544,13 @@ impl BatchSim {
         out.set_item("backfill_starts", stats.backfill_starts)?;
         out.set_item("recalculations", stats.recalculations)?;
         if let Some(rows) = scheduler.log() {
-            out.set_item(
-                "log_time",
-                rows.iter().map(|r| r.time).collect::<Vec<_>>().into_pyarray(py),
-            )?;
-            out.set_item(
-                "log_job",
-                rows.iter()
-                    .map(|r| i64::from(r.job))
-                    .collect::<Vec<_>>()
-                    .into_pyarray(py),
-            )?;
-            out.set_item(
-                "log_age",
-                rows.iter().map(|r| r.age).collect::<Vec<_>>().into_pyarray(py),
-            )?;
-            out.set_item(
-                "log_fairshare",
-                rows.iter().map(|r| r.fairshare).collect::<Vec<_>>().into_pyarray(py),
-            )?;
-            out.set_item(
-                "log_priority",
-                rows.iter()
-                    .map(|r| i64::from(r.priority))
-                    .collect::<Vec<_>>()
-                    .into_pyarray(py),
-            )?;
+            let floats = |f: fn(&batch::Factors) -> f64| rows.iter().map(f).collect::<Vec<_>>().into_pyarray(py);
+            let ints = |f: fn(&batch::Factors) -> i64| rows.iter().map(f).collect::<Vec<_>>().into_pyarray(py);
+            out.set_item("log_time", floats(|r| r.time))?;
+            out.set_item("log_job", ints(|r| i64::from(r.job)))?;
+            out.set_item("log_age", floats(|r| r.age))?;
+            out.set_item("log_fairshare", floats(|r| r.fairshare))?;
+            out.set_item("log_priority", ints(|r| i64::from(r.priority)))?;
         }
         Ok(out)
     }
