@@ -241,6 +241,10 @@ def test_slurm_needs_nodes_and_valid_parameters():
         simulate(table, "slurm", procs=4)
     with pytest.raises(ValueError, match="bf_interval"):
         simulate(table, SlurmScheduler(bf_interval=0), platform=_cluster())
+    # periods shorter than Slurm's units would size the replay by its timers: refused, naming the unit
+    for option, value in (("bf_interval", 0.001), ("sched_interval", 0.5), ("bf_resolution", 0.01), ("calc_period", 1)):
+        with pytest.raises(ValueError, match=f"{option} == .*Slurm's unit"):
+            simulate(table, SlurmScheduler(**{option: value}), platform=_cluster())
 
 
 def test_sacctmgr_scripts_give_the_tree_and_qos(tmp_path):

@@ -284,7 +284,7 @@ class SlurmScheduler:
         ``PriorityWeightTRES``: ``CPU``, ``Mem``, ``Node``, ``GRES/<name>`` (e.g. ``GRES/gpu``).
     max_age, decay_half_life, calc_period : float
         ``PriorityMaxAge`` (default 7 days), ``PriorityDecayHalfLife`` (7 days; 0 for none),
-        ``PriorityCalcPeriod`` (5 minutes).
+        ``PriorityCalcPeriod`` (5 minutes; at least 1 minute, Slurm's unit).
     favor_small : bool
         ``PriorityFavorSmall`` (default False).
     size_relative : bool
@@ -295,7 +295,8 @@ class SlurmScheduler:
     damping : float
         ``FairShareDampeningFactor`` (default 1).
     sched_interval, default_queue_depth, bf_interval, bf_window, bf_resolution, bf_max_job_test, bf_max_job_user
-        ``SchedulerParameters`` (17.11 defaults 60 s, 100, 30 s, 1440 minutes, 60 s, 100, 0 = no limit).
+        ``SchedulerParameters`` (17.11 defaults 60 s, 100, 30 s, 1440 minutes, 60 s, 100, 0 = no limit); the
+        intervals and ``bf_resolution`` are at least 1 s, Slurm's unit.
     accounts : Accounts, optional
         The association tree and QOS priorities (:func:`read_sacctmgr`); None: every account of the workload
         with one share, every user one share in it, every QOS priority 0.

@@ -334,17 +334,25 @@ impl SlurmScheduler {
     /// [`Error::InvalidArgument`] for a parameter out of range, arrays of
     /// different lengths, or a malformed tree.
     pub fn new(params: SlurmParams, jobs: SlurmJobs, tree: &Associations, log: bool) -> Result<Self> {
-        let positive = [
-            ("sched_interval", params.sched_interval),
-            ("bf_interval", params.bf_interval),
-            ("bf_window", params.bf_window),
-            ("bf_resolution", params.bf_resolution),
-            ("calc_period", params.calc_period),
-            ("damping", params.damping),
-        ];
+        let positive = [("bf_window", params.bf_window), ("damping", params.damping)];
         for (name, v) in positive {
             if !v.is_finite() || v <= 0.0 {
                 return Err(Error::InvalidArgument(format!("{name} == {v}, must be finite and > 0")));
+            }
+        }
+        // Slurm counts these in whole seconds (PriorityCalcPeriod in whole minutes); a shorter period would
+        // make the timers, not the jobs, the size of a replay (a tick a millisecond over a year of trace)
+        let periods = [
+            ("sched_interval", params.sched_interval, 1.0),
+            ("bf_interval", params.bf_interval, 1.0),
+            ("bf_resolution", params.bf_resolution, 1.0),
+            ("calc_period", params.calc_period, 60.0),
+        ];
+        for (name, v, least) in periods {
+            if !v.is_finite() || v < least {
+                return Err(Error::InvalidArgument(format!(
+                    "{name} == {v} s, must be finite and >= {least} s (Slurm's unit)"
+                )));
             }
         }
         if !params.epoch.is_finite() {
