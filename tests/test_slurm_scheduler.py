@@ -222,8 +222,26 @@ def test_bf_max_job_user_limits_what_one_pass_looks_at():
     )
     loose = SlurmScheduler(weight_job_size=1000, bf_resolution=1)
     tight = loose.with_options(bf_max_job_user=1)
-    assert simulate(table, loose, platform=cluster, validate=True).schedule.start[2:].tolist() == [30, 30, 60, 60]
-    assert simulate(table, tight, platform=cluster, validate=True).schedule.start[2:].tolist() == [30, 60, 90, 150]
+    loose_run = simulate(table, loose, platform=cluster, validate=True)
+    tight_run = simulate(table, tight, platform=cluster, validate=True)
+    assert loose_run.schedule.start[2:].tolist() == [30, 30, 60, 60]
+    assert tight_run.schedule.start[2:].tolist() == [30, 60, 90, 150]
+    # the depth sdiag reports: job 1 and u's four at 30, job 1 and u's last two at 60, job 1 at 90; with the
+    # limit, job 1 and one of u's at 30, 60 and 90, and u's last alone at 120
+    assert (loose_run.slurm["backfill_depth"], tight_run.slurm["backfill_depth"]) == (9, 7)
+
+
+def test_a_request_no_start_fits_in_the_window_is_searched_once_a_pass():
+    # n1 is busy for a day, far beyond a 1-minute window: job 1's search finds nothing, and job 2 (the same
+    # request, as long) is tested but not searched again, in every pass while job 0 runs
+    cluster = _cluster(nodes=1, cores=1)
+    table = _table([0, 1, 2], [86_400, 10, 10], [86_400, 10, 10], [1, 1, 1], ["x", "y", "z"], ["a"] * 3)
+    run = simulate(table, SlurmScheduler(bf_window=1, bf_resolution=1), platform=cluster, validate=True)
+    assert run.schedule.start.tolist() == [0, 86_400, 86_410]
+    # (job 2 alone is searched, and reserved from 86,410, in a pass while job 1 runs)
+    assert np.isnan(run.reservations[1]) and run.reservations[2] == 86_410
+    searched = run.slurm["backfill_try_depth"]
+    assert searched >= 200 and run.slurm["backfill_depth"] == 2 * (searched - 1) + 1
 
 
 def test_jobs_are_killed_at_their_time_limit_and_idle_stretches_cost_no_events():

@@ -155,8 +155,11 @@ class BatchRun:
     search: dict
     seconds: float
     #: Under Slurm's scheduler (``policy="slurm"``): each job's priority factors when it started (``age``,
-    #: ``fairshare``, ``priority``, ``decided``: the time of the calculation in force), the pass counts, the
-    #: notes on associations added, and with ``log=True`` every calculation (``log_*`` arrays); else None.
+    #: ``fairshare``, ``priority``, ``decided``: the time of the calculation in force), what the passes did
+    #: (``main_passes``, ``backfill_passes``, ``main_starts``, ``backfill_starts``, ``recalculations``, and
+    #: ``backfill_depth`` / ``backfill_try_depth``: jobs the backfill passes tested / searched a start for, as
+    #: ``sdiag`` counts them), the notes on associations added, and with ``log=True`` every calculation
+    #: (``log_*`` arrays); else None.
     slurm: dict | None = None
 
     @cached_property

@@ -543,6 +543,8 @@ impl BatchSim {
         out.set_item("main_starts", stats.main_starts)?;
         out.set_item("backfill_starts", stats.backfill_starts)?;
         out.set_item("recalculations", stats.recalculations)?;
+        out.set_item("backfill_depth", stats.backfill_depth)?;
+        out.set_item("backfill_try_depth", stats.backfill_try_depth)?;
         if let Some(rows) = scheduler.log() {
             let floats = |f: fn(&batch::Factors) -> f64| rows.iter().map(f).collect::<Vec<_>>().into_pyarray(py);
             let ints = |f: fn(&batch::Factors) -> i64| rows.iter().map(f).collect::<Vec<_>>().into_pyarray(py);

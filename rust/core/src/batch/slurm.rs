@@ -121,6 +121,12 @@ pub struct SlurmStats {
     pub backfill_starts: u64,
     /// Priority recalculations (`PriorityCalcPeriod` ticks that ran).
     pub recalculations: u64,
+    /// Jobs the backfill passes tested, all passes together (`sdiag`'s
+    /// backfill depth; its "Depth Mean" is this over the passes).
+    pub backfill_depth: u64,
+    /// Of those, the jobs whose earliest start was searched for (`sdiag`'s
+    /// "try sched" depth; the others an equal request bounded).
+    pub backfill_try_depth: u64,
 }
 
 /// One job's priority factors at one calculation, as `sprio` shows them.
@@ -313,10 +319,8 @@ pub struct SlurmScheduler {
     backfill_seen: Option<(u64, usize, u64)>,
     log: Option<Vec<Factors>>,
     stats: SlurmStats,
-    /// The waiting jobs in priority order, as of `sorted_epoch` and the arrivals before `sorted_upto`.
-    order: Vec<u32>,
-    sorted_epoch: Option<u64>,
-    sorted_upto: usize,
+    /// The waiting jobs in Slurm's queue order.
+    queue: JobQueue,
     /// Per request, the nodes that could host it ([`SlurmScheduler::hosts`]).
     hosts_of: HashMap<Request, u32>,
     host_sets: Vec<(Vec<usize>, Vec<bool>)>,
@@ -424,9 +428,7 @@ impl SlurmScheduler {
             backfill_seen: None,
             log: log.then(Vec::new),
             stats: SlurmStats::default(),
-            order: Vec::new(),
-            sorted_epoch: None,
-            sorted_upto: 0,
+            queue: JobQueue::default(),
             hosts_of: HashMap::new(),
             host_sets: Vec::new(),
             host_set_of: vec![u32::MAX; n],
@@ -632,37 +634,27 @@ impl SlurmScheduler {
         }
     }
 
-    /// The waiting jobs as Slurm sorts its job queue (`sort_job_queue2`):
-    /// partition tier, then priority, highest first; then submission order.
-    /// Kept between passes: sorted again after a recalculation, arrivals
-    /// inserted in place, started jobs dropped.
-    fn by_priority(&mut self, sim: &BatchSim) -> Vec<u32> {
+    /// Brings [`JobQueue`] up to the priorities in force and the arrivals so far.
+    fn refresh_queue(&mut self, sim: &BatchSim) {
         let starts = sim.starts();
-        if self.sorted_epoch != Some(self.epoch) {
-            let mut order: Vec<u32> = sim.queue().iter().map(|w| w.job).collect();
-            order.sort_by_key(|&j| self.key(j));
-            self.order = order;
-            self.sorted_epoch = Some(self.epoch);
-            self.sorted_upto = sim.arrived();
-        } else {
-            self.order.retain(|&j| starts[j as usize].is_nan());
-            for j in self.sorted_upto..sim.arrived() {
-                let k = self.key(j as u32);
-                let at = self.order.partition_point(|&o| self.key(o) < k);
-                self.order.insert(at, j as u32);
-            }
-            self.sorted_upto = sim.arrived();
-        }
-        self.order.clone()
+        let (tier, priority) = (&self.jobs.tier, &self.priority);
+        self.queue.refresh(
+            self.epoch,
+            sim.arrived(),
+            |j| queue_key(tier, priority, j),
+            |j| starts[j as usize].is_nan(),
+        );
+        debug_assert_eq!(self.queue.len(|j| starts[j as usize].is_nan()), sim.queue().len());
     }
 
-    fn key(&self, j: u32) -> (std::cmp::Reverse<u32>, std::cmp::Reverse<u32>, u32) {
-        let j = j as usize;
-        (
-            std::cmp::Reverse(self.jobs.tier[j]),
-            std::cmp::Reverse(self.priority[j]),
-            j as u32,
-        )
+    /// The waiting job after the read positions `at`, moving them past it.
+    fn next_waiting(&self, sim: &BatchSim, at: &mut (usize, usize)) -> Option<u32> {
+        let starts = sim.starts();
+        self.queue.next(at, |j| self.key(j), |j| starts[j as usize].is_nan())
+    }
+
+    fn key(&self, j: u32) -> QueueKey {
+        queue_key(&self.jobs.tier, &self.priority, j)
     }
 
     /// The nodes that could ever host a task of `request` (and, per node, whether it is not one): what
@@ -696,6 +688,7 @@ impl SlurmScheduler {
         let now = sim.now();
         sim.queue_mut().remove(job);
         sim.launch_on(job, placement);
+        self.queue.started += 1;
         self.accounted_to[j] = now;
         let (age, fairshare) = self.current[j];
         self.at_start[j] = Some(Factors {
@@ -723,7 +716,7 @@ impl SlurmScheduler {
         } else {
             self.params.default_queue_depth
         };
-        let order = self.by_priority(sim);
+        self.refresh_queue(sim);
         let nodes = nodes_of(sim).nodes();
         let parts = nodes.partitions.iter().fold(0u64, |a, &p| a | p);
         let parts = 64 - parts.leading_zeros() as usize;
@@ -736,10 +729,14 @@ impl SlurmScheduler {
         }
         let mut open_parts = open.iter().filter(|&&c| c > 0).count();
         let mut off = vec![false; nodes.len()];
-        for &job in order.iter().take(depth) {
+        let mut at = (0, 0);
+        for _ in 0..depth {
             if open_parts == 0 {
                 break;
             }
+            let Some(job) = self.next_waiting(sim, &mut at) else {
+                break;
+            };
             let machine = nodes_of(sim);
             let r = *machine.request(job as usize);
             if open[r.partition as usize] == 0 {
@@ -796,13 +793,14 @@ impl SlurmScheduler {
         let window_end = now + self.params.bf_window;
         let (resolution, epoch) = (self.params.bf_resolution, self.params.epoch);
         let round = |t: f64| ((t + epoch) / resolution).floor() * resolution - epoch;
-        let order = self.by_priority(sim);
+        self.refresh_queue(sim);
         let mut plan = Plan::new(nodes_of(sim).nodes().len());
         let mut per_user: Vec<usize> = Vec::new();
         // per request seen in this pass: (time limit, earliest start found, None: none in the window)
         let mut bounds: Vec<(Request, Vec<Found>)> = Vec::new();
         let mut tested = 0;
-        for job in order {
+        let mut at = (0, 0);
+        while let Some(job) = self.next_waiting(sim, &mut at) {
             let j = job as usize;
             if tested >= self.params.bf_max_job_test {
                 break;
@@ -818,6 +816,7 @@ impl SlurmScheduler {
                 per_user[u] += 1;
             }
             tested += 1;
+            self.stats.backfill_depth += 1;
             let limit = sim.jobs().estimate[j];
             let request = *nodes_of(sim).request(j);
             let at = match bounds.iter().position(|(r, _)| *r == request) {
@@ -831,6 +830,7 @@ impl SlurmScheduler {
             let Some(from) = shorter.into_iter().try_fold(now, |a, &(_, b)| b.map(|b| a.max(b))) else {
                 continue; // as long a run of this request found no start in the window
             };
+            self.stats.backfill_try_depth += 1;
             let hosts = self.hosts(nodes_of(sim), j);
             let found = plan.earliest(nodes_of(sim), hosts, j, now, from, limit, window_end);
             bounds[at].1.push((limit, found.as_ref().map(|f| f.0)));
@@ -846,6 +846,100 @@ impl SlurmScheduler {
             }
         }
         self.backfill_seen = Some(self.state(sim));
+    }
+}
+
+type QueueKey = (std::cmp::Reverse<u32>, std::cmp::Reverse<u32>, u32);
+
+/// Job `j`'s place in Slurm's queue order: see [`JobQueue`].
+fn queue_key(tier: &[u32], priority: &[u32], j: u32) -> QueueKey {
+    let j = j as usize;
+    (std::cmp::Reverse(tier[j]), std::cmp::Reverse(priority[j]), j as u32)
+}
+
+/// The waiting jobs in the order Slurm sorts its job queue
+/// (`sort_job_queue2`): partition tier, then priority, highest first; then
+/// submission order. Sorted again after each recalculation, from the previous
+/// order; the arrivals in between kept apart in a short sorted list, the two
+/// merged as they are read. Started jobs are skipped when read, and dropped
+/// from the lists once they are half of them: no pass copies or rebuilds the
+/// whole queue.
+#[derive(Debug, Clone, Default)]
+struct JobQueue {
+    sorted: Vec<u32>,
+    /// Arrivals since the last sort, in order.
+    fresh: Vec<u32>,
+    /// The recalculation `sorted` is in the order of.
+    epoch: Option<u64>,
+    /// The jobs before it have arrived into one of the lists.
+    upto: usize,
+    /// Started jobs still in the lists.
+    started: usize,
+}
+
+impl JobQueue {
+    /// Takes in the jobs arrived before `arrived` and, when `epoch` (the
+    /// recalculation in force) changed, sorts again by `key`; `waiting` says
+    /// which jobs have not started.
+    fn refresh(&mut self, epoch: u64, arrived: usize, key: impl Fn(u32) -> QueueKey, waiting: impl Fn(u32) -> bool) {
+        if self.epoch != Some(epoch) {
+            // the previous order, nearly right still: the sort merges its runs
+            let mut order = std::mem::take(&mut self.sorted);
+            order.append(&mut self.fresh);
+            order.retain(|&j| waiting(j));
+            order.extend(self.upto as u32..arrived as u32);
+            order.sort_by_key(|&j| key(j));
+            self.sorted = order;
+            self.epoch = Some(epoch);
+            self.started = 0;
+        } else {
+            for j in self.upto as u32..arrived as u32 {
+                let k = key(j);
+                let at = self.fresh.partition_point(|&o| key(o) < k);
+                self.fresh.insert(at, j);
+            }
+            if self.started * 2 > self.sorted.len() + self.fresh.len() {
+                self.sorted.retain(|&j| waiting(j));
+                self.fresh.retain(|&j| waiting(j));
+                self.started = 0;
+            }
+        }
+        self.upto = arrived;
+    }
+
+    /// The waiting job after the read positions `at` (in the sorted list and
+    /// among the arrivals since), moving them past it.
+    fn next(
+        &self,
+        at: &mut (usize, usize),
+        key: impl Fn(u32) -> QueueKey,
+        waiting: impl Fn(u32) -> bool,
+    ) -> Option<u32> {
+        loop {
+            let job = match (self.sorted.get(at.0), self.fresh.get(at.1)) {
+                (Some(&x), Some(&y)) if key(y) < key(x) => {
+                    at.1 += 1;
+                    y
+                }
+                (Some(&x), _) => {
+                    at.0 += 1;
+                    x
+                }
+                (None, Some(&y)) => {
+                    at.1 += 1;
+                    y
+                }
+                (None, None) => return None,
+            };
+            if waiting(job) {
+                return Some(job);
+            }
+        }
+    }
+
+    /// The waiting jobs in the lists.
+    fn len(&self, waiting: impl Fn(u32) -> bool) -> usize {
+        self.sorted.iter().chain(&self.fresh).filter(|&&j| waiting(j)).count()
     }
 }
 
@@ -1022,4 +1116,48 @@ enum Timer {
 
 fn nodes_of(sim: &BatchSim) -> &NodeMachine {
     sim.nodes().expect("the Slurm scheduler runs on nodes (checked in run)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The queue read in order is every waiting job sorted by its key,
+        /// after any mix of arrivals, starts and recalculations.
+        #[test]
+        fn job_queue_reads_the_waiting_jobs_in_key_order(
+            steps in prop::collection::vec((0usize..4, 0u32..6, any::<bool>(), 0usize..3), 1..60)
+        ) {
+            let (mut tier, mut priority, mut started) = (Vec::new(), Vec::new(), Vec::new());
+            let (mut queue, mut epoch) = (JobQueue::default(), 0u64);
+            for (arrivals, p, recalculate, starts) in steps {
+                for _ in 0..arrivals {
+                    tier.push(p % 2);
+                    priority.push(p);
+                    started.push(false);
+                }
+                if recalculate {
+                    epoch += 1;
+                    for (j, q) in priority.iter_mut().enumerate() {
+                        *q = (*q * 7 + j as u32) % 5;
+                    }
+                }
+                let key = |j: u32| queue_key(&tier, &priority, j);
+                queue.refresh(epoch, tier.len(), key, |j| !started[j as usize]);
+                let mut expected: Vec<u32> = (0..tier.len() as u32).filter(|&j| !started[j as usize]).collect();
+                expected.sort_by_key(|&j| key(j));
+                let (mut at, mut read) = ((0, 0), Vec::new());
+                while let Some(j) = queue.next(&mut at, key, |j| !started[j as usize]) {
+                    read.push(j);
+                }
+                prop_assert_eq!(&read, &expected);
+                for &j in expected.iter().take(starts) {
+                    started[j as usize] = true;
+                    queue.started += 1;
+                }
+            }
+        }
+    }
 }
