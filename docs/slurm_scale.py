@@ -8,7 +8,7 @@ that is replayed.  The dump is a workload of its own, not the events file's exac
 (the events' submits are quarter seconds apart) and has no column for ``--exclusive`` (177 of the week's jobs).
 
 Run: ``python docs/slurm_scale.py [--sacct] [JOBS ...]`` (default 10000 19579 39158 78316; ``--scale small``:
-10000) from a release build, with ``../shared`` beside the checkout.  A count of jobs is the week's first jobs
+10000 alone) from a release build, with ``../shared`` beside the checkout.  A count of jobs is the week's first jobs
 repeated, in order, as far as it goes: 19,579 is the week, 998,529 fifty-one weeks.  docs/slurm-scheduler.md
 quotes the output.
 """
@@ -138,6 +138,11 @@ if __name__ == "__main__":
         "jobs", nargs="*", type=int, help="how many jobs to replay, each a run (default: 10000 19579 39158 78316)"
     )
     parser.add_argument("--sacct", action="store_true", help="replay through a generated sacct dump (default: off)")
-    parser.add_argument("--scale", choices=("small", "full"), default="full", help="small: 10,000 jobs (default: full)")
+    parser.add_argument(
+        "--scale",
+        choices=("small", "full"),
+        default="full",
+        help="small: 10,000 jobs whatever JOBS say (default: full)",
+    )
     args = parser.parse_args()
-    main(args.jobs or ([10_000] if args.scale == "small" else [10_000, 19_579, 39_158, 78_316]), args.sacct)
+    main([10_000] if args.scale == "small" else args.jobs or [10_000, 19_579, 39_158, 78_316], args.sacct)
