@@ -7,6 +7,7 @@
 //! [`BatchSim`](super::BatchSim)'s, shared with the processor pool.
 
 use crate::error::{Error, Item, Result, Rule};
+use crate::memory::{advise_huge_pages, huge_vec};
 use crate::time::Time;
 
 /// Memory asked per node that means "all of the node's memory" (Slurm's `--mem=0`).
@@ -921,7 +922,8 @@ impl NodeMachine {
             running: Vec::new(),
             offset: vec![usize::MAX; n],
             count: vec![0; n],
-            shares: Vec::new(),
+            // every job that starts holds a share at least
+            shares: huge_vec(n),
             share_gres: Vec::new(),
             version: 0,
         })
@@ -998,6 +1000,11 @@ impl NodeMachine {
         self.free_cores -= placement.shares.iter().map(|s| u64::from(s.cores)).sum::<u64>();
         self.offset[job as usize] = self.shares.len();
         self.count[job as usize] = placement.shares.len() as u32;
+        if self.shares.len() + placement.shares.len() > self.shares.capacity() {
+            // a trace's shares are megabytes written once: huge pages for the part not yet written
+            self.shares.reserve(placement.shares.len());
+            advise_huge_pages(self.shares.as_ptr(), self.shares.capacity());
+        }
         self.shares.extend_from_slice(&placement.shares);
         self.share_gres.extend_from_slice(&placement.gres);
         let at = self.running.partition_point(|&e| e < (estimated_end, job));
@@ -1084,14 +1091,9 @@ impl NodeMachine {
     pub fn assignment(&self) -> (Vec<i64>, Vec<i64>, Vec<i64>, Vec<i64>, Vec<u64>, Vec<i64>) {
         let n = self.requests.len();
         let (m, k) = (self.shares.len(), self.nodes.kinds);
-        let mut offsets = Vec::with_capacity(n + 1);
-        let (mut node, mut tasks, mut cores, mut memory, mut gres) = (
-            Vec::with_capacity(m),
-            Vec::with_capacity(m),
-            Vec::with_capacity(m),
-            Vec::with_capacity(m),
-            Vec::with_capacity(m * k),
-        );
+        let mut offsets = huge_vec(n + 1);
+        let (mut node, mut tasks, mut cores, mut memory, mut gres) =
+            (huge_vec(m), huge_vec(m), huge_vec(m), huge_vec(m), huge_vec(m * k));
         offsets.push(0);
         for j in 0..n {
             let (shares, units) = self.held(j);
