@@ -407,6 +407,31 @@ impl Groups {
     }
 }
 
+/// What a placement counts before it places (see [`Nodes::place`]): the
+/// tasks the candidate nodes can host and how many can host one, and the
+/// best one-node fit as `(weight, cores left, node)`. Whether the job fits
+/// is read from it alone: a shadow's walk asks only that.
+#[derive(Debug, Clone, Copy, Default)]
+struct Survey {
+    room: u64,
+    hosts: u64,
+    single: Option<(u32, u32, u32)>,
+}
+
+impl Survey {
+    fn consider_single(&mut self, weight: u32, left: u32, n: usize) {
+        let key = (weight, left, n as u32);
+        if self.single.is_none_or(|best| key < best) {
+            self.single = Some(key);
+        }
+    }
+
+    /// Whether the placement rule finds nodes for `r`.
+    fn fits(&self, r: &Request) -> bool {
+        self.single.is_some() || (self.room >= u64::from(r.tasks) && self.hosts >= u64::from(r.nodes))
+    }
+}
+
 impl Placement {
     fn with_capacity(shares: usize, kinds: usize) -> Self {
         Placement {
@@ -657,30 +682,15 @@ impl Nodes {
         candidates: impl Iterator<Item = usize> + Clone,
         r: &Request,
     ) -> Option<Placement> {
-        let (mut room, mut hosts, mut single) = (0u64, 0usize, None::<(u32, u32, u32)>);
-        for n in candidates.clone() {
-            let cap = self.capacity(free, r, n);
-            if cap == 0 {
-                continue;
-            }
-            room += u64::from(cap);
-            hosts += 1;
-            if r.nodes == 1 && cap >= r.tasks {
-                let left = free.cores(n) - r.tasks * r.cpus_per_task;
-                let key = (self.weight[n], left, n as u32);
-                if single.is_none_or(|best| key < best) {
-                    single = Some(key);
-                }
-            }
-        }
-        if let Some((_, _, n)) = single {
+        let survey = self.survey_among(free, candidates.clone(), r);
+        if let Some((_, _, n)) = survey.single {
             return Some(self.block(free, r, &[(n, r.tasks)]));
         }
-        if room < u64::from(r.tasks) || hosts < r.nodes as usize {
+        if !survey.fits(r) {
             return None;
         }
         // the hosts again (capacities are cheap; most calls end above, without this allocation)
-        let mut hosts: Vec<(u32, u32)> = Vec::with_capacity(hosts);
+        let mut hosts: Vec<(u32, u32)> = Vec::with_capacity(survey.hosts as usize);
         for n in candidates {
             let cap = self.capacity(free, r, n);
             if cap > 0 {
@@ -697,6 +707,24 @@ impl Nodes {
         Some(self.block(free, r, &hosts[..count]))
     }
 
+    /// What [`Nodes::place_among`] counts before it places: the tasks and
+    /// hosts `candidates` offer `r`, and the one-node best fit.
+    fn survey_among(&self, free: &impl FreeView, candidates: impl Iterator<Item = usize>, r: &Request) -> Survey {
+        let mut survey = Survey::default();
+        for n in candidates {
+            let cap = self.capacity(free, r, n);
+            if cap == 0 {
+                continue;
+            }
+            survey.room += u64::from(cap);
+            survey.hosts += 1;
+            if r.nodes == 1 && cap >= r.tasks {
+                survey.consider_single(self.weight[n], free.cores(n) - r.tasks * r.cpus_per_task, n);
+            }
+        }
+        survey
+    }
+
     /// [`Nodes::place`] on a state whose index is `index`, idle nodes taken
     /// by group: the same placement, from a capacity per group and per
     /// partly free node instead of per node.
@@ -708,45 +736,11 @@ impl Nodes {
         r: &Request,
     ) -> Option<Placement> {
         let mut caps = [(0u32, 0u64); Groups::MAX]; // per group: capacity of an idle node, idle nodes
-        let (mut room, mut hosts, mut single) = (0u64, 0u64, None::<(u32, u32, u32)>);
-        for (g, slot) in caps.iter_mut().enumerate().take(groups.len()) {
-            let count: u64 = groups.idle(index, g).map(|w| u64::from(w.count_ones())).sum();
-            if count == 0 {
-                continue;
-            }
-            let cap = self.capacity(&groups.idle, r, groups.first[g]);
-            if cap == 0 {
-                continue;
-            }
-            *slot = (cap, count);
-            room += u64::from(cap) * count;
-            hosts += count;
-            if r.nodes == 1 && cap >= r.tasks {
-                let n = ones(groups.idle(index, g)).next().expect("counted above");
-                let key = (self.weight[n], self.cores[n] - r.tasks * r.cpus_per_task, n as u32);
-                if single.is_none_or(|best| key < best) {
-                    single = Some(key);
-                }
-            }
-        }
-        for n in index.partly_free() {
-            let cap = self.capacity(free, r, n);
-            if cap == 0 {
-                continue;
-            }
-            room += u64::from(cap);
-            hosts += 1;
-            if r.nodes == 1 && cap >= r.tasks {
-                let key = (self.weight[n], free.cores(n) - r.tasks * r.cpus_per_task, n as u32);
-                if single.is_none_or(|best| key < best) {
-                    single = Some(key);
-                }
-            }
-        }
-        if let Some((_, _, n)) = single {
+        let survey = self.survey_grouped(groups, free, index, r, &mut caps);
+        if let Some((_, _, n)) = survey.single {
             return Some(self.block(free, r, &[(n, r.tasks)]));
         }
-        if room < u64::from(r.tasks) || hosts < u64::from(r.nodes) {
+        if !survey.fits(r) {
             return None;
         }
         // the nodes taken: the rule's order until the job has its nodes and room for its tasks
@@ -765,6 +759,44 @@ impl Nodes {
             placement.shares.len() < count
         });
         Some(placement)
+    }
+
+    /// What [`Nodes::place_grouped`] counts before it places, and in `caps`
+    /// per group the capacity of an idle node and its idle nodes (left as
+    /// they are for a group none of whose idle nodes can host a task).
+    fn survey_grouped(
+        &self,
+        groups: &Groups,
+        free: &impl FreeView,
+        index: &impl Bits,
+        r: &Request,
+        caps: &mut [(u32, u64); Groups::MAX],
+    ) -> Survey {
+        let mut survey = Survey::default();
+        for g in 0..groups.len() {
+            let count: u64 = groups.idle(index, g).map(|w| u64::from(w.count_ones())).sum();
+            if count == 0 {
+                continue;
+            }
+            let cap = self.capacity(&groups.idle, r, groups.first[g]);
+            if cap == 0 {
+                continue;
+            }
+            caps[g] = (cap, count);
+            survey.room += u64::from(cap) * count;
+            survey.hosts += count;
+            if r.nodes == 1 && cap >= r.tasks {
+                let n = ones(groups.idle(index, g)).next().expect("counted above");
+                survey.consider_single(self.weight[n], self.cores[n] - r.tasks * r.cpus_per_task, n);
+            }
+        }
+        let more = self.survey_among(free, index.partly_free(), r);
+        survey.room += more.room;
+        survey.hosts += more.hosts;
+        if let Some((weight, left, n)) = more.single {
+            survey.consider_single(weight, left, n as usize);
+        }
+        survey
     }
 
     /// Visits the nodes that can host tasks of `r` (and how many each) in
@@ -967,6 +999,19 @@ impl NodeMachine {
         self.place_indexed(&self.free, &self.index, job)
     }
 
+    /// Whether `job` fits on `free`, whose index is `index`: the placement's
+    /// count without the placement.
+    fn fits_indexed(&self, free: &impl FreeView, index: &impl Bits, job: usize) -> bool {
+        let r = &self.requests[job];
+        match &self.groups {
+            Some(groups) => {
+                let mut caps = [(0, 0); Groups::MAX];
+                self.nodes.survey_grouped(groups, free, index, r, &mut caps).fits(r)
+            }
+            None => self.nodes.survey_among(free, index.nodes(), r).fits(r),
+        }
+    }
+
     /// Where `job` would go on `free`, whose index is `index`.
     fn place_indexed(&self, free: &impl FreeView, index: &impl Bits, job: usize) -> Option<Placement> {
         let r = &self.requests[job];
@@ -1045,12 +1090,15 @@ impl NodeMachine {
     pub fn shadow(&self, now: Time, job: usize) -> Option<Shadow> {
         let (mut extra, mut index) = (self.free.clone(), self.index.clone());
         let time = self.shadow_into(now, job, &mut extra, &mut index)?;
+        self.take_placement(job, &mut extra, &mut index);
         Some(Shadow { time, extra })
     }
 
-    /// [`NodeMachine::shadow`] written into `extra` and its index `index`
-    /// (whatever they held before: their buffers are reused), returning the
-    /// shadow time.
+    /// [`NodeMachine::shadow`]'s time, and in `extra` and its index `index`
+    /// (whatever they held before: their buffers are reused) what is free
+    /// then, before the job's placement ([`NodeMachine::take_placement`]
+    /// takes it): the walk asks only whether the job fits, and EASY needs the
+    /// placement only for a job that would still run at the shadow time.
     pub(crate) fn shadow_into(&self, now: Time, job: usize, extra: &mut Free, index: &mut FreeIndex) -> Option<Time> {
         let r = &self.requests[job];
         let k = self.nodes.kinds;
@@ -1062,13 +1110,8 @@ impl NodeMachine {
         index.idle.clone_from(&self.index.idle);
         let (mut at, mut i) = (now, 0);
         let mut cores = self.free_cores;
-        let placement = loop {
-            // the placement rule is tried only once enough cores are free in all
-            if cores >= r.width() {
-                if let Some(p) = self.place_indexed(&*free, &*index, job) {
-                    break p;
-                }
-            }
+        // the placement rule is asked only once enough cores are free in all
+        while cores < r.width() || !self.fits_indexed(&*free, &*index, job) {
             at = self.running.get(i)?.0;
             // every job ending at this instant frees its resources then
             while i < self.running.len() && self.running[i].0 == at {
@@ -1078,10 +1121,18 @@ impl NodeMachine {
                 index.update_shares(&self.nodes, &*free, s);
                 i += 1;
             }
-        };
-        free.take(k, &placement.shares, &placement.gres);
-        index.update_shares(&self.nodes, &*free, &placement.shares);
+        }
         Some(at)
+    }
+
+    /// Takes `job`'s placement on `extra` (whose index is `index`) out of
+    /// it; `job` must fit there ([`NodeMachine::shadow_into`]'s state).
+    pub(crate) fn take_placement(&self, job: usize, extra: &mut Free, index: &mut FreeIndex) {
+        let placement = self
+            .place_indexed(&*extra, &*index, job)
+            .expect("the shadow's walk stops where the job fits");
+        extra.take(self.nodes.kinds, &placement.shares, &placement.gres);
+        index.update_shares(&self.nodes, &*extra, &placement.shares);
     }
 
     /// Every share of every job in start order, as compressed sparse rows:
@@ -1339,6 +1390,7 @@ mod tests {
                 let t = Time(t as f64);
                 for j in 0..requests.len() {
                     let want = nodes.place(m.free(), &requests[j]);
+                    prop_assert_eq!(m.fits_indexed(m.free(), &m.index, j), want.is_some());
                     prop_assert_eq!(m.place_now(j), want, "job {} at step {:?}", j, t);
                     if let Some(shadow) = m.shadow(t, j) {
                         // what is free at the shadow beyond the head: what the rule places within
