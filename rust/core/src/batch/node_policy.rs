@@ -9,21 +9,22 @@ use super::sim::BatchSim;
 use crate::time::Time;
 
 /// FCFS: starts the queue head while the placement rule finds it nodes.
-pub(crate) fn start_head_while_it_fits(sim: &mut BatchSim) {
+/// `placement` is scratch (as in the other passes).
+pub(crate) fn start_head_while_it_fits(sim: &mut BatchSim, placement: &mut Placement) {
     while let Some(head) = sim.queue().head() {
         if sim.refused_unchanged(head.job) {
             break; // it did not fit at the last pass, and nothing was freed since
         }
-        let Some(placement) = nodes_of(sim).place_now(head.job as usize) else {
+        if !nodes_of(sim).place_now_into(head.job as usize, placement) {
             break;
-        };
+        }
         sim.queue_mut().remove(head.job);
-        sim.launch_on(head.job, &placement);
+        sim.launch_on(head.job, placement);
     }
 }
 
 /// SJF's pass: every waiting job that fits, in queue order.
-pub(crate) fn start_whatever_fits_in_order(sim: &mut BatchSim) {
+pub(crate) fn start_whatever_fits_in_order(sim: &mut BatchSim, placement: &mut Placement) {
     let mut from = 0;
     loop {
         let free = sim.free_cores();
@@ -31,9 +32,9 @@ pub(crate) fn start_whatever_fits_in_order(sim: &mut BatchSim) {
             break;
         };
         from = job.rank as usize + 1;
-        if let Some(placement) = nodes_of(sim).place_now(job.job as usize) {
+        if nodes_of(sim).place_now_into(job.job as usize, placement) {
             sim.queue_mut().remove(job.job);
-            sim.launch_on(job.job, &placement);
+            sim.launch_on(job.job, placement);
         }
     }
 }
@@ -50,7 +51,7 @@ pub(crate) fn start_whatever_fits_in_order(sim: &mut BatchSim) {
 /// The shadow time is kept in `cache` with the head and the nodes' version it
 /// was computed for: it is the same while no job starts or ends (the running
 /// jobs, hence the releases it walks, are unchanged).
-pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool, cache: &mut EasyCache) {
+pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool, cache: &mut EasyCache, placement: &mut Placement) {
     let Some(head) = sim.queue().head() else {
         return;
     };
@@ -102,20 +103,20 @@ pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool, cache: &mut
         };
         let short = now + w.estimate <= shadow_time;
         if !short && !cache.head_taken {
-            nodes_of(sim).take_placement(head.job as usize, &mut cache.extra, &mut cache.index);
+            nodes_of(sim).take_placement(head.job as usize, &mut cache.extra, &mut cache.index, placement);
             cache.head_taken = true;
             continue;
         }
         from = w.rank as usize + 1;
         let machine = nodes_of(sim);
-        let placement = if short {
-            machine.place_now(w.job as usize)
+        let fits = if short {
+            machine.place_now_into(w.job as usize, placement)
         } else {
-            machine.place_within(w.job as usize, &cache.extra, &cache.index)
+            machine.place_within(w.job as usize, &cache.extra, &cache.index, placement)
         };
-        let Some(placement) = placement else {
+        if !fits {
             continue;
-        };
+        }
         if !short {
             cache.extra.take(kinds, &placement.shares, &placement.gres);
             cache
@@ -123,7 +124,7 @@ pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool, cache: &mut
                 .update_shares(machine.nodes(), &cache.extra, &placement.shares);
         }
         sim.queue_mut().remove(w.job);
-        sim.launch_on(w.job, &placement);
+        sim.launch_on(w.job, placement);
     }
     // no job started: the shadow and its extra hold until one starts or ends
     if nodes_of(sim).version() == version {

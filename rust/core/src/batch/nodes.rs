@@ -433,11 +433,11 @@ impl Survey {
 }
 
 impl Placement {
-    fn with_capacity(shares: usize, kinds: usize) -> Self {
-        Placement {
-            shares: Vec::with_capacity(shares),
-            gres: Vec::with_capacity(shares * kinds),
-        }
+    /// Empties it, keeping its buffers: policies place into one placement
+    /// over and over (a fresh one per placement was an allocation each).
+    fn clear(&mut self) {
+        self.shares.clear();
+        self.gres.clear();
     }
 }
 
@@ -670,24 +670,29 @@ impl Nodes {
     /// of the node's memory for [`WHOLE_NODE_MEMORY`]), and `gres_per_node`
     /// units taken from the allowed kinds in column order.
     pub fn place(&self, free: &impl FreeView, r: &Request) -> Option<Placement> {
-        self.place_among(free, 0..self.len(), r)
+        let mut placement = Placement::default();
+        self.place_among(free, 0..self.len(), r, &mut placement)
+            .then_some(placement)
     }
 
     /// [`Nodes::place`] looking only at `candidates` (ascending node indices),
     /// which must hold every node with a task's cores free: the others host
-    /// nothing, so the placement is the same.
+    /// nothing, so the placement is the same. Written into `out` (whatever
+    /// it held), and whether it fits.
     fn place_among(
         &self,
         free: &impl FreeView,
         candidates: impl Iterator<Item = usize> + Clone,
         r: &Request,
-    ) -> Option<Placement> {
+        out: &mut Placement,
+    ) -> bool {
         let survey = self.survey_among(free, candidates.clone(), r);
         if let Some((_, _, n)) = survey.single {
-            return Some(self.block(free, r, &[(n, r.tasks)]));
+            self.block(free, r, &[(n, r.tasks)], out);
+            return true;
         }
         if !survey.fits(r) {
-            return None;
+            return false;
         }
         // the hosts again (capacities are cheap; most calls end above, without this allocation)
         let mut hosts: Vec<(u32, u32)> = Vec::with_capacity(survey.hosts as usize);
@@ -704,7 +709,8 @@ impl Nodes {
             held += u64::from(hosts[count].1);
             count += 1;
         }
-        Some(self.block(free, r, &hosts[..count]))
+        self.block(free, r, &hosts[..count], out);
+        true
     }
 
     /// What [`Nodes::place_among`] counts before it places: the tasks and
@@ -734,14 +740,16 @@ impl Nodes {
         free: &impl FreeView,
         index: &impl Bits,
         r: &Request,
-    ) -> Option<Placement> {
+        out: &mut Placement,
+    ) -> bool {
         let mut caps = [(0u32, 0u64); Groups::MAX]; // per group: capacity of an idle node, idle nodes
         let survey = self.survey_grouped(groups, free, index, r, &mut caps);
         if let Some((_, _, n)) = survey.single {
-            return Some(self.block(free, r, &[(n, r.tasks)]));
+            self.block(free, r, &[(n, r.tasks)], out);
+            return true;
         }
         if !survey.fits(r) {
-            return None;
+            return false;
         }
         // the nodes taken: the rule's order until the job has its nodes and room for its tasks
         let (mut count, mut held) = (0usize, 0u64);
@@ -751,14 +759,15 @@ impl Nodes {
             count < r.nodes as usize || held < u64::from(r.tasks)
         });
         // one task each, then fill in order (block distribution)
-        let (mut placement, mut left) = (Placement::with_capacity(count, self.kinds), r.tasks - count as u32);
+        out.clear();
+        let mut left = r.tasks - count as u32;
         self.visit_grouped(groups, &caps, free, index, r, |n, cap| {
             let more = left.min(cap - 1);
             left -= more;
-            self.push_share(&mut placement, free, r, n, 1 + more);
-            placement.shares.len() < count
+            self.push_share(out, free, r, n, 1 + more);
+            out.shares.len() < count
         });
-        Some(placement)
+        true
     }
 
     /// What [`Nodes::place_grouped`] counts before it places, and in `caps`
@@ -859,17 +868,14 @@ impl Nodes {
 
     /// The placement on `chosen` (nodes and the tasks each can host, in the
     /// rule's order): one task each, then fill in order (block distribution).
-    fn block(&self, free: &impl FreeView, r: &Request, chosen: &[(u32, u32)]) -> Placement {
-        let (mut placement, mut left) = (
-            Placement::with_capacity(chosen.len(), self.kinds),
-            r.tasks - chosen.len() as u32,
-        );
+    fn block(&self, free: &impl FreeView, r: &Request, chosen: &[(u32, u32)], out: &mut Placement) {
+        out.clear();
+        let mut left = r.tasks - chosen.len() as u32;
         for &(n, cap) in chosen {
             let more = left.min(cap - 1);
             left -= more;
-            self.push_share(&mut placement, free, r, n, 1 + more);
+            self.push_share(out, free, r, n, 1 + more);
         }
-        placement
     }
 
     /// Adds to `placement` the share of `tasks` tasks of `r` on `node`.
@@ -993,10 +999,17 @@ impl NodeMachine {
 
     /// Where `job` would go now, if it fits.
     pub fn place_now(&self, job: usize) -> Option<Placement> {
+        let mut placement = Placement::default();
+        self.place_now_into(job, &mut placement).then_some(placement)
+    }
+
+    /// [`NodeMachine::place_now`] written into `out` (whatever it held):
+    /// whether `job` fits now.
+    pub(crate) fn place_now_into(&self, job: usize, out: &mut Placement) -> bool {
         if self.requests[job].width() > self.free_cores {
-            return None; // fewer cores free in all than it holds
+            return false; // fewer cores free in all than it holds
         }
-        self.place_indexed(&self.free, &self.index, job)
+        self.place_indexed(&self.free, &self.index, job, out)
     }
 
     /// Whether `job` fits on `free`, whose index is `index`: the placement's
@@ -1012,20 +1025,20 @@ impl NodeMachine {
         }
     }
 
-    /// Where `job` would go on `free`, whose index is `index`.
-    fn place_indexed(&self, free: &impl FreeView, index: &impl Bits, job: usize) -> Option<Placement> {
+    /// Where `job` would go on `free`, whose index is `index`, written into `out`; whether it fits.
+    fn place_indexed(&self, free: &impl FreeView, index: &impl Bits, job: usize, out: &mut Placement) -> bool {
         let r = &self.requests[job];
         match &self.groups {
-            Some(groups) => self.nodes.place_grouped(groups, free, index, r),
-            None => self.nodes.place_among(free, index.nodes(), r),
+            Some(groups) => self.nodes.place_grouped(groups, free, index, r, out),
+            None => self.nodes.place_among(free, index.nodes(), r, out),
         }
     }
 
     /// Where `job` would go now on what is free both now and in `extra`
-    /// (whose index is `extra_index`), if it fits: [`Nodes::place`] on
-    /// [`Least`]`(free now, extra)`.
-    pub(crate) fn place_within(&self, job: usize, extra: &Free, extra_index: &FreeIndex) -> Option<Placement> {
-        self.place_indexed(&Least(&self.free, extra), &Both(&self.index, extra_index), job)
+    /// (whose index is `extra_index`), written into `out`; whether it fits:
+    /// [`Nodes::place`] on [`Least`]`(free now, extra)`.
+    pub(crate) fn place_within(&self, job: usize, extra: &Free, extra_index: &FreeIndex, out: &mut Placement) -> bool {
+        self.place_indexed(&Least(&self.free, extra), &Both(&self.index, extra_index), job, out)
     }
 
     /// Cores free both now and in `extra` (whose index is `extra_index`), on all nodes together.
@@ -1090,7 +1103,7 @@ impl NodeMachine {
     pub fn shadow(&self, now: Time, job: usize) -> Option<Shadow> {
         let (mut extra, mut index) = (self.free.clone(), self.index.clone());
         let time = self.shadow_into(now, job, &mut extra, &mut index)?;
-        self.take_placement(job, &mut extra, &mut index);
+        self.take_placement(job, &mut extra, &mut index, &mut Placement::default());
         Some(Shadow { time, extra })
     }
 
@@ -1127,12 +1140,12 @@ impl NodeMachine {
 
     /// Takes `job`'s placement on `extra` (whose index is `index`) out of
     /// it; `job` must fit there ([`NodeMachine::shadow_into`]'s state).
-    pub(crate) fn take_placement(&self, job: usize, extra: &mut Free, index: &mut FreeIndex) {
-        let placement = self
-            .place_indexed(&*extra, &*index, job)
-            .expect("the shadow's walk stops where the job fits");
-        extra.take(self.nodes.kinds, &placement.shares, &placement.gres);
-        index.update_shares(&self.nodes, &*extra, &placement.shares);
+    /// `scratch` is overwritten.
+    pub(crate) fn take_placement(&self, job: usize, extra: &mut Free, index: &mut FreeIndex, scratch: &mut Placement) {
+        let fits = self.place_indexed(&*extra, &*index, job, scratch);
+        assert!(fits, "the shadow's walk stops where the job fits");
+        extra.take(self.nodes.kinds, &scratch.shares, &scratch.gres);
+        index.update_shares(&self.nodes, &*extra, &scratch.shares);
     }
 
     /// Every share of every job in start order, as compressed sparse rows:
@@ -1397,7 +1410,9 @@ mod tests {
                         let index = FreeIndex::of(&nodes, &shadow.extra);
                         for (k, r) in requests.iter().enumerate() {
                             let want = nodes.place(&Least(m.free(), &shadow.extra), r);
-                            prop_assert_eq!(m.place_within(k, &shadow.extra, &index), want);
+                            let mut got = Placement::default();
+                            let fits = m.place_within(k, &shadow.extra, &index, &mut got);
+                            prop_assert_eq!(fits.then_some(got), want);
                         }
                         let cores: u64 = (0..nodes.len())
                             .map(|n| u64::from(m.free().cores[n].min(shadow.extra.cores[n])))
