@@ -100,15 +100,22 @@ def _node_arrays(platform: "NodeCluster") -> tuple[dict[str, np.ndarray], tuple[
     return arrays, kinds, a.feature_names
 
 
-def _distinct(column: np.ndarray) -> tuple[list[str], np.ndarray]:
-    """The distinct strings of an object column, sorted, and each row's index among them (``np.unique``'s)."""
+def _distinct(column: np.ndarray) -> tuple[list[str], np.ndarray | None]:
+    """The distinct strings of an object column, sorted, and each row's index among them (``np.unique``'s),
+    or None for the index when every row holds the one string."""
     values = column.tolist()
     # One value for every row (a table without partitions or constraints): found in C by list.count,
-    # where np.unique would convert and sort 200,000 strings (40 ms for HPC2N's two columns).
+    # where np.unique would convert and sort 200,000 strings (40 ms for HPC2N's two columns); no index then
+    # (its fresh pages cost more than the rows' use of it).
     if values and values.count(values[0]) == len(values):
-        return [str(values[0])], np.zeros(len(values), dtype=np.intp)
+        return [str(values[0])], None
     names, where = np.unique(np.asarray(column, dtype=object).astype(str), return_inverse=True)
     return names.tolist(), where
+
+
+def _first_row(where: np.ndarray | None, k: int) -> int:
+    """The first row holding name ``k`` of :func:`_distinct`."""
+    return 0 if where is None else int(np.argmax(where == k))
 
 
 @dataclass(frozen=True)
@@ -151,17 +158,18 @@ def resolve_requests(
     for k, name in enumerate(names):
         if name and name not in part_index:
             raise fail(
-                int(np.argmax(where == k)),
+                _first_row(where, k),
                 "partition",
                 name,
                 f"must be a partition of the cluster ({', '.join(part_index)})",
             )
         if not name and default is None:
-            raise fail(
-                int(np.argmax(where == k)), "partition", "", "names none, and the cluster has no default partition"
-            )
+            raise fail(_first_row(where, k), "partition", "", "names none, and the cluster has no default partition")
     codes = np.array([part_index[name or default.name] for name in names], dtype=np.int64)  # type: ignore[union-attr]
-    partition = codes[where] if n else np.zeros(0, dtype=np.int64)
+    if not n:
+        partition = np.zeros(0, dtype=np.int64)
+    else:
+        partition = np.full(n, codes[0], dtype=np.int64) if where is None else codes[where]
 
     node_count = np.maximum(np.asarray(requests.nodes, dtype=np.int64), 1)
     tasks = np.maximum(np.asarray(requests.tasks, dtype=np.int64), node_count)
@@ -173,14 +181,14 @@ def resolve_requests(
     if memory:
         per_node = np.asarray(requests.mem_per_node_mb, dtype=np.float64)
         per_cpu = np.asarray(requests.mem_per_cpu_mb, dtype=np.float64)
-        def_cpu = np.array([p.def_mem_per_cpu or 0 for p in partitions], dtype=np.float64)[partition]
-        def_node = np.array([p.def_mem_per_node or 0 for p in partitions], dtype=np.float64)[partition]
         by_node = per_node >= 0
         by_cpu = ~by_node & (per_cpu > 0)
         unset = ~by_node & ~by_cpu
         if not slurm_defaults:
             no_memory = int(np.count_nonzero(unset))
-        else:
+        elif unset.any():  # (the partitions' defaults gathered for every row cost 2 ms on HPC2N, where none is used)
+            def_cpu = np.array([p.def_mem_per_cpu or 0 for p in partitions], dtype=np.float64)[partition]
+            def_node = np.array([p.def_mem_per_node or 0 for p in partitions], dtype=np.float64)[partition]
             dflt_cpu = unset & (def_cpu > 0)
             dflt_node = unset & ~dflt_cpu & (def_node > 0)
             whole = unset & ~dflt_cpu & ~dflt_node
@@ -188,7 +196,11 @@ def resolve_requests(
             mem_node[dflt_node] = def_node[dflt_node].astype(np.uint64)
             mem_node[whole] = WHOLE_NODE
         mem_node[by_node] = np.where(per_node[by_node] == 0, WHOLE_NODE, np.ceil(per_node[by_node]).astype(np.uint64))
-        mem_cpu[by_cpu] = np.ceil(per_cpu[by_cpu]).astype(np.uint64)
+        if by_cpu.all():  # every job asks per core: no rows to pick, and ceil writes the integers at once
+            mem_cpu = np.empty(n, dtype=np.uint64)
+            np.ceil(per_cpu, out=mem_cpu, casting="unsafe")
+        else:
+            mem_cpu[by_cpu] = np.ceil(per_cpu[by_cpu]).astype(np.uint64)
 
     gres_per_node = np.asarray(requests.gpus_per_node, dtype=np.int64)
     gres_mask = np.zeros(n, dtype=np.uint64)
@@ -209,7 +221,7 @@ def resolve_requests(
     for k, text in enumerate(texts):
         if not text:
             continue
-        row = int(np.argmax(where == k))
+        row = _first_row(where, k)
         if "|" in text or "[" in text or "*" in text:
             raise fail(row, "features", text, "may join features with & or , only (| and [...] are not modelled)")
         mask = 0
@@ -217,7 +229,10 @@ def resolve_requests(
             if name not in bit:
                 raise fail(row, "features", text, f"names {name!r}, which no node has ({', '.join(sorted(bit))})")
             mask |= bit[name]
-        features[where == k] = np.uint64(mask)
+        if where is None:
+            features[:] = np.uint64(mask)
+        else:
+            features[where == k] = np.uint64(mask)
 
     core_requests = {
         "nodes": node_count,

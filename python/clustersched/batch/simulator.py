@@ -370,7 +370,7 @@ def simulate(
         placed = {"proc_offsets": offsets, "proc_first": first, "proc_count": count}
     else:
         placed["nodes"] = _allocation(sim, platform, resolved)
-        width = np.add.reduceat(placed["nodes"].cores, placed["nodes"].offsets[:-1]) if len(table) else width
+        width = _cores_held(placed["nodes"], resolved.requests) if len(table) else width
     schedule = Schedule(
         job_id=table.job_id,
         submit=table.submit,
@@ -513,6 +513,14 @@ def _allocation(sim: _core.BatchSim, platform: Any, resolved: Any) -> "NodeAlloc
         requests=resolved.requests,
         no_memory=resolved.no_memory,
     )
+
+
+def _cores_held(allocation: "NodeAllocation", requests: dict[str, np.ndarray]) -> np.ndarray:
+    """The cores each job held on its nodes: its tasks x cpus_per_task, except where an exclusive job took
+    whole nodes (summed over its shares only then: a reduceat over HPC2N's 700,000 shares takes 2-3 ms)."""
+    if requests["exclusive"].any():
+        return np.add.reduceat(allocation.cores, allocation.offsets[:-1])
+    return requests["tasks"] * requests["cpus_per_task"]
 
 
 def _machine_size(jobs: JobTable, procs: int | None) -> int:

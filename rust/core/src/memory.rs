@@ -36,6 +36,14 @@ pub fn advise_huge_pages<T>(start: *const T, count: usize) {
     let _ = (start, count);
 }
 
+/// An empty vector with room for `capacity` values, backed by huge pages
+/// when it is large (see [`advise_huge_pages`]): for buffers filled once.
+pub fn huge_vec<T>(capacity: usize) -> Vec<T> {
+    let v = Vec::with_capacity(capacity);
+    advise_huge_pages(v.as_ptr(), capacity);
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

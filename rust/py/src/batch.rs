@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use clustersched_core::batch::{
     self, BatchSim as CoreSim, Builtin, DpsaConfig, DpsaVariant, Jobs, Nodes, Priority, Request, Runner,
 };
+use clustersched_core::memory::huge_vec;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -231,22 +232,22 @@ impl BatchSim {
             u32::try_from(x)
                 .map_err(|_| PyValueError::new_err(format!("{name}[{k}] == {x}, must be between 0 and {}", u32::MAX)))
         };
-        let reqs = (0..count)
-            .map(|j| {
-                Ok(Request {
-                    nodes: small("nodes", j, n[j])?,
-                    tasks: small("tasks", j, tasks[j])?,
-                    cpus_per_task: small("cpus_per_task", j, cpt[j])?,
-                    mem_per_cpu: mem_cpu[j],
-                    mem_per_node: mem_node[j],
-                    gres_per_node: small("gres_per_node", j, gres_n[j])?,
-                    gres_kinds: gres_k[j],
-                    features: features[j],
-                    partition: small("partition", j, partition[j])?,
-                    exclusive: exclusive[j],
-                })
-            })
-            .collect::<PyResult<Vec<Request>>>()?;
+        // 56 bytes a job, megabytes of a trace: huge pages (and no regrowth) for them
+        let mut reqs = huge_vec(count);
+        for j in 0..count {
+            reqs.push(Request {
+                nodes: small("nodes", j, n[j])?,
+                tasks: small("tasks", j, tasks[j])?,
+                cpus_per_task: small("cpus_per_task", j, cpt[j])?,
+                mem_per_cpu: mem_cpu[j],
+                mem_per_node: mem_node[j],
+                gres_per_node: small("gres_per_node", j, gres_n[j])?,
+                gres_kinds: gres_k[j],
+                features: features[j],
+                partition: small("partition", j, partition[j])?,
+                exclusive: exclusive[j],
+            });
+        }
         let width = reqs
             .iter()
             .map(|r| u32::try_from(r.width()).unwrap_or(u32::MAX))

@@ -9,21 +9,22 @@ use super::sim::BatchSim;
 use crate::time::Time;
 
 /// FCFS: starts the queue head while the placement rule finds it nodes.
-pub(crate) fn start_head_while_it_fits(sim: &mut BatchSim) {
+/// `placement` is scratch (as in the other passes).
+pub(crate) fn start_head_while_it_fits(sim: &mut BatchSim, placement: &mut Placement) {
     while let Some(head) = sim.queue().head() {
         if sim.refused_unchanged(head.job) {
             break; // it did not fit at the last pass, and nothing was freed since
         }
-        let Some(placement) = nodes_of(sim).place_now(head.job as usize) else {
+        if !nodes_of(sim).place_now_into(head.job as usize, placement) {
             break;
-        };
+        }
         sim.queue_mut().remove(head.job);
-        sim.launch_on(head.job, &placement);
+        sim.launch_on(head.job, placement);
     }
 }
 
 /// SJF's pass: every waiting job that fits, in queue order.
-pub(crate) fn start_whatever_fits_in_order(sim: &mut BatchSim) {
+pub(crate) fn start_whatever_fits_in_order(sim: &mut BatchSim, placement: &mut Placement) {
     let mut from = 0;
     loop {
         let free = sim.free_cores();
@@ -31,9 +32,9 @@ pub(crate) fn start_whatever_fits_in_order(sim: &mut BatchSim) {
             break;
         };
         from = job.rank as usize + 1;
-        if let Some(placement) = nodes_of(sim).place_now(job.job as usize) {
+        if nodes_of(sim).place_now_into(job.job as usize, placement) {
             sim.queue_mut().remove(job.job);
-            sim.launch_on(job.job, &placement);
+            sim.launch_on(job.job, placement);
         }
     }
 }
@@ -50,7 +51,7 @@ pub(crate) fn start_whatever_fits_in_order(sim: &mut BatchSim) {
 /// The shadow time is kept in `cache` with the head and the nodes' version it
 /// was computed for: it is the same while no job starts or ends (the running
 /// jobs, hence the releases it walks, are unchanged).
-pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool, cache: &mut EasyCache) {
+pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool, cache: &mut EasyCache, placement: &mut Placement) {
     let Some(head) = sim.queue().head() else {
         return;
     };
@@ -72,43 +73,58 @@ pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool, cache: &mut
     let shadow_time = match cache.valid.take() {
         Some((job, v, time)) if job == head.job && v == version => time,
         _ => match nodes_of(sim).shadow_into(Time(now), head.job as usize, &mut cache.extra, &mut cache.index) {
-            Some(time) => time.0,
+            Some(time) => {
+                cache.head_taken = false;
+                time.0
+            }
             None => return,
         },
     };
     sim.reserve(head.job, shadow_time);
     let kinds = nodes_of(sim).nodes().kinds;
-    let (extra, extra_index) = (&mut cache.extra, &mut cache.index);
     loop {
         let free = sim.free_cores();
         if free == 0 {
             break;
         }
-        // cores free now and beyond the head's placement: a long job needs at least its width of them
-        let beyond = nodes_of(sim).cores_within(extra, extra_index);
+        // Cores free now and beyond the head's placement: a long job needs at least its width of them. Until
+        // a long job that may fit comes, the head is not placed at the shadow (most passes start short jobs
+        // only, or none): any width passes, and the first long job found is looked at again once it is.
+        let beyond = if cache.head_taken {
+            nodes_of(sim).cores_within(&cache.extra, &cache.index)
+        } else {
+            u64::MAX
+        };
         let may_fit = |width: u32, estimate: f64| {
             u64::from(width) <= free && (now + estimate <= shadow_time || u64::from(width) <= beyond)
         };
         let Some(w) = sim.queue().first_from(from, may_fit) else {
             break;
         };
+        let short = now + w.estimate <= shadow_time;
+        if !short && !cache.head_taken {
+            nodes_of(sim).take_placement(head.job as usize, &mut cache.extra, &mut cache.index, placement);
+            cache.head_taken = true;
+            continue;
+        }
         from = w.rank as usize + 1;
         let machine = nodes_of(sim);
-        let short = now + w.estimate <= shadow_time;
-        let placement = if short {
-            machine.place_now(w.job as usize)
+        let fits = if short {
+            machine.place_now_into(w.job as usize, placement)
         } else {
-            machine.place_within(w.job as usize, extra, extra_index)
+            machine.place_within(w.job as usize, &cache.extra, &cache.index, placement)
         };
-        let Some(placement) = placement else {
+        if !fits {
             continue;
-        };
+        }
         if !short {
-            extra.take(kinds, &placement.shares, &placement.gres);
-            extra_index.update_shares(machine.nodes(), &*extra, &placement.shares);
+            cache.extra.take(kinds, &placement.shares, &placement.gres);
+            cache
+                .index
+                .update_shares(machine.nodes(), &cache.extra, &placement.shares);
         }
         sim.queue_mut().remove(w.job);
-        sim.launch_on(w.job, &placement);
+        sim.launch_on(w.job, placement);
     }
     // no job started: the shadow and its extra hold until one starts or ends
     if nodes_of(sim).version() == version {
@@ -117,14 +133,17 @@ pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool, cache: &mut
 }
 
 /// EASY's shadow on nodes, kept between passes while it holds: its time and
-/// extra ([`NodeMachine::shadow`](super::nodes::NodeMachine::shadow)), the
-/// extra's index, and the head and nodes' version it was computed for
-/// (`valid`); the buffers are reused by the next computation.
+/// what is free then ([`NodeMachine::shadow_into`]), that state's index, and
+/// the head and nodes' version it was computed for (`valid`); the buffers
+/// are reused by the next computation. `head_taken`: the head's placement
+/// at the shadow time has been taken out of `extra` (it is, the first time
+/// a long job may be backfilled), leaving the pool's "extra processors".
 #[derive(Debug, Clone, Default)]
 pub(crate) struct EasyCache {
     valid: Option<(u32, u64, f64)>,
     extra: Free,
     index: FreeIndex,
+    head_taken: bool,
 }
 
 /// Conservative backfilling on nodes: every waiting job holds a reservation,

@@ -7,6 +7,7 @@
 //! [`BatchSim`](super::BatchSim)'s, shared with the processor pool.
 
 use crate::error::{Error, Item, Result, Rule};
+use crate::memory::{advise_huge_pages, huge_vec};
 use crate::time::Time;
 
 /// Memory asked per node that means "all of the node's memory" (Slurm's `--mem=0`).
@@ -406,12 +407,37 @@ impl Groups {
     }
 }
 
-impl Placement {
-    fn with_capacity(shares: usize, kinds: usize) -> Self {
-        Placement {
-            shares: Vec::with_capacity(shares),
-            gres: Vec::with_capacity(shares * kinds),
+/// What a placement counts before it places (see [`Nodes::place`]): the
+/// tasks the candidate nodes can host and how many can host one, and the
+/// best one-node fit as `(weight, cores left, node)`. Whether the job fits
+/// is read from it alone: a shadow's walk asks only that.
+#[derive(Debug, Clone, Copy, Default)]
+struct Survey {
+    room: u64,
+    hosts: u64,
+    single: Option<(u32, u32, u32)>,
+}
+
+impl Survey {
+    fn consider_single(&mut self, weight: u32, left: u32, n: usize) {
+        let key = (weight, left, n as u32);
+        if self.single.is_none_or(|best| key < best) {
+            self.single = Some(key);
         }
+    }
+
+    /// Whether the placement rule finds nodes for `r`.
+    fn fits(&self, r: &Request) -> bool {
+        self.single.is_some() || (self.room >= u64::from(r.tasks) && self.hosts >= u64::from(r.nodes))
+    }
+}
+
+impl Placement {
+    /// Empties it, keeping its buffers: policies place into one placement
+    /// over and over (a fresh one per placement was an allocation each).
+    fn clear(&mut self) {
+        self.shares.clear();
+        self.gres.clear();
     }
 }
 
@@ -644,42 +670,32 @@ impl Nodes {
     /// of the node's memory for [`WHOLE_NODE_MEMORY`]), and `gres_per_node`
     /// units taken from the allowed kinds in column order.
     pub fn place(&self, free: &impl FreeView, r: &Request) -> Option<Placement> {
-        self.place_among(free, 0..self.len(), r)
+        let mut placement = Placement::default();
+        self.place_among(free, 0..self.len(), r, &mut placement)
+            .then_some(placement)
     }
 
     /// [`Nodes::place`] looking only at `candidates` (ascending node indices),
     /// which must hold every node with a task's cores free: the others host
-    /// nothing, so the placement is the same.
+    /// nothing, so the placement is the same. Written into `out` (whatever
+    /// it held), and whether it fits.
     fn place_among(
         &self,
         free: &impl FreeView,
         candidates: impl Iterator<Item = usize> + Clone,
         r: &Request,
-    ) -> Option<Placement> {
-        let (mut room, mut hosts, mut single) = (0u64, 0usize, None::<(u32, u32, u32)>);
-        for n in candidates.clone() {
-            let cap = self.capacity(free, r, n);
-            if cap == 0 {
-                continue;
-            }
-            room += u64::from(cap);
-            hosts += 1;
-            if r.nodes == 1 && cap >= r.tasks {
-                let left = free.cores(n) - r.tasks * r.cpus_per_task;
-                let key = (self.weight[n], left, n as u32);
-                if single.is_none_or(|best| key < best) {
-                    single = Some(key);
-                }
-            }
+        out: &mut Placement,
+    ) -> bool {
+        let survey = self.survey_among(free, candidates.clone(), r);
+        if let Some((_, _, n)) = survey.single {
+            self.block(free, r, &[(n, r.tasks)], out);
+            return true;
         }
-        if let Some((_, _, n)) = single {
-            return Some(self.block(free, r, &[(n, r.tasks)]));
-        }
-        if room < u64::from(r.tasks) || hosts < r.nodes as usize {
-            return None;
+        if !survey.fits(r) {
+            return false;
         }
         // the hosts again (capacities are cheap; most calls end above, without this allocation)
-        let mut hosts: Vec<(u32, u32)> = Vec::with_capacity(hosts);
+        let mut hosts: Vec<(u32, u32)> = Vec::with_capacity(survey.hosts as usize);
         for n in candidates {
             let cap = self.capacity(free, r, n);
             if cap > 0 {
@@ -693,7 +709,26 @@ impl Nodes {
             held += u64::from(hosts[count].1);
             count += 1;
         }
-        Some(self.block(free, r, &hosts[..count]))
+        self.block(free, r, &hosts[..count], out);
+        true
+    }
+
+    /// What [`Nodes::place_among`] counts before it places: the tasks and
+    /// hosts `candidates` offer `r`, and the one-node best fit.
+    fn survey_among(&self, free: &impl FreeView, candidates: impl Iterator<Item = usize>, r: &Request) -> Survey {
+        let mut survey = Survey::default();
+        for n in candidates {
+            let cap = self.capacity(free, r, n);
+            if cap == 0 {
+                continue;
+            }
+            survey.room += u64::from(cap);
+            survey.hosts += 1;
+            if r.nodes == 1 && cap >= r.tasks {
+                survey.consider_single(self.weight[n], free.cores(n) - r.tasks * r.cpus_per_task, n);
+            }
+        }
+        survey
     }
 
     /// [`Nodes::place`] on a state whose index is `index`, idle nodes taken
@@ -705,48 +740,16 @@ impl Nodes {
         free: &impl FreeView,
         index: &impl Bits,
         r: &Request,
-    ) -> Option<Placement> {
+        out: &mut Placement,
+    ) -> bool {
         let mut caps = [(0u32, 0u64); Groups::MAX]; // per group: capacity of an idle node, idle nodes
-        let (mut room, mut hosts, mut single) = (0u64, 0u64, None::<(u32, u32, u32)>);
-        for (g, slot) in caps.iter_mut().enumerate().take(groups.len()) {
-            let count: u64 = groups.idle(index, g).map(|w| u64::from(w.count_ones())).sum();
-            if count == 0 {
-                continue;
-            }
-            let cap = self.capacity(&groups.idle, r, groups.first[g]);
-            if cap == 0 {
-                continue;
-            }
-            *slot = (cap, count);
-            room += u64::from(cap) * count;
-            hosts += count;
-            if r.nodes == 1 && cap >= r.tasks {
-                let n = ones(groups.idle(index, g)).next().expect("counted above");
-                let key = (self.weight[n], self.cores[n] - r.tasks * r.cpus_per_task, n as u32);
-                if single.is_none_or(|best| key < best) {
-                    single = Some(key);
-                }
-            }
+        let survey = self.survey_grouped(groups, free, index, r, &mut caps);
+        if let Some((_, _, n)) = survey.single {
+            self.block(free, r, &[(n, r.tasks)], out);
+            return true;
         }
-        for n in index.partly_free() {
-            let cap = self.capacity(free, r, n);
-            if cap == 0 {
-                continue;
-            }
-            room += u64::from(cap);
-            hosts += 1;
-            if r.nodes == 1 && cap >= r.tasks {
-                let key = (self.weight[n], free.cores(n) - r.tasks * r.cpus_per_task, n as u32);
-                if single.is_none_or(|best| key < best) {
-                    single = Some(key);
-                }
-            }
-        }
-        if let Some((_, _, n)) = single {
-            return Some(self.block(free, r, &[(n, r.tasks)]));
-        }
-        if room < u64::from(r.tasks) || hosts < u64::from(r.nodes) {
-            return None;
+        if !survey.fits(r) {
+            return false;
         }
         // the nodes taken: the rule's order until the job has its nodes and room for its tasks
         let (mut count, mut held) = (0usize, 0u64);
@@ -756,14 +759,53 @@ impl Nodes {
             count < r.nodes as usize || held < u64::from(r.tasks)
         });
         // one task each, then fill in order (block distribution)
-        let (mut placement, mut left) = (Placement::with_capacity(count, self.kinds), r.tasks - count as u32);
+        out.clear();
+        let mut left = r.tasks - count as u32;
         self.visit_grouped(groups, &caps, free, index, r, |n, cap| {
             let more = left.min(cap - 1);
             left -= more;
-            self.push_share(&mut placement, free, r, n, 1 + more);
-            placement.shares.len() < count
+            self.push_share(out, free, r, n, 1 + more);
+            out.shares.len() < count
         });
-        Some(placement)
+        true
+    }
+
+    /// What [`Nodes::place_grouped`] counts before it places, and in `caps`
+    /// per group the capacity of an idle node and its idle nodes (left as
+    /// they are for a group none of whose idle nodes can host a task).
+    fn survey_grouped(
+        &self,
+        groups: &Groups,
+        free: &impl FreeView,
+        index: &impl Bits,
+        r: &Request,
+        caps: &mut [(u32, u64); Groups::MAX],
+    ) -> Survey {
+        let mut survey = Survey::default();
+        for g in 0..groups.len() {
+            let count: u64 = groups.idle(index, g).map(|w| u64::from(w.count_ones())).sum();
+            if count == 0 {
+                continue;
+            }
+            let cap = self.capacity(&groups.idle, r, groups.first[g]);
+            if cap == 0 {
+                continue;
+            }
+            caps[g] = (cap, count);
+            survey.room += u64::from(cap) * count;
+            survey.hosts += count;
+            if r.nodes == 1 && cap >= r.tasks {
+                let n = ones(groups.idle(index, g)).next().expect("counted above");
+                survey.consider_single(self.weight[n], self.cores[n] - r.tasks * r.cpus_per_task, n);
+            }
+        }
+        let more = self.survey_among(free, index.partly_free(), r);
+        survey.room += more.room;
+        survey.hosts += more.hosts;
+        if let Some((weight, left, n)) = more.single {
+            survey.consider_single(weight, left, n as usize);
+        }
+        survey
     }
 
     /// Visits the nodes that can host tasks of `r` (and how many each) in
@@ -826,17 +868,14 @@ impl Nodes {
 
     /// The placement on `chosen` (nodes and the tasks each can host, in the
     /// rule's order): one task each, then fill in order (block distribution).
-    fn block(&self, free: &impl FreeView, r: &Request, chosen: &[(u32, u32)]) -> Placement {
-        let (mut placement, mut left) = (
-            Placement::with_capacity(chosen.len(), self.kinds),
-            r.tasks - chosen.len() as u32,
-        );
+    fn block(&self, free: &impl FreeView, r: &Request, chosen: &[(u32, u32)], out: &mut Placement) {
+        out.clear();
+        let mut left = r.tasks - chosen.len() as u32;
         for &(n, cap) in chosen {
             let more = left.min(cap - 1);
             left -= more;
-            self.push_share(&mut placement, free, r, n, 1 + more);
+            self.push_share(out, free, r, n, 1 + more);
         }
-        placement
     }
 
     /// Adds to `placement` the share of `tasks` tasks of `r` on `node`.
@@ -910,6 +949,15 @@ impl NodeMachine {
     pub fn new(nodes: Nodes, requests: Vec<Request>) -> Result<Self> {
         nodes.check_requests(&requests)?;
         let n = requests.len();
+        // Room for every share up front: growing the vector copies megabytes into fresh pages (4 ms of
+        // HPC2N's run). A job holds a share a node, at most one a task; reserved, not written, so that
+        // only what is used is ever paged in, and at most four a job (HPC2N's 202,871 jobs hold 700,680)
+        // so that a huge trace on a huge cluster asks for no absurd reservation.
+        let most_shares = requests
+            .iter()
+            .map(|r| (r.tasks as usize).min(nodes.len()))
+            .sum::<usize>()
+            .min(4 * n);
         let free = Free::idle(&nodes);
         Ok(NodeMachine {
             index: FreeIndex::of(&nodes, &free),
@@ -921,7 +969,7 @@ impl NodeMachine {
             running: Vec::new(),
             offset: vec![usize::MAX; n],
             count: vec![0; n],
-            shares: Vec::new(),
+            shares: huge_vec(most_shares),
             share_gres: Vec::new(),
             version: 0,
         })
@@ -959,26 +1007,46 @@ impl NodeMachine {
 
     /// Where `job` would go now, if it fits.
     pub fn place_now(&self, job: usize) -> Option<Placement> {
-        if self.requests[job].width() > self.free_cores {
-            return None; // fewer cores free in all than it holds
-        }
-        self.place_indexed(&self.free, &self.index, job)
+        let mut placement = Placement::default();
+        self.place_now_into(job, &mut placement).then_some(placement)
     }
 
-    /// Where `job` would go on `free`, whose index is `index`.
-    fn place_indexed(&self, free: &impl FreeView, index: &impl Bits, job: usize) -> Option<Placement> {
+    /// [`NodeMachine::place_now`] written into `out` (whatever it held):
+    /// whether `job` fits now.
+    pub(crate) fn place_now_into(&self, job: usize, out: &mut Placement) -> bool {
+        if self.requests[job].width() > self.free_cores {
+            return false; // fewer cores free in all than it holds
+        }
+        self.place_indexed(&self.free, &self.index, job, out)
+    }
+
+    /// Whether `job` fits on `free`, whose index is `index`: the placement's
+    /// count without the placement.
+    fn fits_indexed(&self, free: &impl FreeView, index: &impl Bits, job: usize) -> bool {
         let r = &self.requests[job];
         match &self.groups {
-            Some(groups) => self.nodes.place_grouped(groups, free, index, r),
-            None => self.nodes.place_among(free, index.nodes(), r),
+            Some(groups) => {
+                let mut caps = [(0, 0); Groups::MAX];
+                self.nodes.survey_grouped(groups, free, index, r, &mut caps).fits(r)
+            }
+            None => self.nodes.survey_among(free, index.nodes(), r).fits(r),
+        }
+    }
+
+    /// Where `job` would go on `free`, whose index is `index`, written into `out`; whether it fits.
+    fn place_indexed(&self, free: &impl FreeView, index: &impl Bits, job: usize, out: &mut Placement) -> bool {
+        let r = &self.requests[job];
+        match &self.groups {
+            Some(groups) => self.nodes.place_grouped(groups, free, index, r, out),
+            None => self.nodes.place_among(free, index.nodes(), r, out),
         }
     }
 
     /// Where `job` would go now on what is free both now and in `extra`
-    /// (whose index is `extra_index`), if it fits: [`Nodes::place`] on
-    /// [`Least`]`(free now, extra)`.
-    pub(crate) fn place_within(&self, job: usize, extra: &Free, extra_index: &FreeIndex) -> Option<Placement> {
-        self.place_indexed(&Least(&self.free, extra), &Both(&self.index, extra_index), job)
+    /// (whose index is `extra_index`), written into `out`; whether it fits:
+    /// [`Nodes::place`] on [`Least`]`(free now, extra)`.
+    pub(crate) fn place_within(&self, job: usize, extra: &Free, extra_index: &FreeIndex, out: &mut Placement) -> bool {
+        self.place_indexed(&Least(&self.free, extra), &Both(&self.index, extra_index), job, out)
     }
 
     /// Cores free both now and in `extra` (whose index is `extra_index`), on all nodes together.
@@ -998,6 +1066,11 @@ impl NodeMachine {
         self.free_cores -= placement.shares.iter().map(|s| u64::from(s.cores)).sum::<u64>();
         self.offset[job as usize] = self.shares.len();
         self.count[job as usize] = placement.shares.len() as u32;
+        if self.shares.len() + placement.shares.len() > self.shares.capacity() {
+            // a trace's shares are megabytes written once: huge pages for the part not yet written
+            self.shares.reserve(placement.shares.len());
+            advise_huge_pages(self.shares.as_ptr(), self.shares.capacity());
+        }
         self.shares.extend_from_slice(&placement.shares);
         self.share_gres.extend_from_slice(&placement.gres);
         let at = self.running.partition_point(|&e| e < (estimated_end, job));
@@ -1038,12 +1111,15 @@ impl NodeMachine {
     pub fn shadow(&self, now: Time, job: usize) -> Option<Shadow> {
         let (mut extra, mut index) = (self.free.clone(), self.index.clone());
         let time = self.shadow_into(now, job, &mut extra, &mut index)?;
+        self.take_placement(job, &mut extra, &mut index, &mut Placement::default());
         Some(Shadow { time, extra })
     }
 
-    /// [`NodeMachine::shadow`] written into `extra` and its index `index`
-    /// (whatever they held before: their buffers are reused), returning the
-    /// shadow time.
+    /// [`NodeMachine::shadow`]'s time, and in `extra` and its index `index`
+    /// (whatever they held before: their buffers are reused) what is free
+    /// then, before the job's placement ([`NodeMachine::take_placement`]
+    /// takes it): the walk asks only whether the job fits, and EASY needs the
+    /// placement only for a job that would still run at the shadow time.
     pub(crate) fn shadow_into(&self, now: Time, job: usize, extra: &mut Free, index: &mut FreeIndex) -> Option<Time> {
         let r = &self.requests[job];
         let k = self.nodes.kinds;
@@ -1055,13 +1131,8 @@ impl NodeMachine {
         index.idle.clone_from(&self.index.idle);
         let (mut at, mut i) = (now, 0);
         let mut cores = self.free_cores;
-        let placement = loop {
-            // the placement rule is tried only once enough cores are free in all
-            if cores >= r.width() {
-                if let Some(p) = self.place_indexed(&*free, &*index, job) {
-                    break p;
-                }
-            }
+        // the placement rule is asked only once enough cores are free in all
+        while cores < r.width() || !self.fits_indexed(&*free, &*index, job) {
             at = self.running.get(i)?.0;
             // every job ending at this instant frees its resources then
             while i < self.running.len() && self.running[i].0 == at {
@@ -1071,10 +1142,18 @@ impl NodeMachine {
                 index.update_shares(&self.nodes, &*free, s);
                 i += 1;
             }
-        };
-        free.take(k, &placement.shares, &placement.gres);
-        index.update_shares(&self.nodes, &*free, &placement.shares);
+        }
         Some(at)
+    }
+
+    /// Takes `job`'s placement on `extra` (whose index is `index`) out of
+    /// it; `job` must fit there ([`NodeMachine::shadow_into`]'s state).
+    /// `scratch` is overwritten.
+    pub(crate) fn take_placement(&self, job: usize, extra: &mut Free, index: &mut FreeIndex, scratch: &mut Placement) {
+        let fits = self.place_indexed(&*extra, &*index, job, scratch);
+        assert!(fits, "the shadow's walk stops where the job fits");
+        extra.take(self.nodes.kinds, &scratch.shares, &scratch.gres);
+        index.update_shares(&self.nodes, &*extra, &scratch.shares);
     }
 
     /// Every share of every job in start order, as compressed sparse rows:
@@ -1084,14 +1163,9 @@ impl NodeMachine {
     pub fn assignment(&self) -> (Vec<i64>, Vec<i64>, Vec<i64>, Vec<i64>, Vec<u64>, Vec<i64>) {
         let n = self.requests.len();
         let (m, k) = (self.shares.len(), self.nodes.kinds);
-        let mut offsets = Vec::with_capacity(n + 1);
-        let (mut node, mut tasks, mut cores, mut memory, mut gres) = (
-            Vec::with_capacity(m),
-            Vec::with_capacity(m),
-            Vec::with_capacity(m),
-            Vec::with_capacity(m),
-            Vec::with_capacity(m * k),
-        );
+        let mut offsets = huge_vec(n + 1);
+        let (mut node, mut tasks, mut cores, mut memory, mut gres) =
+            (huge_vec(m), huge_vec(m), huge_vec(m), huge_vec(m), huge_vec(m * k));
         offsets.push(0);
         for j in 0..n {
             let (shares, units) = self.held(j);
@@ -1337,13 +1411,16 @@ mod tests {
                 let t = Time(t as f64);
                 for j in 0..requests.len() {
                     let want = nodes.place(m.free(), &requests[j]);
+                    prop_assert_eq!(m.fits_indexed(m.free(), &m.index, j), want.is_some());
                     prop_assert_eq!(m.place_now(j), want, "job {} at step {:?}", j, t);
                     if let Some(shadow) = m.shadow(t, j) {
                         // what is free at the shadow beyond the head: what the rule places within
                         let index = FreeIndex::of(&nodes, &shadow.extra);
                         for (k, r) in requests.iter().enumerate() {
                             let want = nodes.place(&Least(m.free(), &shadow.extra), r);
-                            prop_assert_eq!(m.place_within(k, &shadow.extra, &index), want);
+                            let mut got = Placement::default();
+                            let fits = m.place_within(k, &shadow.extra, &index, &mut got);
+                            prop_assert_eq!(fits.then_some(got), want);
                         }
                         let cores: u64 = (0..nodes.len())
                             .map(|n| u64::from(m.free().cores[n].min(shadow.extra.cores[n])))

@@ -3,6 +3,7 @@ use std::time::Instant;
 use super::conservative::Conservative;
 use super::dpsa::{self, Candidate, DpsaConfig, DpsaVariant};
 use super::node_policy::{self, NodeConservative};
+use super::nodes::Placement;
 use super::queue::{Priority, Waiting};
 use super::sim::BatchSim;
 use crate::error::{Error, Result};
@@ -108,6 +109,8 @@ pub struct Runner {
     node_conservative: Option<NodeConservative>,
     /// EASY on nodes: the head's shadow time and the nodes' version it holds for.
     node_shadow: node_policy::EasyCache,
+    /// Where the node policies place a job before they start it, reused.
+    node_placement: Placement,
 }
 
 impl Runner {
@@ -118,6 +121,7 @@ impl Runner {
             conservative: None,
             node_conservative: None,
             node_shadow: node_policy::EasyCache::default(),
+            node_placement: Placement::default(),
         }
     }
 
@@ -168,16 +172,17 @@ impl Runner {
 
     fn schedule_on_nodes(&mut self, sim: &mut BatchSim) -> Result<()> {
         match self.policy {
-            Builtin::Fcfs => node_policy::start_head_while_it_fits(sim),
+            Builtin::Fcfs => node_policy::start_head_while_it_fits(sim, &mut self.node_placement),
             Builtin::Easy | Builtin::EasyAtArrival => {
-                node_policy::start_head_while_it_fits(sim);
-                node_policy::backfill_easy(sim, self.policy == Builtin::EasyAtArrival, &mut self.node_shadow);
+                node_policy::start_head_while_it_fits(sim, &mut self.node_placement);
+                let arrivals_only = self.policy == Builtin::EasyAtArrival;
+                node_policy::backfill_easy(sim, arrivals_only, &mut self.node_shadow, &mut self.node_placement);
             }
             Builtin::Conservative => self
                 .node_conservative
                 .get_or_insert_with(NodeConservative::default)
                 .schedule(sim),
-            Builtin::Sjf => node_policy::start_whatever_fits_in_order(sim),
+            Builtin::Sjf => node_policy::start_whatever_fits_in_order(sim, &mut self.node_placement),
             Builtin::Dpsa(_) => {
                 return Err(Error::InvalidArgument(
                     "DPSA chooses among processor counts (its subset-sum search); it runs on a processor pool, \
