@@ -2,8 +2,9 @@
 
 HPC2N's 120 nodes of 2 cores and 2 GB (paper 001 §5.3), each processor a task whose memory is the larger of SWF
 fields 10 and 7 (requested, used; per processor), at least 10% of a node.  The issue's target: within 2x the CPU
-time of the pool's EASY on the same jobs, both the whole simulate call (measured: 2.25-2.3x, not met; the simulation
-alone 1.9x; benches/README.md, "Third round").
+time of the pool's EASY on the same jobs, both the whole simulate call (measured: 1.99-2.01x when each result is
+kept until the next call returns, 2.3x when it is freed first, as here: not met; the simulation alone 1.9x;
+benches/README.md, "Third round").  Both runs have a warm-up round and five measured ones.
 
 Run for real from a release build: ``pip install . && python -m pytest benches/bench_nodes.py``.
 """
@@ -31,7 +32,12 @@ def hpc2n_memory(hpc2n):
 def test_easy_on_hpc2n_nodes(benchmark, hpc2n_memory, memory):
     cluster = NodeCluster.uniform(120, 2, 2048)
     result = benchmark.pedantic(
-        simulate, args=(hpc2n_memory, "easy"), kwargs={"platform": cluster, "memory": memory}, rounds=3, iterations=1
+        simulate,
+        args=(hpc2n_memory, "easy"),
+        kwargs={"platform": cluster, "memory": memory},
+        rounds=5,
+        iterations=1,
+        warmup_rounds=1,
     )
     assert len(result.jobs) == 202_871 and result.schedule.total_procs == 240
     validate_batch(result.schedule, result.jobs)
@@ -41,6 +47,6 @@ def test_easy_on_hpc2n_nodes(benchmark, hpc2n_memory, memory):
 
 
 def test_easy_on_hpc2n_pool(benchmark, hpc2n_memory):
-    result = benchmark.pedantic(simulate, args=(hpc2n_memory, "easy"), rounds=5, iterations=1)
+    result = benchmark.pedantic(simulate, args=(hpc2n_memory, "easy"), rounds=5, iterations=1, warmup_rounds=1)
     assert len(result.jobs) == 202_871
     assert 80 < result.metrics.summary()["avg_bounded_slowdown"] < 100
