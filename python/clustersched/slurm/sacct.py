@@ -363,6 +363,18 @@ class _Reader:
             lambda r: _Problem(f"{name} == {self.field(name, r)!r} {what}", f"bad {name}", name, self.field(name, r)),
         )
 
+    def out_of_order(self, rows: np.ndarray, later: str, earlier: str) -> None:
+        """Records "``later`` is before ``earlier``" for each of ``rows`` (dates that must not go back)."""
+        self.problem(
+            rows,
+            lambda r: _Problem(
+                f"{later} {self.field(later, r)} is before {earlier} {self.field(earlier, r)}",
+                f"{later} before {earlier}",
+                later,
+                self.field(later, r),
+            ),
+        )
+
     # -- the table -----------------------------------------------------------------------------------
     def table(self) -> JobTable:
         self._scan()
@@ -439,37 +451,13 @@ class _Reader:
                 lambda r, w=name: _Problem(f"{w} is unknown for a job that ran", f"unknown {w}", w, self.field(w, r)),
             )
         with np.errstate(invalid="ignore"):
-            self.problem(
-                rows[kept & (end < start)],
-                lambda r: _Problem(
-                    f"End {self.field('End', r)} is before Start {self.field('Start', r)}",
-                    "End before Start",
-                    "End",
-                    self.field("End", r),
-                ),
-            )
-            self.problem(
-                rows[kept & (start < submit)],
-                lambda r: _Problem(
-                    f"Start {self.field('Start', r)} is before Submit {self.field('Submit', r)}",
-                    "Start before Submit",
-                    "Start",
-                    self.field("Start", r),
-                ),
-            )
+            self.out_of_order(rows[kept & (end < start)], "End", "Start")
+            self.out_of_order(rows[kept & (start < submit)], "Start", "Submit")
         eligible = np.full(n, np.nan)
         if self.has("Eligible"):
             eligible = self.numbers("Eligible", date_rule)
             with np.errstate(invalid="ignore"):
-                self.problem(
-                    rows[kept & (eligible < submit)],
-                    lambda r: _Problem(
-                        f"Eligible {self.field('Eligible', r)} is before Submit {self.field('Submit', r)}",
-                        "Eligible before Submit",
-                        "Eligible",
-                        self.field("Eligible", r),
-                    ),
-                )
+                self.out_of_order(rows[kept & (eligible < submit)], "Eligible", "Submit")
         priority = _counts(self.numbers("Priority", "is not a whole number")) if self.has("Priority") else None
         if self.has("Elapsed"):
             elapsed = self.numbers("Elapsed", "is not a Slurm time ([D-]HH:MM:SS)").copy()
