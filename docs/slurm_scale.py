@@ -71,12 +71,11 @@ def sacct_dump(table, path: str) -> None:
     limit = r.time_limit.astype(np.int64)
     state = np.where(runtime >= limit, "TIMEOUT", "COMPLETED")
     cpus = r.tasks * r.cpus_per_task
-    mem = np.where(
-        r.mem_per_node_mb >= 0,
-        [f"{m}Mn" for m in np.maximum(r.mem_per_node_mb, 0).astype(np.int64).tolist()],
-        [f"{m}Mc" for m in np.maximum(r.mem_per_cpu_mb, 0).astype(np.int64).tolist()],
-    )
-    mem = np.where((r.mem_per_node_mb < 0) & (r.mem_per_cpu_mb < 0), "", mem)
+    # per node where given, else per CPU where given, else nothing (-1 in the requests: not asked)
+    mem = [
+        f"{int(node)}Mn" if node >= 0 else f"{int(cpu)}Mc" if cpu >= 0 else ""
+        for node, cpu in zip(r.mem_per_node_mb.tolist(), r.mem_per_cpu_mb.tolist(), strict=True)
+    ]
     gres = [
         (f"gpu:{t}:{g}" if t else f"gpu:{g}") if g > 0 else ""
         for g, t in zip(r.gpus_per_node.tolist(), r.gpu_type.tolist(), strict=True)
@@ -98,7 +97,7 @@ def sacct_dump(table, path: str) -> None:
         cpus.tolist(),
         cpus.tolist(),
         r.tasks.tolist(),
-        mem.tolist(),
+        mem,
         gres,
         r.features.tolist(),
     )
