@@ -124,6 +124,18 @@ pub struct Share {
     pub memory: u64,
 }
 
+impl Share {
+    /// A node chosen for a job, holding (until the tasks are dealt) how many it can host.
+    fn host(node: u32, capacity: u32) -> Share {
+        Share {
+            node,
+            tasks: capacity,
+            cores: 0,
+            memory: 0,
+        }
+    }
+}
+
 /// Free resources of every node: what placement reads and updates.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Free {
@@ -688,28 +700,30 @@ impl Nodes {
     ) -> bool {
         let survey = self.survey_among(free, candidates.clone(), r);
         if let Some((_, _, n)) = survey.single {
-            self.block(free, r, &[(n, r.tasks)], out);
+            self.block(free, r, n, out);
             return true;
         }
         if !survey.fits(r) {
             return false;
         }
-        // the hosts again (capacities are cheap; most calls end above, without this allocation)
-        let mut hosts: Vec<(u32, u32)> = Vec::with_capacity(survey.hosts as usize);
+        // the hosts again (capacities are cheap; most calls end above), as shares holding their capacity
+        out.clear();
         for n in candidates {
             let cap = self.capacity(free, r, n);
             if cap > 0 {
-                hosts.push((n as u32, cap));
+                out.shares.push(Share::host(n as u32, cap));
             }
         }
         // node indices are distinct, so an unstable sort gives the one order
-        hosts.sort_unstable_by_key(|&(n, cap)| (self.weight[n as usize], std::cmp::Reverse(cap), n));
+        out.shares
+            .sort_unstable_by_key(|s| (self.weight[s.node as usize], std::cmp::Reverse(s.tasks), s.node));
         let (mut count, mut held) = (0usize, 0u64);
         while count < r.nodes as usize || held < u64::from(r.tasks) {
-            held += u64::from(hosts[count].1);
+            held += u64::from(out.shares[count].tasks);
             count += 1;
         }
-        self.block(free, r, &hosts[..count], out);
+        out.shares.truncate(count);
+        self.distribute(free, r, out);
         true
     }
 
@@ -745,28 +759,22 @@ impl Nodes {
         let mut caps = [(0u32, 0u64); Groups::MAX]; // per group: capacity of an idle node, idle nodes
         let survey = self.survey_grouped(groups, free, index, r, &mut caps);
         if let Some((_, _, n)) = survey.single {
-            self.block(free, r, &[(n, r.tasks)], out);
+            self.block(free, r, n, out);
             return true;
         }
         if !survey.fits(r) {
             return false;
         }
-        // the nodes taken: the rule's order until the job has its nodes and room for its tasks
-        let (mut count, mut held) = (0usize, 0u64);
-        self.visit_grouped(groups, &caps, free, index, r, |_, cap| {
-            count += 1;
-            held += u64::from(cap);
-            count < r.nodes as usize || held < u64::from(r.tasks)
-        });
-        // one task each, then fill in order (block distribution)
+        // the nodes taken, in the rule's order until the job has its nodes and room for its tasks: one walk,
+        // each share holding its node's capacity until the count is known
         out.clear();
-        let mut left = r.tasks - count as u32;
+        let mut held = 0u64;
         self.visit_grouped(groups, &caps, free, index, r, |n, cap| {
-            let more = left.min(cap - 1);
-            left -= more;
-            self.push_share(out, free, r, n, 1 + more);
-            out.shares.len() < count
+            out.shares.push(Share::host(n, cap));
+            held += u64::from(cap);
+            out.shares.len() < r.nodes as usize || held < u64::from(r.tasks)
         });
+        self.distribute(free, r, out);
         true
     }
 
@@ -866,21 +874,32 @@ impl Nodes {
         }
     }
 
-    /// The placement on `chosen` (nodes and the tasks each can host, in the
-    /// rule's order): one task each, then fill in order (block distribution).
-    fn block(&self, free: &impl FreeView, r: &Request, chosen: &[(u32, u32)], out: &mut Placement) {
+    /// The placement on node `n` alone (the one-node best fit).
+    fn block(&self, free: &impl FreeView, r: &Request, n: u32, out: &mut Placement) {
         out.clear();
-        let mut left = r.tasks - chosen.len() as u32;
-        for &(n, cap) in chosen {
-            let more = left.min(cap - 1);
+        out.shares.push(Share::host(n, r.tasks));
+        self.distribute(free, r, out);
+    }
+
+    /// The placement on the shares of `out`, which name the nodes chosen in the
+    /// rule's order and hold in `tasks` how many each can host: one task each,
+    /// then fill in order (block distribution); each share then holds its tasks
+    /// and their resources, and `out.gres` their generic resource units.
+    fn distribute(&self, free: &impl FreeView, r: &Request, out: &mut Placement) {
+        let k = self.kinds;
+        out.gres.clear();
+        out.gres.resize(out.shares.len() * k, 0);
+        let mut left = r.tasks - out.shares.len() as u32;
+        for (i, share) in out.shares.iter_mut().enumerate() {
+            let more = left.min(share.tasks - 1);
             left -= more;
-            self.push_share(out, free, r, n, 1 + more);
+            *share = self.share(free, r, share.node, 1 + more, &mut out.gres[i * k..(i + 1) * k]);
         }
     }
 
-    /// Adds to `placement` the share of `tasks` tasks of `r` on `node`.
-    fn push_share(&self, placement: &mut Placement, free: &impl FreeView, r: &Request, node: u32, tasks: u32) {
-        let (n, k, i) = (node as usize, self.kinds, placement.shares.len());
+    /// The share of `tasks` tasks of `r` on `node`, its generic resource units written into `units`.
+    fn share(&self, free: &impl FreeView, r: &Request, node: u32, tasks: u32, units: &mut [u32]) -> Share {
+        let (n, k) = (node as usize, self.kinds);
         let cores = if r.exclusive {
             self.cores[n]
         } else {
@@ -893,19 +912,18 @@ impl Nodes {
         } else {
             r.mem_per_cpu * u64::from(tasks * r.cpus_per_task)
         };
-        placement.gres.resize((i + 1) * k, 0);
         let mut need = r.gres_per_node;
         for g in (0..k).filter(|&g| r.gres_kinds >> g & 1 == 1) {
             let take = need.min(free.gres(n * k + g));
-            placement.gres[i * k + g] = take;
+            units[g] = take;
             need -= take;
         }
-        placement.shares.push(Share {
+        Share {
             node,
             tasks,
             cores,
             memory,
-        });
+        }
     }
 }
 
