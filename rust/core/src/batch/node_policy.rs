@@ -81,7 +81,6 @@ pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool, cache: &mut
         },
     };
     sim.reserve(head.job, shadow_time);
-    let kinds = nodes_of(sim).nodes().kinds;
     loop {
         let free = sim.free_cores();
         if free == 0 {
@@ -118,10 +117,9 @@ pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool, cache: &mut
             continue;
         }
         if !short {
-            cache.extra.take(kinds, &placement.shares, &placement.gres);
             cache
-                .index
-                .update_shares(machine.nodes(), &cache.extra, &placement.shares);
+                .extra
+                .take_indexed(machine.nodes(), &mut cache.index, &placement.shares, &placement.gres);
         }
         sim.queue_mut().remove(w.job);
         sim.launch_on(w.job, placement);

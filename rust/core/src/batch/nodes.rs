@@ -192,6 +192,57 @@ impl Free {
     }
 }
 
+impl Free {
+    /// [`Free::take`] of shares of the nodes `nodes` keeping `index` (this state's) up to date, in one
+    /// pass: the cores taken. A share holds a core at least, so its node is no longer idle, and keeps a
+    /// free core if any is left.
+    pub(crate) fn take_indexed(&mut self, nodes: &Nodes, index: &mut FreeIndex, shares: &[Share], gres: &[u32]) -> u64 {
+        let k = nodes.kinds;
+        let mut cores = 0;
+        for (i, s) in shares.iter().enumerate() {
+            let n = s.node as usize;
+            debug_assert!(s.cores > 0, "a share holds a core at least");
+            self.cores[n] -= s.cores;
+            self.memory[n] -= s.memory;
+            for g in 0..k {
+                self.gres[n * k + g] -= gres[i * k + g];
+            }
+            cores += u64::from(s.cores);
+            let (w, bit) = (n / 64, 1u64 << (n % 64));
+            index.idle[w] &= !bit;
+            if self.cores[n] == 0 {
+                index.free[w] &= !bit;
+            }
+        }
+        cores
+    }
+
+    /// [`Free::give`] keeping `index` up to date, as [`Free::take_indexed`]: the cores given. The node
+    /// of a share given back has a free core, and is idle if it has all its resources again.
+    pub(crate) fn give_indexed(&mut self, nodes: &Nodes, index: &mut FreeIndex, shares: &[Share], gres: &[u32]) -> u64 {
+        let k = nodes.kinds;
+        let mut cores = 0;
+        for (i, s) in shares.iter().enumerate() {
+            let n = s.node as usize;
+            self.cores[n] += s.cores;
+            self.memory[n] += s.memory;
+            for g in 0..k {
+                self.gres[n * k + g] += gres[i * k + g];
+            }
+            cores += u64::from(s.cores);
+            let (w, bit) = (n / 64, 1u64 << (n % 64));
+            index.free[w] |= bit;
+            if self.cores[n] == nodes.cores[n]
+                && self.memory[n] == nodes.memory[n]
+                && (0..k).all(|g| self.gres[n * k + g] == nodes.gres[n * k + g])
+            {
+                index.idle[w] |= bit;
+            }
+        }
+        cores
+    }
+}
+
 /// What placement reads of the nodes' free resources: a [`Free`], or the
 /// least of two ([`Least`]) without building it.
 pub trait FreeView {
@@ -283,12 +334,6 @@ impl FreeIndex {
         self.idle[w] = if idle { self.idle[w] | bit } else { self.idle[w] & !bit };
     }
 
-    /// Brings the nodes of `shares` up to date with `free`.
-    pub(crate) fn update_shares(&mut self, nodes: &Nodes, free: &impl FreeView, shares: &[Share]) {
-        for s in shares {
-            self.update(nodes, free, s.node as usize);
-        }
-    }
 }
 
 /// What placement reads of an index: a [`FreeIndex`], or the index of the
@@ -1077,11 +1122,10 @@ impl NodeMachine {
 
     /// Gives `job` the resources of `placement` (which must fit now) until `estimated_end`.
     pub(crate) fn allocate(&mut self, job: u32, placement: &Placement, estimated_end: Time) {
-        let k = self.nodes.kinds;
         self.version += 1;
-        self.free.take(k, &placement.shares, &placement.gres);
-        self.index.update_shares(&self.nodes, &self.free, &placement.shares);
-        self.free_cores -= placement.shares.iter().map(|s| u64::from(s.cores)).sum::<u64>();
+        self.free_cores -= self
+            .free
+            .take_indexed(&self.nodes, &mut self.index, &placement.shares, &placement.gres);
         self.offset[job as usize] = self.shares.len();
         self.count[job as usize] = placement.shares.len() as u32;
         if self.shares.len() + placement.shares.len() > self.shares.capacity() {
@@ -1107,9 +1151,7 @@ impl NodeMachine {
         }
         let (o, c, k) = (self.offset[j], self.count[j] as usize, self.nodes.kinds);
         let (shares, gres) = (&self.shares[o..o + c], &self.share_gres[o * k..(o + c) * k]);
-        self.free.give(k, shares, gres);
-        self.index.update_shares(&self.nodes, &self.free, shares);
-        self.free_cores += shares.iter().map(|s| u64::from(s.cores)).sum::<u64>();
+        self.free_cores += self.free.give_indexed(&self.nodes, &mut self.index, shares, gres);
     }
 
     /// The shares job `j` holds (or held) and their generic resource units.
@@ -1140,7 +1182,6 @@ impl NodeMachine {
     /// placement only for a job that would still run at the shadow time.
     pub(crate) fn shadow_into(&self, now: Time, job: usize, extra: &mut Free, index: &mut FreeIndex) -> Option<Time> {
         let r = &self.requests[job];
-        let k = self.nodes.kinds;
         let free = extra;
         free.cores.clone_from(&self.free.cores);
         free.memory.clone_from(&self.free.memory);
@@ -1155,9 +1196,7 @@ impl NodeMachine {
             // every job ending at this instant frees its resources then
             while i < self.running.len() && self.running[i].0 == at {
                 let (s, g) = self.held(self.running[i].1 as usize);
-                cores += s.iter().map(|s| u64::from(s.cores)).sum::<u64>();
-                free.give(k, s, g);
-                index.update_shares(&self.nodes, &*free, s);
+                cores += free.give_indexed(&self.nodes, index, s, g);
                 i += 1;
             }
         }
@@ -1170,8 +1209,7 @@ impl NodeMachine {
     pub(crate) fn take_placement(&self, job: usize, extra: &mut Free, index: &mut FreeIndex, scratch: &mut Placement) {
         let fits = self.place_indexed(&*extra, &*index, job, scratch);
         assert!(fits, "the shadow's walk stops where the job fits");
-        extra.take(self.nodes.kinds, &scratch.shares, &scratch.gres);
-        index.update_shares(&self.nodes, &*extra, &scratch.shares);
+        extra.take_indexed(&self.nodes, index, &scratch.shares, &scratch.gres);
     }
 
     /// Every share of every job in start order, as compressed sparse rows:
