@@ -228,26 +228,37 @@ impl BatchSim {
         if lengths.iter().any(|&l| l != count) {
             return Err(PyValueError::new_err("request arrays differ in length"));
         }
-        let small = |name: &str, k: usize, x: i64| {
-            u32::try_from(x)
-                .map_err(|_| PyValueError::new_err(format!("{name}[{k}] == {x}, must be between 0 and {}", u32::MAX)))
-        };
+        // each count column is checked in one pass, so that the rows are then converted without a check each
+        for (name, column) in [
+            ("nodes", n),
+            ("tasks", tasks),
+            ("cpus_per_task", cpt),
+            ("gres_per_node", gres_n),
+            ("partition", partition),
+        ] {
+            if let Some(k) = column.iter().position(|&x| u32::try_from(x).is_err()) {
+                return Err(PyValueError::new_err(format!(
+                    "{name}[{k}] == {}, must be between 0 and {}",
+                    column[k],
+                    u32::MAX
+                )));
+            }
+        }
         // 56 bytes a job, megabytes of a trace: huge pages (and no regrowth) for them
         let mut reqs = huge_vec(count);
-        for j in 0..count {
-            reqs.push(Request {
-                nodes: small("nodes", j, n[j])?,
-                tasks: small("tasks", j, tasks[j])?,
-                cpus_per_task: small("cpus_per_task", j, cpt[j])?,
-                mem_per_cpu: mem_cpu[j],
-                mem_per_node: mem_node[j],
-                gres_per_node: small("gres_per_node", j, gres_n[j])?,
-                gres_kinds: gres_k[j],
-                features: features[j],
-                partition: small("partition", j, partition[j])?,
-                exclusive: exclusive[j],
-            });
-        }
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // every count checked above
+        reqs.extend((0..count).map(|j| Request {
+            nodes: n[j] as u32,
+            tasks: tasks[j] as u32,
+            cpus_per_task: cpt[j] as u32,
+            mem_per_cpu: mem_cpu[j],
+            mem_per_node: mem_node[j],
+            gres_per_node: gres_n[j] as u32,
+            gres_kinds: gres_k[j],
+            features: features[j],
+            partition: partition[j] as u32,
+            exclusive: exclusive[j],
+        }));
         let width = reqs
             .iter()
             .map(|r| u32::try_from(r.width()).unwrap_or(u32::MAX))
