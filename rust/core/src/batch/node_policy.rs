@@ -3,7 +3,7 @@
 //! ([`Nodes::place`](super::nodes::Nodes::place)) and reservations held node
 //! by node, in every resource.
 
-use super::nodes::{Free, FreeIndex, Placement};
+use super::nodes::{Free, FreeIndex, Offer, Placement, Request};
 use super::profile::occupied_until;
 use super::sim::BatchSim;
 use crate::time::Time;
@@ -25,17 +25,78 @@ pub(crate) fn start_head_while_it_fits(sim: &mut BatchSim, placement: &mut Place
 
 /// SJF's pass: every waiting job that fits, in queue order.
 pub(crate) fn start_whatever_fits_in_order(sim: &mut BatchSim, placement: &mut Placement) {
-    let mut from = 0;
+    let (mut from, mut screen) = (0, Screen::default());
     loop {
         let free = sim.free_cores();
         let Some(job) = sim.queue().first_from(from, |w, _| u64::from(w) <= free) else {
             break;
         };
         from = job.rank as usize + 1;
-        if nodes_of(sim).place_now_into(job.job as usize, placement) {
+        let machine = nodes_of(sim);
+        let request = *machine.request(job.job as usize);
+        if !screen.may_fit(&request) {
+            continue;
+        }
+        if machine.place_now_into(job.job as usize, placement) {
             sim.queue_mut().remove(job.job);
             sim.launch_on(job.job, placement);
+            screen.shrank();
+        } else {
+            screen.refuse(request, || machine.offer_now());
         }
+    }
+}
+
+/// What a pass knows of a state that only shrinks until the pass ends (the
+/// pass starts jobs; nothing ends meanwhile), to pass over a job that cannot
+/// fit there without a placement: the requests the placement rule refused
+/// there, since a job asking at least what one of them asked
+/// ([`Request::asks_at_least`]) finds no nodes either, and, once one was
+/// refused, what the state offers in all ([`Offer`], counted again after it
+/// shrinks). A scan of a queue whose jobs wait for memory, not cores, would
+/// otherwise place nearly every job it reaches in vain (a placement looks at
+/// every node with a free core).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Screen {
+    offer: Option<Offer>,
+    refused: Vec<Request>,
+}
+
+impl Screen {
+    /// Refusals kept: the latest, none covering another.
+    const KEPT: usize = 8;
+
+    /// Forgets the state: a new pass.
+    fn clear(&mut self) {
+        self.offer = None;
+        self.refused.clear();
+    }
+
+    /// What the state offers, `count`ed if it is not known.
+    fn offer(&mut self, count: impl FnOnce() -> Offer) -> Offer {
+        *self.offer.get_or_insert_with(count)
+    }
+
+    /// Whether `r` may fit, by what is known.
+    fn may_fit(&self, r: &Request) -> bool {
+        self.offer.is_none_or(|offer| offer.may_hold(r)) && !self.refused.iter().any(|refused| r.asks_at_least(refused))
+    }
+
+    /// The placement rule refused `r` (`count` as for [`Screen::offer`]):
+    /// the offer is known from now on, until the state shrinks. (A pass
+    /// that refuses none never counts it.)
+    fn refuse(&mut self, r: Request, count: impl FnOnce() -> Offer) {
+        self.offer(count);
+        self.refused.retain(|refused| !refused.asks_at_least(&r)); // r covers them from now on
+        if self.refused.len() == Self::KEPT {
+            self.refused.remove(0);
+        }
+        self.refused.push(r);
+    }
+
+    /// A job was placed: the state offers less.
+    fn shrank(&mut self) {
+        self.offer = None;
     }
 }
 
@@ -81,6 +142,8 @@ pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool, cache: &mut
         },
     };
     sim.reserve(head.job, shadow_time);
+    cache.now.clear();
+    cache.within.clear();
     loop {
         let free = sim.free_cores();
         if free == 0 {
@@ -90,7 +153,11 @@ pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool, cache: &mut
         // a long job that may fit comes, the head is not placed at the shadow (most passes start short jobs
         // only, or none): any width passes, and the first long job found is looked at again once it is.
         let beyond = if cache.head_taken {
-            nodes_of(sim).cores_within(&cache.extra, &cache.index)
+            let machine = nodes_of(sim);
+            cache
+                .within
+                .offer(|| machine.offer_within(&cache.extra, &cache.index))
+                .cores
         } else {
             u64::MAX
         };
@@ -104,16 +171,29 @@ pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool, cache: &mut
         if !short && !cache.head_taken {
             nodes_of(sim).take_placement(head.job as usize, &mut cache.extra, &mut cache.index, placement);
             cache.head_taken = true;
+            cache.within.shrank();
             continue;
         }
         from = w.rank as usize + 1;
         let machine = nodes_of(sim);
+        let request = *machine.request(w.job as usize);
+        // what is free now and beyond the shadow is less than what is free now: refused now, refused there
+        if !cache.now.may_fit(&request) || (!short && !cache.within.may_fit(&request)) {
+            continue;
+        }
         let fits = if short {
             machine.place_now_into(w.job as usize, placement)
         } else {
             machine.place_within(w.job as usize, &cache.extra, &cache.index, placement)
         };
         if !fits {
+            if short {
+                cache.now.refuse(request, || machine.offer_now());
+            } else {
+                cache
+                    .within
+                    .refuse(request, || machine.offer_within(&cache.extra, &cache.index));
+            }
             continue;
         }
         if !short {
@@ -123,6 +203,8 @@ pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool, cache: &mut
         }
         sim.queue_mut().remove(w.job);
         sim.launch_on(w.job, placement);
+        cache.now.shrank();
+        cache.within.shrank();
     }
     // no job started: the shadow and its extra hold until one starts or ends
     if nodes_of(sim).version() == version {
@@ -136,12 +218,16 @@ pub(crate) fn backfill_easy(sim: &mut BatchSim, arrivals_only: bool, cache: &mut
 /// are reused by the next computation. `head_taken`: the head's placement
 /// at the shadow time has been taken out of `extra` (it is, the first time
 /// a long job may be backfilled), leaving the pool's "extra processors".
+/// What a pass knows of what is free now, and of what is free within the
+/// extra (`now`, `within`), is kept in reused buffers too.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct EasyCache {
     valid: Option<(u32, u64, f64)>,
     extra: Free,
     index: FreeIndex,
     head_taken: bool,
+    now: Screen,
+    within: Screen,
 }
 
 /// Conservative backfilling on nodes: every waiting job holds a reservation,

@@ -109,6 +109,28 @@ impl Request {
     pub fn width(&self) -> u64 {
         u64::from(self.tasks) * u64::from(self.cpus_per_task)
     }
+
+    /// Whether `self` asks at least what `other` asks, of the same kind: the
+    /// same partition, features, generic resources, exclusiveness and cores
+    /// per task, and at least as many tasks and nodes and as much memory per
+    /// core and per node (all of each node's only where `other` asks that
+    /// too). Then, on any free resources, each node can host no more tasks of
+    /// `self` than of `other` (its capacity falls as the memory asked rises),
+    /// so where the placement rule finds `other` no nodes it finds `self`
+    /// none either.
+    pub fn asks_at_least(&self, other: &Request) -> bool {
+        self.tasks >= other.tasks
+            && self.nodes >= other.nodes
+            && self.mem_per_cpu >= other.mem_per_cpu
+            && (self.mem_per_node == other.mem_per_node
+                || (other.mem_per_node < self.mem_per_node && self.mem_per_node != WHOLE_NODE_MEMORY))
+            && self.cpus_per_task == other.cpus_per_task
+            && self.gres_per_node == other.gres_per_node
+            && self.gres_kinds == other.gres_kinds
+            && self.features == other.features
+            && self.partition == other.partition
+            && self.exclusive == other.exclusive
+    }
 }
 
 /// One node's part of a job's allocation.
@@ -333,7 +355,6 @@ impl FreeIndex {
         };
         self.idle[w] = if idle { self.idle[w] | bit } else { self.idle[w] & !bit };
     }
-
 }
 
 /// What placement reads of an index: a [`FreeIndex`], or the index of the
@@ -972,6 +993,59 @@ impl Nodes {
     }
 }
 
+/// What a state offers on its nodes with a free core (the only ones that can
+/// host a task), in all: bounds a request must meet for the placement rule to
+/// find it nodes there, tested in a moment where a placement looks at every
+/// such node. A scan of a queue whose jobs wait for memory, not cores, passes
+/// most of them over on these alone.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Offer {
+    /// Free cores.
+    pub(crate) cores: u64,
+    /// The most free memory of one node (MB).
+    most_memory: u64,
+    /// Free memory (MB).
+    memory: u64,
+}
+
+impl Offer {
+    fn of(free: &impl FreeView, nodes: impl Iterator<Item = usize>) -> Offer {
+        let mut offer = Offer {
+            cores: 0,
+            most_memory: 0,
+            memory: 0,
+        };
+        for n in nodes {
+            offer.cores += u64::from(free.cores(n));
+            offer.most_memory = offer.most_memory.max(free.memory(n));
+            offer.memory += free.memory(n);
+        }
+        offer
+    }
+
+    /// Whether `r` may be placed: its cores, the memory a node must have free
+    /// to host a task of it, and the memory it holds in all (at least its
+    /// memory per core on each core it asks, or per node on each of its
+    /// nodes) are no more than offered. (A job asking whole nodes' memory is
+    /// left to the placement.)
+    pub(crate) fn may_hold(&self, r: &Request) -> bool {
+        if r.width() > self.cores {
+            return false;
+        }
+        if r.mem_per_node == WHOLE_NODE_MEMORY {
+            return true;
+        }
+        let per_task = r.mem_per_cpu.saturating_mul(u64::from(r.cpus_per_task));
+        // what the shares hold (push_share): the memory per node on each node, else per core on each core
+        let held = if r.mem_per_node > 0 {
+            r.mem_per_node.saturating_mul(u64::from(r.nodes))
+        } else {
+            r.mem_per_cpu.saturating_mul(r.width())
+        };
+        r.mem_per_node.max(per_task) <= self.most_memory && held <= self.memory
+    }
+}
+
 /// The nodes' free resources while jobs run, and the running jobs by
 /// estimated end (what EASY's shadow time reads).
 #[derive(Debug, Clone)]
@@ -1112,12 +1186,14 @@ impl NodeMachine {
         self.place_indexed(&Least(&self.free, extra), &Both(&self.index, extra_index), job, out)
     }
 
-    /// Cores free both now and in `extra` (whose index is `extra_index`), on all nodes together.
-    pub(crate) fn cores_within(&self, extra: &Free, extra_index: &FreeIndex) -> u64 {
-        Both(&self.index, extra_index)
-            .nodes()
-            .map(|n| u64::from(self.free.cores[n].min(extra.cores[n])))
-            .sum()
+    /// What is free now, in all ([`Offer`]).
+    pub(crate) fn offer_now(&self) -> Offer {
+        Offer::of(&self.free, self.index.nodes())
+    }
+
+    /// What is free both now and in `extra` (whose index is `extra_index`), in all ([`Offer`]).
+    pub(crate) fn offer_within(&self, extra: &Free, extra_index: &FreeIndex) -> Offer {
+        Offer::of(&Least(&self.free, extra), Both(&self.index, extra_index).nodes())
     }
 
     /// Gives `job` the resources of `placement` (which must fit now) until `estimated_end`.
@@ -1443,6 +1519,101 @@ mod tests {
             })
     }
 
+    /// A request asking what one node has, exactly, may be held: the offer's bounds are inclusive.
+    #[test]
+    fn an_offer_holds_what_it_has_exactly() {
+        let nodes = Nodes {
+            cores: vec![2, 2],
+            memory: vec![2048, 2048],
+            gres: Vec::new(),
+            kinds: 0,
+            features: vec![0, 0],
+            weight: vec![0, 0],
+            partitions: vec![1, 1],
+        };
+        let free = Free::idle(&nodes);
+        let offer = Offer::of(&free, 0..2);
+        for (tasks, mem_per_cpu, mem_per_node) in [(1, 2048, 0), (2, 1024, 0), (4, 1024, 0), (2, 0, 2048)] {
+            let r = Request {
+                nodes: if mem_per_node > 0 { 2 } else { 1 },
+                tasks,
+                mem_per_cpu,
+                mem_per_node,
+                ..request(tasks)
+            };
+            assert!(nodes.place(&free, &r).is_some() && offer.may_hold(&r), "{r:?}");
+        }
+        let more = Request {
+            mem_per_cpu: 2049,
+            ..request(1)
+        };
+        assert!(nodes.place(&free, &more).is_none() && !offer.may_hold(&more));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1000))]
+        /// What a scan passes over without a placement finds no nodes: a
+        /// request asking at least what a refused one asks, and one asking
+        /// more than a state offers in all; on any free resources (each node
+        /// idle or with some of each resource free), with memory per core or
+        /// per node. The pairs compared are near: a request and one asking
+        /// more or less of each kind, or of another kind in one respect.
+        #[test]
+        fn screened_requests_find_no_nodes(
+            base in any_request(),
+            per_node in prop::option::of(prop::sample::select(vec![1_000u64, 4_000, 7_999, 8_000, 16_000])),
+            (more_tasks, more_nodes, more_memory) in (-3i64..4, -1i64..2, -3_000i64..3_000),
+            other_kind in 0u32..8,
+            state in prop::collection::vec((any::<bool>(), 0u32..=8, 0u64..=16_000, 0u32..=2), 12),
+        ) {
+            let nodes = mixed(12, false);
+            let mut free = Free::idle(&nodes);
+            for (n, &(idle, cores, memory, gres)) in state.iter().enumerate() {
+                if !idle {
+                    free.cores[n] = cores.min(nodes.cores[n]);
+                    free.memory[n] = memory.min(nodes.memory[n]);
+                    free.gres[n] = gres.min(nodes.gres[n]);
+                }
+            }
+            let mut base = base;
+            if let (Some(mb), false) = (per_node, base.mem_per_node == WHOLE_NODE_MEMORY) {
+                (base.mem_per_node, base.mem_per_cpu) = (mb, 0);
+            }
+            let shift = |x: u64, by: i64| u64::try_from(i64::try_from(x).unwrap() + by).unwrap_or(0);
+            let nodes_asked = shift(u64::from(base.nodes), more_nodes).max(1) as u32;
+            let mut other = Request {
+                nodes: nodes_asked,
+                tasks: (shift(u64::from(base.tasks), more_tasks) as u32).max(nodes_asked),
+                mem_per_cpu: if base.mem_per_cpu > 0 { shift(base.mem_per_cpu, more_memory).max(1) } else { 0 },
+                mem_per_node: match base.mem_per_node {
+                    0 | WHOLE_NODE_MEMORY => base.mem_per_node,
+                    m => shift(m, more_memory).max(1),
+                },
+                ..base
+            };
+            match other_kind {
+                1 => other.exclusive = !other.exclusive,
+                2 => other.partition ^= 1,
+                3 => other.features ^= 2,
+                4 => other.gres_per_node = 1 - other.gres_per_node.min(1),
+                5 => other.cpus_per_task = 3 - other.cpus_per_task,
+                6 if other.mem_per_node == WHOLE_NODE_MEMORY => other.mem_per_node = 8_000,
+                6 => (other.mem_per_node, other.mem_per_cpu) = (WHOLE_NODE_MEMORY, 0),
+                7 => other.mem_per_cpu = if other.mem_per_cpu > 0 { 0 } else { 900 },
+                _ => {}
+            }
+            for (a, b) in [(&base, &other), (&other, &base)] {
+                if b.asks_at_least(a) && nodes.place(&free, a).is_none() {
+                    prop_assert!(nodes.place(&free, b).is_none(), "{:?} fits, asking at least {:?}", b, a);
+                }
+            }
+            let offer = Offer::of(&free, FreeIndex::of(&nodes, &free).nodes());
+            for r in [&base, &other] {
+                prop_assert!(offer.may_hold(r) || nodes.place(&free, r).is_none(), "{:?} fits", r);
+            }
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
         /// The machine's placements (free nodes only, idle nodes by kind), its
@@ -1467,7 +1638,8 @@ mod tests {
                 let t = Time(t as f64);
                 for j in 0..requests.len() {
                     let want = nodes.place(m.free(), &requests[j]);
-                    prop_assert_eq!(m.fits_indexed(m.free(), &m.index, j), want.is_some());
+                    let fits = want.is_some();
+                    prop_assert_eq!(m.fits_indexed(m.free(), &m.index, j), fits);
                     prop_assert_eq!(m.place_now(j), want, "job {} at step {:?}", j, t);
                     if let Some(shadow) = m.shadow(t, j) {
                         // what is free at the shadow beyond the head: what the rule places within
@@ -1476,12 +1648,22 @@ mod tests {
                             let want = nodes.place(&Least(m.free(), &shadow.extra), r);
                             let mut got = Placement::default();
                             let fits = m.place_within(k, &shadow.extra, &index, &mut got);
+                            // what is offered in all bounds what the rule places
+                            prop_assert!(m.offer_within(&shadow.extra, &index).may_hold(r) || want.is_none());
                             prop_assert_eq!(fits.then_some(got), want);
                         }
                         let cores: u64 = (0..nodes.len())
                             .map(|n| u64::from(m.free().cores[n].min(shadow.extra.cores[n])))
                             .sum();
-                        prop_assert_eq!(m.cores_within(&shadow.extra, &index), cores);
+                        prop_assert_eq!(m.offer_within(&shadow.extra, &index).cores, cores);
+                    }
+                    // a job asking at least what a job the rule refuses asks is refused too; what is offered
+                    // in all bounds what the rule places
+                    prop_assert!(m.offer_now().may_hold(&requests[j]) || !fits, "job {} fits", j);
+                    for other in &requests {
+                        if requests[j].asks_at_least(other) && nodes.place(m.free(), other).is_none() {
+                            prop_assert!(!fits, "job {} fits, asking at least {:?}", j, other);
+                        }
                     }
                 }
                 prop_assert_eq!(&m.index, &FreeIndex::of(&nodes, m.free()));
