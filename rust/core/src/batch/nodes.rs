@@ -212,9 +212,7 @@ impl Free {
             }
         }
     }
-}
 
-impl Free {
     /// [`Free::take`] of shares of the nodes `nodes` keeping `index` (this state's) up to date, in one
     /// pass: the cores taken. A share holds a core at least, so its node is no longer idle, and keeps a
     /// free core if any is left.
@@ -766,7 +764,7 @@ impl Nodes {
     ) -> bool {
         let survey = self.survey_among(free, candidates.clone(), r);
         if let Some((_, _, n)) = survey.single {
-            self.block(free, r, n, out);
+            self.alone(free, r, n, out);
             return true;
         }
         if !survey.fits(r) {
@@ -825,7 +823,7 @@ impl Nodes {
         let mut caps = [(0u32, 0u64); Groups::MAX]; // per group: capacity of an idle node, idle nodes
         let survey = self.survey_grouped(groups, free, index, r, &mut caps);
         if let Some((_, _, n)) = survey.single {
-            self.block(free, r, n, out);
+            self.alone(free, r, n, out);
             return true;
         }
         if !survey.fits(r) {
@@ -941,7 +939,7 @@ impl Nodes {
     }
 
     /// The placement on node `n` alone (the one-node best fit).
-    fn block(&self, free: &impl FreeView, r: &Request, n: u32, out: &mut Placement) {
+    fn alone(&self, free: &impl FreeView, r: &Request, n: u32, out: &mut Placement) {
         out.clear();
         out.shares.push(Share::host(n, r.tasks));
         self.distribute(free, r, out);
@@ -1036,7 +1034,7 @@ impl Offer {
             return true;
         }
         let per_task = r.mem_per_cpu.saturating_mul(u64::from(r.cpus_per_task));
-        // what the shares hold (push_share): the memory per node on each node, else per core on each core
+        // what the shares hold (Nodes::share): the memory per node on each node, else per core on each core
         let held = if r.mem_per_node > 0 {
             r.mem_per_node.saturating_mul(u64::from(r.nodes))
         } else {
