@@ -763,30 +763,47 @@ impl Nodes {
         out: &mut Placement,
     ) -> bool {
         let survey = self.survey_among(free, candidates.clone(), r);
+        self.place_surveyed(free, r, &survey, out, |hosts| {
+            // the hosts again (capacities are cheap; most calls end before this)
+            for n in candidates {
+                let cap = self.capacity(free, r, n);
+                if cap > 0 {
+                    hosts.push(Share::host(n as u32, cap));
+                }
+            }
+            // node indices are distinct, so an unstable sort gives the one order
+            hosts.sort_unstable_by_key(|s| (self.weight[s.node as usize], std::cmp::Reverse(s.tasks), s.node));
+            let (mut count, mut held) = (0usize, 0u64);
+            while count < r.nodes as usize || held < u64::from(r.tasks) {
+                held += u64::from(hosts[count].tasks);
+                count += 1;
+            }
+            hosts.truncate(count);
+        })
+    }
+
+    /// The placement of `r` from `survey`, what the candidate nodes offer it:
+    /// the one-node best fit if there is one, else, if the job fits, the
+    /// nodes `choose` pushes (each a share holding its capacity, in the rule's
+    /// order, until the job has its minimum nodes and room for its tasks),
+    /// its tasks then dealt ([`Nodes::distribute`]). Written into `out`;
+    /// whether it fits.
+    fn place_surveyed(
+        &self,
+        free: &impl FreeView,
+        r: &Request,
+        survey: &Survey,
+        out: &mut Placement,
+        choose: impl FnOnce(&mut Vec<Share>),
+    ) -> bool {
+        out.clear();
         if let Some((_, _, n)) = survey.single {
-            self.alone(free, r, n, out);
-            return true;
-        }
-        if !survey.fits(r) {
+            out.shares.push(Share::host(n, r.tasks));
+        } else if survey.fits(r) {
+            choose(&mut out.shares);
+        } else {
             return false;
         }
-        // the hosts again (capacities are cheap; most calls end above), as shares holding their capacity
-        out.clear();
-        for n in candidates {
-            let cap = self.capacity(free, r, n);
-            if cap > 0 {
-                out.shares.push(Share::host(n as u32, cap));
-            }
-        }
-        // node indices are distinct, so an unstable sort gives the one order
-        out.shares
-            .sort_unstable_by_key(|s| (self.weight[s.node as usize], std::cmp::Reverse(s.tasks), s.node));
-        let (mut count, mut held) = (0usize, 0u64);
-        while count < r.nodes as usize || held < u64::from(r.tasks) {
-            held += u64::from(out.shares[count].tasks);
-            count += 1;
-        }
-        out.shares.truncate(count);
         self.distribute(free, r, out);
         true
     }
@@ -822,24 +839,15 @@ impl Nodes {
     ) -> bool {
         let mut caps = [(0u32, 0u64); Groups::MAX]; // per group: capacity of an idle node, idle nodes
         let survey = self.survey_grouped(groups, free, index, r, &mut caps);
-        if let Some((_, _, n)) = survey.single {
-            self.alone(free, r, n, out);
-            return true;
-        }
-        if !survey.fits(r) {
-            return false;
-        }
-        // the nodes taken, in the rule's order until the job has its nodes and room for its tasks: one walk,
-        // each share holding its node's capacity until the count is known
-        out.clear();
-        let mut held = 0u64;
-        self.visit_grouped(groups, &caps, free, index, r, |n, cap| {
-            out.shares.push(Share::host(n, cap));
-            held += u64::from(cap);
-            out.shares.len() < r.nodes as usize || held < u64::from(r.tasks)
-        });
-        self.distribute(free, r, out);
-        true
+        self.place_surveyed(free, r, &survey, out, |hosts| {
+            // one walk of the rule's order (the count is known only at its end)
+            let mut held = 0u64;
+            self.visit_grouped(groups, &caps, free, index, r, |n, cap| {
+                hosts.push(Share::host(n, cap));
+                held += u64::from(cap);
+                hosts.len() < r.nodes as usize || held < u64::from(r.tasks)
+            });
+        })
     }
 
     /// What [`Nodes::place_grouped`] counts before it places, and in `caps`
@@ -936,13 +944,6 @@ impl Nodes {
                 }
             }
         }
-    }
-
-    /// The placement on node `n` alone (the one-node best fit).
-    fn alone(&self, free: &impl FreeView, r: &Request, n: u32, out: &mut Placement) {
-        out.clear();
-        out.shares.push(Share::host(n, r.tasks));
-        self.distribute(free, r, out);
     }
 
     /// The placement on the shares of `out`, which name the nodes chosen in the
